@@ -1,0 +1,34 @@
+export const PRODUTOS = ["boi_gordo", "vaca_gorda", "soja", "milho", "bezerro"] as const;
+export type Produto = (typeof PRODUTOS)[number];
+
+export const UNIDADES = ["@", "kg", "sc60kg", "cabeca"] as const;
+export type Unidade = (typeof UNIDADES)[number];
+
+export interface ProdutoInfo {
+  nome: string;
+  /** unit of the national reference */
+  unidade: Unidade;
+  /** plausible range per unit, in R$ (outside it a page is rejected, not published) */
+  faixa: Partial<Record<Unidade, readonly [number, number]>>;
+  /** largest accepted day-over-day change, in percent, before a page is held for review */
+  saltoMaximoPct: number;
+}
+
+export const PRODUTO_INFO: Record<Produto, ProdutoInfo> = {
+  boi_gordo: { nome: "Boi gordo", unidade: "@", faixa: { "@": [100, 1000], kg: [4, 60] }, saltoMaximoPct: 10 },
+  vaca_gorda: { nome: "Vaca gorda", unidade: "@", faixa: { "@": [100, 1000], kg: [4, 60] }, saltoMaximoPct: 10 },
+  soja: { nome: "Soja", unidade: "sc60kg", faixa: { sc60kg: [40, 500] }, saltoMaximoPct: 10 },
+  milho: { nome: "Milho", unidade: "sc60kg", faixa: { sc60kg: [15, 250] }, saltoMaximoPct: 12 },
+  bezerro: { nome: "Bezerro", unidade: "cabeca", faixa: { cabeca: [500, 15000] }, saltoMaximoPct: 12 },
+};
+
+export const UNIDADE_INFO: Record<Unidade, { nome: string; sufixo: string }> = {
+  "@": { nome: "arroba (15 kg de carcaça)", sufixo: "/@" },
+  kg: { nome: "quilo", sufixo: "/kg" },
+  sc60kg: { nome: "saca de 60 kg", sufixo: "/sc 60 kg" },
+  cabeca: { nome: "cabeça", sufixo: "/cabeça" },
+};
+
+export function isProduto(value: string): value is Produto {
+  return (PRODUTOS as readonly string[]).includes(value);
+}

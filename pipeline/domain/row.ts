@@ -1,0 +1,31 @@
+import { z } from "zod";
+import { hasAtMostTwoDecimals } from "./money.ts";
+import { PRODUTOS, UNIDADES } from "./products.ts";
+import { ALL_UFS } from "./ufs.ts";
+
+const money = z.number().finite().refine(hasAtMostTwoDecimals, "valor com mais de duas casas decimais");
+
+/**
+ * One price as a source publishes it: what every parser returns. `uf: null` is the national
+ * reference of the product; `praca` is set for sources quoted per praça (Scot).
+ */
+export const PriceRowSchema = z.strictObject({
+  fonte: z.enum(["cepea", "scot"]),
+  produto: z.enum(PRODUTOS),
+  uf: z.enum(ALL_UFS as [string, ...string[]]).nullable(),
+  praca: z.string().min(1).nullable(),
+  data: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  valor: money.positive(),
+  unidade: z.enum(UNIDADES),
+  /** the other columns the source publishes for the same row, in the source's order */
+  extras: z.record(z.string(), z.union([money, z.string()])),
+  /** a footnote the source attaches to this row (e.g. "Região de Cuiabá, inclui Rondonópolis") */
+  nota: z.string().optional(),
+});
+
+export type PriceRow = z.infer<typeof PriceRowSchema> & {
+  uf: import("./ufs.ts").UF | null;
+};
+
+export const FONTES = ["cepea", "scot"] as const;
+export type Fonte = (typeof FONTES)[number];

@@ -1,0 +1,43 @@
+import type { PriceRow, Fonte } from "../domain/row.ts";
+
+export interface ParsedPage {
+  rows: PriceRow[];
+  /** things worth a line in the run report that do not invalidate the page */
+  avisos: string[];
+}
+
+export interface PageDef {
+  /** file name in the replay layout (`DIR/{source}/{id}.html`) */
+  id: string;
+  /** path on the source's site, appended to its base URL */
+  path: string;
+  /** what the page is, for reports */
+  titulo: string;
+  /** true when the HTML holds the table this page is fetched for (soft-block detection) */
+  hasTable(html: string): boolean;
+  /** pure: HTML in, rows out; throws ParseError when the page is not what it should be */
+  parse(html: string): ParsedPage;
+}
+
+export interface Termos {
+  /** SPDX-like id or short name of the source's terms */
+  licenca: string;
+  /** how the source asks to be cited */
+  citacao: string;
+  /** the terms in one sentence, pt-BR */
+  texto: string;
+  url: string;
+}
+
+export interface SourceDef {
+  id: Fonte;
+  nome: string;
+  /** default base URL (the real site) */
+  site: string;
+  /** environment variable that overrides the base URL */
+  baseUrlEnv: string;
+  termos: Termos;
+  /** after this many days without a new day of data the source is reported as stale */
+  maxIdadeDias: number;
+  pages: PageDef[];
+}

@@ -1,5 +1,7 @@
 import * as cheerio from "cheerio";
 import type { AnyNode, Element } from "domhandler";
+import { ParseError } from "../domain/errors.ts";
+import { PriceRowSchema, type PriceRow } from "../domain/row.ts";
 
 export type Cheerio$ = cheerio.CheerioAPI;
 
@@ -38,7 +40,12 @@ export function labelText($: Cheerio$, el: AnyNode): string {
  * collapsed, so "Média Móvel" and "MEDIA MOVEL" compare equal.
  */
 export function normKey(text: string): string {
-  return collapse(text.normalize("NFD").replace(/\p{M}+/gu, "")).toUpperCase();
+  return collapse(
+    text
+      .normalize("NFD")
+      .replace(/\p{M}+/gu, "")
+      .replace(/[\u2010-\u2015]/g, "-"),
+  ).toUpperCase();
 }
 
 /**
@@ -74,4 +81,45 @@ export function headerColumns($: Cheerio$, rows: Element[]): string[][] {
     cols.push(ids.map((id) => labels[id]!));
   }
   return cols;
+}
+
+/**
+ * Checks a row against PriceRowSchema; a row that fails is the page's fault, so the failure is a
+ * ParseError naming where the row came from.
+ */
+export function checkedRow(row: PriceRow, where: string): PriceRow {
+  const r = PriceRowSchema.safeParse(row);
+  if (!r.success) {
+    const issues = r.error.issues.map((i) => `${i.path.join(".") || "linha"}: ${i.message}`).join("; ");
+    throw new ParseError(`${where}: linha inválida (${issues})`);
+  }
+  return row;
+}
+
+/**
+ * Sorts rows oldest first within each series (produto, uf, praça), keeping the series in the
+ * order the page shows them, and rejects a day that appears twice in one series.
+ */
+export function sortBySeries(rows: PriceRow[], where: string): PriceRow[] {
+  const groups = new Map<string, PriceRow[]>();
+  for (const row of rows) {
+    const key = `${row.produto}|${row.uf ?? ""}|${row.praca ?? ""}`;
+    const list = groups.get(key) ?? [];
+    list.push(row);
+    groups.set(key, list);
+  }
+  const out: PriceRow[] = [];
+  for (const list of groups.values()) {
+    list.sort((a, b) => (a.data < b.data ? -1 : a.data > b.data ? 1 : 0));
+    for (let i = 1; i < list.length; i++) {
+      if (list[i]!.data === list[i - 1]!.data) {
+        const r = list[i]!;
+        throw new ParseError(
+          `${where}: a data ${r.data} aparece duas vezes (${r.produto}${r.uf ? ` ${r.uf}` : ""}${r.praca ? ` ${r.praca}` : ""})`,
+        );
+      }
+    }
+    out.push(...list);
+  }
+  return out;
 }

@@ -1,0 +1,179 @@
+import { parseDateBR } from "../domain/dates.ts";
+import { ParseError } from "../domain/errors.ts";
+import { fromHundredths, parseBRDecimal } from "../domain/money.ts";
+import type { Produto, Unidade } from "../domain/products.ts";
+import type { PriceRow } from "../domain/row.ts";
+import type { UF } from "../domain/ufs.ts";
+import {
+  cellText,
+  checkedRow,
+  headerColumns,
+  load,
+  normKey,
+  sortBySeries,
+  type Cheerio$,
+} from "./html.ts";
+import type { PageDef, ParsedPage, SourceDef } from "./types.ts";
+
+/** One indicator table of a CEPEA page and the series it feeds. */
+interface Indicador {
+  /** the table's title as CEPEA writes it (compared without accents or case) */
+  titulo: string;
+  produto: Produto;
+  uf: UF | null;
+  unidade: Unidade;
+}
+
+/*
+ * CEPEA indicator pages ("/br/indicador/{produto}.aspx") show several tables, each under a
+ * `div.imagenet-table-titulo` followed by the div that wraps the table. Positions and ids
+ * (`#imagenet-indicador1`, `#imagenet-indicador2`) are not stable: the second table is the
+ * "Média a Prazo" on the boi page, "Peso Médio" on the bezerro page and the Paraná indicator on
+ * the soja page. Tables are therefore found by their title only. The daily table lists 15 days,
+ * newest first; only the first 5 are visible, the rest carry `imagenet-tbl-esconder` ("Mais
+ * valores") and are read as well.
+ */
+
+type Table = ReturnType<Cheerio$>;
+
+/** Titles of every table on the page, for error messages. */
+function titulos($: Cheerio$): string[] {
+  return $("div.imagenet-table-titulo")
+    .toArray()
+    .map((el) => cellText($, el));
+}
+
+/** The table right after the title `titulo`, or null when the page has no such title/table. */
+function tabelaPorTitulo($: Cheerio$, titulo: string): Table | null {
+  const wanted = normKey(titulo);
+  for (const el of $("div.imagenet-table-titulo").toArray()) {
+    if (normKey(cellText($, el)) !== wanted) continue;
+    const wrapper = $(el).nextAll().first();
+    const table = wrapper.is("table") ? wrapper : wrapper.find("table").first();
+    if (table.length > 0) return table;
+  }
+  return null;
+}
+
+function linhas($: Cheerio$, table: Table) {
+  return table
+    .find("tr")
+    .toArray()
+    .filter((tr) => $(tr).children("td").length > 0);
+}
+
+function lerIndicador($: Cheerio$, ind: Indicador): PriceRow[] {
+  const onde = `tabela "${ind.titulo}"`;
+  const table = tabelaPorTitulo($, ind.titulo);
+  if (!table) {
+    const vistos = titulos($);
+    throw new ParseError(
+      `${onde} não encontrada na página` +
+        (vistos.length ? ` (tabelas presentes: ${vistos.map((t) => `"${t}"`).join(", ")})` : " (nenhuma tabela de indicador)"),
+      "soft_block",
+    );
+  }
+
+  const headerRows = table.find("thead tr").toArray();
+  const cols = headerColumns($, headerRows.length ? headerRows : table.find("tr").first().toArray());
+  const labels = cols.map((c) => c[c.length - 1] ?? "");
+  const coluna = (nome: string, test: (key: string) => boolean, obrigatoria: boolean): number => {
+    const i = labels.findIndex((l) => test(normKey(l)));
+    if (i < 0 && obrigatoria) {
+      throw new ParseError(
+        `${onde}: coluna "${nome}" não encontrada (cabeçalho: ${labels.map((l) => `"${l}"`).join(", ")})`,
+      );
+    }
+    return i;
+  };
+  // the date column has no header text (an &nbsp;)
+  const cData = coluna("data", (k) => k === "" || k === "DATA", true);
+  const cValor = coluna("Valor R$", (k) => k.startsWith("VALOR R$"), true);
+  const cUsd = coluna("Valor US$", (k) => k.startsWith("VALOR US$"), true);
+
+  const trs = linhas($, table);
+  if (trs.length === 0) throw new ParseError(`${onde} está vazia (nenhuma linha de dados)`, "soft_block");
+
+  return trs.map((tr, n) => {
+    const cells = $(tr).children("td").toArray();
+    const texto = (i: number) => (cells[i] ? cellText($, cells[i]) : "");
+    const linha = `${onde}, linha ${n + 1}`;
+    if (cells.length < labels.length) {
+      throw new ParseError(`${linha}: ${cells.length} células, esperadas ${labels.length} ("${cellText($, tr)}")`);
+    }
+    const data = parseDateBR(texto(cData));
+    if (!data) throw new ParseError(`${linha}: data inválida "${texto(cData)}" (esperado dd/mm/aaaa)`);
+    const valor = parseBRDecimal(texto(cValor));
+    if (valor === null) {
+      throw new ParseError(`${linha} (${texto(cData)}): número inválido na coluna "${labels[cValor]}": "${texto(cValor)}"`);
+    }
+    const usd = parseBRDecimal(texto(cUsd));
+    if (usd === null) {
+      throw new ParseError(`${linha} (${texto(cData)}): número inválido na coluna "${labels[cUsd]}": "${texto(cUsd)}"`);
+    }
+    return checkedRow(
+      {
+        fonte: "cepea",
+        produto: ind.produto,
+        uf: ind.uf,
+        praca: null,
+        data,
+        valor: fromHundredths(valor),
+        unidade: ind.unidade,
+        extras: { valor_usd: fromHundredths(usd) },
+      },
+      `${linha} (${texto(cData)})`,
+    );
+  });
+}
+
+function pagina(id: string, path: string, titulo: string, indicadores: [Indicador, ...Indicador[]]): PageDef {
+  return {
+    id,
+    path,
+    titulo,
+    hasTable(html: string): boolean {
+      const $ = load(html);
+      const table = tabelaPorTitulo($, indicadores[0].titulo);
+      return table !== null && linhas($, table).length > 0;
+    },
+    parse(html: string): ParsedPage {
+      const $ = load(html);
+      const rows = indicadores.flatMap((ind) => lerIndicador($, ind));
+      return { rows: sortBySeries(rows, `página ${id}`), avisos: [] };
+    },
+  };
+}
+
+export const cepea: SourceDef = {
+  id: "cepea",
+  nome: "CEPEA/ESALQ-USP",
+  site: "https://www.cepea.org.br",
+  baseUrlEnv: "COTACAO_CEPEA_URL",
+  maxIdadeDias: 5,
+  termos: {
+    licenca: "CC BY-NC 4.0",
+    citacao: "Cepea/Esalq-USP",
+    texto:
+      'Os dados do Cepea são disponibilizados sob a licença Creative Commons Atribuição-NãoComercial 4.0 (CC BY-NC 4.0) e devem ser citados como "Cepea/Esalq-USP".',
+    url: "https://www.cepea.org.br/br/licenca-de-uso-de-dados.aspx",
+  },
+  pages: [
+    pagina("boi-gordo", "/br/indicador/boi-gordo.aspx", "Indicador do Boi Gordo CEPEA/ESALQ (SP, à vista)", [
+      // the page also has "Media Móvel (5 últimos indic.)" and "Boi Gordo - Média a Prazo"; not read
+      { titulo: "INDICADOR DO BOI GORDO CEPEA/ESALQ", produto: "boi_gordo", uf: null, unidade: "@" },
+    ]),
+    pagina("bezerro", "/br/indicador/bezerro.aspx", "Indicador do Bezerro CEPEA/ESALQ (MS, por cabeça)", [
+      // the price is per head ("3.426,02"); "Peso Médio do Bezerro - MS" (kg) is not read
+      { titulo: "INDICADOR DO BEZERRO CEPEA/ESALQ - MATO GROSSO DO SUL", produto: "bezerro", uf: null, unidade: "cabeca" },
+    ]),
+    pagina("milho", "/br/indicador/milho.aspx", "Indicador do Milho ESALQ/BM&FBovespa (Campinas-SP)", [
+      { titulo: "INDICADOR DO MILHO ESALQ/BM&FBOVESPA", produto: "milho", uf: null, unidade: "sc60kg" },
+    ]),
+    pagina("soja", "/br/indicador/soja.aspx", "Indicadores da Soja CEPEA/ESALQ (Paranaguá e Paraná)", [
+      // two tables whose titles differ only in "PARANAGUÁ" / "PARANÁ": titles are compared whole
+      { titulo: "INDICADOR DA SOJA CEPEA/ESALQ - PARANAGUÁ", produto: "soja", uf: null, unidade: "sc60kg" },
+      { titulo: "INDICADOR DA SOJA CEPEA/ESALQ - PARANÁ", produto: "soja", uf: "PR", unidade: "sc60kg" },
+    ]),
+  ],
+};

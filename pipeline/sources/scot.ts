@@ -1,0 +1,314 @@
+import { parseDateBR } from "../domain/dates.ts";
+import { ParseError } from "../domain/errors.ts";
+import { fromHundredths, parseBRDecimal } from "../domain/money.ts";
+import type { Produto, Unidade } from "../domain/products.ts";
+import type { PriceRow } from "../domain/row.ts";
+import { SCOT_UNIDADE_UF } from "../domain/series.ts";
+import { SCOT_UFS, UFS, isUF, type UF } from "../domain/ufs.ts";
+import {
+  cellText,
+  checkedRow,
+  collapse,
+  headerColumns,
+  labelText,
+  load,
+  normKey,
+  sortBySeries,
+  type Cheerio$,
+} from "./html.ts";
+import type { PageDef, ParsedPage, SourceDef } from "./types.ts";
+
+/*
+ * Scot Consultoria's quotation pages ("/cotacoes/boi-gordo/", "/cotacoes/vaca-gorda/") hold a
+ * "Mercado Físico - dd/mm/yyyy" table (the day is only in that title) and, on the boi page, a
+ * "Boi China a Prazo" table that is not read. The Mercado Físico header is three rows of
+ * rowspan/colspan cells under the category cell ("BOI GORDO", "VACA GORDA"):
+ *   Preços Brutos: à vista | 30 D | (trend arrow) | # base (boi only)
+ *   Descontados > Funrural: à vista | 30 D
+ *   Descontados > Senar: à vista | (blank) | 30 D | (blank)
+ * so columns are mapped from the laid-out header, never by position. Praça labels are "SP
+ * Barretos", a bare UF code ("SC", "ES", "RJ") or a state's full name ("Alagoas", "Acre",
+ * "Roraima"); "*" marks a footnote in the tfoot ("MT Cuiabá*"); RS praças are quoted per kg of
+ * live weight (50% carcass yield) and say so with a "(kg)" suffix.
+ */
+
+type Table = ReturnType<Cheerio$>;
+
+type Campo =
+  | "valor"
+  | "valor_30d"
+  | "base_sp"
+  | "tendencia"
+  | "funrural_avista"
+  | "funrural_30d"
+  | "senar_avista"
+  | "senar_30d";
+
+/** The order extras are written in, whatever the column order of the page. */
+const EXTRAS: readonly Exclude<Campo, "valor">[] = [
+  "valor_30d",
+  "base_sp",
+  "funrural_avista",
+  "funrural_30d",
+  "senar_avista",
+  "senar_30d",
+  "tendencia",
+];
+
+/** Trend arrows, as the table's footer legend explains them. */
+const SETAS: Record<string, "alta" | "estavel" | "baixa"> = {
+  "s.gif": "alta", // "Subiu"
+  "n.gif": "estavel", // "Estável"
+  "d.gif": "baixa", // "Desceu"
+};
+
+const TITULO = /^MERCADO FISICO\s*-\s*(\d{2}\/\d{2}\/\d{4})$/;
+
+function tabelaMercadoFisico($: Cheerio$): { table: Table; titulo: string } | null {
+  for (const el of $("table").toArray()) {
+    const first = $(el).find("th, td").first();
+    if (first.length === 0) continue;
+    const titulo = cellText($, first[0]!);
+    if (normKey(titulo).startsWith("MERCADO FISICO")) return { table: $(el), titulo };
+  }
+  return null;
+}
+
+/** Header rows are the ones the category cell spans (rowspan); the rest of tbody is data. */
+function estrutura($: Cheerio$, table: Table) {
+  const body = table.find("tbody").first();
+  const rows = (body.length ? body : table).children("tr").toArray();
+  const categoriaCell = rows[0] ? $(rows[0]).children("td, th").first() : null;
+  const nHeader = categoriaCell?.length ? Math.max(1, Number(categoriaCell.attr("rowspan") ?? 1) || 1) : 0;
+  const header = rows.slice(0, nHeader);
+  const dados = rows.slice(nHeader).filter((tr) => $(tr).children("td").length > 1);
+  return { categoria: categoriaCell?.length ? cellText($, categoriaCell[0]!) : "", header, dados };
+}
+
+function campoDaColuna(path: string[]): Campo | "ignorar" | null {
+  const keys = path.map(normKey);
+  const last = keys[keys.length - 1] ?? "";
+  const vista = last === "A VISTA";
+  const d30 = /^30 ?D(IAS)?$/.test(last);
+  if (keys.includes("PRECOS BRUTOS")) {
+    if (vista) return "valor";
+    if (d30) return "valor_30d";
+    if (last.startsWith("# BASE") || last === "BASE") return "base_sp";
+    if (last === "" || last === "PRECOS BRUTOS") return "tendencia";
+    return null;
+  }
+  const grupo = keys.includes("FUNRURAL") ? "funrural" : keys.includes("SENAR") ? "senar" : null;
+  if (grupo) {
+    if (vista) return `${grupo}_avista`;
+    if (d30) return `${grupo}_30d`;
+    // Senar's blank spacer columns
+    if (last === "" || last === "FUNRURAL" || last === "SENAR") return "ignorar";
+  }
+  // "Descontados" has colspan 7 over 6 columns: the grid gets one column no data row fills
+  if (keys.length === 1 && last === "DESCONTADOS") return "ignorar";
+  return null;
+}
+
+interface Praca {
+  uf: UF;
+  praca: string;
+  unidade: Unidade | null;
+  marca: string | null;
+}
+
+const NOMES_UF = (Object.entries(UFS) as [UF, string][])
+  .map(([uf, nome]) => ({ uf, key: normKey(nome) }))
+  .sort((a, b) => b.key.length - a.key.length);
+
+/** "SP Barretos", "MT Cuiabá*", "RS Oeste (kg)", "SC", "Alagoas" -> UF, praça, unit, footnote. */
+export function lerPraca(rotulo: string): Praca | null {
+  let s = collapse(rotulo);
+  let unidade: Unidade | null = null;
+  let marca: string | null = null;
+  for (;;) {
+    const u = s.match(/\s*\((kg|@)\)$/i);
+    if (u) {
+      unidade = u[1]!.toLowerCase() === "kg" ? "kg" : "@";
+      s = s.slice(0, u.index).trim();
+      continue;
+    }
+    const m = s.match(/\s*(\*+)$/);
+    if (m) {
+      marca = m[1]!;
+      s = s.slice(0, m.index).trim();
+      continue;
+    }
+    break;
+  }
+  const code = s.match(/^([A-Z]{2})(?:\s+(.+))?$/);
+  if (code && isUF(code[1]!)) {
+    const uf = code[1] as UF;
+    return { uf, praca: code[2]?.trim() || UFS[uf], unidade, marca };
+  }
+  const key = normKey(s);
+  for (const { uf, key: nome } of NOMES_UF) {
+    if (key === nome) return { uf, praca: UFS[uf], unidade, marca };
+    if (key.startsWith(`${nome} `)) {
+      const resto = s.split(" ").slice(nome.split(" ").length).join(" ").replace(/^[\s-]+/, "");
+      return { uf, praca: resto || UFS[uf], unidade, marca };
+    }
+  }
+  return null;
+}
+
+/** Footnotes of the table's tfoot, by marker: "*" -> "Região de Cuiabá, inclui Rondonópolis". */
+function notas($: Cheerio$, table: Table): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const td of table.find("tfoot td").toArray()) {
+    const sup = $(td).children("sup").first();
+    const texto = cellText($, td);
+    if (sup.length && texto.startsWith(cellText($, sup[0]!))) {
+      out.set(cellText($, sup[0]!), labelText($, td));
+      continue;
+    }
+    const m = texto.match(/^(\*+)\s*(.+)$/);
+    if (m) out.set(m[1]!, m[2]!);
+  }
+  return out;
+}
+
+function parseMercadoFisico(html: string, pageId: string, categoria: string, produto: Produto): ParsedPage {
+  const $ = load(html);
+  const found = tabelaMercadoFisico($);
+  if (!found) throw new ParseError('tabela "Mercado Físico - dd/mm/aaaa" não encontrada na página', "soft_block");
+  const { table, titulo } = found;
+  const onde = `tabela "${titulo}"`;
+
+  const m = normKey(titulo).match(TITULO);
+  const data = m ? parseDateBR(m[1]!) : null;
+  if (!data) throw new ParseError(`${onde}: data da cotação ilegível no título (esperado "Mercado Físico - dd/mm/aaaa")`);
+
+  const { categoria: cat, header, dados } = estrutura($, table);
+  if (normKey(cat) !== normKey(categoria)) {
+    throw new ParseError(`${onde}: a categoria da tabela é "${cat}", esperado "${categoria}"`);
+  }
+
+  const avisos: string[] = [];
+  const colunas = new Map<Campo, number>();
+  headerColumns($, header).forEach((path, i) => {
+    if (i === 0) return; // the category / praça column
+    const campo = campoDaColuna(path);
+    if (campo === "ignorar") return;
+    if (campo === null) {
+      avisos.push(`${onde}: coluna desconhecida "${path.join(" > ")}" ignorada`);
+    } else if (colunas.has(campo)) {
+      throw new ParseError(`${onde}: coluna "${path.join(" > ")}" aparece duas vezes no cabeçalho`);
+    } else {
+      colunas.set(campo, i);
+    }
+  });
+  const cValor = colunas.get("valor");
+  if (cValor === undefined) throw new ParseError(`${onde}: coluna "Preços Brutos > à vista" não encontrada no cabeçalho`);
+
+  if (dados.length === 0) throw new ParseError(`${onde} está vazia (nenhuma praça)`, "soft_block");
+
+  const footnotes = notas($, table);
+  const rows: PriceRow[] = [];
+  for (const tr of dados) {
+    const cells = $(tr).children("td").toArray();
+    const rotulo = cellText($, cells[0]!);
+    const linha = `${onde}, praça "${rotulo}"`;
+    // a footnote may also be marked with <sup>n</sup> instead of "*"
+    const sup = $(cells[0]!).find("sup").first();
+    const p = lerPraca(labelText($, cells[0]!));
+    if (!p) {
+      avisos.push(`${onde}: praça "${rotulo}" não reconhecida (UF desconhecida); linha ignorada`);
+      continue;
+    }
+    if (!(SCOT_UFS as readonly string[]).includes(p.uf)) {
+      avisos.push(`${onde}: praça "${rotulo}" é de ${p.uf}, fora das UFs cobertas pela Scot até aqui`);
+    }
+    const numero = (campo: Campo): number | undefined => {
+      const i = colunas.get(campo);
+      const cell = i === undefined ? undefined : cells[i];
+      const texto = cell ? cellText($, cell) : "";
+      if (texto === "" || texto === "-") return undefined;
+      const h = parseBRDecimal(texto);
+      if (h === null) throw new ParseError(`${linha}: número inválido na coluna ${campo}: "${texto}"`);
+      return fromHundredths(h);
+    };
+    const valor = numero("valor");
+    if (valor === undefined) {
+      avisos.push(`${linha}: sem preço à vista; linha ignorada`);
+      continue;
+    }
+    const extras: Record<string, number | string> = {};
+    for (const campo of EXTRAS) {
+      if (campo === "tendencia") {
+        const i = colunas.get("tendencia");
+        const src = i === undefined ? undefined : $(cells[i]).find("img").attr("src");
+        if (!src) continue;
+        const seta = SETAS[src.split(/[?#]/)[0]!.split("/").pop()!.toLowerCase()];
+        if (seta) extras.tendencia = seta;
+        else avisos.push(`${linha}: ícone de tendência desconhecido "${src}"`);
+        continue;
+      }
+      const v = numero(campo);
+      if (v !== undefined) extras[campo] = v;
+    }
+    let nota: string | undefined;
+    const marca = p.marca ?? (sup.length ? cellText($, sup[0]!) : null);
+    if (marca) {
+      nota = footnotes.get(marca);
+      if (!nota) avisos.push(`${linha}: nota "${marca}" sem texto no rodapé da tabela`);
+    }
+    rows.push(
+      checkedRow(
+        {
+          fonte: "scot",
+          produto,
+          uf: p.uf,
+          praca: p.praca,
+          data,
+          valor,
+          unidade: p.unidade ?? SCOT_UNIDADE_UF[p.uf] ?? "@",
+          extras,
+          ...(nota ? { nota } : {}),
+        },
+        linha,
+      ),
+    );
+  }
+  if (rows.length === 0) {
+    throw new ParseError(`${onde}: nenhuma praça pôde ser lida (${avisos.join("; ")})`);
+  }
+  return { rows: sortBySeries(rows, `página ${pageId}`), avisos };
+}
+
+function pagina(id: string, path: string, titulo: string, categoria: string, produto: Produto): PageDef {
+  return {
+    id,
+    path,
+    titulo,
+    hasTable(html: string): boolean {
+      const $ = load(html);
+      const found = tabelaMercadoFisico($);
+      return found !== null && estrutura($, found.table).dados.length > 0;
+    },
+    parse: (html: string) => parseMercadoFisico(html, id, categoria, produto),
+  };
+}
+
+export const scot: SourceDef = {
+  id: "scot",
+  nome: "Scot Consultoria",
+  site: "https://www.scotconsultoria.com.br",
+  baseUrlEnv: "COTACAO_SCOT_URL",
+  maxIdadeDias: 5,
+  termos: {
+    licenca: "Reprodução sob autorização",
+    citacao: "Scot Consultoria",
+    texto:
+      "Não reproduza o conteúdo da Scot Consultoria em qualquer meio de comunicação, eletrônico ou impresso, sem autorização da Scot Consultoria (scotconsultoria@scotconsultoria.com.br).",
+    url: "https://www.scotconsultoria.com.br/",
+  },
+  pages: [
+    pagina("boi-gordo", "/cotacoes/boi-gordo/", "Mercado Físico do boi gordo (Scot Consultoria)", "BOI GORDO", "boi_gordo"),
+    pagina("vaca-gorda", "/cotacoes/vaca-gorda/", "Mercado Físico da vaca gorda (Scot Consultoria)", "VACA GORDA", "vaca_gorda"),
+  ],
+};

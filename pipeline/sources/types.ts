@@ -41,3 +41,18 @@ export interface SourceDef {
   maxIdadeDias: number;
   pages: PageDef[];
 }
+
+/**
+ * Another site that republishes the same table (e.g. Notícias Agrícolas for Scot's "Mercado
+ * Físico"). Rows read through a mirror keep the original `fonte`; the series records `via`.
+ */
+export interface MirrorDef {
+  id: string;
+  nome: string;
+  site: string;
+  baseUrlEnv: string;
+  path: string;
+  hasTable(html: string): boolean;
+  /** rows for the page it stands in for, in the same shape the original page's parser returns */
+  parse(html: string): ParsedPage;
+}

@@ -1,0 +1,38 @@
+import type { FailureKind } from "../domain/errors.ts";
+import type { MirrorDef, PageDef, SourceDef } from "../sources/types.ts";
+
+export interface LoadOk {
+  ok: true;
+  html: string;
+  /** the URL the HTML was read from (after redirects), or the replay file */
+  url: string;
+  /** set when the page came through a mirror: parse with mirror.parse, record via */
+  mirror: MirrorDef | null;
+  mirrorUrl: string | null;
+  fetchedAt: Date;
+  /** how it was obtained, for the report: "http", "browser", "mirror", "replay" */
+  method: string;
+}
+
+export interface LoadFail {
+  ok: false;
+  kind: FailureKind;
+  url: string;
+  reason: string;
+}
+
+export type LoadResult = LoadOk | LoadFail;
+
+/** Everything between a page of a source and its HTML. */
+export interface PageLoader {
+  load(source: SourceDef, page: PageDef): Promise<LoadResult>;
+  /** releases what the loader holds (a browser, sockets) */
+  close(): Promise<void>;
+  /** requests sent per host during the run (politeness report) */
+  requestsPerHost(): Record<string, number>;
+}
+
+export function pageUrl(source: SourceDef, page: PageDef, env: NodeJS.ProcessEnv = process.env): string {
+  const base = (env[source.baseUrlEnv] || source.site).replace(/\/+$/, "");
+  return base + page.path;
+}

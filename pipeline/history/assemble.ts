@@ -1,0 +1,119 @@
+import type { Config } from "../config.ts";
+import type { PriceRow } from "../domain/row.ts";
+import { allSeries, type SeriesDef } from "../domain/series.ts";
+import type { HistoricoEntry, PracaQuote } from "../render/shapes.ts";
+import type { PageDef, SourceDef } from "../sources/types.ts";
+
+/** What one page brings to one series. */
+export interface SeriesUpdate {
+  def: SeriesDef;
+  entries: HistoricoEntry[];
+  /** every praça of the UF on the newest day of the page (state series of praça tables) */
+  pracas: { data: string; praca: string; quotes: PracaQuote[] } | null;
+}
+
+export interface Assembled {
+  updates: SeriesUpdate[];
+  avisos: string[];
+  /** problems that make the page unusable as a whole (e.g. a unit that changed) */
+  problemas: string[];
+}
+
+const EXTRA_ORDER = ["valor_30d", "base_sp", "funrural_avista", "funrural_30d", "senar_avista", "senar_30d", "tendencia"] as const;
+
+function quoteOf(row: PriceRow): PracaQuote {
+  const q: PracaQuote = { praca: row.praca ?? "", valor: row.valor, unidade: row.unidade };
+  const rec = q as unknown as Record<string, unknown>;
+  for (const k of EXTRA_ORDER) {
+    const v = row.extras[k];
+    if (v !== undefined) rec[k] = v;
+  }
+  if (row.nota) q.nota = row.nota;
+  return q;
+}
+
+function num(v: number | string | undefined): number | undefined {
+  return typeof v === "number" ? v : undefined;
+}
+
+/**
+ * Turns the rows of one page into updates of the series that page feeds (catalogue in
+ * domain/series.ts). Praça tables give each UF's value from its reference praça and keep every
+ * praça; the national vaca_gorda is the SP reference praça.
+ */
+export function assemble(source: SourceDef, page: PageDef, rows: readonly PriceRow[], config: Config): Assembled {
+  const defs = allSeries().filter((d) => d.fonte === source.id && d.pagina === page.id);
+  const updates: SeriesUpdate[] = [];
+  const avisos: string[] = [];
+  const problemas: string[] = [];
+
+  for (const def of defs) {
+    if (def.ufReferencia === undefined) {
+      // indicator series: one row per day
+      const mine = rows.filter((r) => r.produto === def.produto && r.uf === def.uf && r.praca === null);
+      if (mine.length === 0) {
+        problemas.push(`nenhuma linha para a série ${def.id}`);
+        continue;
+      }
+      const badUnit = mine.find((r) => r.unidade !== def.unidade);
+      if (badUnit) {
+        problemas.push(`série ${def.id}: unidade "${badUnit.unidade}" na página, esperada "${def.unidade}"`);
+        continue;
+      }
+      const entries = mine
+        .map((r): HistoricoEntry => {
+          const e: HistoricoEntry = { data: r.data, valor: r.valor };
+          const usd = num(r.extras.valor_usd);
+          if (usd !== undefined) e.valor_usd = usd;
+          return e;
+        })
+        .sort((a, b) => (a.data < b.data ? -1 : 1));
+      updates.push({ def, entries, pracas: null });
+      continue;
+    }
+
+    const uf = def.ufReferencia;
+    const ref = config.pracasReferencia[uf];
+    const ufRows = rows.filter((r) => r.produto === def.produto && r.uf === uf && r.praca !== null);
+    if (ufRows.length === 0) {
+      avisos.push(`série ${def.id}: a página não traz praças de ${uf}; mantidos os dados anteriores`);
+      continue;
+    }
+    const dates = [...new Set(ufRows.map((r) => r.data))].sort();
+    const entries: HistoricoEntry[] = [];
+    let missingRef = false;
+    for (const data of dates) {
+      const day = ufRows.filter((r) => r.data === data);
+      const refRow = day.find((r) => r.praca === ref);
+      if (!refRow) {
+        missingRef = true;
+        continue;
+      }
+      if (refRow.unidade !== def.unidade) {
+        problemas.push(`série ${def.id}: praça ${ref} em "${refRow.unidade}", esperada "${def.unidade}"`);
+        continue;
+      }
+      const e: HistoricoEntry = { data, valor: refRow.valor };
+      const v30 = num(refRow.extras.valor_30d);
+      if (v30 !== undefined) e.valor_30d = v30;
+      if (def.uf !== null) {
+        // à vista of every praça, only those quoted in the series' unit: never mix units
+        e.pracas = Object.fromEntries(day.filter((r) => r.unidade === def.unidade).map((r) => [r.praca as string, r.valor]));
+      }
+      entries.push(e);
+    }
+    if (missingRef) {
+      avisos.push(
+        `série ${def.id}: praça de referência "${ref}" ausente na página (praças: ${[...new Set(ufRows.map((r) => r.praca))].join(", ")}); mantidos os dados anteriores`,
+      );
+    }
+    if (entries.length === 0) continue;
+    const newest = entries[entries.length - 1]!.data;
+    const pracas =
+      def.uf === null
+        ? null
+        : { data: newest, praca: ref, quotes: ufRows.filter((r) => r.data === newest).map(quoteOf) };
+    updates.push({ def, entries, pracas });
+  }
+  return { updates, avisos, problemas };
+}

@@ -1,0 +1,37 @@
+/**
+ * Deterministic JSON for the published files: two-space indentation, keys in the order the
+ * renderer builds them, and the elements of "line arrays" (historico, pracas, ...) each on one
+ * line, so a new day is a one-line diff and a revision is one changed line.
+ */
+const LINE_ARRAYS = new Set(["historico", "pracas", "eventos"]);
+
+export function stringifyDoc(doc: unknown): string {
+  return write(doc, "", null) + "\n";
+}
+
+function write(value: unknown, indent: string, key: string | null): string {
+  if (Array.isArray(value)) {
+    if (value.length === 0) return "[]";
+    const inner = indent + "  ";
+    if (key !== null && LINE_ARRAYS.has(key)) {
+      return `[\n${value.map((v) => inner + compact(v)).join(",\n")}\n${indent}]`;
+    }
+    return `[\n${value.map((v) => inner + write(v, inner, null)).join(",\n")}\n${indent}]`;
+  }
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+    if (entries.length === 0) return "{}";
+    const inner = indent + "  ";
+    return `{\n${entries.map(([k, v]) => `${inner}${JSON.stringify(k)}: ${write(v, inner, k)}`).join(",\n")}\n${indent}}`;
+  }
+  return compact(value);
+}
+
+function compact(value: unknown): string {
+  if (typeof value === "number" && !Number.isFinite(value)) {
+    throw new TypeError(`número não finito no documento: ${value}`);
+  }
+  const s = JSON.stringify(value);
+  if (s === undefined) throw new TypeError(`valor não serializável: ${String(value)}`);
+  return s;
+}

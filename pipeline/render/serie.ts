@@ -1,0 +1,80 @@
+import { formatDateBR } from "../domain/dates.ts";
+import { LICENSE_SHORT, serieLicense } from "../domain/license.ts";
+import { diff, formatBRL, variationPct } from "../domain/money.ts";
+import { PRODUTO_INFO, UNIDADE_INFO } from "../domain/products.ts";
+import type { SeriesDef } from "../domain/series.ts";
+import type { SourceDef } from "../sources/types.ts";
+import type { HistoricoEntry, PracaQuote, Proveniencia, SerieFile, Variacao } from "./shapes.ts";
+
+export interface SerieParts {
+  def: SeriesDef;
+  source: SourceDef;
+  historico: HistoricoEntry[];
+  praca: string | null;
+  pracas: PracaQuote[] | null;
+  proveniencia: Proveniencia;
+  atualizado: string;
+}
+
+export function variacaoOf(historico: readonly HistoricoEntry[]): Variacao | null {
+  const n = historico.length;
+  if (n < 2) return null;
+  const prev = historico[n - 2]!;
+  const last = historico[n - 1]!;
+  return {
+    data_anterior: prev.data,
+    anterior: prev.valor,
+    absoluta: diff(prev.valor, last.valor),
+    percentual: variationPct(prev.valor, last.valor),
+  };
+}
+
+/** "Boi gordo a R$ 347,70/@ em 04/09/2026, Estado de São Paulo (...)" */
+export function bordaoOf(def: SeriesDef, valor: number, data: string, praca: string | null): string {
+  const where = praca && def.uf ? `${praca} (${def.uf}), Mercado Físico da Scot Consultoria` : def.regiao;
+  return `${PRODUTO_INFO[def.produto].nome} a ${formatBRL(valor)}${UNIDADE_INFO[def.unidade].sufixo} em ${formatDateBR(data)}, ${where}`;
+}
+
+/**
+ * A series file from its parts. Everything but the history, the praças, the provenance and the
+ * update time is derived here, so `build` can re-render any stored file byte for byte.
+ */
+export function renderSerie(p: SerieParts): SerieFile {
+  const last = p.historico[p.historico.length - 1];
+  if (!last) throw new Error(`série ${p.def.id} sem histórico não pode ser publicada`);
+  const file: SerieFile = {
+    produto: p.def.produto,
+    nome: PRODUTO_INFO[p.def.produto].nome,
+    uf: p.def.uf,
+    regiao: p.def.regiao,
+    valor: last.valor,
+    moeda: "BRL",
+    unidade: p.def.unidade,
+    fonte: p.def.fonte,
+    data_cotacao: last.data,
+    variacao: variacaoOf(p.historico),
+    bordao: bordaoOf(p.def, last.valor, last.data, p.def.uf ? p.praca : null),
+    atualizado: p.atualizado,
+    proveniencia: p.proveniencia,
+    license: serieLicense(p.source),
+    api_version: "v1",
+    historico: p.historico,
+  };
+  if (p.def.uf !== null) {
+    // praca/pracas sit right after the headline fields, before provenance
+    const { atualizado, proveniencia, license, api_version, historico, ...head } = file;
+    return {
+      ...head,
+      praca: p.praca ?? "",
+      pracas: p.pracas ?? [],
+      atualizado,
+      proveniencia,
+      license,
+      api_version,
+      historico,
+    };
+  }
+  return file;
+}
+
+export { LICENSE_SHORT };

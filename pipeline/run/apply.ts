@@ -1,0 +1,83 @@
+import { isoBrasilia } from "../domain/dates.ts";
+import type { SeriesDef } from "../domain/series.ts";
+import { mergeHistorico, type Revision } from "../history/merge.ts";
+import type { SeriesUpdate } from "../history/assemble.ts";
+import { renderSerie } from "../render/serie.ts";
+import type { Proveniencia, SerieFile } from "../render/shapes.ts";
+import type { SourceDef } from "../sources/types.ts";
+
+export interface SeriesChange {
+  id: string;
+  added: string[];
+  revised: Revision[];
+  pracasChanged: boolean;
+  antes: { data: string; valor: number } | null;
+  depois: { data: string; valor: number };
+}
+
+export interface Origin {
+  url: string;
+  via: string | null;
+  viaUrl: string | null;
+  fetchedAt: Date;
+}
+
+/**
+ * Merges one page's update into one series. Returns null when nothing changed: the stored file,
+ * its update time and its provenance then stay exactly as they were.
+ */
+export function applyUpdate(
+  def: SeriesDef,
+  source: SourceDef,
+  existing: SerieFile | undefined,
+  update: SeriesUpdate,
+  origin: Origin,
+  now: Date,
+): { file: SerieFile; change: SeriesChange } | null {
+  const merged = mergeHistorico(existing?.historico ?? [], update.entries);
+  const newest = merged.historico[merged.historico.length - 1];
+  if (!newest) return null;
+
+  // praças describe the newest day: an older page never replaces them
+  let praca = existing?.praca ?? null;
+  let pracas = existing?.pracas ?? null;
+  if (update.pracas && update.pracas.data === newest.data) {
+    praca = update.pracas.praca;
+    pracas = update.pracas.quotes;
+  }
+  const pracasChanged = JSON.stringify(pracas) !== JSON.stringify(existing?.pracas ?? null) || praca !== (existing?.praca ?? null);
+  if (existing && merged.added.length === 0 && merged.revised.length === 0 && !pracasChanged) return null;
+
+  const proveniencia: Proveniencia = {
+    fonte: source.id,
+    nome: source.nome,
+    url: origin.url,
+    coletado_em: isoBrasilia(origin.fetchedAt),
+    via: origin.via,
+    via_url: origin.viaUrl,
+    licenca: source.termos.licenca,
+    citacao: source.termos.citacao,
+    termos: source.termos.texto,
+  };
+  const file = renderSerie({
+    def,
+    source,
+    historico: merged.historico,
+    praca,
+    pracas,
+    proveniencia,
+    atualizado: isoBrasilia(now),
+  });
+  const before = existing?.historico[existing.historico.length - 1];
+  return {
+    file,
+    change: {
+      id: def.id,
+      added: merged.added,
+      revised: merged.revised,
+      pracasChanged,
+      antes: before ? { data: before.data, valor: before.valor } : null,
+      depois: { data: newest.data, valor: newest.valor },
+    },
+  };
+}

@@ -1,0 +1,45 @@
+import type { Config } from "../config.ts";
+import { PipelineError } from "../domain/errors.ts";
+import { allSeries } from "../domain/series.ts";
+import { loadStore } from "../history/store.ts";
+import { writeChanged } from "../publish/write.ts";
+import { renderSerie } from "../render/serie.ts";
+import { renderSite } from "../render/site.ts";
+import type { SerieFile } from "../render/shapes.ts";
+import { getSource } from "../sources/index.ts";
+import { validateFiles } from "../validate/ajv.ts";
+import { nextStatus } from "./status.ts";
+
+/**
+ * Re-derives every file from the stored histories (no fetching): series files are re-rendered
+ * from their history, praças, provenance and update time, so a change in how a derived field is
+ * written reaches every file, and a build of unchanged data changes no byte.
+ */
+export async function runBuild(config: Config, now: Date): Promise<{ written: string[]; files: number }> {
+  const store = await loadStore(config.publicDir);
+  const series = new Map<string, SerieFile>();
+  for (const def of allSeries()) {
+    const f = store.series.get(def.id);
+    if (!f || f.historico.length === 0) continue;
+    series.set(
+      def.id,
+      renderSerie({
+        def,
+        source: getSource(def.fonte),
+        historico: f.historico,
+        praca: f.praca ?? null,
+        pracas: f.pracas ?? null,
+        proveniencia: f.proveniencia,
+        atualizado: f.atualizado,
+      }),
+    );
+  }
+  const status = store.status ?? nextStatus(null, [], series, config, now);
+  const files = renderSite(series, status, config);
+  const errors = validateFiles(files);
+  if (errors.length > 0) {
+    throw new PipelineError({ stage: "validate", reason: `arquivos inválidos; nada foi escrito:\n  ${errors.join("\n  ")}` });
+  }
+  const w = await writeChanged(config.publicDir, files);
+  return { written: w.written, files: files.size };
+}

@@ -1,0 +1,120 @@
+import type { Config } from "../config.ts";
+import { dayBrasilia, daysBetween, isoBrasilia } from "../domain/dates.ts";
+import { allSeries } from "../domain/series.ts";
+import type { FailureKind } from "../domain/errors.ts";
+import { SOURCES } from "../sources/index.ts";
+import { pageUrl } from "../fetch/types.ts";
+import type { SerieFile, SourceState, StatusFile, StatusPage, StatusSource } from "../render/shapes.ts";
+
+/** What happened to one page in this run. */
+export type PageOutcome =
+  | { source: string; page: string; ok: true; url: string; via: string | null; changed: boolean }
+  | { source: string; page: string; ok: false; url: string; kind: FailureKind; reason: string };
+
+const EMPTY_PAGE = (id: string, url: string): StatusPage => ({
+  id,
+  url,
+  estado: "ok",
+  motivo: null,
+  via: null,
+  ultima_tentativa: null,
+  ultimo_sucesso: null,
+  falhas_consecutivas: 0,
+  falhando_desde: null,
+});
+
+function nextPage(prev: StatusPage, o: PageOutcome | undefined, now: string): StatusPage {
+  if (!o) return prev; // not attempted (source disabled)
+  if (o.ok) {
+    const recovering = prev.estado !== "ok" || prev.via !== o.via || prev.url !== o.url;
+    if (!o.changed && !recovering && prev.ultimo_sucesso !== null) return prev;
+    return { ...prev, url: o.url, estado: "ok", motivo: null, via: o.via, ultima_tentativa: now, ultimo_sucesso: now, falhas_consecutivas: 0, falhando_desde: null };
+  }
+  return {
+    ...prev,
+    url: o.url,
+    estado: o.kind,
+    motivo: o.reason,
+    via: null,
+    ultima_tentativa: now,
+    falhas_consecutivas: prev.falhas_consecutivas + 1,
+    falhando_desde: prev.falhando_desde ?? now,
+  };
+}
+
+function minTime(xs: Array<string | null>): string | null {
+  const v = xs.filter((x): x is string => x !== null).sort();
+  return v[0] ?? null;
+}
+function maxOf(xs: Array<string | null>): string | null {
+  const v = xs.filter((x): x is string => x !== null).sort();
+  return v[v.length - 1] ?? null;
+}
+
+/**
+ * status.json from the previous one and this run's page outcomes. Fields change only when
+ * something changed: a run that finds nothing new and nothing broken leaves the file as it was
+ * (git history stays quiet); failures count up, and staleness is judged against `now`.
+ */
+export function nextStatus(
+  prev: StatusFile | null,
+  outcomes: readonly PageOutcome[],
+  series: ReadonlyMap<string, SerieFile>,
+  config: Config,
+  now: Date,
+  env: NodeJS.ProcessEnv = process.env,
+): StatusFile {
+  const nowIso = isoBrasilia(now);
+  const today = dayBrasilia(now);
+  const defs = allSeries();
+  const fontes: StatusSource[] = SOURCES.map((source) => {
+    const prevSource = prev?.fontes.find((f) => f.id === source.id);
+    const paginas = source.pages.map((page) => {
+      const prevPage = prevSource?.paginas.find((p) => p.id === page.id) ?? EMPTY_PAGE(page.id, pageUrl(source, page, env));
+      return nextPage(prevPage, outcomes.find((o) => o.source === source.id && o.page === page.id), nowIso);
+    });
+    const mySeries = defs.filter((d) => d.fonte === source.id).map((d) => series.get(d.id)).filter((f): f is SerieFile => !!f);
+    const ultimaData = maxOf(mySeries.map((f) => f.data_cotacao));
+    const failing = paginas.filter((p) => p.estado !== "ok");
+    let estado: SourceState;
+    let motivo: string | null;
+    if (!config.fontesAtivas[source.id]) {
+      estado = "disabled";
+      motivo = "fonte desativada na configuração";
+    } else if (failing.length > 0) {
+      estado = failing.every((p) => p.estado === "blocked" || p.estado === "soft_block") ? "blocked" : "failed";
+      motivo = failing.map((p) => `${p.id}: ${p.motivo ?? p.estado}`).join("; ");
+    } else if (ultimaData === null) {
+      estado = "stale";
+      motivo = "sem dados publicados";
+    } else if (daysBetween(ultimaData, today) > source.maxIdadeDias) {
+      estado = "stale";
+      motivo = `último dado de ${ultimaData}, há ${daysBetween(ultimaData, today)} dias (limite ${source.maxIdadeDias})`;
+    } else {
+      estado = "ok";
+      motivo = null;
+    }
+    return {
+      id: source.id,
+      nome: source.nome,
+      estado,
+      motivo,
+      ultima_tentativa: maxOf(paginas.map((p) => p.ultima_tentativa)),
+      ultimo_sucesso: maxOf(paginas.map((p) => p.ultimo_sucesso)),
+      ultima_data: ultimaData,
+      falhas_consecutivas: Math.max(0, ...paginas.map((p) => p.falhas_consecutivas)),
+      falhando_desde: minTime(paginas.map((p) => p.falhando_desde)),
+      paginas,
+    };
+  });
+  const seriesStatus = defs.map((d) => {
+    const f = series.get(d.id);
+    const source = SOURCES.find((s) => s.id === d.fonte)!;
+    if (!f) return { id: d.id, ultima_data: null, estado: "sem_dados" as const };
+    const stale = daysBetween(f.data_cotacao, today) > source.maxIdadeDias;
+    return { id: d.id, ultima_data: f.data_cotacao, estado: stale ? ("stale" as const) : ("ok" as const) };
+  });
+  const body = { fontes, series: seriesStatus };
+  const unchanged = prev !== null && JSON.stringify({ fontes: prev.fontes, series: prev.series }) === JSON.stringify(body);
+  return { api_version: "v1", atualizado: unchanged ? prev.atualizado : nowIso, ...body };
+}

@@ -1,5 +1,6 @@
 import type { Fonte } from "../domain/row.ts";
 import { cepea } from "./cepea.ts";
+import { naBoiGordo, naVacaGorda } from "./noticias-agricolas.ts";
 import { scot } from "./scot.ts";
 import type { MirrorDef, SourceDef } from "./types.ts";
 
@@ -7,7 +8,10 @@ import type { MirrorDef, SourceDef } from "./types.ts";
 export const SOURCES: readonly SourceDef[] = [cepea, scot];
 
 /** Mirrors that republish a page, keyed "{source}/{page}", tried when the page stays blocked. */
-export const MIRRORS: Readonly<Record<string, MirrorDef>> = {};
+export const MIRRORS: Readonly<Record<string, MirrorDef>> = {
+  "scot/boi-gordo": naBoiGordo,
+  "scot/vaca-gorda": naVacaGorda,
+};
 
 export function getSource(id: Fonte): SourceDef {
   const s = SOURCES.find((x) => x.id === id);

@@ -1,0 +1,87 @@
+/**
+ * The one test every source passes: each page of each registered source is parsed from its
+ * recorded page in test/fixtures/{source}/{page}.html and compared to the golden
+ * {page}.expected.json next to it; each source's sem-dados.html must be refused clearly.
+ */
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { ParseError } from "../pipeline/domain/errors.ts";
+import { PriceRowSchema } from "../pipeline/domain/row.ts";
+import { SOURCES } from "../pipeline/sources/index.ts";
+
+const fixture = (source: string, file: string) =>
+  readFileSync(fileURLToPath(new URL(`./fixtures/${source}/${file}`, import.meta.url)), "utf8");
+
+describe.each(SOURCES.map((s) => [s.id, s] as const))("fonte %s", (_id, source) => {
+  it("declares its terms, base URL variable and distinct pages", () => {
+    expect(source.site).toMatch(/^https:\/\//);
+    expect(source.baseUrlEnv).toMatch(/^COTACAO_[A-Z]+_URL$/);
+    expect(source.termos.licenca).not.toBe("");
+    expect(source.termos.citacao).not.toBe("");
+    expect(source.termos.texto.length).toBeGreaterThan(20);
+    expect(source.termos.url).toMatch(/^https:\/\//);
+    expect(source.maxIdadeDias).toBeGreaterThan(0);
+    const ids = source.pages.map((p) => p.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const p of source.pages) expect(p.path).toMatch(/^\//);
+  });
+
+  describe.each(source.pages.map((p) => [p.id, p] as const))("página %s", (_pageId, page) => {
+    const html = fixture(source.id, `${page.id}.html`);
+    const result = page.parse(html);
+
+    it("finds its table", () => {
+      expect(page.hasTable(html)).toBe(true);
+    });
+
+    it("returns valid rows of this source", () => {
+      expect(result.rows.length).toBeGreaterThan(0);
+      for (const row of result.rows) {
+        expect(PriceRowSchema.safeParse(row).error).toBeUndefined();
+        expect(row.fonte).toBe(source.id);
+      }
+    });
+
+    it("has each day once per series, oldest first", () => {
+      const series = new Map<string, string[]>();
+      for (const row of result.rows) {
+        const key = `${row.produto}|${row.uf}|${row.praca}`;
+        series.set(key, [...(series.get(key) ?? []), row.data]);
+      }
+      for (const [key, dates] of series) {
+        const sorted = [...new Set(dates)].sort();
+        expect(dates, key).toEqual(sorted);
+      }
+    });
+
+    it("matches the golden file byte for byte", () => {
+      const golden = fixture(source.id, `${page.id}.expected.json`);
+      expect(JSON.parse(golden)).toEqual(result);
+      // same bytes: key order (extras in the source's order) and number formatting too
+      expect(`${JSON.stringify(result, null, 2)}\n`).toBe(golden);
+    });
+  });
+
+  describe("página sem dados", () => {
+    const html = fixture(source.id, "sem-dados.html");
+
+    it.each(source.pages.map((p) => [p.id, p] as const))("%s: hasTable is false", (_pageId, page) => {
+      expect(page.hasTable(html)).toBe(false);
+    });
+
+    it.each(source.pages.map((p) => [p.id, p] as const))("%s: parse throws a ParseError that says why", (_pageId, page) => {
+      let err: unknown;
+      try {
+        page.parse(html);
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(ParseError);
+      const message = (err as ParseError).message;
+      // names the table it looked for and what was wrong, in Portuguese
+      expect(message).toMatch(/tabela "[^"]+"/);
+      expect(message).toMatch(/não encontrada|vazia|categoria/);
+    });
+  });
+});

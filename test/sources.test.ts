@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { ParseError } from "../pipeline/domain/errors.ts";
 import { PriceRowSchema } from "../pipeline/domain/row.ts";
+import { stripScriptsAndStyles } from "../pipeline/sources/html.ts";
 import { SOURCES } from "../pipeline/sources/index.ts";
 
 const fixture = (source: string, file: string) =>
@@ -83,5 +84,25 @@ describe.each(SOURCES.map((s) => [s.id, s] as const))("fonte %s", (_id, source) 
       expect(message).toMatch(/tabela "[^"]+"/);
       expect(message).toMatch(/não encontrada|vazia|categoria/);
     });
+  });
+});
+
+describe("stripScriptsAndStyles (how pages are recorded)", () => {
+  it("drops script and style elements with their content and keeps every other byte", () => {
+    const page =
+      '<html>\r\n<head><script async src="a.js"></script>\r\n<SCRIPT type="x">if (a < b) { s = "<td>1</td>"; }</SCRIPT >' +
+      "<style>td { color: red }</style></head>\r\n<body><noscript>sem js</noscript>\n<td>347,70</td>\r\n</body></html>";
+    expect(stripScriptsAndStyles(page)).toBe(
+      "<html>\r\n<head>\r\n</head>\r\n<body><noscript>sem js</noscript>\n<td>347,70</td>\r\n</body></html>",
+    );
+  });
+
+  it("leaves the recorded pages unchanged (they were stored stripped)", () => {
+    for (const s of SOURCES) {
+      for (const p of s.pages) {
+        const html = fixture(s.id, `${p.id}.html`);
+        expect(stripScriptsAndStyles(html), `${s.id}/${p.id}`).toBe(html);
+      }
+    }
   });
 });

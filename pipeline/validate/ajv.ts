@@ -1,0 +1,269 @@
+/**
+ * The gate before anything is published: one Ajv (JSON Schema 2020-12, every error, strict)
+ * loaded with every schema in schemas/, plus the checks JSON Schema cannot express (history
+ * order, headline = last day, content matching its path, CSV layout). The pipeline calls
+ * `validateFiles` on the rendered set before writing; `npm run validate` calls it on public/.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { isDeepStrictEqual } from "node:util";
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+import { isProduto, type Produto } from "../domain/products.ts";
+import { isUF, type UF } from "../domain/ufs.ts";
+import { checarAgregado, checarSerie } from "./checks.ts";
+import { checarCsvHistorico } from "./csv.ts";
+import { linha, problemasDoAjv, type Problema } from "./messages.ts";
+
+/** Absolute path of the schemas/ folder at the repository root. */
+export const SCHEMA_DIR = fileURLToPath(new URL("../../schemas/", import.meta.url));
+
+/** The schema files (names, sorted), which the build copies to public/schemas/. */
+export function listSchemaFiles(): string[] {
+  return readdirSync(SCHEMA_DIR)
+    .filter((f) => f.endsWith(".schema.json"))
+    .sort();
+}
+
+/**
+ * JSON files under api/v1/ that are published without a schema of their own yet. A file gets
+ * a schema -> it leaves this list; any other JSON under api/v1/ without a schema is an error.
+ */
+export const SEM_SCHEMA_PERMITIDOS: readonly string[] = ["api/v1/eventos.json", "api/v1/openapi.json"];
+
+export type SchemaKind = "cotacao" | "serie" | "index" | "status";
+
+export interface SchemaMatch {
+  kind: SchemaKind;
+  /** file name in schemas/, also the schema's `$id` */
+  schema: `${SchemaKind}.schema.json`;
+  /** aggregate: null for cotacao.json, the UF for cotacao/uf/{UF}.json; series: its UF or null */
+  uf?: UF | null;
+  produto?: Produto;
+}
+
+/** "public/api/v1/x.json", "/api/v1/x.json", "api\\v1\\x.json" -> "api/v1/x.json" */
+export function normalizePath(relPath: string): string {
+  return relPath.replace(/\\/g, "/").replace(/^(\.\/)+/, "").replace(/^\/+/, "").replace(/^public\//, "");
+}
+
+/** The schema a file under public/ is validated against, or null when there is none. */
+export function schemaFor(relPath: string): SchemaMatch | null {
+  const p = normalizePath(relPath);
+  if (p === "api/v1/cotacao.json") return { kind: "cotacao", schema: "cotacao.schema.json", uf: null };
+  if (p === "api/v1/index.json") return { kind: "index", schema: "index.schema.json" };
+  if (p === "api/v1/status.json") return { kind: "status", schema: "status.schema.json" };
+  let m = /^api\/v1\/cotacao\/uf\/([^/]+)\.json$/.exec(p);
+  if (m) return isUF(m[1]!) ? { kind: "cotacao", schema: "cotacao.schema.json", uf: m[1] as UF } : null;
+  m = /^api\/v1\/cotacao\/([^/]+)\.json$/.exec(p);
+  if (m) return isProduto(m[1]!) ? { kind: "serie", schema: "serie.schema.json", produto: m[1] as Produto, uf: null } : null;
+  m = /^api\/v1\/cotacao\/([^/]+)\/([^/]+)\.json$/.exec(p);
+  if (m && isProduto(m[1]!) && isUF(m[2]!)) {
+    return { kind: "serie", schema: "serie.schema.json", produto: m[1] as Produto, uf: m[2] as UF };
+  }
+  return null;
+}
+
+/** True when the shortest decimal form of the number has at most two places (347.7, not 347.70000000000005). */
+export function isDecimal2(value: number): boolean {
+  if (!Number.isFinite(value)) return false;
+  if (Number.isInteger(value)) return true;
+  return /^-?\d+\.\d{1,2}$/.test(String(value));
+}
+
+// ajv-formats is CommonJS: under Node's ESM loader the default import is module.exports
+type FormatsPlugin = (ajv: Ajv2020) => Ajv2020;
+const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin }).default ??
+  addFormatsModule) as unknown as FormatsPlugin;
+
+let validators: Map<string, ValidateFunction> | undefined;
+
+/** Compiles every schema once; later calls reuse the compiled validators. */
+function compiled(): Map<string, ValidateFunction> {
+  if (validators) return validators;
+  const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true });
+  addFormats(ajv);
+  // `multipleOf: 0.01` cannot be used for money: Ajv rejects 0.07 and 1234.56 (float
+  // division), and with `multipleOfPrecision` it accepts 347.70000000000005.
+  ajv.addFormat("decimal2", { type: "number", validate: isDecimal2 });
+  const files = listSchemaFiles();
+  for (const f of files) {
+    const schema = JSON.parse(readFileSync(join(SCHEMA_DIR, f), "utf8")) as { $id?: string };
+    if (schema.$id !== f) throw new Error(`schemas/${f}: "$id" deve ser "${f}" (recebido ${JSON.stringify(schema.$id)})`);
+    ajv.addSchema(schema);
+  }
+  const out = new Map<string, ValidateFunction>();
+  for (const f of files) {
+    const v = ajv.getSchema(f);
+    if (!v) throw new Error(`schemas/${f}: não compilou`);
+    out.set(f, v);
+  }
+  validators = out;
+  return out;
+}
+
+function problemasDoDocumento(match: SchemaMatch, data: unknown): Problema[] {
+  const validate = compiled().get(match.schema);
+  if (!validate) throw new Error(`schema ${match.schema} não encontrado em ${SCHEMA_DIR}`);
+  const out = validate(data) ? [] : problemasDoAjv(validate.errors);
+  if (match.kind === "serie") out.push(...checarSerie(data, { produto: match.produto!, uf: match.uf ?? null }));
+  if (match.kind === "cotacao") out.push(...checarAgregado(data, match.uf ?? null));
+  return out;
+}
+
+/**
+ * Validates one parsed document against the schema of its path (and the checks in code).
+ * Returns readable pt-BR lines, one per problem; empty when the document is valid.
+ */
+export function validateDocument(relPath: string, data: unknown): string[] {
+  const p = normalizePath(relPath);
+  const match = schemaFor(p);
+  if (!match) {
+    if (SEM_SCHEMA_PERMITIDOS.includes(p)) return [];
+    return [
+      `${p}: sem schema: nenhum schema em schemas/ cobre este caminho (arquivo desconhecido; se deve ser publicado, ` +
+        "crie o schema dele ou inclua-o em SEM_SCHEMA_PERMITIDOS em pipeline/validate/ajv.ts)",
+    ];
+  }
+  return problemasDoDocumento(match, data).map((pr) => linha(p, pr));
+}
+
+export interface FileResult {
+  path: string;
+  erros: string[];
+}
+
+export interface ValidationReport {
+  /** every checked file, sorted by path, with its problems (empty = valid) */
+  arquivos: FileResult[];
+  /** files that no check applies to (pages, feed.xml, assets) */
+  ignorados: string[];
+  /** all problems, in file order */
+  erros: string[];
+}
+
+export interface ValidateFilesOptions {
+  /**
+   * The set is the whole published tree (npm run validate), not only the files of one run:
+   * then index.json's paths must exist in it.
+   */
+  arvoreCompleta?: boolean;
+}
+
+function texto(content: string | Buffer): string {
+  return typeof content === "string" ? content : content.toString("utf8");
+}
+
+/** historico/{id}.csv <-> cotacao/{id}.json */
+function jsonDoCsv(csvPath: string): string {
+  return csvPath.replace(/^api\/v1\/historico\//, "api/v1/cotacao/").replace(/\.csv$/, ".json");
+}
+
+/**
+ * Validates a set of files keyed by their path under public/ (what the pipeline is about to
+ * write, or the whole tree). JSON under api/v1/ goes through its schema; CSV histories get
+ * their layout checked and are compared with the JSON history of the same series when both
+ * are in the set; copies of the schemas under schemas/ must match the originals.
+ */
+export function validateFiles(files: Map<string, string | Buffer>, opts: ValidateFilesOptions = {}): ValidationReport {
+  const byPath = new Map<string, string | Buffer>();
+  for (const [k, v] of files) byPath.set(normalizePath(k), v);
+  const paths = [...byPath.keys()].sort();
+  const parsed = new Map<string, unknown>();
+  const results = new Map<string, string[]>();
+  const ignorados: string[] = [];
+  const add = (p: string, erros: string[]) => results.set(p, [...(results.get(p) ?? []), ...erros]);
+
+  for (const p of paths) {
+    const raw = texto(byPath.get(p)!);
+    if (p.startsWith("api/v1/") && p.endsWith(".json")) {
+      let data: unknown;
+      try {
+        data = JSON.parse(raw);
+      } catch (e) {
+        add(p, [`${p}: JSON inválido: ${(e as Error).message}`]);
+        continue;
+      }
+      parsed.set(p, data);
+      add(p, validateDocument(p, data));
+    } else if (/^api\/v1\/historico\/.+\.csv$/.test(p)) {
+      add(p, checarCsvHistorico(raw).problemas.map((pr) => linha(p, pr)));
+    } else if (/^schemas\/[^/]+\.json$/.test(p)) {
+      add(p, checarCopiaDoSchema(p, raw));
+    } else {
+      ignorados.push(p);
+    }
+  }
+
+  // CSV and JSON of the same series must hold the same days and values.
+  for (const p of paths) {
+    if (!/^api\/v1\/historico\/.+\.csv$/.test(p)) continue;
+    const jsonPath = jsonDoCsv(p);
+    const doc = parsed.get(jsonPath) as { historico?: unknown } | undefined;
+    if (!doc || !Array.isArray(doc.historico)) continue;
+    const { linhas } = checarCsvHistorico(texto(byPath.get(p)!));
+    const hist = doc.historico as Array<{ data?: unknown; valor?: unknown }>;
+    const erros: string[] = [];
+    if (linhas.length !== hist.length) {
+      erros.push(`${p}: tem ${linhas.length} linhas de dados, mas ${jsonPath} tem ${hist.length} entradas no histórico`);
+    }
+    const n = Math.min(linhas.length, hist.length);
+    for (let i = 0; i < n && erros.length < 5; i++) {
+      const l = linhas[i]!;
+      const h = hist[i]!;
+      if (l.data !== h.data || Number(l.valor) !== h.valor) {
+        erros.push(`${p}: linha ${l.linha}: ${l.data},${l.valor} difere de ${jsonPath} /historico/${i} (${String(h.data)}, ${String(h.valor)})`);
+      }
+    }
+    add(p, erros);
+  }
+
+  if (opts.arvoreCompleta) {
+    const index = parsed.get("api/v1/index.json") as { series?: unknown; produtos?: unknown; ufs?: unknown } | undefined;
+    if (index) add("api/v1/index.json", checarCaminhosDoIndice(index, byPath));
+  }
+
+  const arquivos = [...results.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([path, erros]) => ({ path, erros }));
+  return { arquivos, ignorados, erros: arquivos.flatMap((a) => a.erros) };
+}
+
+function checarCopiaDoSchema(p: string, raw: string): string[] {
+  const name = p.slice("schemas/".length);
+  if (!listSchemaFiles().includes(name)) return [`${p}: não existe em schemas/ do repositório (cópia de um schema removido?)`];
+  let data: unknown;
+  try {
+    data = JSON.parse(raw);
+  } catch (e) {
+    return [`${p}: JSON inválido: ${(e as Error).message}`];
+  }
+  const original: unknown = JSON.parse(readFileSync(join(SCHEMA_DIR, name), "utf8"));
+  return isDeepStrictEqual(data, original) ? [] : [`${p}: difere de schemas/${name} do repositório (cópia desatualizada: rode npm run build)`];
+}
+
+/** index.json points at files: every series, product and UF path must be in the tree. */
+function checarCaminhosDoIndice(index: { series?: unknown; produtos?: unknown; ufs?: unknown }, byPath: Map<string, unknown>): string[] {
+  const out: string[] = [];
+  const exists = (ref: string) => {
+    const p = normalizePath(ref);
+    return byPath.has(p) || byPath.has(`api/v1/${p}`);
+  };
+  const lists: Array<[string, unknown, string[]]> = [
+    ["series", index.series, ["path", "csv"]],
+    ["produtos", index.produtos, ["path"]],
+    ["ufs", index.ufs, ["path"]],
+  ];
+  for (const [name, list, keys] of lists) {
+    if (!Array.isArray(list)) continue;
+    list.forEach((item: unknown, i) => {
+      if (typeof item !== "object" || item === null) return;
+      for (const k of keys) {
+        const ref = (item as Record<string, unknown>)[k];
+        if (typeof ref === "string" && ref !== "" && !exists(ref)) {
+          out.push(`api/v1/index.json: /${name}/${i}/${k}: aponta para um arquivo que não existe (${JSON.stringify(ref)})`);
+        }
+      }
+    });
+  }
+  return out;
+}

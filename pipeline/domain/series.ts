@@ -22,6 +22,8 @@ export interface SeriesDef extends SeriesKey {
    * national vaca_gorda is Scot's SP reference praça).
    */
   ufReferencia?: UF;
+  /** name shown as the praça of a state indicator (no praça table behind it) */
+  praca?: string;
 }
 
 export function seriesId(key: SeriesKey): string {
@@ -84,6 +86,6 @@ export function allSeries(): SeriesDef[] {
       });
     }
   }
-  out.push({ id: "soja/PR", produto: "soja", uf: "PR", fonte: "cepea", pagina: "soja", unidade: "sc60kg", regiao: "Paraná (Indicador da Soja CEPEA/ESALQ - Paraná)" });
+  out.push({ id: "soja/PR", produto: "soja", uf: "PR", fonte: "cepea", pagina: "soja", unidade: "sc60kg", regiao: "Paraná (Indicador da Soja CEPEA/ESALQ - Paraná)", praca: "Paraná (média estadual)" });
   return out;
 }

@@ -68,7 +68,13 @@ export function assemble(source: SourceDef, page: PageDef, rows: readonly PriceR
           return e;
         })
         .sort((a, b) => (a.data < b.data ? -1 : 1));
-      updates.push({ def, entries, pracas: null });
+      // a state indicator (soja/PR) has no praça table: the state itself is its one praça
+      const newest = entries[entries.length - 1]!;
+      const pracas =
+        def.uf === null
+          ? null
+          : { data: newest.data, praca: def.praca ?? def.uf, quotes: [{ praca: def.praca ?? def.uf, valor: newest.valor, unidade: def.unidade }] };
+      updates.push({ def, entries, pracas });
       continue;
     }
 

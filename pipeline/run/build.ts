@@ -36,7 +36,7 @@ export async function runBuild(config: Config, now: Date): Promise<{ written: st
   }
   const status = store.status ?? nextStatus(null, [], series, config, now);
   const files = renderSite(series, status, config);
-  const errors = validateFiles(files);
+  const errors = validateFiles(files).erros;
   if (errors.length > 0) {
     throw new PipelineError({ stage: "validate", reason: `arquivos inválidos; nada foi escrito:\n  ${errors.join("\n  ")}` });
   }

@@ -129,7 +129,7 @@ export async function runUpdate(opts: UpdateOptions): Promise<UpdateReport> {
 
   const status = nextStatus(store.status, outcomes, series, config, now, env);
   const files = renderSite(series, status, config);
-  const errors = validateFiles(files);
+  const errors = validateFiles(files).erros;
   if (errors.length > 0) {
     throw new PipelineError({
       stage: "validate",

@@ -29,7 +29,7 @@ export interface PracaQuote {
   valor: Money;
   unidade: Unidade;
   valor_30d?: Money;
-  /** "# base": difference to São Paulo, R$ */
+  /** "# base": Scot's basis differential to São Paulo, in percent (RS reads 7,11 on a 12,35/kg price) */
   base_sp?: Money;
   funrural_avista?: Money;
   funrural_30d?: Money;

@@ -1,0 +1,167 @@
+import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { BrowserContext, Page } from "playwright";
+import { pageTitle } from "./challenge.ts";
+import type { HostGate } from "./http.ts";
+
+export const DEBIAN_CHROMIUM = "/usr/bin/chromium";
+
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+/**
+ * The Chromium to drive: PLAYWRIGHT_CHROMIUM_EXECUTABLE_PATH, else Debian's /usr/bin/chromium,
+ * else undefined (Playwright's own build, if one is installed).
+ */
+export function chromiumExecutable(env: NodeJS.ProcessEnv = process.env, exists: (p: string) => boolean = existsSync): string | undefined {
+  const fromEnv = env.PLAYWRIGHT_CHROMIUM_EXECUTABLE_PATH;
+  if (fromEnv) return fromEnv;
+  if (exists(DEBIAN_CHROMIUM)) return DEBIAN_CHROMIUM;
+  return undefined;
+}
+
+export type BrowserResult =
+  | { ok: true; html: string; url: string }
+  | { ok: false; reason: string };
+
+export interface BrowserFetcher {
+  /**
+   * Opens `url`, lets the page's JavaScript run (a challenge reloads it once it is solved) and
+   * returns the HTML as soon as `hasTable` holds, or a failure after `timeoutMs`.
+   */
+  fetch(url: string, hasTable: (html: string) => boolean, timeoutMs: number): Promise<BrowserResult>;
+  /** ms spent launching Chromium, null when it was never launched */
+  launchMs(): number | null;
+  close(): Promise<void>;
+}
+
+export interface BrowserOptions {
+  env?: NodeJS.ProcessEnv;
+  /** spaces the first navigation from the HTTP request just sent to the same host, and counts requests */
+  gate?: HostGate;
+  log?: (line: string) => void;
+  /** how often the page is looked at while the challenge runs */
+  pollMs?: number;
+}
+
+/** Chromium via Playwright, launched on the first fetch and at most once per fetcher. */
+export function createBrowserFetcher(opts: BrowserOptions = {}): BrowserFetcher {
+  const env = opts.env ?? process.env;
+  const pollMs = opts.pollMs ?? 250;
+  let launching: Promise<BrowserContext> | null = null;
+  let context: BrowserContext | null = null;
+  let userDataDir: string | null = null;
+  let launchedIn: number | null = null;
+
+  function launch(): Promise<BrowserContext> {
+    launching ??= (async () => {
+      const started = Date.now();
+      const { chromium } = await import("playwright");
+      userDataDir = await mkdtemp(join(tmpdir(), "cotacao-chromium-"));
+      const executablePath = chromiumExecutable(env);
+      opts.log?.(`navegador: iniciando Chromium (${executablePath ?? "o do Playwright"})`);
+      const ctx = await chromium.launchPersistentContext(userDataDir, {
+        headless: true,
+        args: CHROMIUM_ARGS,
+        timeout: 60_000,
+        ...(executablePath ? { executablePath } : {}),
+      });
+      ctx.on("request", (req) => {
+        try {
+          opts.gate?.count(new URL(req.url()).host);
+        } catch {
+          // data: and blob: URLs have no host worth counting
+        }
+      });
+      context = ctx;
+      launchedIn = Date.now() - started;
+      opts.log?.(`navegador: pronto em ${(launchedIn / 1000).toFixed(1)} s`);
+      return ctx;
+    })();
+    return launching;
+  }
+
+  async function snapshot(page: Page): Promise<string | null> {
+    try {
+      return await page.content();
+    } catch {
+      // the challenge is navigating (reload): the document is being replaced
+      return null;
+    }
+  }
+
+  return {
+    async fetch(url, hasTable, timeoutMs) {
+      const deadline = Date.now() + timeoutMs;
+      let ctx: BrowserContext;
+      try {
+        ctx = await launch();
+      } catch (err) {
+        return { ok: false, reason: `navegador indisponível: ${firstLine(err)}` };
+      }
+      const host = new URL(url).host;
+      // the context's request listener counts what the page sends; here only keep the spacing
+      await opts.gate?.reserve(host);
+      let page: Page | null = null;
+      try {
+        page = await ctx.newPage();
+        const left = deadline - Date.now();
+        if (left <= 0) return { ok: false, reason: "tempo esgotado antes de abrir a página no navegador" };
+        try {
+          await page.goto(url, { waitUntil: "domcontentloaded", timeout: left });
+        } catch (err) {
+          if (Date.now() >= deadline) return { ok: false, reason: `a página não carregou no navegador em ${seconds(timeoutMs)}` };
+          // a challenge that reloads during goto interrupts it; the polling below sees the result
+          if (!/interrupted|ERR_ABORTED|destroyed/i.test(String(err))) {
+            return { ok: false, reason: `navegador: ${firstLine(err)}` };
+          }
+        }
+        let html: string | null = null;
+        for (;;) {
+          html = (await snapshot(page)) ?? html;
+          if (html && hasTable(html)) return { ok: true, html, url: page.url() };
+          const left2 = deadline - Date.now();
+          if (left2 <= 0) break;
+          await page.waitForTimeout(Math.min(pollMs, left2));
+        }
+        const title = html ? pageTitle(html) : null;
+        return {
+          ok: false,
+          reason: `desafio não resolvido no navegador em ${seconds(timeoutMs)}${title ? ` (página "${title}")` : ""}`,
+        };
+      } catch (err) {
+        return { ok: false, reason: `navegador: ${firstLine(err)}` };
+      } finally {
+        await page?.close().catch(() => {});
+      }
+    },
+    launchMs: () => launchedIn,
+    async close() {
+      const pending = launching;
+      launching = null;
+      if (pending) await pending.catch(() => {});
+      if (context) await context.close().catch(() => {});
+      context = null;
+      if (userDataDir) await rm(userDataDir, { recursive: true, force: true }).catch(() => {});
+      userDataDir = null;
+    },
+  };
+}
+
+function seconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
+}
+
+function firstLine(err: unknown): string {
+  const msg = err instanceof Error ? err.message : String(err);
+  return msg.split("\n")[0]!.slice(0, 200);
+}

@@ -1,0 +1,126 @@
+import type { FailureKind } from "../domain/errors.ts";
+import { MIRRORS } from "../sources/index.ts";
+import type { MirrorDef, PageDef, SourceDef } from "../sources/types.ts";
+import { createBrowserFetcher, type BrowserFetcher } from "./browser.ts";
+import { classifyResponse } from "./challenge.ts";
+import { FetchError, HostGate, createHttpClient, type HttpOptions } from "./http.ts";
+import { pageUrl, type LoadResult, type PageLoader } from "./types.ts";
+
+export interface Timeouts {
+  /** TCP + TLS handshake */
+  connectMs: number;
+  /** one HTTP request, sending to last byte */
+  requestMs: number;
+  /**
+   * everything spent on one URL: retries, backoff, the browser. A page with a mirror may take
+   * this twice (the page, then the mirror), never more.
+   */
+  pageMs: number;
+  /** how long the browser waits for a challenge to clear and the table to appear */
+  browserMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 10_000, requestMs: 30_000, pageMs: 120_000, browserMs: 45_000 };
+
+export interface LiveLoaderOptions {
+  env?: NodeJS.ProcessEnv;
+  /** between two requests to the same host; default 1000 ms */
+  minIntervalMs?: number;
+  timeouts?: Partial<Timeouts>;
+  /** open challenged pages in Chromium (default true) */
+  browser?: boolean;
+  log?: (line: string) => void;
+  /** mirrors by "{source}/{page}"; default MIRRORS of sources/index.ts */
+  mirrors?: Readonly<Record<string, MirrorDef>>;
+  /** finer HTTP knobs (retries, backoff) for tests and the bench */
+  http?: Partial<Omit<HttpOptions, "gate" | "connectTimeoutMs" | "requestTimeoutMs">>;
+  now?: () => Date;
+}
+
+/** Failures after which the mirror is worth trying: the source did not give us its page. */
+const MIRROR_ON: ReadonlySet<FailureKind> = new Set(["blocked", "soft_block", "timeout", "http_error", "network_error"]);
+
+type Got = { ok: true; html: string; url: string; method: "http" | "browser" } | { ok: false; kind: FailureKind; url: string; reason: string };
+
+/**
+ * The live path: HTTP first; a Cloudflare challenge goes to Chromium; a page with a mirror
+ * that still fails is read from the mirror. Base URLs come from COTACAO_*_URL.
+ */
+export function createLiveLoader(opts: LiveLoaderOptions = {}): PageLoader {
+  const env = opts.env ?? process.env;
+  const t: Timeouts = { ...DEFAULT_TIMEOUTS, ...opts.timeouts };
+  const log = opts.log ?? (() => {});
+  const now = opts.now ?? (() => new Date());
+  const mirrors = opts.mirrors ?? MIRRORS;
+  const gate = new HostGate(opts.minIntervalMs ?? 1000);
+  const http = createHttpClient({
+    ...opts.http,
+    gate,
+    connectTimeoutMs: t.connectMs,
+    requestTimeoutMs: t.requestMs,
+  });
+  let browser: BrowserFetcher | null = null;
+
+  async function get(where: string, url: string, hasTable: (html: string) => boolean): Promise<Got> {
+    const deadline = Date.now() + t.pageMs;
+    let res;
+    try {
+      res = await http.get(url, { deadline });
+    } catch (err) {
+      if (err instanceof FetchError) {
+        const reason = err.reason + (err.attempts > 1 ? ` (${err.attempts} tentativas)` : "");
+        log(`${where}: ${reason}`);
+        return { ok: false, kind: err.kind, url: err.url, reason };
+      }
+      throw err;
+    }
+    const verdict = classifyResponse(res, hasTable);
+    const tries = res.attempts > 1 ? ` (${res.attempts} tentativas)` : "";
+    if (verdict.ok) {
+      log(`${where}: ok, HTTP ${res.status}, ${res.bytes} bytes${tries}`);
+      return { ok: true, html: res.body, url: res.url, method: "http" };
+    }
+    log(`${where}: ${verdict.reason}${tries}`);
+    if (verdict.kind !== "blocked") return { ok: false, kind: verdict.kind, url: res.url, reason: verdict.reason + tries };
+    if (opts.browser === false) {
+      return { ok: false, kind: "blocked", url: res.url, reason: `${verdict.reason}; navegador desativado` };
+    }
+    const left = Math.min(t.browserMs, deadline - Date.now());
+    if (left <= 0) return { ok: false, kind: "blocked", url: res.url, reason: `${verdict.reason}; sem tempo para o navegador` };
+    log(`${where}: abrindo no navegador`);
+    browser ??= createBrowserFetcher({ env, gate, log });
+    const b = await browser.fetch(url, hasTable, left);
+    if (b.ok) {
+      log(`${where}: ok pelo navegador`);
+      return { ok: true, html: b.html, url: b.url, method: "browser" };
+    }
+    log(`${where}: ${b.reason}`);
+    return { ok: false, kind: "blocked", url: res.url, reason: `${verdict.reason}; ${b.reason}` };
+  }
+
+  return {
+    async load(source: SourceDef, page: PageDef): Promise<LoadResult> {
+      const where = `${source.id}/${page.id}`;
+      const url = pageUrl(source, page, env);
+      log(`${where}: GET ${url}`);
+      const got = await get(where, url, (html) => page.hasTable(html));
+      if (got.ok) {
+        return { ok: true, html: got.html, url: got.url, mirror: null, mirrorUrl: null, fetchedAt: now(), method: got.method };
+      }
+      const mirror = mirrors[where];
+      if (!mirror || !MIRROR_ON.has(got.kind)) return got;
+
+      const mUrl = (env[mirror.baseUrlEnv] || mirror.site).replace(/\/+$/, "") + mirror.path;
+      log(`${where}: tentando o espelho ${mirror.nome} (${mUrl})`);
+      const via = await get(`${where} via ${mirror.id}`, mUrl, (html) => mirror.hasTable(html));
+      if (via.ok) {
+        return { ok: true, html: via.html, url: got.url, mirror, mirrorUrl: via.url, fetchedAt: now(), method: "mirror" };
+      }
+      return { ...got, reason: `${got.reason}; espelho ${mirror.nome}: ${via.reason}` };
+    },
+    async close() {
+      await Promise.all([http.close(), browser?.close()]);
+    },
+    requestsPerHost: () => gate.snapshot(),
+  };
+}

@@ -1,0 +1,38 @@
+import { mkdir, rename, writeFile } from "node:fs/promises";
+import { basename, join, resolve } from "node:path";
+import { stripScriptsAndStyles } from "../sources/html.ts";
+import type { PageDef, SourceDef } from "../sources/types.ts";
+import type { LoadResult, PageLoader } from "./types.ts";
+
+/**
+ * Wraps a loader and saves every page it gets, scripts and styles stripped, in the replay
+ * layout: DIR/{source}/{page}.html, so `--replay DIR` reads it back. A page that came through a
+ * mirror is the mirror's HTML, which the source's parser cannot read: it is saved as
+ * DIR/{mirror}/{last segment of the mirror's path}.html instead (the layout of
+ * ../shared/fixtures/noticias-agricolas), never under the source's name.
+ */
+export function withRecording(loader: PageLoader, dir: string, log: (line: string) => void = () => {}): PageLoader {
+  const root = resolve(dir);
+  return {
+    async load(source: SourceDef, page: PageDef): Promise<LoadResult> {
+      const result = await loader.load(source, page);
+      if (!result.ok) return result;
+      const file = result.mirror
+        ? join(root, result.mirror.id, `${basename(result.mirror.path.replace(/\/+$/, "")) || "index"}.html`)
+        : join(root, source.id, `${page.id}.html`);
+      try {
+        await mkdir(join(file, ".."), { recursive: true });
+        const tmp = `${file}.${process.pid}.tmp`;
+        await writeFile(tmp, stripScriptsAndStyles(result.html));
+        await rename(tmp, file);
+        log(`${source.id}/${page.id}: gravada em ${file}`);
+      } catch (err) {
+        // recording is a by-product: the page itself was fetched fine and still counts
+        log(`${source.id}/${page.id}: não foi possível gravar ${file}: ${(err as Error).message}`);
+      }
+      return result;
+    },
+    close: () => loader.close(),
+    requestsPerHost: () => loader.requestsPerHost(),
+  };
+}

@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chromiumExecutable, DEBIAN_CHROMIUM } from "../../pipeline/fetch/browser.ts";
+import { createLiveLoader } from "../../pipeline/fetch/live.ts";
+import type { PageLoader } from "../../pipeline/fetch/types.ts";
+import { cepea } from "../../pipeline/sources/cepea.ts";
+import { endlessChallenge, fixture, jsChallenge, ok, startSources } from "./server.ts";
+
+type Sites = Awaited<ReturnType<typeof startSources>>;
+let s: Sites;
+let loader: PageLoader | null = null;
+
+beforeAll(async () => {
+  s = await startSources();
+});
+afterAll(async () => {
+  await loader?.close();
+  await s.close();
+});
+
+describe("browser fallback", () => {
+  it("finds Chromium: env, then Debian's, then Playwright's own", () => {
+    expect(chromiumExecutable({ PLAYWRIGHT_CHROMIUM_EXECUTABLE_PATH: "/opt/chrome" }, () => true)).toBe("/opt/chrome");
+    expect(chromiumExecutable({}, (p) => p === DEBIAN_CHROMIUM)).toBe(DEBIAN_CHROMIUM);
+    expect(chromiumExecutable({}, () => false)).toBeUndefined();
+  });
+
+  // The one real browser test: Chromium runs the challenge's JavaScript, which sets the
+  // clearance cookie and reloads; the table then appears and the same parser reads it.
+  it("clears a JavaScript challenge in Chromium, once launched, and gives up on one that never clears", async () => {
+    const boi = cepea.pages.find((p) => p.id === "boi-gordo")!;
+    const milho = cepea.pages.find((p) => p.id === "milho")!;
+    s.cepea.route("/br/indicador/boi-gordo.aspx", jsChallenge(ok(fixture("cepea/boi-gordo.html"))));
+    s.cepea.route("/br/indicador/milho.aspx", endlessChallenge());
+    const lines: string[] = [];
+    loader = createLiveLoader({
+      env: s.env,
+      minIntervalMs: 0,
+      browser: true,
+      // the browser's wait includes launching Chromium; the never-clearing page takes all of it
+      timeouts: { requestMs: 5000, pageMs: 40_000, browserMs: 10_000 },
+      log: (l) => lines.push(l),
+    });
+
+    const r = await loader.load(cepea, boi);
+    if (!r.ok) throw new Error(`${r.kind}: ${r.reason}`);
+    expect(r.method).toBe("browser");
+    expect(r.mirror).toBeNull();
+    const rows = boi.parse(r.html).rows;
+    expect(rows.at(-1)).toMatchObject({ fonte: "cepea", produto: "boi_gordo", data: "2026-09-04", valor: 347.7 });
+    // HTTP saw the challenge; the browser got it too, then came back with the cookie
+    const hits = s.cepea.requests.filter((q) => q.path === "/br/indicador/boi-gordo.aspx");
+    expect(hits.length).toBeGreaterThanOrEqual(3);
+    expect(hits.at(-1)!.cookie).toContain("cf_clearance=");
+    expect(loader.requestsPerHost()[s.cepea.host]).toBe(hits.length);
+
+    const stuck = await loader.load(cepea, milho);
+    expect(stuck).toMatchObject({ ok: false, kind: "blocked", url: `${s.cepea.url}/br/indicador/milho.aspx` });
+    if (!stuck.ok) expect(stuck.reason).toMatch(/desafio não resolvido no navegador em 10 s \(página "Just a moment\.\.\."\)/);
+
+    expect(lines.filter((l) => l.startsWith("navegador: iniciando Chromium"))).toHaveLength(1);
+  }, 90_000);
+});

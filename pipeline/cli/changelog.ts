@@ -1,0 +1,63 @@
+import { execFile } from "node:child_process";
+import { parseArgs, promisify } from "node:util";
+import { loadConfig } from "../config.ts";
+import { buildChangelog, readSiteChange } from "../publish/changelog.ts";
+import { pushCurrentBranch } from "../publish/deploy.ts";
+
+const USAGE = `uso: npm run changelog [-- --commit [--push]]
+  (sem opções)  imprime a mensagem de commit das mudanças do site (public/) em relação ao HEAD;
+                sem mudanças, não imprime nada e sai com 0
+  --commit      faz o commit de public/ com essa mensagem
+  --push        depois do commit, envia o branch atual para origin (token de GITHUB_TOKEN/GH_TOKEN)`;
+
+const run = promisify(execFile);
+
+let args;
+try {
+  args = parseArgs({
+    options: { commit: { type: "boolean" }, push: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+    strict: true,
+    allowPositionals: false,
+  }).values;
+} catch (err) {
+  console.error(`${(err as Error).message}\n${USAGE}`);
+  process.exit(2);
+}
+if (args.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+if (args.push && !args.commit) {
+  console.error(`--push exige --commit\n${USAGE}`);
+  process.exit(2);
+}
+
+try {
+  const config = loadConfig();
+  const cwd = process.cwd();
+  const message = buildChangelog(await readSiteChange(cwd, config.publicDir));
+  if (message === null) {
+    console.error(`changelog: nenhuma mudança em ${config.publicDir} em relação ao HEAD; nada a commitar`);
+  } else {
+    process.stdout.write(message);
+    if (args.commit) {
+      const opts = { cwd, env: { ...process.env, GIT_TERMINAL_PROMPT: "0" } };
+      await run("git", ["add", "--all", "--", config.publicDir], opts);
+      const child = execFile("git", ["commit", "--quiet", "--file", "-"], opts);
+      const done = new Promise<void>((resolve, reject) => {
+        let stderr = "";
+        child.stderr?.on("data", (d: Buffer) => (stderr += String(d)));
+        child.on("error", reject);
+        child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`git commit falhou (código ${code}): ${stderr.trim()}`))));
+      });
+      child.stdin?.end(message);
+      await done;
+      const { stdout } = await run("git", ["rev-parse", "--short=12", "HEAD"], opts);
+      console.error(`changelog: commit ${stdout.trim()} criado`);
+      if (args.push) await pushCurrentBranch(cwd, { log: (l) => console.error(l) });
+    }
+  }
+} catch (err) {
+  console.error((err as Error).message);
+  process.exitCode = 1;
+}

@@ -1,0 +1,35 @@
+import { parseArgs } from "node:util";
+import { resolve } from "node:path";
+import { loadConfig } from "../config.ts";
+import { deploy } from "../publish/deploy.ts";
+
+const USAGE = `uso: npm run deploy [-- --repo URL] [--branch NOME] [--dir DIR]
+  publica o site (public/) no branch gh-pages: só o site e um .nojekyll, em um único commit
+  --repo URL     repositório de destino (padrão: o remoto origin)
+  --branch NOME  branch de destino (padrão: gh-pages)
+  --dir DIR      diretório do site (padrão: public/ ou COTACAO_PUBLIC_DIR)
+  o token vem de GITHUB_TOKEN ou GH_TOKEN (para URLs https) e nunca é impresso`;
+
+let args;
+try {
+  args = parseArgs({
+    options: { repo: { type: "string" }, branch: { type: "string" }, dir: { type: "string" }, help: { type: "boolean", short: "h" } },
+    strict: true,
+    allowPositionals: false,
+  }).values;
+} catch (err) {
+  console.error(`${(err as Error).message}\n${USAGE}`);
+  process.exit(2);
+}
+if (args.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+
+try {
+  const dir = args.dir ? resolve(args.dir) : loadConfig().publicDir;
+  await deploy({ dir, repo: args.repo, branch: args.branch, log: (l) => console.log(l) });
+} catch (err) {
+  console.error((err as Error).message);
+  process.exitCode = 1;
+}

@@ -1,0 +1,201 @@
+/**
+ * Publishes the site directory to the gh-pages branch with the gh-pages package: only the site
+ * and a .nojekyll, as one orphan commit force-pushed over the branch, so the branch never grows
+ * a history (the data's history is main's). A deploy whose tree equals the branch's pushes
+ * nothing.
+ */
+import { execFile } from "node:child_process";
+import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+const require = createRequire(import.meta.url);
+
+interface GhPages {
+  publish(dir: string, options: Record<string, unknown>, callback: (err?: Error) => void): unknown;
+  getCacheDir(path?: string): string;
+}
+
+/** The token that may push: GITHUB_TOKEN (Actions) or GH_TOKEN (gh CLI, locally). */
+export function tokenFromEnv(env: NodeJS.ProcessEnv = process.env): string | null {
+  const t = env.GITHUB_TOKEN || env.GH_TOKEN;
+  return t ? t : null;
+}
+
+/**
+ * The URL git pushes to: an https URL gets the token as x-access-token credentials (the form
+ * GitHub documents for installation and Actions tokens); ssh, file and local paths are left as
+ * they are.
+ */
+export function authenticatedUrl(url: string, token: string | null): string {
+  if (!token || !/^https:\/\//i.test(url)) return url;
+  const u = new URL(url);
+  u.username = "x-access-token";
+  u.password = token;
+  return u.toString();
+}
+
+/** Removes every secret from a text before it is printed: the token and any credentials in a URL. */
+export function maskSecrets(text: string, secrets: ReadonlyArray<string | null | undefined>): string {
+  let out = text;
+  for (const s of secrets) if (s) out = out.split(s).join("***");
+  out = out.split(encodeURIComponent("***")).join("***");
+  return out.replace(/(https?:\/\/)[^/@\s'"]+@/gi, "$1***@");
+}
+
+async function git(cwd: string, args: string[], env?: NodeJS.ProcessEnv): Promise<string> {
+  const { stdout } = await run("git", args, { cwd, env: { ...process.env, ...env, GIT_TERMINAL_PROMPT: "0" }, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  return stdout.trim();
+}
+
+async function gitOrNull(cwd: string, args: string[]): Promise<string | null> {
+  try {
+    return await git(cwd, args);
+  } catch {
+    return null;
+  }
+}
+
+/** Who signs the gh-pages commit: the git identity from the environment or config, else a fixed one. */
+async function identity(cwd: string, env: NodeJS.ProcessEnv): Promise<{ name: string; email: string }> {
+  const name = env.GIT_COMMITTER_NAME || env.GIT_AUTHOR_NAME || (await gitOrNull(cwd, ["config", "user.name"])) || "Cotação Aberta";
+  const email =
+    env.GIT_COMMITTER_EMAIL || env.GIT_AUTHOR_EMAIL || (await gitOrNull(cwd, ["config", "user.email"])) || "cotacao-aberta@users.noreply.github.com";
+  return { name, email };
+}
+
+export interface DeployOptions {
+  /** the site root to publish (public/) */
+  dir: string;
+  /** repository to push to; default: the URL of `origin` of the repository at cwd */
+  repo?: string;
+  branch?: string;
+  /** the repository the deploy is made from (for the origin URL and the commit being published) */
+  cwd?: string;
+  message?: string;
+  env?: NodeJS.ProcessEnv;
+  log?: (line: string) => void;
+}
+
+export interface DeployResult {
+  published: boolean;
+  branch: string;
+  /** the commit now at the top of the branch */
+  commit: string;
+  files: number;
+}
+
+async function countFiles(dir: string): Promise<number> {
+  let n = 0;
+  for (const e of await readdir(dir, { withFileTypes: true, recursive: true })) if (e.isFile() && !e.name.startsWith(".")) n++;
+  return n;
+}
+
+/**
+ * Publishes `dir` to `branch` of `repo`. Every error is rethrown with the token and URL
+ * credentials masked, so a failed push never prints them.
+ */
+export async function deploy(opts: DeployOptions): Promise<DeployResult> {
+  const env = opts.env ?? process.env;
+  const log = opts.log ?? (() => {});
+  const cwd = opts.cwd ?? process.cwd();
+  const branch = opts.branch ?? "gh-pages";
+  const token = tokenFromEnv(env);
+  const secrets = [token, token ? encodeURIComponent(token) : null];
+  const mask = (s: string) => maskSecrets(s, secrets);
+
+  const st = await stat(opts.dir).catch(() => null);
+  if (!st?.isDirectory()) throw new Error(`deploy: o diretório do site não existe: ${opts.dir} (rode npm run update ou npm run build antes)`);
+  const files = await countFiles(opts.dir);
+  if (files === 0) throw new Error(`deploy: o diretório do site está vazio: ${opts.dir}`);
+
+  let repo = opts.repo;
+  if (!repo) {
+    repo = (await gitOrNull(cwd, ["remote", "get-url", "origin"])) ?? undefined;
+    if (!repo) throw new Error(`deploy: o repositório em ${cwd} não tem remoto "origin"; use --repo URL`);
+  }
+  const pushUrl = authenticatedUrl(repo, token);
+  const source = await gitOrNull(cwd, ["rev-parse", "--short=12", "HEAD"]);
+  const message = opts.message ?? (source ? `Deploy site from ${source}` : "Deploy site");
+  const user = await identity(cwd, env);
+
+  // a private cache dir: gh-pages names its clone after the URL, which carries the token
+  const cache = await mkdtemp(join(tmpdir(), "cotacao-deploy-"));
+  const savedCacheDir = process.env.CACHE_DIR;
+  const savedPrompt = process.env.GIT_TERMINAL_PROMPT;
+  process.env.CACHE_DIR = cache;
+  process.env.GIT_TERMINAL_PROMPT = "0";
+  try {
+    const ghpages = require("gh-pages") as GhPages;
+    log(`deploy: publicando ${files} arquivo(s) de ${opts.dir} em ${mask(repo)} (${branch})`);
+    // gh-pages reports failures only through the callback (its promise resolves either way)
+    await new Promise<void>((resolve, reject) => {
+      const options = { repo: pushUrl, branch, remote: "origin", dotfiles: false, nojekyll: true, history: false, push: false, message, user };
+      const ret = ghpages.publish(opts.dir, options, (err) => (err ? reject(err) : resolve()));
+      if (ret instanceof Promise) ret.catch(reject);
+    });
+    const clone = ghpages.getCacheDir(pushUrl);
+    const tree = await git(clone, ["rev-parse", "HEAD^{tree}"]);
+    const remoteCommit = await gitOrNull(clone, ["rev-parse", "--verify", "--quiet", `refs/remotes/origin/${branch}`]);
+    if (remoteCommit) {
+      const remoteTree = await git(clone, ["rev-parse", `${remoteCommit}^{tree}`]);
+      const raw = await git(clone, ["cat-file", "-p", remoteCommit]);
+      const single = !/^parent /m.test(raw);
+      if (remoteTree === tree && single) {
+        log(`deploy: ${branch} já tem este site (${remoteCommit.slice(0, 12)}); nada a publicar`);
+        return { published: false, branch, commit: remoteCommit, files };
+      }
+    }
+    await git(clone, ["push", "--force", "origin", `HEAD:refs/heads/${branch}`]);
+    const commit = await git(clone, ["rev-parse", "HEAD"]);
+    log(`deploy: ${branch} agora em ${commit.slice(0, 12)} (${files} arquivo(s) e .nojekyll)`);
+    return { published: true, branch, commit, files };
+  } catch (err) {
+    const e = err as Error & { stderr?: string };
+    const detail = [e.message, e.stderr].filter(Boolean).join("\n");
+    throw new Error(mask(`deploy: falha ao publicar em ${repo} (${branch}): ${detail}`));
+  } finally {
+    if (savedCacheDir === undefined) delete process.env.CACHE_DIR;
+    else process.env.CACHE_DIR = savedCacheDir;
+    if (savedPrompt === undefined) delete process.env.GIT_TERMINAL_PROMPT;
+    else process.env.GIT_TERMINAL_PROMPT = savedPrompt;
+    await rm(cache, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Pushes the current branch of `cwd` to `origin` (token from the environment, as for deploy).
+ * When the branch moved meanwhile (someone pushed code during the run), rebases once onto it
+ * and pushes again.
+ */
+export async function pushCurrentBranch(cwd: string, opts: { env?: NodeJS.ProcessEnv; log?: (l: string) => void } = {}): Promise<string> {
+  const env = opts.env ?? process.env;
+  const log = opts.log ?? (() => {});
+  const token = tokenFromEnv(env);
+  const mask = (s: string) => maskSecrets(s, [token, token ? encodeURIComponent(token) : null]);
+  const branch = await git(cwd, ["rev-parse", "--abbrev-ref", "HEAD"]);
+  if (branch === "HEAD") throw new Error("push: HEAD destacado (detached); faça checkout de um branch");
+  const origin = await gitOrNull(cwd, ["remote", "get-url", "origin"]);
+  if (!origin) throw new Error(`push: o repositório em ${cwd} não tem remoto "origin"`);
+  const url = authenticatedUrl(origin, token);
+  try {
+    try {
+      await git(cwd, ["push", url, `HEAD:refs/heads/${branch}`]);
+    } catch (first) {
+      const msg = String((first as { stderr?: string }).stderr ?? "");
+      if (!/rejected|non-fast-forward|fetch first/i.test(msg)) throw first;
+      log(`push: ${branch} mudou no remoto durante a execução; aplicando o commit de dados por cima (rebase) e tentando de novo`);
+      await git(cwd, ["pull", "--rebase", "--no-edit", url, branch]);
+      await git(cwd, ["push", url, `HEAD:refs/heads/${branch}`]);
+    }
+  } catch (err) {
+    const e = err as Error & { stderr?: string };
+    throw new Error(mask(`push: falha ao enviar ${branch} para ${origin}: ${[e.message, e.stderr].filter(Boolean).join("\n")}`));
+  }
+  const head = await git(cwd, ["rev-parse", "--short=12", "HEAD"]);
+  log(`push: ${branch} enviado (${head})`);
+  return head;
+}

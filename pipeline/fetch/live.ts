@@ -60,6 +60,7 @@ export function createLiveLoader(opts: LiveLoaderOptions = {}): PageLoader {
     requestTimeoutMs: t.requestMs,
   });
   let browser: BrowserFetcher | null = null;
+  let closed = false;
 
   async function get(where: string, url: string, hasTable: (html: string) => boolean): Promise<Got> {
     const deadline = Date.now() + t.pageMs;
@@ -119,6 +120,8 @@ export function createLiveLoader(opts: LiveLoaderOptions = {}): PageLoader {
       return { ...got, reason: `${got.reason}; espelho ${mirror.nome}: ${via.reason}` };
     },
     async close() {
+      if (closed) return;
+      closed = true;
       await Promise.all([http.close(), browser?.close()]);
     },
     requestsPerHost: () => gate.snapshot(),

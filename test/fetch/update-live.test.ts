@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLiveLoader } from "../../pipeline/fetch/live.ts";
+import type { StatusFile } from "../../pipeline/render/shapes.ts";
+import { runUpdate } from "../../pipeline/run/update.ts";
+import { cleanup, readJson, tempSite, testConfig } from "../helpers/pipeline.ts";
+import { endlessChallenge, hang, noTable, startSources } from "./server.ts";
+
+// the recorded pages run from 05/08/2026 (Scot) to 25/09/2026 (CEPEA)
+const NOW = new Date("2026-09-27T12:00:00-03:00");
+
+type Sites = Awaited<ReturnType<typeof startSources>>;
+
+/** the whole `npm run update` without --replay, against the fake sites */
+async function liveUpdate(s: Sites, site: string, at: Date) {
+  const log: string[] = [];
+  const loader = createLiveLoader({
+    env: s.env,
+    minIntervalMs: 0,
+    browser: false,
+    timeouts: { requestMs: 500, pageMs: 1500 },
+    http: { retries: 1, backoffBaseMs: 10, backoffMaxMs: 20 },
+    log: (l) => log.push(l),
+  });
+  const report = await runUpdate({ loader, config: testConfig(site, s.env), now: at, env: s.env, log: (l) => log.push(l) });
+  const status = await readJson<StatusFile>(site, "api/v1/status.json");
+  const pages = Object.fromEntries(status.fontes.flatMap((f) => f.paginas.map((p) => [`${f.id}/${p.id}`, p])));
+  return { report, status, pages, log };
+}
+
+describe("npm run update, live path, end to end against local sources", () => {
+  let s: Sites;
+  let site: string;
+  beforeAll(async () => {
+    s = await startSources();
+    site = await tempSite();
+  });
+  afterAll(async () => {
+    await s.close();
+    await cleanup(site);
+  });
+
+  it("reads every page over HTTP and publishes with exit code 0", async () => {
+    const { report, pages, status, log } = await liveUpdate(s, site, NOW);
+    expect(report.exitCode).toBe(0);
+    expect(Object.values(pages).map((p) => [p.estado, p.via])).toEqual(Array(6).fill(["ok", null]));
+    expect(pages["cepea/boi-gordo"]!.url).toBe(`${s.cepea.url}/br/indicador/boi-gordo.aspx`);
+    expect(status.fontes.map((f) => f.estado)).toEqual(["ok", "stale"]); // Scot's page is from 05/08
+    const agg = await readJson(site, "api/v1/cotacao.json");
+    expect(agg).toMatchObject({ boi_gordo_cepea_sp: 347.7, soja: 161, milho: 70.93, bezerro_ms: 3426.02, vaca_gorda: 318 });
+    expect(log).toContain(`requisições por host: ${s.cepea.host}=4, ${s.scot.host}=2`);
+  });
+
+  it("records blocked-through-mirror, timeout and soft block per page, and still writes the good data", async () => {
+    s.scot.route("/cotacoes/boi-gordo/", endlessChallenge());
+    s.cepea.route("/br/indicador/milho.aspx", hang());
+    s.cepea.route("/br/indicador/soja.aspx", noTable());
+    const later = new Date(NOW.getTime() + 86_400_000);
+    const { report, pages, status, log } = await liveUpdate(s, site, later);
+
+    expect(report.exitCode).toBe(1);
+    const states = Object.fromEntries(Object.entries(pages).map(([k, p]) => [k, p.via ? `${p.estado} via ${p.via}` : p.estado]));
+    expect(states).toEqual({
+      "cepea/boi-gordo": "ok",
+      "cepea/bezerro": "ok",
+      "cepea/milho": "timeout",
+      "cepea/soja": "soft_block",
+      "scot/boi-gordo": "ok via noticias-agricolas",
+      "scot/vaca-gorda": "ok",
+    });
+    expect(pages["cepea/milho"]).toMatchObject({
+      url: `${s.cepea.url}/br/indicador/milho.aspx`,
+      falhas_consecutivas: 1,
+      motivo: expect.stringMatching(/^sem resposta completa em 0\.5 s/),
+    });
+    expect(pages["cepea/milho"]!.falhando_desde).toBe(pages["cepea/milho"]!.ultima_tentativa);
+    expect(pages["cepea/soja"]!.motivo).toMatch(/^HTTP 200 sem a tabela esperada \(\d+ bytes recebidos, título "Acesso temporariamente limitado"\)$/);
+    expect(status.fontes.find((f) => f.id === "cepea")).toMatchObject({ estado: "failed", falhas_consecutivas: 1 });
+    // the pages that worked kept their data; the failed ones kept their last good data
+    const agg = await readJson(site, "api/v1/cotacao.json");
+    expect(agg).toMatchObject({ boi_gordo_cepea_sp: 347.7, soja: 161, milho: 70.93 });
+    expect(log.some((l) => l.startsWith("cepea/milho: FALHA timeout"))).toBe(true);
+    expect(log).toContain(`scot/boi-gordo: tentando o espelho Notícias Agrícolas (${s.na.url}/cotacoes/boi-gordo/boi-gordo-scot-consultoria)`);
+  }, 20_000);
+});

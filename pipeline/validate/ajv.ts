@@ -14,7 +14,7 @@ import { isProduto, type Produto } from "../domain/products.ts";
 import { isUF, type UF } from "../domain/ufs.ts";
 import { checarAgregado, checarSerie } from "./checks.ts";
 import { checarCsvHistorico } from "./csv.ts";
-import { linha, problemasDoAjv, type Problema } from "./messages.ts";
+import { linha, mostrar, problemasDoAjv, type Problema } from "./messages.ts";
 
 /** Absolute path of the schemas/ folder at the repository root. */
 export const SCHEMA_DIR = fileURLToPath(new URL("../../schemas/", import.meta.url));
@@ -27,17 +27,20 @@ export function listSchemaFiles(): string[] {
 }
 
 /**
- * JSON files under api/v1/ that are published without a schema of their own yet. A file gets
- * a schema -> it leaves this list; any other JSON under api/v1/ without a schema is an error.
+ * JSON files under api/v1/ that may be published without a schema of their own. A top-level
+ * api/v1/{nome}.json is validated by schemas/{nome}.schema.json as soon as that file exists
+ * (then this list no longer applies to it); any other JSON under api/v1/ without a schema is
+ * an error.
  */
 export const SEM_SCHEMA_PERMITIDOS: readonly string[] = ["api/v1/eventos.json", "api/v1/openapi.json"];
 
 export type SchemaKind = "cotacao" | "serie" | "index" | "status";
 
 export interface SchemaMatch {
-  kind: SchemaKind;
+  /** "outro": a top-level api/v1/{nome}.json validated by schemas/{nome}.schema.json */
+  kind: SchemaKind | "outro";
   /** file name in schemas/, also the schema's `$id` */
-  schema: `${SchemaKind}.schema.json`;
+  schema: string;
   /** aggregate: null for cotacao.json, the UF for cotacao/uf/{UF}.json; series: its UF or null */
   uf?: UF | null;
   produto?: Produto;
@@ -61,6 +64,11 @@ export function schemaFor(relPath: string): SchemaMatch | null {
   m = /^api\/v1\/cotacao\/([^/]+)\/([^/]+)\.json$/.exec(p);
   if (m && isProduto(m[1]!) && isUF(m[2]!)) {
     return { kind: "serie", schema: "serie.schema.json", produto: m[1] as Produto, uf: m[2] as UF };
+  }
+  // files added later (eventos.json, ...) only need their schema in schemas/
+  m = /^api\/v1\/([a-z0-9_-]+)\.json$/.exec(p);
+  if (m && !["cotacao", "index", "status", "common", "serie"].includes(m[1]!) && compiled().has(`${m[1]}.schema.json`)) {
+    return { kind: "outro", schema: `${m[1]}.schema.json` };
   }
   return null;
 }
@@ -213,7 +221,7 @@ export function validateFiles(files: Map<string, string | Buffer>, opts: Validat
       const l = linhas[i]!;
       const h = hist[i]!;
       if (l.data !== h.data || Number(l.valor) !== h.valor) {
-        erros.push(`${p}: linha ${l.linha}: ${l.data},${l.valor} difere de ${jsonPath} /historico/${i} (${String(h.data)}, ${String(h.valor)})`);
+        erros.push(`${p}: linha ${l.linha}: ${l.data},${l.valor} difere de ${jsonPath} /historico/${i} (${mostrar(h.data)}, ${mostrar(h.valor)})`);
       }
     }
     add(p, erros);

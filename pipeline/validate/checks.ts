@@ -127,7 +127,7 @@ export function checarSerie(doc: unknown, esperado: SerieEsperada): Problema[] {
   }
 
   // The state's value is its reference praça's price on the latest day.
-  if (esperado.uf !== null && typeof doc.praca === "string" && Array.isArray(doc.pracas) && doc.pracas.length > 0) {
+  if (esperado.uf !== null && typeof doc.praca === "string" && doc.praca !== "" && Array.isArray(doc.pracas) && doc.pracas.length > 0) {
     const ref = doc.pracas.find((p) => isObj(p) && p.praca === doc.praca);
     if (!isObj(ref)) {
       const nomes = doc.pracas.map((p) => (isObj(p) ? mostrar(p.praca) : "?")).join(", ");

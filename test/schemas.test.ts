@@ -1,0 +1,472 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+import { FAILURE_KINDS } from "../pipeline/domain/errors.ts";
+import { PRODUTOS, UNIDADES } from "../pipeline/domain/products.ts";
+import { FONTES } from "../pipeline/domain/row.ts";
+import { ALL_UFS } from "../pipeline/domain/ufs.ts";
+import {
+  isDecimal2,
+  listSchemaFiles,
+  SCHEMA_DIR,
+  schemaFor,
+  SEM_SCHEMA_PERMITIDOS,
+  validateDocument,
+  validateFiles,
+} from "../pipeline/validate/ajv.ts";
+import { checarCsvHistorico } from "../pipeline/validate/csv.ts";
+
+const FIXTURES = new URL("./fixtures/api/", import.meta.url).pathname;
+
+/** test/fixtures/api/v1/x.json -> "api/v1/x.json" */
+function fixtureFiles(): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (dir: string) => {
+    for (const f of readdirSync(dir).sort()) {
+      const p = join(dir, f);
+      if (statSync(p).isDirectory()) walk(p);
+      else out.set(`api/${relative(FIXTURES, p)}`, readFileSync(p, "utf8"));
+    }
+  };
+  walk(FIXTURES);
+  return out;
+}
+
+type Doc = Record<string, any>;
+
+function load(path: string): Doc {
+  return JSON.parse(readFileSync(join(FIXTURES, path.replace(/^api\//, "")), "utf8")) as Doc;
+}
+
+const SERIE = "api/v1/cotacao/boi_gordo.json";
+const SOJA = "api/v1/cotacao/soja.json";
+const ESTADO = "api/v1/cotacao/boi_gordo/MS.json";
+const AGREGADO = "api/v1/cotacao.json";
+const AGREGADO_UF = "api/v1/cotacao/uf/MS.json";
+
+function schemaJson(name: string): Doc {
+  return JSON.parse(readFileSync(join(SCHEMA_DIR, name), "utf8")) as Doc;
+}
+
+describe("sample documents", () => {
+  const files = fixtureFiles();
+
+  it("covers every kind of published file", () => {
+    const kinds = new Set([...files.keys()].map((p) => schemaFor(p)?.kind ?? (p.endsWith(".csv") ? "csv" : "?")));
+    expect([...kinds].sort()).toEqual(["cotacao", "csv", "index", "serie", "status"]);
+    expect(files.size).toBeGreaterThanOrEqual(10);
+  });
+
+  for (const [path, text] of fixtureFiles()) {
+    if (!path.endsWith(".json")) continue;
+    it(`${path} is valid`, () => {
+      expect(validateDocument(path, JSON.parse(text))).toEqual([]);
+    });
+  }
+
+  it("the whole set is valid (CSV layout, CSV = JSON history, index paths exist)", () => {
+    const report = validateFiles(files, { arvoreCompleta: true });
+    expect(report.erros).toEqual([]);
+    expect(report.arquivos.map((a) => a.path)).toEqual([...files.keys()].sort());
+    expect(report.ignorados).toEqual([]);
+  });
+});
+
+describe("money: at most two decimals, judged on the number as written", () => {
+  it.each([347.7, 3426.02, 0.07, 12.35, 1234.56, 0.29, 1.15, 161, -4.35, 9999999.99])("%s passes", (v) => {
+    expect(isDecimal2(v)).toBe(true);
+  });
+  it.each([347.701, 347.70000000000005, 0.1 + 0.2, 1e-7, Number.NaN, Number.POSITIVE_INFINITY])("%s fails", (v) => {
+    expect(isDecimal2(v)).toBe(false);
+  });
+
+  it("every cent from 0.01 to 20 000.00 passes (no float multipleOf trap)", () => {
+    for (let h = 1; h <= 2_000_000; h += 7) expect(isDecimal2(h / 100)).toBe(true);
+  });
+
+  it("float drift in a history is reported with the value as received", () => {
+    const doc = load(SERIE);
+    doc.historico[5].valor = 347.70000000000005;
+    doc.valor = 347.70000000000005;
+    expect(validateDocument(SERIE, doc)).toEqual([
+      `${SERIE}: /valor: deve ser um número com no máximo duas casas decimais (recebido 347.70000000000005)`,
+      `${SERIE}: /historico/5/valor: deve ser um número com no máximo duas casas decimais (recebido 347.70000000000005)`,
+    ]);
+  });
+
+  it("347.701 in a praça fails; 12.35 R$/kg passes", () => {
+    const doc = load(ESTADO);
+    doc.pracas[0].valor_30d = 347.701;
+    expect(validateDocument(ESTADO, doc)).toEqual([
+      `${ESTADO}: /pracas/0/valor_30d: deve ser um número com no máximo duas casas decimais (recebido 347.701)`,
+    ]);
+    expect(validateDocument("api/v1/cotacao/boi_gordo/RS.json", load("api/v1/cotacao/boi_gordo/RS.json"))).toEqual([]);
+  });
+});
+
+describe("invalid documents fail with a readable pt-BR message", () => {
+  it("missing field", () => {
+    const doc = load(SERIE);
+    delete doc.bordao;
+    expect(validateDocument(SERIE, doc)).toEqual([`${SERIE}: /: falta o campo obrigatório "bordao"`]);
+  });
+
+  it("number written as a Brazilian string", () => {
+    const doc = load(SOJA);
+    doc.historico[3].valor = "161,00";
+    expect(validateDocument(SOJA, doc)).toEqual([`${SOJA}: /historico/3/valor: deve ser número (recebido "161,00")`]);
+  });
+
+  it("extra property", () => {
+    const doc = load(SERIE);
+    doc.rate_limit = { diario: 100, restante: 99 };
+    doc.historico[0].volume = 3;
+    expect(validateDocument(SERIE, doc)).toEqual([
+      `${SERIE}: /rate_limit: campo não previsto no schema`,
+      `${SERIE}: /historico/0/volume: campo não previsto no schema`,
+    ]);
+  });
+
+  it("aggregate with a historico", () => {
+    const doc = load(AGREGADO);
+    doc.historico = [{ data: "2026-09-04", valor: 347.7 }];
+    expect(validateDocument(AGREGADO, doc)).toEqual([`${AGREGADO}: /historico: campo não previsto no schema`]);
+  });
+
+  it("wrong UF in a state file, in the aggregate and in the path", () => {
+    const doc = load(ESTADO);
+    doc.uf = "XX";
+    const errs = validateDocument(ESTADO, doc);
+    expect(errs[0]).toMatch(/^api\/v1\/cotacao\/boi_gordo\/MS\.json: \/uf: deve ser um destes valores: "AC", "AL", .*"TO" \(recebido "XX"\)$/);
+    expect(errs).toContain(`${ESTADO}: /uf: não corresponde ao caminho do arquivo: deve ser "MS" (recebido "XX")`);
+
+    const ms = load(ESTADO);
+    ms.uf = "MT";
+    expect(validateDocument(ESTADO, ms)).toEqual([`${ESTADO}: /uf: não corresponde ao caminho do arquivo: deve ser "MS" (recebido "MT")`]);
+
+    const agg = load(AGREGADO_UF);
+    agg.boi_gordo_uf.uf = "Mato Grosso do Sul";
+    expect(validateDocument(AGREGADO_UF, agg)[0]).toMatch(/\/boi_gordo_uf\/uf: deve ser um destes valores: .* \(recebido "Mato Grosso do Sul"\)$/);
+
+    expect(validateDocument("api/v1/cotacao/boi_gordo/XX.json", load(ESTADO))[0]).toMatch(/^api\/v1\/cotacao\/boi_gordo\/XX\.json: sem schema/);
+  });
+
+  it("unsorted historico", () => {
+    const doc = load(SERIE);
+    const h = doc.historico;
+    [h[1], h[2]] = [h[2], h[1]];
+    expect(validateDocument(SERIE, doc)).toEqual([
+      `${SERIE}: /historico/2/data: fora de ordem: "2026-08-31" vem depois de "2026-09-01" (/historico/1); o histórico vai do mais antigo ao mais recente`,
+    ]);
+  });
+
+  it("duplicate day in historico", () => {
+    const doc = load(SOJA);
+    doc.historico.splice(2, 0, { ...doc.historico[1] });
+    expect(validateDocument(SOJA, doc)).toEqual([
+      `${SOJA}: /historico/2/data: data repetida: "2026-09-23" já aparece em /historico/1 (um dia por entrada)`,
+    ]);
+  });
+
+  it("headline that is not the last day of the history", () => {
+    const doc = load(SERIE);
+    doc.historico.pop();
+    expect(validateDocument(SERIE, doc)).toEqual([
+      `${SERIE}: /data_cotacao: deve ser igual à data da última entrada do histórico, "2026-09-03" (recebido "2026-09-04")`,
+      `${SERIE}: /valor: deve ser igual ao valor da última entrada do histórico, 347.6 (recebido 347.7)`,
+      `${SERIE}: /variacao/data_anterior: deve ser a data da penúltima entrada do histórico, "2026-09-02" (recebido "2026-09-03")`,
+      `${SERIE}: /variacao/anterior: deve ser o valor da penúltima entrada do histórico, 347.4 (recebido 347.6)`,
+      `${SERIE}: /variacao/absoluta: deve ser 0.2 (último menos anterior) (recebido 0.1)`,
+      `${SERIE}: /variacao/percentual: deve ser 0.06 (recebido 0.03)`,
+    ]);
+  });
+
+  it("empty historico", () => {
+    const doc = load(SERIE);
+    doc.historico = [];
+    expect(validateDocument(SERIE, doc)).toEqual([`${SERIE}: /historico: não pode ser uma lista vazia`]);
+  });
+
+  it("state file without pracas, with empty pracas, with a reference praça not in pracas", () => {
+    const semPracas = load(ESTADO);
+    delete semPracas.pracas;
+    expect(validateDocument(ESTADO, semPracas)).toEqual([
+      `${ESTADO}: /: falta o campo obrigatório "pracas" [Série de UF: exige praca (praça de referência) e pracas (não vazia).]`,
+    ]);
+
+    const vazia = load(ESTADO);
+    vazia.pracas = [];
+    expect(validateDocument(ESTADO, vazia)).toEqual([`${ESTADO}: /pracas: não pode ser uma lista vazia`]);
+
+    const semRef = load(ESTADO);
+    semRef.praca = "Campo Grande";
+    expect(validateDocument(ESTADO, semRef)).toEqual([
+      `${ESTADO}: /praca: a praça de referência "Campo Grande" não está em pracas ("Dourados", "C. Grande", "Três Lagoas")`,
+    ]);
+
+    const semPraca = load(ESTADO);
+    semPraca.praca = "";
+    expect(validateDocument(ESTADO, semPraca)).toEqual([`${ESTADO}: /praca: não pode ser vazio (recebido "")`]);
+  });
+
+  it("national file with praças", () => {
+    const doc = load(SERIE);
+    doc.praca = "Barretos";
+    doc.pracas = load(ESTADO).pracas;
+    expect(validateDocument(SERIE, doc)).toEqual([
+      `${SERIE}: /praca: campo não permitido aqui [Referência nacional (uf null): sem praca nem pracas.]`,
+      `${SERIE}: /pracas: campo não permitido aqui [Referência nacional (uf null): sem praca nem pracas.]`,
+    ]);
+  });
+
+  it("series file whose produto or uf does not match its path", () => {
+    const doc = load(SOJA);
+    expect(validateDocument("api/v1/cotacao/milho.json", doc)).toEqual([
+      `api/v1/cotacao/milho.json: /produto: não corresponde ao caminho do arquivo: deve ser "milho" (recebido "soja")`,
+    ]);
+    // uf null selects the national branch: the path check is what catches it
+    expect(validateDocument("api/v1/cotacao/soja/PR.json", doc)).toEqual([
+      `api/v1/cotacao/soja/PR.json: /uf: não corresponde ao caminho do arquivo: deve ser "PR" (recebido null)`,
+    ]);
+  });
+
+  it("nullable fields: null passes, a wrong type says both", () => {
+    const doc = load(AGREGADO);
+    doc.soja = null;
+    doc.datas.soja = null;
+    expect(validateDocument(AGREGADO, doc)).toEqual([]);
+    doc.milho = "70,93";
+    expect(validateDocument(AGREGADO, doc)).toEqual([`${AGREGADO}: /milho: deve ser número ou null (recebido "70,93")`]);
+  });
+
+  it("aggregate: value without its day, UF quote outside the UF files", () => {
+    const doc = load(AGREGADO);
+    doc.datas.milho = null;
+    doc.boi_gordo_uf = load(AGREGADO_UF).boi_gordo_uf;
+    expect(validateDocument(AGREGADO, doc)).toEqual([
+      `${AGREGADO}: /boi_gordo_uf: só existe nos arquivos api/v1/cotacao/uf/{UF}.json`,
+      `${AGREGADO}: /datas/milho: não pode ser null: milho tem valor e precisa dizer de que dia é`,
+    ]);
+    const uf = load(AGREGADO_UF);
+    delete uf.boi_gordo_uf.praca;
+    expect(validateDocument(AGREGADO_UF, uf)).toEqual([`${AGREGADO_UF}: /boi_gordo_uf: falta o campo obrigatório "praca"`]);
+  });
+
+  it("dates and times", () => {
+    const doc = load(SERIE);
+    doc.atualizado = "2026-09-05T22:39:05";
+    doc.proveniencia.coletado_em = "2026-09-06T01:39:05Z";
+    doc.historico[0].data = "2026-02-30";
+    expect(validateDocument(SERIE, doc)).toEqual([
+      `${SERIE}: /atualizado: deve ser data e hora ao segundo com o deslocamento de fuso explícito (ex.: 2026-09-06T22:39:05-03:00) (recebido "2026-09-05T22:39:05")`,
+      `${SERIE}: /atualizado: deve ser data e hora ISO 8601 válida com fuso (ex.: 2026-09-06T22:39:05-03:00) (recebido "2026-09-05T22:39:05")`,
+      `${SERIE}: /proveniencia/coletado_em: deve ser data e hora ao segundo com o deslocamento de fuso explícito (ex.: 2026-09-06T22:39:05-03:00) (recebido "2026-09-06T01:39:05Z")`,
+      `${SERIE}: /historico/0/data: deve ser uma data válida no formato AAAA-MM-DD (recebido "2026-02-30")`,
+    ]);
+  });
+
+  it("enums and constants", () => {
+    const doc = load(SERIE);
+    doc.moeda = "USD";
+    doc.api_version = "v2";
+    doc.unidade = "arroba";
+    expect(validateDocument(SERIE, doc)).toEqual([
+      `${SERIE}: /moeda: deve ser "BRL" (recebido "USD")`,
+      `${SERIE}: /unidade: deve ser um destes valores: "@", "kg", "sc60kg", "cabeca" (recebido "arroba")`,
+      `${SERIE}: /api_version: deve ser "v1" (recebido "v2")`,
+    ]);
+  });
+
+  it("status: unknown states, negative counters", () => {
+    const doc = load("api/v1/status.json");
+    doc.fontes[0].estado = "down";
+    doc.fontes[1].paginas[0].estado = "captcha";
+    doc.fontes[1].falhas_consecutivas = -1;
+    expect(validateDocument("api/v1/status.json", doc)).toEqual([
+      `api/v1/status.json: /fontes/0/estado: deve ser um destes valores: "ok", "stale", "blocked", "failed", "disabled" (recebido "down")`,
+      `api/v1/status.json: /fontes/1/falhas_consecutivas: deve ser maior ou igual a 0 (recebido -1)`,
+      `api/v1/status.json: /fontes/1/paginas/0/estado: deve ser um destes valores: "ok", "blocked", "soft_block", "timeout", "http_error", "network_error", "parse_error", "rejected", "missing" (recebido "captcha")`,
+    ]);
+  });
+
+  it("index: non-integer count, unknown source", () => {
+    const doc = load("api/v1/index.json");
+    doc.series[0].pontos = 6.5;
+    doc.fontes[1].id = "noticias-agricolas";
+    expect(validateDocument("api/v1/index.json", doc)).toEqual([
+      `api/v1/index.json: /fontes/1/id: deve ser um destes valores: "cepea", "scot" (recebido "noticias-agricolas")`,
+      `api/v1/index.json: /series/0/pontos: deve ser número inteiro (recebido 6.5)`,
+    ]);
+  });
+
+  it("a document that is not an object at all", () => {
+    expect(validateDocument(SERIE, [])).toEqual([`${SERIE}: /: deve ser objeto (recebido [])`]);
+  });
+});
+
+describe("schemaFor", () => {
+  it.each([
+    ["api/v1/cotacao.json", "cotacao"],
+    ["api/v1/cotacao/uf/MT.json", "cotacao"],
+    ["api/v1/cotacao/boi_gordo.json", "serie"],
+    ["api/v1/cotacao/vaca_gorda/RS.json", "serie"],
+    ["public/api/v1/cotacao/soja/PR.json", "serie"],
+    ["/api/v1/index.json", "index"],
+    ["api/v1/status.json", "status"],
+  ])("%s -> %s", (path, kind) => {
+    expect(schemaFor(path)?.kind).toBe(kind);
+  });
+
+  it.each(["api/v1/cotacao/uf/XX.json", "api/v1/cotacao/frango.json", "api/v1/cotacao/boi_gordo/mt.json", "api/v1/precos.json", "api/v1/common.json", "api/v2/cotacao.json"])(
+    "%s has no schema",
+    (path) => {
+      expect(schemaFor(path)).toBeNull();
+    },
+  );
+
+  it("unknown JSON under api/v1 is an error unless allow-listed", () => {
+    expect(validateDocument("api/v1/precos.json", {})).toEqual([
+      expect.stringMatching(/^api\/v1\/precos\.json: sem schema: nenhum schema em schemas\/ cobre este caminho/),
+    ]);
+    expect(SEM_SCHEMA_PERMITIDOS).toEqual(expect.arrayContaining(["api/v1/eventos.json", "api/v1/openapi.json"]));
+    for (const p of SEM_SCHEMA_PERMITIDOS) {
+      if (schemaFor(p) === null) expect(validateDocument(p, { qualquer: "coisa" })).toEqual([]);
+    }
+  });
+
+  it.runIf(listSchemaFiles().includes("eventos.schema.json"))("a later top-level file is validated by its schema once schemas/ has it", () => {
+    expect(schemaFor("api/v1/eventos.json")).toEqual({ kind: "outro", schema: "eventos.schema.json" });
+    expect(validateDocument("api/v1/eventos.json", { qualquer: "coisa" })).toContain("api/v1/eventos.json: /qualquer: campo não previsto no schema");
+  });
+});
+
+describe("validateFiles", () => {
+  it("reports unparsable JSON, bad CSV, CSV that disagrees with its JSON, stale schema copies", () => {
+    const files = fixtureFiles();
+    files.set("api/v1/cotacao/milho.json", '{"produto": "milho",');
+    files.set("api/v1/historico/soja.csv", files.get("api/v1/historico/soja.csv")!.replace("2026-09-25,161,", "2026-09-25,161.01,"));
+    files.set("schemas/serie.schema.json", "{}");
+    files.set("schemas/common.schema.json", readFileSync(join(SCHEMA_DIR, "common.schema.json")).toString());
+    files.set("index.html", "<!doctype html>");
+    const report = validateFiles(new Map([...files].map(([k, v]) => [k, Buffer.from(v)])));
+    const byPath = Object.fromEntries(report.arquivos.map((a) => [a.path, a.erros]));
+    expect(byPath["api/v1/cotacao/milho.json"]).toEqual([expect.stringMatching(/^api\/v1\/cotacao\/milho\.json: JSON inválido: /)]);
+    expect(byPath["api/v1/historico/soja.csv"]).toEqual([
+      "api/v1/historico/soja.csv: linha 5: 2026-09-25,161.01 difere de api/v1/cotacao/soja.json /historico/3 (\"2026-09-25\", 161)",
+    ]);
+    expect(byPath["schemas/serie.schema.json"]).toEqual([
+      "schemas/serie.schema.json: difere de schemas/serie.schema.json do repositório (cópia desatualizada: rode npm run build)",
+    ]);
+    expect(byPath["schemas/common.schema.json"]).toEqual([]);
+    expect(report.ignorados).toEqual(["index.html"]);
+    expect(report.erros).toHaveLength(3);
+  });
+
+  it("with the whole tree, index.json paths must exist", () => {
+    const files = fixtureFiles();
+    files.delete("api/v1/historico/boi_gordo/RS.csv");
+    expect(validateFiles(files, { arvoreCompleta: true }).erros).toEqual([
+      'api/v1/index.json: /series/3/csv: aponta para um arquivo que não existe ("api/v1/historico/boi_gordo/RS.csv")',
+    ]);
+    expect(validateFiles(files).erros).toEqual([]);
+  });
+});
+
+describe("CSV histories", () => {
+  const ok = "data,valor,valor_usd\n2026-09-03,347.6,68.1\n2026-09-04,347.7,67.78\n";
+
+  it("accepts the renderer's layout, with quoted praça headers", () => {
+    expect(checarCsvHistorico(ok).problemas).toEqual([]);
+    expect(checarCsvHistorico('data,valor,"praca:Oeste, RS"\n2026-08-05,12.35,12.35\n').problemas).toEqual([]);
+  });
+
+  it.each([
+    ["valor,data\n347.7,2026-09-04\n", 'linha 1: cabeçalho deve começar com "data,valor" (recebido "valor,data")'],
+    ["data,valor\n2026-09-04,\"347,70\"\n", 'linha 2: valor deve ser número positivo com ponto decimal e até duas casas (recebido "347,70")'],
+    ["data,valor\n04/09/2026,347.7\n", 'linha 2: data deve ser AAAA-MM-DD válida (recebido "04/09/2026")'],
+    ["data,valor\n2026-09-04,347.7\n2026-09-03,347.6\n", 'linha 3: fora de ordem: "2026-09-03" vem depois de "2026-09-04" (do mais antigo ao mais recente)'],
+    ["data,valor\n2026-09-04,347.7\n2026-09-04,347.7\n", 'linha 3: data repetida "2026-09-04" (um dia por linha)'],
+    ["data,valor\n2026-09-04,347.701\n", 'linha 2: valor deve ser número positivo com ponto decimal e até duas casas (recebido "347.701")'],
+    ["data,valor,valor_usd\n2026-09-04,347.7\n", 'linha 2: deve ter 3 campos como o cabeçalho (recebido 2: "2026-09-04,347.7")'],
+    ["data,valor\r\n2026-09-04,347.7\r\n", "quebras de linha CRLF/CR: use apenas LF (\\n)"],
+    ["data,valor\n2026-09-04,347.7", "a última linha deve terminar com \\n"],
+    ["data,valor\n\n2026-09-04,347.7\n", "linha 2: linha em branco"],
+    ["data,valor\n", "sem nenhuma linha de dados"],
+    ["data,valor,valor_30d\n2026-09-04,347.7,abc\n", 'linha 2: coluna "valor_30d" deve ser número com ponto decimal e até duas casas, ou vazia (recebido "abc")'],
+  ])("%j -> %s", (csv, msg) => {
+    const lines = checarCsvHistorico(csv).problemas.map((p) => (p.ponteiro ? `${p.ponteiro}: ${p.mensagem}` : p.mensagem));
+    expect(lines).toEqual([msg]);
+  });
+});
+
+describe("the schemas themselves", () => {
+  const MINE = ["common.schema.json", "cotacao.schema.json", "index.schema.json", "serie.schema.json", "status.schema.json"];
+  const names = listSchemaFiles();
+
+  it("include the five of the core files", () => {
+    expect(names).toEqual(expect.arrayContaining(MINE));
+  });
+
+  it("are 2020-12 with an $id equal to the file name (relative: resolves wherever they are served)", () => {
+    for (const n of names) {
+      const s = schemaJson(n);
+      expect(s.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
+      expect(s.$id).toBe(n);
+      expect(typeof s.title).toBe("string");
+      expect(typeof s.description).toBe("string");
+    }
+  });
+
+  it("describe every property and every $def in Portuguese", () => {
+    const missing: string[] = [];
+    const walk = (node: unknown, at: string) => {
+      if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${at}/${i}`));
+      if (typeof node !== "object" || node === null) return;
+      const o = node as Doc;
+      for (const key of ["properties", "$defs"]) {
+        if (!o[key]) continue;
+        for (const [name, sub] of Object.entries(o[key] as Doc)) {
+          // `false` forbids a property (if/then branches), it needs no description
+          if (sub !== false && !(typeof sub.description === "string" && sub.description.length > 5)) missing.push(`${at}/${key}/${name}`);
+        }
+      }
+      // an `if` condition describes no field of the document
+      for (const [k, v] of Object.entries(o)) if (k !== "if") walk(v, `${at}/${k}`);
+    };
+    for (const n of MINE) walk(schemaJson(n), n);
+    expect(missing).toEqual([]);
+  });
+
+  it("close every object shape", () => {
+    const open: string[] = [];
+    const walk = (node: unknown, at: string) => {
+      if (typeof node !== "object" || node === null) return;
+      const o = node as Doc;
+      if (o.type === "object" && o.properties && o.additionalProperties !== false) open.push(at);
+      for (const [k, v] of Object.entries(o)) walk(v, `${at}/${k}`);
+    };
+    for (const n of MINE) walk(schemaJson(n), n);
+    expect(open).toEqual([]);
+  });
+
+  it("hold one truth per shape: the others only $ref common.schema.json for shared types", () => {
+    const common = schemaJson("common.schema.json");
+    for (const n of MINE.filter((x) => x !== "common.schema.json")) {
+      const text = readFileSync(join(SCHEMA_DIR, n), "utf8");
+      expect(text).not.toContain('"boi_gordo", "vaca_gorda"');
+      expect(text).not.toContain('"AC", "AL"');
+      expect(text).not.toContain('"decimal2"');
+    }
+    expect(Object.keys(common.$defs)).toEqual(expect.arrayContaining(["dinheiro", "data", "dataHora", "produto", "unidade", "uf", "fonte", "proveniencia", "variacao", "historicoEntrada", "cotacaoPraca"]));
+  });
+
+  it("enums match the pipeline's constants", () => {
+    const defs = schemaJson("common.schema.json").$defs;
+    expect(defs.produto.enum).toEqual([...PRODUTOS]);
+    expect(defs.unidade.enum).toEqual([...UNIDADES]);
+    expect(defs.uf.enum).toEqual([...ALL_UFS]);
+    expect(defs.uf.enum).toHaveLength(27);
+    expect(defs.fonte.enum).toEqual([...FONTES]);
+    expect(schemaJson("status.schema.json").$defs.estadoPagina.enum).toEqual(["ok", ...FAILURE_KINDS]);
+  });
+});

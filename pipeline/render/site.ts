@@ -6,6 +6,9 @@ import { PRODUTOS, PRODUTO_INFO, type Unidade } from "../domain/products.ts";
 import { allSeries, seriesCsvPath, seriesJsonPath, type SeriesDef } from "../domain/series.ts";
 import { SCOT_UFS, UFS, type UF } from "../domain/ufs.ts";
 import { SOURCES } from "../sources/index.ts";
+import type { EventosFile } from "../events/model.ts";
+import { eventosFiles } from "../events/render.ts";
+import { apiDescriptionFiles } from "../openapi/site.ts";
 import { historicoCsv } from "./csv.ts";
 import { stringifyDoc } from "./json.ts";
 import type { AggregateFile, AggregateKey, IndexFile, SerieFile, StatusFile, UfQuote } from "./shapes.ts";
@@ -135,7 +138,12 @@ export function schemaFiles(): Map<string, string> {
  * (re-rendered, so formatting is always the canonical one), CSVs, aggregates, catalogue,
  * status and schemas. Pure apart from reading schemas/.
  */
-export function renderSite(series: ReadonlyMap<string, SerieFile>, status: StatusFile, config: Config): Map<string, string> {
+export function renderSite(
+  series: ReadonlyMap<string, SerieFile>,
+  status: StatusFile,
+  config: Config,
+  extras: { eventos?: EventosFile } = {},
+): Map<string, string> {
   const files = new Map<string, string>();
   for (const def of allSeries()) {
     const f = series.get(def.id);
@@ -150,5 +158,7 @@ export function renderSite(series: ReadonlyMap<string, SerieFile>, status: Statu
   files.set("api/v1/index.json", stringifyDoc(renderIndex(series, config)));
   files.set("api/v1/status.json", stringifyDoc(status));
   for (const [path, text] of schemaFiles()) files.set(path, text);
+  if (extras.eventos) for (const [path, text] of eventosFiles(extras.eventos)) files.set(path, text);
+  for (const [path, text] of apiDescriptionFiles(files)) files.set(path, text);
   return files;
 }

@@ -1,6 +1,7 @@
 import type { Config } from "../config.ts";
 import { PipelineError } from "../domain/errors.ts";
 import { allSeries } from "../domain/series.ts";
+import { emptyEventos, loadEventos } from "../events/model.ts";
 import { loadStore } from "../history/store.ts";
 import { writeChanged } from "../publish/write.ts";
 import { renderSerie } from "../render/serie.ts";
@@ -35,7 +36,7 @@ export async function runBuild(config: Config, now: Date): Promise<{ written: st
     );
   }
   const status = store.status ?? nextStatus(null, [], series, config, now);
-  const files = renderSite(series, status, config);
+  const files = renderSite(series, status, config, { eventos: (await loadEventos(config.publicDir)) ?? emptyEventos() });
   const errors = validateFiles(files).erros;
   if (errors.length > 0) {
     throw new PipelineError({ stage: "validate", reason: `arquivos inválidos; nada foi escrito:\n  ${errors.join("\n  ")}` });

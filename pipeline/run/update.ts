@@ -4,6 +4,7 @@ import { PriceRowSchema, type PriceRow } from "../domain/row.ts";
 import { allSeries } from "../domain/series.ts";
 import { checkUpdates } from "../check/gates.ts";
 import { pageUrl, type PageLoader } from "../fetch/types.ts";
+import { loadEventos, nextEventos } from "../events/model.ts";
 import { assemble } from "../history/assemble.ts";
 import { loadStore } from "../history/store.ts";
 import { writeChanged } from "../publish/write.ts";
@@ -128,7 +129,8 @@ export async function runUpdate(opts: UpdateOptions): Promise<UpdateReport> {
   }
 
   const status = nextStatus(store.status, outcomes, series, config, now, env);
-  const files = renderSite(series, status, config);
+  const eventos = nextEventos(await loadEventos(config.publicDir), changes, now);
+  const files = renderSite(series, status, config, { eventos });
   const errors = validateFiles(files).erros;
   if (errors.length > 0) {
     throw new PipelineError({

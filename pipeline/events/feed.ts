@@ -1,0 +1,116 @@
+/**
+ * The Atom feed (RFC 4287) of eventos.json: one entry per event, text in pt-BR, for feed readers
+ * and news desks. Rendered from the same events, so it changes exactly when eventos.json does.
+ */
+import { formatDateBR } from "../domain/dates.ts";
+import { LICENSE_SHORT, PROJECT_NAME } from "../domain/license.ts";
+import { formatBRL, formatDecimalBR } from "../domain/money.ts";
+import { UNIDADE_INFO, type Unidade } from "../domain/products.ts";
+import { UFS } from "../domain/ufs.ts";
+import { SITE_URL } from "../openapi/servers.ts";
+import { EVENTOS_PATH, FEED_PATH, type Evento, type EventosFile, type PriceChangedDados } from "./model.ts";
+
+export function escapeXml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c]!);
+}
+
+const preco = (valor: number, unidade: Unidade) => `${formatBRL(valor)}${UNIDADE_INFO[unidade].sufixo}`;
+const sinal = (n: number) => (n > 0 ? "+" : n < 0 ? "−" : "");
+
+function onde(d: { nome: string; uf: string | null }): string {
+  return d.uf ? `${d.nome} (${d.uf})` : d.nome;
+}
+
+function ondeLongo(d: { nome: string; uf: string | null }): string {
+  return d.uf ? `${d.nome} em ${UFS[d.uf as keyof typeof UFS] ?? d.uf}` : `${d.nome} (referência nacional)`;
+}
+
+function direcao(d: PriceChangedDados): string {
+  const p = d.variacao.percentual;
+  if (p > 0) return `alta de ${formatDecimalBR(p)}%`;
+  if (p < 0) return `queda de ${formatDecimalBR(-p)}%`;
+  return "variação de 0,00%";
+}
+
+const TIPO_ROTULO: Record<Evento["tipo"], string> = {
+  cotacao_atualizada: "Cotações atualizadas",
+  price_changed: "Preço alterado",
+  historico_revisado: "Histórico revisado",
+};
+
+/** Title, summary and link of one event, in pt-BR. */
+export function describeEvento(e: Evento): { titulo: string; resumo: string; path: string } {
+  switch (e.tipo) {
+    case "price_changed": {
+      const d = e.dados;
+      const abs = d.variacao.absoluta;
+      const quando = d.dias === 0 ? `o valor de ${formatDateBR(d.atual.data)} foi revisado` : `de ${formatDateBR(d.anterior.data)} para ${formatDateBR(d.atual.data)}`;
+      return {
+        titulo: `${onde(d)}: ${preco(d.atual.valor, d.unidade)} em ${formatDateBR(d.atual.data)}, ${direcao(d)}`,
+        resumo:
+          `${ondeLongo(d)} passou de ${preco(d.anterior.valor, d.unidade)} para ${preco(d.atual.valor, d.unidade)} (${quando}): ` +
+          `${sinal(abs)}${formatBRL(Math.abs(abs))} (${sinal(d.variacao.percentual)}${formatDecimalBR(Math.abs(d.variacao.percentual))}%). Fonte: ${d.fonte}.`,
+        path: d.path,
+      };
+    }
+    case "historico_revisado": {
+      const d = e.dados;
+      const n = d.revisoes.length;
+      return {
+        titulo: `${onde(d)}: ${n} ${n === 1 ? "dia revisado" : "dias revisados"} no histórico`,
+        resumo:
+          `A fonte (${d.fonte}) revisou ${n === 1 ? "um dia passado" : `${n} dias passados`} de ${ondeLongo(d)}: ` +
+          d.revisoes.map((r) => `${formatDateBR(r.data)} de ${preco(r.anterior, d.unidade)} para ${preco(r.atual, d.unidade)}`).join("; ") +
+          ".",
+        path: d.path,
+      };
+    }
+    case "cotacao_atualizada": {
+      const d = e.dados;
+      const ns = d.series.length;
+      const partes = [`${d.dias_novos} ${d.dias_novos === 1 ? "dia novo" : "dias novos"}`];
+      if (d.revisoes > 0) partes.push(`${d.revisoes} ${d.revisoes === 1 ? "revisão" : "revisões"}`);
+      return {
+        titulo: `Cotações atualizadas: ${partes.join(" e ")} em ${ns} ${ns === 1 ? "série" : "séries"}`,
+        resumo: `Séries com dados novos: ${d.series.map((s) => `${s.serie} (${formatDateBR(s.data)}: ${preco(s.valor, s.unidade)})`).join("; ")}.`,
+        path: "api/v1/cotacao.json",
+      };
+    }
+  }
+}
+
+/** The feed for a site root (absolute URL with a trailing slash). */
+export function renderFeed(file: EventosFile, siteUrl: string = SITE_URL): string {
+  const x = escapeXml;
+  const feedUrl = siteUrl + FEED_PATH;
+  const lines = [
+    `<?xml version="1.0" encoding="utf-8"?>`,
+    `<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="pt-BR">`,
+    `  <id>${x(feedUrl)}</id>`,
+    `  <title>${x(PROJECT_NAME)}: eventos de preços</title>`,
+    `  <subtitle>Mudanças de preço, revisões e atualizações das cotações de boi gordo, vaca gorda, soja, milho e bezerro.</subtitle>`,
+    `  <updated>${x(file.atualizado)}</updated>`,
+    `  <link rel="self" type="application/atom+xml" href="${x(feedUrl)}"/>`,
+    `  <link rel="alternate" type="text/html" href="${x(siteUrl)}"/>`,
+    `  <link rel="related" type="application/json" href="${x(siteUrl + EVENTOS_PATH)}"/>`,
+    `  <author><name>${x(PROJECT_NAME)}</name><uri>${x(siteUrl)}</uri></author>`,
+    `  <rights>${x(LICENSE_SHORT)}</rights>`,
+    `  <generator>${x(PROJECT_NAME)}</generator>`,
+  ];
+  for (const e of file.eventos) {
+    const d = describeEvento(e);
+    lines.push(
+      `  <entry>`,
+      `    <id>${x(`${siteUrl}${EVENTOS_PATH}#${e.id}`)}</id>`,
+      `    <title>${x(d.titulo)}</title>`,
+      `    <updated>${x(e.criado_em)}</updated>`,
+      `    <published>${x(e.criado_em)}</published>`,
+      `    <category term="${x(e.tipo)}" label="${x(TIPO_ROTULO[e.tipo])}"/>`,
+      `    <link rel="alternate" type="application/json" href="${x(siteUrl + d.path)}"/>`,
+      `    <summary type="text">${x(d.resumo)}</summary>`,
+      `  </entry>`,
+    );
+  }
+  lines.push(`</feed>`);
+  return lines.join("\n") + "\n";
+}

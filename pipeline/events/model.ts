@@ -1,0 +1,227 @@
+/**
+ * Events of an update run, recorded in api/v1/eventos.json (newest first, bounded) and turned
+ * into the Atom feed and the webhook deliveries. An event's id is a hash of what it says (series,
+ * days, values), never of when it was computed, so a rerun of the same data finds the same ids and
+ * adds nothing; a run with no changes adds no event and so changes no byte.
+ */
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { daysBetween, isoBrasilia } from "../domain/dates.ts";
+import { PipelineError } from "../domain/errors.ts";
+import { diff, variationPct } from "../domain/money.ts";
+import { PRODUTO_INFO, type Produto, type Unidade } from "../domain/products.ts";
+import { allSeries, seriesJsonPath, type SeriesDef } from "../domain/series.ts";
+import type { Fonte } from "../domain/row.ts";
+import type { UF } from "../domain/ufs.ts";
+import type { IsoDate, IsoDateTime, Money } from "../render/shapes.ts";
+import type { SeriesChange } from "../run/apply.ts";
+
+export const EVENTOS_PATH = "api/v1/eventos.json";
+export const FEED_PATH = "api/v1/feed.xml";
+/** How many events eventos.json (and so the feed) keeps. */
+export const EVENTOS_LIMITE = 200;
+const EPOCH = "1970-01-01T00:00:00-03:00";
+
+export const TIPOS_EVENTO = ["cotacao_atualizada", "price_changed", "historico_revisado"] as const;
+export type TipoEvento = (typeof TIPOS_EVENTO)[number];
+
+export interface Ponto {
+  data: IsoDate;
+  valor: Money;
+}
+
+interface SerieRef {
+  serie: string;
+  produto: Produto;
+  nome: string;
+  uf: UF | null;
+  unidade: Unidade;
+  fonte: Fonte;
+  path: string;
+}
+
+export interface PriceChangedDados extends SerieRef {
+  anterior: Ponto;
+  atual: Ponto;
+  variacao: { absoluta: Money; percentual: number };
+  /** calendar days between the previous latest day and the new one (0: the latest day was revised) */
+  dias: number;
+  /** days added to the series by this run */
+  dias_novos: IsoDate[];
+}
+
+export interface HistoricoRevisadoDados extends SerieRef {
+  revisoes: Array<{ data: IsoDate; anterior: Money; atual: Money }>;
+}
+
+export interface CotacaoAtualizadaDados {
+  series: Array<{ serie: string; path: string; unidade: Unidade; data: IsoDate; valor: Money; dias_novos: number; revisoes: number }>;
+  dias_novos: number;
+  revisoes: number;
+}
+
+interface EventoBase<T extends TipoEvento, D> {
+  id: string;
+  tipo: T;
+  criado_em: IsoDateTime;
+  dados: D;
+}
+
+export type Evento =
+  | EventoBase<"cotacao_atualizada", CotacaoAtualizadaDados>
+  | EventoBase<"price_changed", PriceChangedDados>
+  | EventoBase<"historico_revisado", HistoricoRevisadoDados>;
+
+export interface EventosFile {
+  api_version: "v1";
+  /** criado_em of the newest event (the run that last brought new data) */
+  atualizado: IsoDateTime;
+  limite: number;
+  feed: string;
+  eventos: Evento[];
+}
+
+export function emptyEventos(): EventosFile {
+  return { api_version: "v1", atualizado: EPOCH, limite: EVENTOS_LIMITE, feed: FEED_PATH, eventos: [] };
+}
+
+/** "evt_" + 20 hex digits of the SHA-256 of the event's type and content. */
+export function eventoId(tipo: TipoEvento, conteudo: unknown): string {
+  return `evt_${createHash("sha256").update(JSON.stringify([tipo, conteudo])).digest("hex").slice(0, 20)}`;
+}
+
+function serieRef(def: SeriesDef): SerieRef {
+  return {
+    serie: def.id,
+    produto: def.produto,
+    nome: PRODUTO_INFO[def.produto].nome,
+    uf: def.uf,
+    unidade: def.unidade,
+    fonte: def.fonte,
+    path: seriesJsonPath(def),
+  };
+}
+
+/**
+ * The events of one run, from the changes runUpdate collected: one `cotacao_atualizada` when
+ * anything changed, one `price_changed` per series whose latest value changed, one
+ * `historico_revisado` per series whose past days were revised. Newest first means, inside a
+ * run: the summary, then the series in catalogue order.
+ */
+export function eventsFromChanges(changes: readonly SeriesChange[], now: Date): Evento[] {
+  if (changes.length === 0) return [];
+  const criado_em = isoBrasilia(now);
+  const order = new Map(allSeries().map((d, i) => [d.id, i] as const));
+  const defs = new Map(allSeries().map((d) => [d.id, d] as const));
+  const sorted = [...changes].sort((a, b) => (order.get(a.id) ?? 1e9) - (order.get(b.id) ?? 1e9) || (a.id < b.id ? -1 : 1));
+
+  const precos: Evento[] = [];
+  const revisoes: Evento[] = [];
+  for (const c of sorted) {
+    const def = defs.get(c.id);
+    if (!def) continue;
+    if (c.antes && c.antes.valor !== c.depois.valor) {
+      const dados: PriceChangedDados = {
+        ...serieRef(def),
+        anterior: { data: c.antes.data, valor: c.antes.valor },
+        atual: { data: c.depois.data, valor: c.depois.valor },
+        variacao: { absoluta: diff(c.antes.valor, c.depois.valor), percentual: variationPct(c.antes.valor, c.depois.valor) },
+        dias: daysBetween(c.antes.data, c.depois.data),
+        dias_novos: [...c.added],
+      };
+      precos.push({ id: eventoId("price_changed", [c.id, dados.anterior, dados.atual]), tipo: "price_changed", criado_em, dados });
+    }
+    // a revision of the latest day is already the price_changed above; the others are past days
+    const past = c.revised.filter((r) => r.antes.valor !== r.depois.valor && !(c.antes && r.data === c.antes.data && r.data === c.depois.data));
+    if (past.length > 0) {
+      const dados: HistoricoRevisadoDados = {
+        ...serieRef(def),
+        revisoes: past.map((r) => ({ data: r.data, anterior: r.antes.valor, atual: r.depois.valor })),
+      };
+      revisoes.push({ id: eventoId("historico_revisado", [c.id, dados.revisoes]), tipo: "historico_revisado", criado_em, dados });
+    }
+  }
+  const series = sorted.flatMap((c) => {
+    const def = defs.get(c.id);
+    if (!def) return [];
+    const { data, valor } = c.depois;
+    return [{ serie: c.id, path: seriesJsonPath(def), unidade: def.unidade, data, valor, dias_novos: c.added.length, revisoes: c.revised.length }];
+  });
+
+  const resumo: CotacaoAtualizadaDados = {
+    series,
+    dias_novos: series.reduce((n, s) => n + s.dias_novos, 0),
+    revisoes: series.reduce((n, s) => n + s.revisoes, 0),
+  };
+  const atualizada: Evento = {
+    id: eventoId(
+      "cotacao_atualizada",
+      sorted.map((c) => [c.id, c.depois, c.added, c.revised.map((r) => [r.data, r.depois]), c.pracasChanged]),
+    ),
+    tipo: "cotacao_atualizada",
+    criado_em,
+    dados: resumo,
+  };
+  return [atualizada, ...precos, ...revisoes];
+}
+
+/** The new eventos.json: this run's events (ids not seen before) on top of the previous ones, bounded. */
+export function nextEventos(previous: EventosFile | null, changes: readonly SeriesChange[], now: Date, limite = EVENTOS_LIMITE): EventosFile {
+  const prev = previous ?? emptyEventos();
+  const seen = new Set(prev.eventos.map((e) => e.id));
+  const novos = eventsFromChanges(changes, now).filter((e) => !seen.has(e.id));
+  const eventos = [...novos, ...prev.eventos].slice(0, limite);
+  return {
+    api_version: "v1",
+    atualizado: eventos[0]?.criado_em ?? EPOCH,
+    limite,
+    feed: FEED_PATH,
+    eventos,
+  };
+}
+
+/** Guards the shape of a published eventos.json before its events are reused. */
+function isEventosFile(doc: unknown): doc is EventosFile {
+  if (!doc || typeof doc !== "object") return false;
+  const d = doc as Partial<EventosFile>;
+  return (
+    d.api_version === "v1" &&
+    typeof d.atualizado === "string" &&
+    Array.isArray(d.eventos) &&
+    d.eventos.every(
+      (e) => e && typeof e.id === "string" && (TIPOS_EVENTO as readonly string[]).includes(e.tipo) && typeof e.criado_em === "string" && e.dados && typeof e.dados === "object",
+    )
+  );
+}
+
+/**
+ * Reads the published eventos.json (null when there is none yet). A damaged file stops the run
+ * like a damaged series file does: dropping it would lose the events and re-send them.
+ */
+export async function loadEventos(publicDir: string): Promise<EventosFile | null> {
+  let text: string;
+  try {
+    text = await readFile(join(publicDir, EVENTOS_PATH), "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw new PipelineError({ stage: "merge", reason: `não foi possível ler ${EVENTOS_PATH}: ${(err as Error).message}`, cause: err });
+  }
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (err) {
+    throw new PipelineError({
+      stage: "merge",
+      reason: `${EVENTOS_PATH} não é JSON válido (${(err as Error).message}); nada foi escrito — restaure o arquivo com git`,
+      cause: err,
+    });
+  }
+  if (!isEventosFile(doc)) {
+    throw new PipelineError({
+      stage: "merge",
+      reason: `${EVENTOS_PATH} não tem a forma esperada (api_version "v1", atualizado, eventos[] com id, tipo, criado_em, dados); nada foi escrito`,
+    });
+  }
+  return doc;
+}

@@ -1,0 +1,193 @@
+import { createHash } from "node:crypto";
+import { readFile, realpath, stat } from "node:fs/promises";
+import { extname, join, sep } from "node:path";
+import { brotliCompressSync, constants as zc, gzipSync } from "node:zlib";
+
+/**
+ * The files of public/ held in memory with their ETag and, once asked for, their gzip and
+ * brotli forms. Each entry is re-checked on disk at most once per `recheckMs`, so a new build is
+ * picked up without restarting; total memory is bounded by `maxBytes` (least recently used out).
+ */
+export interface FileEntry {
+  rel: string;
+  body: Buffer;
+  etag: string;
+  type: string;
+  mtimeMs: number;
+  compressible: boolean;
+  gzip?: Buffer;
+  br?: Buffer;
+  /** parsed JSON, for the query handlers */
+  json?: unknown;
+  checkedAt: number;
+}
+
+export const CONTENT_TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".json": "application/json; charset=utf-8",
+  ".csv": "text/csv; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".xml": "application/atom+xml; charset=utf-8",
+  ".txt": "text/plain; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".ico": "image/x-icon",
+  ".webmanifest": "application/manifest+json",
+  ".map": "application/json; charset=utf-8",
+};
+
+export type Resolved = { kind: "file"; entry: FileEntry } | { kind: "dir" } | { kind: "missing" };
+
+export class FileCache {
+  private readonly entries = new Map<string, FileEntry>();
+  private bytes = 0;
+  private rootReal: string | null = null;
+
+  constructor(
+    readonly root: string,
+    private readonly opts: { maxBytes?: number; recheckMs?: number } = {},
+  ) {}
+
+  private async realRoot(): Promise<string> {
+    this.rootReal ??= await realpath(this.root);
+    return this.rootReal;
+  }
+
+  /**
+   * `rel` is a path already checked by safePath (no "..", no NUL, no backslash). A symlink that
+   * leads out of the root is treated as missing.
+   */
+  async resolve(rel: string): Promise<Resolved> {
+    const now = Date.now();
+    const cached = this.entries.get(rel);
+    if (cached && now - cached.checkedAt < (this.opts.recheckMs ?? 1000)) {
+      this.entries.delete(rel);
+      this.entries.set(rel, cached);
+      return { kind: "file", entry: cached };
+    }
+    const full = join(this.root, rel);
+    let st;
+    try {
+      st = await stat(full);
+    } catch {
+      if (cached) this.drop(rel);
+      return { kind: "missing" };
+    }
+    if (st.isDirectory()) return { kind: "dir" };
+    if (!st.isFile()) return { kind: "missing" };
+    if (cached && cached.mtimeMs === st.mtimeMs && cached.body.length === st.size) {
+      cached.checkedAt = now;
+      return { kind: "file", entry: cached };
+    }
+    const real = await realpath(full);
+    const root = await this.realRoot();
+    if (real !== root && !real.startsWith(root + sep)) return { kind: "missing" };
+    const body = await readFile(real);
+    const ext = extname(rel).toLowerCase();
+    const type = CONTENT_TYPES[ext] ?? "application/octet-stream";
+    const entry: FileEntry = {
+      rel,
+      body,
+      etag: `"${createHash("sha1").update(body).digest("base64url")}"`,
+      type,
+      mtimeMs: st.mtimeMs,
+      compressible: /^(text\/|application\/(json|atom\+xml|manifest\+json)|image\/svg)/.test(type) && body.length > 256,
+      checkedAt: now,
+    };
+    if (cached) this.drop(rel);
+    this.entries.set(rel, entry);
+    this.bytes += body.length;
+    this.evict();
+    return { kind: "file", entry };
+  }
+
+  /** The parsed JSON of a file under the root, or null when it does not exist. */
+  async json<T>(rel: string): Promise<{ doc: T; entry: FileEntry } | null> {
+    const r = await this.resolve(rel);
+    if (r.kind !== "file") return null;
+    r.entry.json ??= JSON.parse(r.entry.body.toString("utf8"));
+    return { doc: r.entry.json as T, entry: r.entry };
+  }
+
+  encoded(entry: FileEntry, encoding: "br" | "gzip"): Buffer {
+    if (encoding === "br") {
+      if (!entry.br) {
+        entry.br = brotliCompressSync(entry.body, { params: { [zc.BROTLI_PARAM_QUALITY]: 9, [zc.BROTLI_PARAM_SIZE_HINT]: entry.body.length } });
+        this.bytes += entry.br.length;
+      }
+      return entry.br;
+    }
+    if (!entry.gzip) {
+      entry.gzip = gzipSync(entry.body, { level: 9 });
+      this.bytes += entry.gzip.length;
+    }
+    return entry.gzip;
+  }
+
+  private drop(rel: string): void {
+    const e = this.entries.get(rel);
+    if (!e) return;
+    this.bytes -= e.body.length + (e.gzip?.length ?? 0) + (e.br?.length ?? 0);
+    this.entries.delete(rel);
+  }
+
+  private evict(): void {
+    const max = this.opts.maxBytes ?? 64 * 1024 * 1024;
+    for (const key of this.entries.keys()) {
+      if (this.bytes <= max || this.entries.size <= 1) break;
+      this.drop(key);
+    }
+  }
+}
+
+/**
+ * The raw request path (as the client sent it, before any URL normalisation) to a path relative
+ * to the site root, or the reason it is refused. Each segment is percent-decoded once, strictly
+ * (bad escapes and invalid UTF-8 are refused); "..", "." and empty segments, backslashes, NUL and
+ * control characters, a "%" left after decoding (double encoding) and dotfiles are refused, so no
+ * encoding of a traversal ("%2e%2e", "%252e", "..%5c", overlong UTF-8) gets through.
+ */
+export function safePath(rawPath: string): { ok: true; rel: string; trailingSlash: boolean } | { ok: false; motivo: string } {
+  if (!rawPath.startsWith("/")) return { ok: false, motivo: "o caminho precisa começar com /" };
+  if (rawPath.length > 1024) return { ok: false, motivo: "caminho longo demais" };
+  const parts = rawPath.slice(1).split("/");
+  const trailingSlash = parts[parts.length - 1] === "";
+  if (trailingSlash) parts.pop();
+  const out: string[] = [];
+  for (const raw of parts) {
+    let seg: string;
+    try {
+      seg = decodeURIComponent(raw);
+    } catch {
+      return { ok: false, motivo: "codificação percentual inválida ou UTF-8 inválido no caminho" };
+    }
+    if (seg === "") return { ok: false, motivo: "segmento vazio no caminho (//)" };
+    if (seg === "." || seg === ".." || seg.includes("/") || seg.includes("\\")) {
+      return { ok: false, motivo: "caminho com '..', '.', barra codificada ou barra invertida" };
+    }
+    if (seg.includes("%")) return { ok: false, motivo: "caminho com codificação dupla (%25)" };
+    // eslint-disable-next-line no-control-regex
+    if (/[\u0000-\u001f\u007f]/.test(seg)) return { ok: false, motivo: "caractere de controle no caminho" };
+    if (seg.startsWith(".")) return { ok: false, motivo: "arquivos ocultos não são servidos" };
+    out.push(seg);
+  }
+  return { ok: true, rel: out.join("/"), trailingSlash };
+}
+
+/** The encoding to send, from Accept-Encoding with its q-values: br over gzip, or none. */
+export function chooseEncoding(accept: string | undefined): "br" | "gzip" | null {
+  if (!accept) return null;
+  const q: Record<string, number> = {};
+  for (const part of accept.split(",")) {
+    const [name = "", ...params] = part.trim().toLowerCase().split(";");
+    const qp = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    const value = qp ? Number(qp.slice(2)) : 1;
+    q[name.trim()] = Number.isFinite(value) ? value : 0;
+  }
+  const get = (n: string) => q[n] ?? (q["*"] !== undefined && !(n in q) ? q["*"] : 0);
+  if (get("br") > 0) return "br";
+  if (get("gzip") > 0 || get("x-gzip") > 0) return "gzip";
+  return null;
+}

@@ -1,0 +1,210 @@
+import { PRODUTOS, type Produto } from "../domain/products.ts";
+import { ALL_UFS, normalizeUF, type UF } from "../domain/ufs.ts";
+import type { AggregateFile, HistoricoEntry, IndexFile, SerieFile } from "../render/shapes.ts";
+import { serieDaEntrada, simular, validarEntrada, CAMPOS_SIMULADOR, type PrecoReferencia } from "../simulator/simulator.ts";
+import type { FileCache } from "./files.ts";
+
+/** A refused request: HTTP status, stable code, Portuguese message and any detail. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: 400 | 401 | 404 | 405 | 414 | 429 | 431 | 500 | 503,
+    readonly erro: string,
+    readonly mensagem: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(mensagem);
+    this.name = "ApiError";
+  }
+
+  body(): Record<string, unknown> {
+    return { erro: this.erro, mensagem: this.mensagem, ...this.extra };
+  }
+}
+
+const MAX_QUERY = 1024;
+const MAX_PARAMS = 16;
+
+/**
+ * The query string, read strictly: every key and value percent-decoded once (a bad escape or
+ * invalid UTF-8 is refused instead of silently becoming U+FFFD), no repeated or unknown keys, no
+ * control characters, bounded length and count.
+ */
+export function parseQuery(rawQuery: string, allowed: readonly string[]): Record<string, string> {
+  if (rawQuery.length > MAX_QUERY) {
+    throw new ApiError(414, "consulta_longa", `a consulta tem ${rawQuery.length} caracteres; o máximo é ${MAX_QUERY}`);
+  }
+  const out: Record<string, string> = {};
+  const parts = rawQuery.split("&").filter((p) => p !== "");
+  if (parts.length > MAX_PARAMS) {
+    throw new ApiError(400, "parametros_demais", `a consulta tem ${parts.length} parâmetros; o máximo é ${MAX_PARAMS}`);
+  }
+  for (const part of parts) {
+    const eq = part.indexOf("=");
+    const rawKey = eq < 0 ? part : part.slice(0, eq);
+    const rawValue = eq < 0 ? "" : part.slice(eq + 1);
+    let key: string;
+    let value: string;
+    try {
+      key = decodeURIComponent(rawKey.replace(/\+/g, " "));
+      value = decodeURIComponent(rawValue.replace(/\+/g, " "));
+    } catch {
+      throw new ApiError(400, "codificacao_invalida", `o parâmetro "${rawKey.slice(0, 40)}" tem codificação percentual inválida ou UTF-8 inválido`);
+    }
+    // eslint-disable-next-line no-control-regex
+    if (/[\u0000-\u001f\u007f]/.test(key + value)) {
+      throw new ApiError(400, "caractere_invalido", `o parâmetro "${key.slice(0, 40)}" contém caracteres de controle`);
+    }
+    if (!allowed.includes(key)) {
+      throw new ApiError(400, "parametro_desconhecido", `parâmetro desconhecido "${key.slice(0, 40)}"; válidos: ${allowed.join(", ")}`, {
+        validos: allowed,
+      });
+    }
+    if (key in out) {
+      throw new ApiError(400, "parametro_repetido", `o parâmetro "${key}" aparece mais de uma vez; informe-o uma só vez`);
+    }
+    out[key] = value;
+  }
+  return out;
+}
+
+function lerProduto(value: string | undefined, obrigatorio: boolean): Produto | null {
+  if (value === undefined || value.trim() === "") {
+    if (obrigatorio) {
+      throw new ApiError(400, "parametro_obrigatorio", `informe o produto; válidos: ${PRODUTOS.join(", ")}`, { validos: PRODUTOS });
+    }
+    return null;
+  }
+  const p = value.trim().toLowerCase();
+  if (!(PRODUTOS as readonly string[]).includes(p)) {
+    throw new ApiError(400, "produto_invalido", `produto "${value.slice(0, 40)}" não existe; válidos: ${PRODUTOS.join(", ")}`, { validos: PRODUTOS });
+  }
+  return p as Produto;
+}
+
+function lerUF(value: string | undefined): UF | null {
+  if (value === undefined || value.trim() === "") return null;
+  const uf = normalizeUF(value);
+  if (!uf) {
+    throw new ApiError(400, "uf_invalida", `uf "${value.slice(0, 40)}" não é uma sigla de estado; válidas: ${ALL_UFS.join(", ")}`, { validos: ALL_UFS });
+  }
+  return uf;
+}
+
+function lerData(value: string | undefined, campo: string): string | null {
+  if (value === undefined || value.trim() === "") return null;
+  const v = value.trim();
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
+  const d = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : null;
+  if (!m || !d || d.toISOString().slice(0, 10) !== v) {
+    throw new ApiError(400, "data_invalida", `${campo} "${v.slice(0, 40)}" não é uma data válida; use AAAA-MM-DD (ex.: 2026-09-04)`);
+  }
+  return v;
+}
+
+async function index(files: FileCache): Promise<IndexFile> {
+  const r = await files.json<IndexFile>("api/v1/index.json");
+  if (!r) throw new ApiError(503, "sem_dados", "o site ainda não foi gerado (api/v1/index.json não existe); rode npm run build");
+  return r.doc;
+}
+
+/** The series file of produto (and uf), or a 404 that says which UFs have that product. */
+async function serie(files: FileCache, produto: Produto, uf: UF | null): Promise<SerieFile> {
+  const id = uf ? `${produto}/${uf}` : produto;
+  const r = await files.json<SerieFile>(`api/v1/cotacao/${id}.json`);
+  if (r) return r.doc;
+  const idx = await index(files);
+  const ufs = idx.series.filter((s) => s.produto === produto && s.uf).map((s) => s.uf as string);
+  if (uf) {
+    throw new ApiError(
+      404,
+      "serie_inexistente",
+      ufs.length
+        ? `não há série de ${produto} para ${uf}; UFs com série de ${produto}: ${ufs.join(", ")}`
+        : `não há série de ${produto} por UF; use só produto=${produto} (referência nacional)`,
+      { ufs_disponiveis: ufs },
+    );
+  }
+  throw new ApiError(404, "sem_dados", `ainda não há dados publicados de ${produto}`);
+}
+
+function semHistorico(f: SerieFile): Omit<SerieFile, "historico"> {
+  const { historico: _h, ...rest } = f;
+  return rest;
+}
+
+/** GET /api/v1/cotacao: the aggregate, the aggregate with a UF, or a single quotation. */
+export async function cotacao(files: FileCache, q: Record<string, string>): Promise<unknown> {
+  const produto = lerProduto(q.produto, false);
+  const uf = lerUF(q.uf);
+  if (produto) return semHistorico(await serie(files, produto, uf));
+  if (uf) {
+    const r = await files.json<AggregateFile>(`api/v1/cotacao/uf/${uf}.json`);
+    if (!r) {
+      const idx = await index(files);
+      const cobertas = idx.ufs.map((u) => u.uf);
+      throw new ApiError(404, "uf_sem_dados", `não há cotações por estado para ${uf}; UFs cobertas: ${cobertas.join(", ")}`, {
+        ufs_disponiveis: cobertas,
+      });
+    }
+    return r.doc;
+  }
+  const r = await files.json<AggregateFile>("api/v1/cotacao.json");
+  if (!r) throw new ApiError(503, "sem_dados", "o site ainda não foi gerado (api/v1/cotacao.json não existe); rode npm run build");
+  return r.doc;
+}
+export const COTACAO_PARAMS = ["uf", "produto"] as const;
+
+/** GET /api/v1/historico: a slice [de, ate] of one series' history, oldest first. */
+export async function historico(files: FileCache, q: Record<string, string>): Promise<unknown> {
+  const produto = lerProduto(q.produto, true)!;
+  const uf = lerUF(q.uf);
+  const de = lerData(q.de, "de");
+  const ate = lerData(q.ate, "ate");
+  if (de && ate && de > ate) {
+    throw new ApiError(400, "intervalo_invalido", `de (${de}) é depois de ate (${ate})`);
+  }
+  const f = await serie(files, produto, uf);
+  const fatia: HistoricoEntry[] = f.historico.filter((h) => (!de || h.data >= de) && (!ate || h.data <= ate));
+  return {
+    produto: f.produto,
+    nome: f.nome,
+    uf: f.uf,
+    regiao: f.regiao,
+    ...(f.praca !== undefined ? { praca: f.praca } : {}),
+    moeda: f.moeda,
+    unidade: f.unidade,
+    fonte: f.fonte,
+    de,
+    ate,
+    primeira_data: fatia[0]?.data ?? null,
+    ultima_data: fatia[fatia.length - 1]?.data ?? null,
+    pontos: fatia.length,
+    historico: fatia,
+    proveniencia: f.proveniencia,
+    license: f.license,
+    api_version: "v1",
+  };
+}
+export const HISTORICO_PARAMS = ["produto", "uf", "de", "ate"] as const;
+
+/** GET /api/v1/simulador: validates with the shared simulator module, prices from the series. */
+export async function simulador(files: FileCache, q: Record<string, string>): Promise<unknown> {
+  const v = validarEntrada(q);
+  if (!v.ok) {
+    throw new ApiError(400, "entrada_invalida", v.erros.map((e) => e.mensagem).join("; "), { erros: v.erros });
+  }
+  const e = v.entrada;
+  let preco: PrecoReferencia | null = null;
+  let f: SerieFile | null = null;
+  try {
+    f = await serie(files, e.produto, e.uf);
+  } catch (err) {
+    // a price typed by the user does not need a published series
+    if (!(err instanceof ApiError && err.status === 404 && e.precoCentavos !== null)) throw err;
+  }
+  if (f) {
+    preco = { valor: f.valor, unidade: f.unidade, data_cotacao: f.data_cotacao, fonte: f.fonte, serie: serieDaEntrada(e), praca: f.praca ?? null };
+  }
+  return simular(e, preco);
+}
+export const SIMULADOR_PARAMS = CAMPOS_SIMULADOR;

@@ -1,0 +1,170 @@
+import { isIP } from "node:net";
+
+/**
+ * Daily request quota: 100 a day per client address, 10,000 per API key, reset at 00:00 UTC.
+ *
+ * Memory is bounded whatever the traffic: up to `maxClients` addresses are counted exactly in a
+ * Map; past that, new addresses are counted in a fixed-size count-min sketch (depth × width
+ * 32-bit counters, 1 MiB by default), which can over-count (a rare client may be throttled a
+ * little early) but never under-counts, so spraying addresses does not buy extra requests. Keys
+ * are few (configured) and always counted exactly. IPv6 clients are counted per /64, the
+ * smallest block a subscriber is usually given.
+ */
+export interface QuotaOptions {
+  freeLimit?: number;
+  keyLimit?: number;
+  maxClients?: number;
+  sketchWidth?: number;
+  sketchDepth?: number;
+}
+
+export interface QuotaState {
+  limit: number;
+  used: number;
+  remaining: number;
+  /** epoch seconds of the next 00:00 UTC */
+  reset: number;
+  /** seconds until reset */
+  retryAfter: number;
+}
+
+const DAY_MS = 86_400_000;
+
+/** FNV-1a, 32 bits, with a seed per sketch row. */
+function fnv1a(text: string, seed: number): number {
+  let h = (0x811c9dc5 ^ seed) >>> 0;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h;
+}
+
+export class Quota {
+  readonly freeLimit: number;
+  readonly keyLimit: number;
+  private readonly maxClients: number;
+  private readonly width: number;
+  private readonly depth: number;
+  private day = -1;
+  private readonly exact = new Map<string, number>();
+  private readonly keys = new Map<string, number>();
+  private readonly sketch: Uint32Array;
+  private sketchUsed = false;
+
+  constructor(opts: QuotaOptions = {}) {
+    this.freeLimit = opts.freeLimit ?? 100;
+    this.keyLimit = opts.keyLimit ?? 10_000;
+    this.maxClients = opts.maxClients ?? 50_000;
+    this.width = opts.sketchWidth ?? 65_536;
+    this.depth = opts.sketchDepth ?? 4;
+    this.sketch = new Uint32Array(this.width * this.depth);
+  }
+
+  /** Entries held in the exact table (the sketch is fixed-size). */
+  get size(): number {
+    return this.exact.size + this.keys.size;
+  }
+
+  private roll(nowMs: number): void {
+    const day = Math.floor(nowMs / DAY_MS);
+    if (day !== this.day) {
+      this.day = day;
+      this.exact.clear();
+      this.keys.clear();
+      if (this.sketchUsed) this.sketch.fill(0);
+      this.sketchUsed = false;
+    }
+  }
+
+  private state(limit: number, used: number, nowMs: number): QuotaState {
+    const resetMs = (Math.floor(nowMs / DAY_MS) + 1) * DAY_MS;
+    return {
+      limit,
+      used,
+      remaining: Math.max(0, limit - used),
+      reset: resetMs / 1000,
+      retryAfter: Math.max(1, Math.ceil((resetMs - nowMs) / 1000)),
+    };
+  }
+
+  private sketchGet(id: string): number {
+    let min = Number.MAX_SAFE_INTEGER;
+    for (let r = 0; r < this.depth; r++) min = Math.min(min, this.sketch[r * this.width + (fnv1a(id, r * 0x9e3779b9) % this.width)]!);
+    return min;
+  }
+
+  private sketchAdd(id: string): number {
+    this.sketchUsed = true;
+    // conservative update: raise only the counters at the current minimum
+    const idx: number[] = [];
+    for (let r = 0; r < this.depth; r++) idx.push(r * this.width + (fnv1a(id, r * 0x9e3779b9) % this.width));
+    const min = Math.min(...idx.map((i) => this.sketch[i]!));
+    for (const i of idx) if (this.sketch[i] === min) this.sketch[i] = min + 1;
+    return min + 1;
+  }
+
+  private used(kind: "key" | "ip", id: string): number {
+    if (kind === "key") return this.keys.get(id) ?? 0;
+    return this.exact.get(id) ?? (this.sketchUsed ? this.sketchGet(id) : 0);
+  }
+
+  /** The client's state without counting a request. */
+  peek(kind: "key" | "ip", id: string, nowMs: number): QuotaState {
+    this.roll(nowMs);
+    return this.state(kind === "key" ? this.keyLimit : this.freeLimit, this.used(kind, id), nowMs);
+  }
+
+  /**
+   * Counts one request when the client still has quota; `allowed` false (and nothing counted)
+   * when it has none left.
+   */
+  consume(kind: "key" | "ip", id: string, nowMs: number): QuotaState & { allowed: boolean } {
+    this.roll(nowMs);
+    const limit = kind === "key" ? this.keyLimit : this.freeLimit;
+    const used = this.used(kind, id);
+    if (used >= limit) return { ...this.state(limit, used, nowMs), allowed: false };
+    let now: number;
+    if (kind === "key") {
+      now = used + 1;
+      this.keys.set(id, now);
+    } else if (this.exact.has(id) || this.exact.size < this.maxClients) {
+      now = used + 1;
+      this.exact.set(id, now);
+    } else {
+      now = this.sketchAdd(id);
+    }
+    return { ...this.state(limit, now, nowMs), allowed: true };
+  }
+}
+
+/** "::ffff:1.2.3.4" -> "1.2.3.4"; an IPv6 address -> its /64 ("2001:db8:0:1::/64"); null if not an IP. */
+export function clientId(address: string): string | null {
+  let a = address.trim();
+  if (a.startsWith("[") && a.endsWith("]")) a = a.slice(1, -1);
+  const zone = a.indexOf("%");
+  if (zone >= 0) a = a.slice(0, zone);
+  const v = isIP(a);
+  if (v === 4) return a;
+  if (v !== 6) return null;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(a);
+  if (mapped) return mapped[1]!;
+  const [head = "", tail = ""] = a.toLowerCase().split("::");
+  const h = head ? head.split(":") : [];
+  const t = tail ? tail.split(":") : [];
+  const groups = a.includes("::") ? [...h, ...Array(8 - h.length - t.length).fill("0"), ...t] : h;
+  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`;
+}
+
+/**
+ * The client's address: the socket's, or, when `trustedProxies` > 0, the entry that many hops
+ * from the right of X-Forwarded-For (each trusted proxy appends the address it saw). A missing or
+ * malformed header falls back to the socket address.
+ */
+export function clientAddress(socketAddress: string | undefined, forwardedFor: string | undefined, trustedProxies: number): string {
+  const socket = clientId(socketAddress ?? "") ?? "desconhecido";
+  if (trustedProxies <= 0 || !forwardedFor) return socket;
+  const hops = forwardedFor.split(",").map((s) => s.trim()).filter(Boolean);
+  const candidate = hops[hops.length - trustedProxies];
+  return (candidate && clientId(candidate)) || socket;
+}

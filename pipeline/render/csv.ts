@@ -1,8 +1,6 @@
 import type { HistoricoEntry } from "./shapes.ts";
 
-function cell(v: string | number | undefined): string {
-  if (v === undefined) return "";
-  const s = String(v);
+function quote(s: string): string {
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
@@ -25,13 +23,18 @@ export function historicoCsv(historico: readonly HistoricoEntry[]): string {
       }
     }
   }
-  const header = ["data", "valor", ...extras, ...pracas.map((p) => `praca:${p}`)].map(cell).join(",");
-  const lines = [header];
-  for (const e of historico) {
+  const header = ["data", "valor", ...extras, ...pracas.map((p) => `praca:${p}`)].map(quote).join(",");
+  // values are numbers and ISO dates: nothing to quote, so rows are joined directly (this runs
+  // once per day of every history)
+  const lines = new Array<string>(historico.length + 1);
+  lines[0] = header;
+  for (let i = 0; i < historico.length; i++) {
+    const e = historico[i]!;
     const rec = e as unknown as Record<string, number | undefined>;
-    lines.push(
-      [e.data, e.valor, ...extras.map((k) => rec[k]), ...pracas.map((p) => e.pracas?.[p])].map(cell).join(","),
-    );
+    let line = `${e.data},${e.valor}`;
+    for (const k of extras) line += `,${rec[k] ?? ""}`;
+    for (const p of pracas) line += `,${e.pracas?.[p] ?? ""}`;
+    lines[i + 1] = line;
   }
   return lines.join("\n") + "\n";
 }

@@ -20,10 +20,17 @@ export interface CsvHistorico {
   linhas: CsvLinha[];
 }
 
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** Calendar check by arithmetic: this runs once per CSV line of every history. */
 function isRealDate(s: string): boolean {
   if (!ISO_DATE.test(s)) return false;
-  const d = new Date(`${s}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+  const y = +s.slice(0, 4);
+  const m = +s.slice(5, 7);
+  const d = +s.slice(8, 10);
+  if (m < 1 || m > 12 || d < 1) return false;
+  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+  return d <= (m === 2 && leap ? 29 : DAYS_IN_MONTH[m - 1]!);
 }
 
 /** RFC 4180 fields of one line (no line breaks inside fields: one row per line). */

@@ -1,0 +1,19 @@
+/**
+ * npm run bench: prints the figures the issues ask for. Nothing here is asserted; goals are
+ * printed next to the measurements. Run it on an otherwise idle machine.
+ */
+import { benchBuild, benchParse, benchReplay, benchSizes } from "./pipeline.ts";
+
+const only = process.argv[2];
+const sections: Array<[string, () => Promise<void>]> = [
+  ["parse", benchParse],
+  ["replay", benchReplay],
+  ["build", benchBuild],
+  ["sizes", benchSizes],
+];
+
+console.log(`# Cotação Aberta — benchmark (${new Date().toISOString()}, Node ${process.version})`);
+for (const [name, fn] of sections) {
+  if (only && only !== name) continue;
+  await fn();
+}

@@ -13,7 +13,7 @@ import addFormatsModule from "ajv-formats";
 import { isProduto, type Produto } from "../domain/products.ts";
 import { isUF, type UF } from "../domain/ufs.ts";
 import { checarAgregado, checarSerie } from "./checks.ts";
-import { checarCsvHistorico } from "./csv.ts";
+import { checarCsvHistorico, type CsvLinha } from "./csv.ts";
 import { linha, mostrar, problemasDoAjv, type Problema } from "./messages.ts";
 
 /** Absolute path of the schemas/ folder at the repository root. */
@@ -181,6 +181,7 @@ export function validateFiles(files: Map<string, string | Buffer>, opts: Validat
   const parsed = new Map<string, unknown>();
   const results = new Map<string, string[]>();
   const ignorados: string[] = [];
+  const csvLinhas = new Map<string, CsvLinha[]>();
   const add = (p: string, erros: string[]) => results.set(p, [...(results.get(p) ?? []), ...erros]);
 
   for (const p of paths) {
@@ -196,7 +197,9 @@ export function validateFiles(files: Map<string, string | Buffer>, opts: Validat
       parsed.set(p, data);
       add(p, validateDocument(p, data));
     } else if (/^api\/v1\/historico\/.+\.csv$/.test(p)) {
-      add(p, checarCsvHistorico(raw).problemas.map((pr) => linha(p, pr)));
+      const csv = checarCsvHistorico(raw);
+      csvLinhas.set(p, csv.linhas);
+      add(p, csv.problemas.map((pr) => linha(p, pr)));
     } else if (/^schemas\/[^/]+\.json$/.test(p)) {
       add(p, checarCopiaDoSchema(p, raw));
     } else {
@@ -205,12 +208,10 @@ export function validateFiles(files: Map<string, string | Buffer>, opts: Validat
   }
 
   // CSV and JSON of the same series must hold the same days and values.
-  for (const p of paths) {
-    if (!/^api\/v1\/historico\/.+\.csv$/.test(p)) continue;
+  for (const [p, linhas] of csvLinhas) {
     const jsonPath = jsonDoCsv(p);
     const doc = parsed.get(jsonPath) as { historico?: unknown } | undefined;
     if (!doc || !Array.isArray(doc.historico)) continue;
-    const { linhas } = checarCsvHistorico(texto(byPath.get(p)!));
     const hist = doc.historico as Array<{ data?: unknown; valor?: unknown }>;
     const erros: string[] = [];
     if (linhas.length !== hist.length) {

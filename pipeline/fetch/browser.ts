@@ -29,6 +29,15 @@ export function chromiumExecutable(env: NodeJS.ProcessEnv = process.env, exists:
   return undefined;
 }
 
+/**
+ * Only what a challenge needs is fetched: the page's own host (documents, its scripts and the
+ * /cdn-cgi/ challenge endpoints) and Cloudflare's Turnstile host. Images, styles, fonts and media
+ * never are, nor analytics or any other third party: fewer requests, and a recorded page served
+ * by a test server cannot reach the real site through its absolute asset URLs.
+ */
+const CHALLENGE_HOSTS: ReadonlySet<string> = new Set(["challenges.cloudflare.com"]);
+const SKIPPED_TYPES: ReadonlySet<string> = new Set(["image", "stylesheet", "font", "media", "manifest", "texttrack"]);
+
 export type BrowserResult =
   | { ok: true; html: string; url: string }
   | { ok: false; reason: string };
@@ -61,6 +70,8 @@ export function createBrowserFetcher(opts: BrowserOptions = {}): BrowserFetcher 
   let context: BrowserContext | null = null;
   let userDataDir: string | null = null;
   let launchedIn: number | null = null;
+  /** hosts of the pages this fetcher was asked to open */
+  const allowed = new Set<string>();
 
   function launch(): Promise<BrowserContext> {
     launching ??= (async () => {
@@ -75,12 +86,19 @@ export function createBrowserFetcher(opts: BrowserOptions = {}): BrowserFetcher 
         timeout: 60_000,
         ...(executablePath ? { executablePath } : {}),
       });
-      ctx.on("request", (req) => {
+      await ctx.route("**/*", async (route) => {
+        const req = route.request();
+        let host: string;
         try {
-          opts.gate?.count(new URL(req.url()).host);
+          host = new URL(req.url()).host;
         } catch {
-          // data: and blob: URLs have no host worth counting
+          return route.abort();
         }
+        if (SKIPPED_TYPES.has(req.resourceType()) || !(allowed.has(host) || CHALLENGE_HOSTS.has(host))) {
+          return route.abort("blockedbyclient");
+        }
+        opts.gate?.count(host);
+        return route.continue();
       });
       context = ctx;
       launchedIn = Date.now() - started;
@@ -109,7 +127,8 @@ export function createBrowserFetcher(opts: BrowserOptions = {}): BrowserFetcher 
         return { ok: false, reason: `navegador indisponível: ${firstLine(err)}` };
       }
       const host = new URL(url).host;
-      // the context's request listener counts what the page sends; here only keep the spacing
+      allowed.add(host);
+      // the context's route handler counts what the page sends; here only keep the spacing
       await opts.gate?.reserve(host);
       let page: Page | null = null;
       try {

@@ -256,11 +256,13 @@ export function createHttpClient(over: Partial<HttpOptions> = {}): HttpClient {
     let url = startUrl;
     const origin = new URL(startUrl);
     for (let hop = 0; ; hop++) {
+      const host = new URL(url).host;
+      await o.gate.reserve(host);
       const budget = Math.min(o.requestTimeoutMs, deadline - o.now());
       if (budget <= 0) {
         return { ok: false, retryable: false, error: new FetchError("timeout", url, "tempo esgotado antes de completar a requisição") };
       }
-      await o.gate.pass(new URL(url).host);
+      o.gate.count(host);
       const ctrl = new AbortController();
       let timedOut = false;
       const timer = setTimeout(() => {

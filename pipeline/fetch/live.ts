@@ -40,13 +40,19 @@ export interface LiveLoaderOptions {
 /** Failures after which the mirror is worth trying: the source did not give us its page. */
 const MIRROR_ON: ReadonlySet<FailureKind> = new Set(["blocked", "soft_block", "timeout", "http_error", "network_error"]);
 
+/** The live loader also tells what the browser cost (for the bench and the report). */
+export interface LiveLoader extends PageLoader {
+  /** ms spent launching Chromium in this run, null when it was not needed */
+  browserLaunchMs(): number | null;
+}
+
 type Got = { ok: true; html: string; url: string; method: "http" | "browser" } | { ok: false; kind: FailureKind; url: string; reason: string };
 
 /**
  * The live path: HTTP first; a Cloudflare challenge goes to Chromium; a page with a mirror
  * that still fails is read from the mirror. Base URLs come from COTACAO_*_URL.
  */
-export function createLiveLoader(opts: LiveLoaderOptions = {}): PageLoader {
+export function createLiveLoader(opts: LiveLoaderOptions = {}): LiveLoader {
   const env = opts.env ?? process.env;
   const t: Timeouts = { ...DEFAULT_TIMEOUTS, ...opts.timeouts };
   const log = opts.log ?? (() => {});
@@ -125,5 +131,6 @@ export function createLiveLoader(opts: LiveLoaderOptions = {}): PageLoader {
       await Promise.all([http.close(), browser?.close()]);
     },
     requestsPerHost: () => gate.snapshot(),
+    browserLaunchMs: () => browser?.launchMs() ?? null,
   };
 }

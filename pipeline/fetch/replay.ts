@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { classifyResponse } from "./challenge.ts";
@@ -8,9 +9,14 @@ import type { PageDef, SourceDef } from "../sources/types.ts";
  * Reads recorded pages from DIR/{source}/{page}.html (the layout of ../shared/fixtures). A
  * missing file is that page's failure ("missing"), not the run's; a recorded challenge page or a
  * page without its table is classified exactly as the live fetcher would (blocked, soft_block).
+ *
+ * The series record when their data was fetched. A recorded page was fetched when it was
+ * recorded, not when it is replayed: DIR/capturas.json (optional) maps "{source}/{page}" to the
+ * capture time, and pages it does not list count as fetched now.
  */
 export function createReplayLoader(dir: string, now: () => Date, env: NodeJS.ProcessEnv = process.env): PageLoader {
   const root = resolve(dir);
+  const capturas = readCapturas(root);
   return {
     async load(source: SourceDef, page: PageDef): Promise<LoadResult> {
       const file = join(root, source.id, `${page.id}.html`);
@@ -31,9 +37,41 @@ export function createReplayLoader(dir: string, now: () => Date, env: NodeJS.Pro
       // a recorded challenge or block page fails the same way it failed live
       const verdict = classifyResponse({ status: 200, headers: new Headers(), body: html, bytes: Buffer.byteLength(html) }, (h) => page.hasTable(h));
       if (!verdict.ok) return { ok: false, kind: verdict.kind, url, reason: `${verdict.reason} (página gravada ${file})` };
-      return { ok: true, html, url: file, mirror: null, mirrorUrl: null, fetchedAt: now(), method: "replay" };
+      const fetchedAt = capturas.get(`${source.id}/${page.id}`) ?? now();
+      return { ok: true, html, url: file, mirror: null, mirrorUrl: null, fetchedAt, method: "replay" };
     },
     async close() {},
     requestsPerHost: () => ({}),
   };
+}
+
+export const CAPTURAS_FILE = "capturas.json";
+
+function readCapturas(root: string): Map<string, Date> {
+  const file = join(root, CAPTURAS_FILE);
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    return new Map();
+  }
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`${file}: JSON inválido (${(err as Error).message})`);
+  }
+  const out = new Map<string, Date>();
+  if (doc === null || typeof doc !== "object" || Array.isArray(doc)) {
+    throw new Error(`${file}: esperado um objeto {"fonte/pagina": "data ISO 8601"}`);
+  }
+  for (const [key, value] of Object.entries(doc)) {
+    if (key.startsWith("$")) continue; // "$comentario"
+    const d = typeof value === "string" ? new Date(value) : new Date(Number.NaN);
+    if (!/^[a-z0-9-]+\/[a-z0-9-]+$/.test(key) || Number.isNaN(d.getTime())) {
+      throw new Error(`${file}: entrada inválida "${key}": ${JSON.stringify(value)} (use "fonte/pagina": "2026-09-06T01:39:00Z")`);
+    }
+    out.set(key, d);
+  }
+  return out;
 }

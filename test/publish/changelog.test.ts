@@ -1,0 +1,213 @@
+/**
+ * The changelog on real before/after data: the pipeline runs on the recorded pages into a temp
+ * git repository (commit = "before"), then on a copy of the pages with a new CEPEA day, a
+ * revised past day, a new Scot day and a missing page (working tree = "after").
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig, REPO_ROOT } from "../../pipeline/config.ts";
+import { createReplayLoader } from "../../pipeline/fetch/replay.ts";
+import { buildChangelog, diffSerie, readSiteChange, seriesIdOfPath, serieLines } from "../../pipeline/publish/changelog.ts";
+import type { SerieFile } from "../../pipeline/render/shapes.ts";
+import { runUpdate } from "../../pipeline/run/update.ts";
+
+const FIXTURES = join(REPO_ROOT, "test", "fixtures");
+let tmp: string;
+let repo: string;
+let publicDir: string;
+let modified: string;
+
+const git = (...args: string[]) => execFileSync("git", args, { cwd: repo, encoding: "utf8", env: { ...process.env, ...ID } }).trim();
+const ID = { GIT_AUTHOR_NAME: "teste", GIT_AUTHOR_EMAIL: "teste@example.invalid", GIT_COMMITTER_NAME: "teste", GIT_COMMITTER_EMAIL: "teste@example.invalid" };
+
+async function update(pages: string, nowIso: string): Promise<number> {
+  const now = new Date(nowIso);
+  const config = loadConfig({ root: repo, publicDir, env: {} });
+  const r = await runUpdate({ loader: createReplayLoader(pages, () => now), config, now, env: {} });
+  return r.exitCode;
+}
+
+/** Replaces the first match (the recorded pages mix CRLF and LF, so the pattern spans whitespace). */
+function replaceOnce(file: string, from: RegExp, to: string): void {
+  const text = readFileSync(file, "utf8");
+  if (!from.test(text)) throw new Error(`${file}: trecho não encontrado: ${from}`);
+  writeFileSync(file, text.replace(from, to));
+}
+
+/** the CLI as the workflow runs it, in the temp repository */
+function cli(...args: string[]) {
+  return spawnSync(join(REPO_ROOT, "node_modules", ".bin", "tsx"), [join(REPO_ROOT, "pipeline/cli/changelog.ts"), ...args], {
+    cwd: repo,
+    encoding: "utf8",
+    env: { ...process.env, ...ID, COTACAO_PUBLIC_DIR: publicDir, GITHUB_TOKEN: "", GH_TOKEN: "" },
+  });
+}
+
+const NOW1 = "2026-09-27T22:00:00-03:00";
+const NOW2 = "2026-09-28T21:00:00-03:00";
+
+beforeAll(async () => {
+  tmp = mkdtempSync(join(tmpdir(), "cotacao-changelog-"));
+  repo = join(tmp, "repo");
+  publicDir = join(repo, "public");
+  execFileSync("git", ["init", "-q", "-b", "main", repo]);
+  // pages of the next run: CEPEA boi gordo publishes 08/09 and revises 03/09 (347,60 -> 347,70);
+  // Scot moves to 06/08 with Barretos up R$ 1,50; Scot's vaca gorda page is missing
+  modified = join(tmp, "pages");
+  cpSync(FIXTURES, modified, { recursive: true });
+  const boi = join(modified, "cepea", "boi-gordo.html");
+  replaceOnce(boi, /(<td>03\/09\/2026<\/td>\s*)<td>347,60<\/td>/, "$1<td>347,70</td>");
+  replaceOnce(
+    boi,
+    /(<tr>\s*)(<td>04\/09\/2026<\/td>)/,
+    "$1<td>08/09/2026</td><td>349,10</td><td>0,40%</td><td>1,36%</td><td>68,05</td></tr><tr>$2",
+  );
+  const scot = join(modified, "scot", "boi-gordo.html");
+  replaceOnce(scot, /Mercado F&iacute;sico - 05\/08\/2026/, "Mercado F&iacute;sico - 06/08/2026");
+  replaceOnce(scot, /(SP Barretos<\/td>\s*)<td>345,50<\/td>/, "$1<td>347,00</td>");
+  unlinkSync(join(modified, "scot", "vaca-gorda.html"));
+}, 120_000);
+
+afterAll(() => {
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+describe("changelog on real pipeline output", () => {
+  let first: string | null;
+  let second: string | null;
+
+  it("first run: every series is new; title names the newest data day", async () => {
+    expect(await update(FIXTURES, NOW1)).toBe(0);
+    first = buildChangelog(await readSiteChange(repo, publicDir));
+    expect(first).not.toBeNull();
+    const lines = first!.split("\n");
+    expect(lines[0]).toBe("dados 2026-09-25: 42 séries atualizadas; scot desatualizada");
+    expect(first).toMatch(/^- status: scot desatualizada \(último dado de 2026-08-05, há 53 dias \(limite \d+\)\)$/m);
+    expect(lines[1]).toBe("");
+    expect(first).toContain("- boi_gordo (CEPEA): série nova, 347,70 R$/@ em 2026-09-04 (15 dias desde 2026-08-17)");
+    expect(first).toContain("- bezerro (CEPEA): série nova, 3.426,02 R$/cabeça em 2026-09-25 (15 dias desde 2026-09-04)");
+    expect(first).toMatch(/^- boi_gordo\/RS \(Scot, [^)]+\): série nova, \d+,\d\d R\$\/kg em 2026-08-05 \(1 dia\)$/m);
+    // catalogue order: national series first
+    expect(lines.slice(2, 7).map((l) => l.split(" ")[1])).toEqual(["boi_gordo", "vaca_gorda", "soja", "milho", "bezerro"]);
+    git("add", "-A");
+    git("commit", "-q", "-m", lines[0]!);
+  }, 120_000);
+
+  it("a rerun of the same pages changes nothing: no message; the CLI prints nothing and exits 0", async () => {
+    expect(await update(FIXTURES, NOW1)).toBe(0);
+    expect(buildChangelog(await readSiteChange(repo, publicDir))).toBeNull();
+    const r = cli();
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain("nenhuma mudança");
+    const c = cli("--commit");
+    expect(c.status).toBe(0);
+    expect(git("rev-list", "--count", "HEAD")).toBe("1");
+  }, 120_000);
+
+  it("next run: new day with variation, a revised past day, Scot's new day, the failed page", async () => {
+    expect(await update(modified, NOW2)).toBe(1); // vaca-gorda page missing
+    second = buildChangelog(await readSiteChange(repo, publicDir));
+    expect(second).not.toBeNull();
+    const lines = second!.split("\n");
+    expect(lines[0]).toBe("dados 2026-09-08: 19 séries atualizadas; scot com falha desde 2026-09-28 21:00");
+    const boi = lines.indexOf("- boi_gordo (CEPEA): 347,70 -> 349,10 R$/@ (+1,40; +0,40%) em 2026-09-08 (antes: 2026-09-04)");
+    expect(boi).toBeGreaterThan(1);
+    expect(lines[boi + 1]).toBe("  revisão de 2026-09-03: 347,60 -> 347,70 R$/@ (+0,10; +0,03%)");
+    expect(second).toContain("- boi_gordo/SP (Scot, Barretos): 345,50 -> 347,00 R$/@ (+1,50; +0,43%) em 2026-08-06 (antes: 2026-08-05)");
+    // the other Scot states got a new day at the same price
+    expect(second).toMatch(/^- boi_gordo\/MT \(Scot, Cuiabá\): (\d+,\d\d) -> \1 R\$\/@ \(0,00; 0,00%\) em 2026-08-06 \(antes: 2026-08-05\)$/m);
+    expect(second).toMatch(/^- boi_gordo\/RS \(Scot, [^)]+\): .* R\$\/kg .* em 2026-08-06/m);
+    // the failed page is named, and the series it feeds keep their data (no vaca_gorda line)
+    expect(second).toMatch(/^- status: scot com falha desde 2026-09-28 21:00, 1 falha; dados mantidos até 2026-08-06$/m);
+    expect(second).toMatch(/^ {2}scot\/vaca-gorda: missing: página gravada não encontrada: .*vaca-gorda\.html$/m);
+    expect(second).not.toMatch(/^- vaca_gorda/m);
+    // CEPEA's other pages brought nothing new
+    expect(second).not.toMatch(/^- (soja|milho|bezerro)/m);
+  }, 120_000);
+
+  it("the CLI commits the change with that message and pushes it to origin", () => {
+    const bare = join(tmp, "origin.git");
+    execFileSync("git", ["init", "-q", "--bare", bare]);
+    git("remote", "add", "origin", bare);
+    git("push", "-q", "origin", "main");
+    const r = cli("--commit", "--push");
+    expect(r.stderr).not.toMatch(/falha/);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(second);
+    expect(git("log", "-1", "--format=%B")).toBe(second!.trimEnd());
+    expect(git("status", "--porcelain", "--", "public")).toBe("");
+    expect(execFileSync("git", ["--git-dir", bare, "rev-parse", "main"], { encoding: "utf8" }).trim()).toBe(git("rev-parse", "HEAD"));
+  }, 120_000);
+
+  it("a run that only changes the status is summarized as such", async () => {
+    expect(await update(modified, "2026-09-29T21:00:00-03:00")).toBe(1);
+    const msg = buildChangelog(await readSiteChange(repo, publicDir))!;
+    expect(msg.split("\n")[0]).toBe("status: scot com falha desde 2026-09-28 21:00");
+    expect(msg).toContain("- status: scot com falha desde 2026-09-28 21:00, 2 falhas seguidas; dados mantidos até 2026-08-06");
+    expect(msg).not.toMatch(/^- boi_gordo/m);
+  }, 120_000);
+});
+
+describe("changelog, pure cases", () => {
+  const serie = (historico: Array<[string, number]>, extra: Partial<SerieFile> = {}): SerieFile =>
+    ({
+      produto: "milho",
+      uf: null,
+      unidade: "sc60kg",
+      fonte: "cepea",
+      valor: historico.at(-1)![1],
+      data_cotacao: historico.at(-1)![0],
+      historico: historico.map(([data, valor]) => ({ data, valor })),
+      ...extra,
+    }) as SerieFile;
+  const files = (m: Record<string, SerieFile | null>) => new Map(Object.entries(m).map(([k, v]) => [k, v ? JSON.stringify(v) : null]));
+
+  it("recognizes series paths and nothing else", () => {
+    expect(seriesIdOfPath("api/v1/cotacao/boi_gordo/MT.json")).toBe("boi_gordo/MT");
+    expect(seriesIdOfPath("api/v1/cotacao/soja.json")).toBe("soja");
+    expect(seriesIdOfPath("api/v1/cotacao/uf/MT.json")).toBeNull();
+    expect(seriesIdOfPath("api/v1/cotacao.json")).toBeNull();
+    expect(seriesIdOfPath("api/v1/historico/soja.csv")).toBeNull();
+  });
+
+  it("only revisions: the title says revised, with the revised day", () => {
+    const p = "api/v1/cotacao/milho.json";
+    const msg = buildChangelog({
+      before: files({ [p]: serie([["2026-09-03", 70.1], ["2026-09-04", 70.93]]) }),
+      after: files({ [p]: serie([["2026-09-03", 69.9], ["2026-09-04", 70.93]]) }),
+    });
+    expect(msg).toBe("dados 2026-09-03: 1 série revisada\n\n- milho (CEPEA): revisão de 2026-09-03: 70,10 -> 69,90 R$/sc 60 kg (-0,20; -0,29%)\n");
+  });
+
+  it("a backfilled past day does not pretend the latest value moved", () => {
+    const c = diffSerie("milho", serie([["2026-09-02", 70], ["2026-09-04", 71]]), serie([["2026-09-02", 70], ["2026-09-03", 70.5], ["2026-09-04", 71]]))!;
+    expect(serieLines(c)).toEqual(["- milho (CEPEA): 1 dia acrescentado ao histórico (2026-09-03); último valor mantido, 71,00 R$/sc 60 kg em 2026-09-04"]);
+  });
+
+  it("several new days at once are counted", () => {
+    const c = diffSerie("milho", serie([["2026-09-02", 70]]), serie([["2026-09-02", 70], ["2026-09-03", 70.5], ["2026-09-04", 69.3]]))!;
+    expect(serieLines(c)).toEqual(["- milho (CEPEA): 70,00 -> 69,30 R$/sc 60 kg (-0,70; -1,00%) em 2026-09-04 (antes: 2026-09-02); 2 dias novos"]);
+  });
+
+  it("a file that changed without any change of data is reported as regenerated", () => {
+    const p = "api/v1/cotacao/milho.json";
+    const s = serie([["2026-09-04", 70.93]]);
+    const msg = buildChangelog({ before: files({ [p]: s }), after: files({ [p]: { ...s, bordao: "novo" } as SerieFile }) });
+    expect(msg).toBe("site regenerado: 1 arquivo alterado, sem dados novos\n\n- api/v1/cotacao/milho.json\n");
+  });
+
+  it("nothing changed: null", () => {
+    const p = "api/v1/cotacao/milho.json";
+    const s = files({ [p]: serie([["2026-09-04", 70.93]]) });
+    expect(buildChangelog({ before: s, after: s })).toBeNull();
+  });
+
+  it("says which file is not JSON", () => {
+    const p = "api/v1/cotacao/milho.json";
+    expect(() => buildChangelog({ before: new Map([[p, "{"]]), after: new Map([[p, "{}"]]) })).toThrow(/milho\.json \(antes\) não é JSON válido/);
+  });
+});

@@ -206,7 +206,8 @@ export function buildOpenApi(files: ReadonlyMap<string, string>): Obj {
       summary: "Situação das fontes e das séries",
       description: "Por fonte e página: última tentativa e último sucesso, estado (ok, stale, blocked, failed, disabled) e motivo; por série: a última data.",
       tag: "Catálogo",
-      content: { "application/json": { schema: ref("status.schema.json"), ...jsonExample("status.json publicado", parseJson(files, "api/v1/status.json")) } },
+      // no example: status.json records every run's attempt, and openapi.json must not change with it
+      content: { "application/json": { schema: ref("status.schema.json") } },
     }),
     [`/${EVENTOS_PATH}`]: staticGet({
       id: "getEventos",

@@ -1,0 +1,45 @@
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { loadConfig, REPO_ROOT } from "../config.ts";
+import { emptyEventos, loadEventos } from "../events/model.ts";
+import { entregarEventos, formatarRelatorio, loadAssinantes, loadEstado } from "../events/webhooks.ts";
+
+const USAGE = `uso: npm run notify [-- --webhooks ARQUIVO --estado ARQUIVO]
+  envia por POST os eventos novos de api/v1/eventos.json aos assinantes de webhooks.json
+  --webhooks ARQUIVO  lista de assinantes (padrão: webhooks.json na raiz do repositório)
+  --estado ARQUIVO    ids já entregues a cada assinante (padrão: data/webhooks-entregues.json);
+                      o workflow faz commit deste arquivo junto com os dados`;
+
+let args;
+try {
+  args = parseArgs({
+    options: { webhooks: { type: "string" }, estado: { type: "string" }, help: { type: "boolean", short: "h" } },
+    strict: true,
+    allowPositionals: false,
+  }).values;
+} catch (err) {
+  console.error(`${(err as Error).message}\n${USAGE}`);
+  process.exit(2);
+}
+if (args.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+
+try {
+  const config = loadConfig();
+  const webhooksFile = args.webhooks ?? join(REPO_ROOT, "webhooks.json");
+  const estadoFile = args.estado ?? join(REPO_ROOT, "data", "webhooks-entregues.json");
+  const assinantes = await loadAssinantes(webhooksFile);
+  const eventos = (await loadEventos(config.publicDir)) ?? emptyEventos();
+  const estado = await loadEstado(estadoFile);
+  const relatorio = await entregarEventos(eventos, assinantes, estado, {
+    estadoFile: assinantes.length > 0 ? estadoFile : undefined,
+    log: (l) => console.log(l),
+  });
+  for (const line of formatarRelatorio(relatorio)) console.log(line);
+  process.exitCode = relatorio.ok ? 0 : 1;
+} catch (err) {
+  console.error((err as Error).message);
+  process.exitCode = 1;
+}

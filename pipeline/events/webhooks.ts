@@ -1,0 +1,299 @@
+/**
+ * Webhook delivery: POSTs each new event of api/v1/eventos.json to the subscribers of
+ * webhooks.json, signed with the subscriber's secret, retried with exponential backoff, and
+ * recorded per subscriber in a delivery state file so that each event id is sent once.
+ *
+ * Where the state lives: the update runs in GitHub Actions, whose machines keep nothing between
+ * runs, so the state is a small committed file (data/webhooks-entregues.json by default) that
+ * the workflow commits together with the data it just published. Git then says what was sent
+ * to whom and when, a rerun of a job finds the ids already sent, and the file stays bounded:
+ * only ids still listed in eventos.json are kept (an id that left the list can never be a
+ * candidate again).
+ */
+import { createHmac } from "node:crypto";
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { Agent, fetch, type Dispatcher } from "undici";
+import { z } from "zod";
+import { TIPOS_EVENTO, type Evento, type EventosFile } from "./model.ts";
+import { lookupPublico, motivoUrlRecusada } from "./net.ts";
+import { REPOSITORIO } from "../openapi/servers.ts";
+
+export const SIGNATURE_HEADER = "X-Cotacao-Signature";
+const USER_AGENT = `CotacaoAberta-Webhooks/1.0 (+https://github.com/${REPOSITORIO})`;
+
+export const AssinanteSchema = z.strictObject({
+  url: z.string().min(1),
+  /** event types wanted: any of cotacao_atualizada, price_changed, historico_revisado */
+  eventos: z.array(z.enum(TIPOS_EVENTO)).min(1),
+  /** name of the environment variable (a GitHub Actions secret) holding the HMAC secret */
+  segredo_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "nome de variável de ambiente inválido"),
+  /** optional: only events created at or after this instant (a new subscriber skips the past) */
+  desde: z.iso.datetime({ offset: true }).optional(),
+});
+export type Assinante = z.infer<typeof AssinanteSchema>;
+
+export interface EstadoEntregas {
+  versao: 1;
+  assinantes: Array<{ url: string; entregues: string[] }>;
+}
+
+export function estadoVazio(): EstadoEntregas {
+  return { versao: 1, assinantes: [] };
+}
+
+/** "[0].eventos.1" for the path of a problem in the list. */
+function onde(path: readonly PropertyKey[]): string {
+  if (path.length === 0) return "(raiz)";
+  const [first, ...rest] = path;
+  return [`[${String(first)}]`, ...rest.map(String)].join(".");
+}
+
+/** Reads and checks webhooks.json; every problem names the file, the entry and the field. */
+export async function loadAssinantes(file: string, opts: { permitirInseguro?: boolean } = {}): Promise<Assinante[]> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw new Error(`${file}: não foi possível ler (${(err as Error).message})`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`${file}: JSON inválido (${(err as Error).message})`);
+  }
+  const r = z.array(AssinanteSchema).safeParse(raw);
+  if (!r.success) {
+    throw new Error(`${file}: ${r.error.issues.map((i) => `${onde(i.path)}: ${i.message}`).join("; ")}`);
+  }
+  const problemas: string[] = [];
+  const vistos = new Set<string>();
+  r.data.forEach((a, i) => {
+    const motivo = motivoUrlRecusada(a.url, opts.permitirInseguro);
+    if (motivo) problemas.push(`[${i}].url ${a.url}: ${motivo}`);
+    if (vistos.has(a.url)) problemas.push(`[${i}].url ${a.url}: repetida`);
+    vistos.add(a.url);
+  });
+  if (problemas.length > 0) throw new Error(`${file}: ${problemas.join("; ")}`);
+  return r.data;
+}
+
+export async function loadEstado(file: string): Promise<EstadoEntregas> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return estadoVazio();
+    throw new Error(`${file}: não foi possível ler (${(err as Error).message})`);
+  }
+  const r = z
+    .strictObject({ versao: z.literal(1), assinantes: z.array(z.strictObject({ url: z.string(), entregues: z.array(z.string()) })) })
+    .safeParse(JSON.parse(text));
+  // a damaged state would re-send everything: stop instead
+  if (!r.success) throw new Error(`${file}: estado de entregas inválido (${r.error.issues[0]?.message}); restaure o arquivo com git`);
+  return r.data;
+}
+
+/** Deterministic bytes: subscribers by URL, ids in eventos.json order. */
+export function stringifyEstado(estado: EstadoEntregas): string {
+  const assinantes = [...estado.assinantes].sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+  return JSON.stringify({ versao: 1, assinantes }, null, 2) + "\n";
+}
+
+async function saveEstado(file: string, estado: EstadoEntregas): Promise<void> {
+  await mkdir(dirname(file), { recursive: true });
+  const tmp = `${file}.tmp-${process.pid}`;
+  await writeFile(tmp, stringifyEstado(estado), "utf8");
+  await rename(tmp, file);
+}
+
+/** "sha256=" + hex HMAC-SHA256 of the exact body bytes. */
+export function assinatura(body: string, segredo: string): string {
+  return `sha256=${createHmac("sha256", segredo).update(body, "utf8").digest("hex")}`;
+}
+
+/** The POST body: exactly the event as published in eventos.json. */
+export function corpoDoEvento(e: Evento): string {
+  return JSON.stringify({ id: e.id, tipo: e.tipo, criado_em: e.criado_em, dados: e.dados });
+}
+
+export interface OpcoesEntrega {
+  /** per attempt, whole request */
+  timeoutMs?: number;
+  /** attempts per event (1 = no retry) */
+  tentativas?: number;
+  /** wait before the 2nd attempt; doubles each time */
+  backoffMs?: number;
+  /** tests only: allow http and loopback (the local receiver) */
+  permitirInseguro?: boolean;
+  env?: NodeJS.ProcessEnv;
+  log?: (line: string) => void;
+  /** where the state is saved after every successful delivery (none: not saved) */
+  estadoFile?: string;
+}
+
+export interface ResultadoEntrega {
+  url: string;
+  evento: string;
+  tipo: string;
+  ok: boolean;
+  tentativas: number;
+  status: number | null;
+  motivo: string | null;
+}
+
+export interface RelatorioNotify {
+  entregas: ResultadoEntrega[];
+  /** per subscriber: delivered now, failed, pending (not tried after a failure), already sent */
+  resumo: Array<{ url: string; entregues: number; falhas: number; pendentes: number; ja_entregues: number; erro: string | null }>;
+  estado: EstadoEntregas;
+  ok: boolean;
+}
+
+function pendentesPara(a: Assinante, eventos: EventosFile, entregues: ReadonlySet<string>): Evento[] {
+  const desde = a.desde ? Date.parse(a.desde) : null;
+  return eventos.eventos
+    .filter((e) => a.eventos.includes(e.tipo) && !entregues.has(e.id) && (desde === null || Date.parse(e.criado_em) >= desde))
+    .reverse(); // oldest first: a subscriber sees events in the order they happened
+}
+
+async function postar(
+  dispatcher: Dispatcher,
+  url: string,
+  body: string,
+  e: Evento,
+  segredo: string,
+  tentativa: number,
+  timeoutMs: number,
+): Promise<{ ok: boolean; retry: boolean; status: number | null; motivo: string | null }> {
+  try {
+    const res = await fetch(url, {
+      method: "POST",
+      body,
+      redirect: "manual",
+      dispatcher,
+      signal: AbortSignal.timeout(timeoutMs),
+      headers: {
+        "content-type": "application/json; charset=utf-8",
+        "user-agent": USER_AGENT,
+        [SIGNATURE_HEADER]: assinatura(body, segredo),
+        "X-Cotacao-Evento": e.id,
+        "X-Cotacao-Tipo": e.tipo,
+        "X-Cotacao-Tentativa": String(tentativa),
+      },
+    });
+    // the answer body is not used; read it so the connection can be reused
+    await res.arrayBuffer().catch(() => undefined);
+    if (res.status >= 200 && res.status < 300) return { ok: true, retry: false, status: res.status, motivo: null };
+    if (res.status >= 300 && res.status < 400) {
+      return { ok: false, retry: false, status: res.status, motivo: `HTTP ${res.status}: redirecionamento não é seguido (cadastre a URL final)` };
+    }
+    const retry = res.status >= 500 || res.status === 429 || res.status === 408;
+    return { ok: false, retry, status: res.status, motivo: `HTTP ${res.status}` };
+  } catch (err) {
+    const e2 = err as Error & { cause?: { code?: string; message?: string } };
+    const timeout = e2.name === "TimeoutError" || e2.name === "AbortError";
+    const motivo = timeout ? `sem resposta em ${timeoutMs} ms` : `falha de rede: ${e2.cause?.message ?? e2.message}`;
+    const recusado = e2.cause?.code === "EADDRNOTPUBLIC";
+    return { ok: false, retry: !recusado, status: null, motivo };
+  }
+}
+
+/**
+ * Delivers every pending event to every subscriber. A subscriber whose delivery fails after all
+ * attempts gets nothing more in this run (order is kept; the next run starts from there).
+ */
+export async function entregarEventos(
+  eventos: EventosFile,
+  assinantes: readonly Assinante[],
+  estadoAnterior: EstadoEntregas,
+  opts: OpcoesEntrega = {},
+): Promise<RelatorioNotify> {
+  const timeoutMs = opts.timeoutMs ?? 10_000;
+  const tentativas = Math.max(1, opts.tentativas ?? 4);
+  const backoffMs = opts.backoffMs ?? 2_000;
+  const env = opts.env ?? process.env;
+  const log = opts.log ?? (() => {});
+  const idsAtuais = new Set(eventos.eventos.map((e) => e.id));
+
+  // bounded state: keep only subscribers still listed and ids still in eventos.json
+  const estado: EstadoEntregas = {
+    versao: 1,
+    assinantes: assinantes.map((a) => ({
+      url: a.url,
+      entregues: (estadoAnterior.assinantes.find((s) => s.url === a.url)?.entregues ?? []).filter((id) => idsAtuais.has(id)),
+    })),
+  };
+  const dispatcher = new Agent({
+    connect: opts.permitirInseguro ? { timeout: timeoutMs } : { timeout: timeoutMs, lookup: lookupPublico },
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+  });
+  const entregas: ResultadoEntrega[] = [];
+  const resumo: RelatorioNotify["resumo"] = [];
+  try {
+    for (const a of assinantes) {
+      const registro = estado.assinantes.find((s) => s.url === a.url)!;
+      const entregues = new Set(registro.entregues);
+      const ja = eventos.eventos.filter((e) => entregues.has(e.id)).length;
+      const fila = pendentesPara(a, eventos, entregues);
+      const linha = { url: a.url, entregues: 0, falhas: 0, pendentes: 0, ja_entregues: ja, erro: null as string | null };
+      resumo.push(linha);
+      const recusa = motivoUrlRecusada(a.url, opts.permitirInseguro);
+      const segredo = env[a.segredo_env];
+      if (recusa || !segredo) {
+        linha.erro = recusa ?? `variável de ambiente ${a.segredo_env} (segredo_env) não definida ou vazia`;
+        linha.pendentes = fila.length;
+        log(`${a.url}: nada enviado: ${linha.erro}`);
+        continue;
+      }
+      for (const [i, e] of fila.entries()) {
+        const body = corpoDoEvento(e);
+        let r: Awaited<ReturnType<typeof postar>> = { ok: false, retry: false, status: null, motivo: null };
+        let n = 0;
+        while (n < tentativas) {
+          n++;
+          r = await postar(dispatcher, a.url, body, e, segredo, n, timeoutMs);
+          if (r.ok || !r.retry || n === tentativas) break;
+          log(`${a.url}: ${e.id} tentativa ${n} falhou (${r.motivo}); nova tentativa em ${backoffMs * 2 ** (n - 1)} ms`);
+          await sleep(backoffMs * 2 ** (n - 1));
+        }
+        entregas.push({ url: a.url, evento: e.id, tipo: e.tipo, ok: r.ok, tentativas: n, status: r.status, motivo: r.motivo });
+        if (r.ok) {
+          linha.entregues++;
+          entregues.add(e.id);
+          registro.entregues = eventos.eventos.filter((x) => entregues.has(x.id)).map((x) => x.id);
+          if (opts.estadoFile) await saveEstado(opts.estadoFile, estado);
+        } else {
+          linha.falhas++;
+          linha.pendentes = fila.length - i - 1;
+          log(`${a.url}: ${e.id} (${e.tipo}) não entregue após ${n} tentativa(s): ${r.motivo}; ${linha.pendentes} evento(s) ficam para a próxima execução`);
+          break;
+        }
+      }
+    }
+  } finally {
+    await dispatcher.close();
+  }
+  if (opts.estadoFile) await saveEstado(opts.estadoFile, estado);
+  return { entregas, resumo, estado, ok: resumo.every((l) => l.falhas === 0 && l.erro === null) };
+}
+
+/** The report printed by `npm run notify`, in pt-BR. */
+export function formatarRelatorio(r: RelatorioNotify): string[] {
+  if (r.resumo.length === 0) return ["notify: nenhum assinante em webhooks.json"];
+  const out = [`notify: ${r.resumo.length} assinante(s)`];
+  for (const l of r.resumo) {
+    const partes = [`${l.entregues} entregue(s) agora`, `${l.ja_entregues} já entregue(s) antes`];
+    if (l.falhas) partes.push(`${l.falhas} falha(s)`);
+    if (l.pendentes) partes.push(`${l.pendentes} pendente(s)`);
+    out.push(`  ${l.url}: ${partes.join(", ")}${l.erro ? ` — ERRO: ${l.erro}` : ""}`);
+    for (const e of r.entregas.filter((x) => x.url === l.url && !x.ok)) {
+      out.push(`    ${e.evento} (${e.tipo}): ${e.motivo} após ${e.tentativas} tentativa(s)`);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,251 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { nextEventos, type EventosFile } from "../../pipeline/events/model.ts";
+import { isPrivateAddress, lookupPublico, motivoUrlRecusada } from "../../pipeline/events/net.ts";
+import {
+  assinatura,
+  entregarEventos,
+  formatarRelatorio,
+  loadAssinantes,
+  loadEstado,
+  estadoVazio,
+  type Assinante,
+} from "../../pipeline/events/webhooks.ts";
+import type { SeriesChange } from "../../pipeline/run/apply.ts";
+
+interface Recebido {
+  path: string;
+  headers: IncomingMessage["headers"];
+  body: string;
+}
+
+/** A receiver on 127.0.0.1 whose answer per request is chosen by the test. */
+class Receptor {
+  recebidos: Recebido[] = [];
+  responder: (req: Recebido, n: number) => { status: number; headers?: Record<string, string> } | "pendurar" = () => ({ status: 204 });
+  private server!: Server;
+  private sockets = new Set<Socket>();
+
+  async start(): Promise<void> {
+    this.server = createServer((req: IncomingMessage, res: ServerResponse) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        const r: Recebido = { path: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8") };
+        this.recebidos.push(r);
+        const a = this.responder(r, this.recebidos.length);
+        if (a === "pendurar") return; // never answers: the client's timeout must fire
+        res.writeHead(a.status, a.headers ?? {});
+        res.end();
+      });
+    });
+    this.server.on("connection", (s: Socket) => {
+      this.sockets.add(s);
+      s.on("close", () => this.sockets.delete(s));
+    });
+    await new Promise<void>((ok) => this.server.listen(0, "127.0.0.1", ok));
+  }
+
+  url(path = "/hook"): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}${path}`;
+  }
+
+  async stop(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    await new Promise<void>((ok) => this.server.close(() => ok()));
+  }
+}
+
+const NOW = "2026-09-28T12:00:00-03:00";
+const SEGREDO = "segredo-de-teste-123";
+
+function eventos(): EventosFile {
+  const changes: SeriesChange[] = [
+    { id: "boi_gordo", added: ["2026-09-04"], revised: [], pracasChanged: false, antes: { data: "2026-09-03", valor: 347.6 }, depois: { data: "2026-09-04", valor: 347.7 } },
+    { id: "milho", added: ["2026-09-04"], revised: [], pracasChanged: false, antes: { data: "2026-09-03", valor: 71.2 }, depois: { data: "2026-09-04", valor: 70.93 } },
+  ];
+  return nextEventos(null, changes, new Date(NOW));
+}
+
+/** What a subscriber does: HMAC the raw body with its secret and compare in constant time. */
+function assinaturaValida(body: string, header: string | undefined, segredo: string): boolean {
+  const esperado = Buffer.from(`sha256=${createHmac("sha256", segredo).update(body).digest("hex")}`);
+  const recebido = Buffer.from(header ?? "");
+  return recebido.length === esperado.length && timingSafeEqual(recebido, esperado);
+}
+
+describe("webhook delivery to a local receiver", () => {
+  const rx = new Receptor();
+  let dir: string;
+  let estadoFile: string;
+  const env = { SEGREDO_TESTE: SEGREDO };
+  const rapido = { timeoutMs: 2_000, backoffMs: 5, tentativas: 3, permitirInseguro: true, env };
+  let assinante: Assinante;
+
+  beforeAll(() => rx.start());
+  afterAll(() => rx.stop());
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), "cotacao-webhooks-"));
+    estadoFile = join(dir, "data", "webhooks-entregues.json");
+    rx.recebidos = [];
+    rx.responder = () => ({ status: 204 });
+    assinante = { url: rx.url(), eventos: ["cotacao_atualizada", "price_changed", "historico_revisado"], segredo_env: "SEGREDO_TESTE" };
+  });
+  afterEach(() => rm(dir, { recursive: true, force: true }));
+
+  it("POSTs every event, oldest first, as {id, tipo, criado_em, dados} with a verifiable signature", async () => {
+    const ev = eventos();
+    const r = await entregarEventos(ev, [assinante], estadoVazio(), { ...rapido, estadoFile });
+    expect(r.ok).toBe(true);
+    expect(rx.recebidos).toHaveLength(3);
+    expect(rx.recebidos.map((x) => JSON.parse(x.body).id)).toEqual([...ev.eventos].reverse().map((e) => e.id));
+    for (const x of rx.recebidos) {
+      const body = JSON.parse(x.body);
+      expect(Object.keys(body)).toEqual(["id", "tipo", "criado_em", "dados"]);
+      expect(body).toEqual(ev.eventos.find((e) => e.id === body.id));
+      expect(x.headers["content-type"]).toBe("application/json; charset=utf-8");
+      expect(x.headers["x-cotacao-evento"]).toBe(body.id);
+      expect(assinaturaValida(x.body, x.headers["x-cotacao-signature"] as string, SEGREDO)).toBe(true);
+      expect(assinaturaValida(x.body, x.headers["x-cotacao-signature"] as string, "outro-segredo")).toBe(false);
+    }
+    expect(assinatura("{}", "k")).toBe(`sha256=${createHmac("sha256", "k").update("{}").digest("hex")}`);
+    const estado = JSON.parse(await readFile(estadoFile, "utf8"));
+    expect(estado).toEqual({ versao: 1, assinantes: [{ url: assinante.url, entregues: ev.eventos.map((e) => e.id) }] });
+  });
+
+  it("a second notify sends nothing new", async () => {
+    const ev = eventos();
+    await entregarEventos(ev, [assinante], await loadEstado(estadoFile), { ...rapido, estadoFile });
+    expect(rx.recebidos).toHaveLength(3);
+    const r2 = await entregarEventos(ev, [assinante], await loadEstado(estadoFile), { ...rapido, estadoFile });
+    expect(rx.recebidos).toHaveLength(3);
+    expect(r2.entregas).toEqual([]);
+    expect(r2.resumo[0]).toMatchObject({ entregues: 0, ja_entregues: 3, falhas: 0 });
+    expect(formatarRelatorio(r2).join("\n")).toContain("0 entregue(s) agora, 3 já entregue(s) antes");
+  });
+
+  it("retries after a 500 and delivers once it answers 2xx", async () => {
+    rx.responder = (_req, n) => ({ status: n === 1 ? 500 : 200 });
+    const r = await entregarEventos(eventos(), [assinante], estadoVazio(), { ...rapido, estadoFile });
+    expect(r.ok).toBe(true);
+    expect(r.entregas[0]).toMatchObject({ ok: true, tentativas: 2, status: 200 });
+    expect(rx.recebidos).toHaveLength(4);
+    expect(rx.recebidos[0]!.body).toBe(rx.recebidos[1]!.body);
+    expect(rx.recebidos.map((x) => x.headers["x-cotacao-tentativa"])).toEqual(["1", "2", "1", "1"]);
+  });
+
+  it("gives up after the last attempt, keeps the rest pending and sends them on the next run", async () => {
+    rx.responder = () => ({ status: 503 });
+    const log: string[] = [];
+    const r = await entregarEventos(eventos(), [assinante], estadoVazio(), { ...rapido, estadoFile, log: (l) => log.push(l) });
+    expect(r.ok).toBe(false);
+    expect(rx.recebidos).toHaveLength(3); // three attempts at the first event, nothing after it
+    expect(r.resumo[0]).toMatchObject({ entregues: 0, falhas: 1, pendentes: 2 });
+    expect(formatarRelatorio(r).join("\n")).toContain("HTTP 503 após 3 tentativa(s)");
+    expect(log.some((l) => l.includes("nova tentativa"))).toBe(true);
+    rx.responder = () => ({ status: 200 });
+    const r2 = await entregarEventos(eventos(), [assinante], await loadEstado(estadoFile), { ...rapido, estadoFile });
+    expect(r2.ok).toBe(true);
+    expect(r2.resumo[0]).toMatchObject({ entregues: 3 });
+  });
+
+  it("a receiver that never answers times out (and is retried)", async () => {
+    rx.responder = () => "pendurar";
+    const r = await entregarEventos(eventos(), [assinante], estadoVazio(), { ...rapido, timeoutMs: 300, tentativas: 2, estadoFile });
+    expect(r.ok).toBe(false);
+    expect(r.entregas[0]).toMatchObject({ ok: false, tentativas: 2, status: null, motivo: "sem resposta em 300 ms" });
+    expect(rx.recebidos).toHaveLength(2);
+    expect(await loadEstado(estadoFile)).toEqual({ versao: 1, assinantes: [{ url: assinante.url, entregues: [] }] });
+  });
+
+  it("does not follow redirects and does not retry a 4xx", async () => {
+    rx.responder = (req) => (req.path === "/hook" ? { status: 302, headers: { location: rx.url("/outro") } } : { status: 200 });
+    const r = await entregarEventos(eventos(), [assinante], estadoVazio(), { ...rapido, estadoFile });
+    expect(r.entregas[0]).toMatchObject({ ok: false, tentativas: 1, status: 302 });
+    expect(rx.recebidos.map((x) => x.path)).toEqual(["/hook"]);
+    rx.recebidos = [];
+    rx.responder = () => ({ status: 410 });
+    const r2 = await entregarEventos(eventos(), [assinante], estadoVazio(), { ...rapido });
+    expect(r2.entregas[0]).toMatchObject({ ok: false, tentativas: 1, status: 410 });
+  });
+
+  it("sends only the subscribed types, only since `desde`, and nothing without its secret", async () => {
+    const ev = eventos();
+    const r = await entregarEventos(ev, [{ ...assinante, eventos: ["price_changed"] }], estadoVazio(), rapido);
+    expect(rx.recebidos.map((x) => JSON.parse(x.body).tipo)).toEqual(["price_changed", "price_changed"]);
+    expect(r.ok).toBe(true);
+    rx.recebidos = [];
+    await entregarEventos(ev, [{ ...assinante, desde: "2026-09-28T12:00:01-03:00" }], estadoVazio(), rapido);
+    expect(rx.recebidos).toHaveLength(0);
+    const r3 = await entregarEventos(ev, [{ ...assinante, segredo_env: "NAO_DEFINIDA" }], estadoVazio(), rapido);
+    expect(rx.recebidos).toHaveLength(0);
+    expect(r3.ok).toBe(false);
+    expect(r3.resumo[0]!.erro).toContain("NAO_DEFINIDA");
+  });
+
+  it("refuses http and loopback URLs outside tests, before sending anything", async () => {
+    const r = await entregarEventos(eventos(), [assinante], estadoVazio(), { ...rapido, permitirInseguro: false });
+    expect(r.ok).toBe(false);
+    expect(r.resumo[0]!.erro).toContain("https");
+    expect(rx.recebidos).toHaveLength(0);
+  });
+});
+
+describe("subscriber list and URL safety", () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "cotacao-webhooks-"));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it("accepts the committed empty list and a well-formed https subscriber", async () => {
+    expect(await loadAssinantes(new URL("../../webhooks.json", import.meta.url).pathname)).toEqual([]);
+    const f = join(dir, "ok.json");
+    await writeFile(f, JSON.stringify([{ url: "https://exemplo.com.br/webhooks/cotacao", eventos: ["price_changed"], segredo_env: "WEBHOOK_EXEMPLO" }]));
+    expect(await loadAssinantes(f)).toHaveLength(1);
+    expect(await loadAssinantes(join(dir, "nao-existe.json"))).toEqual([]);
+  });
+
+  it("names the file, entry and field of a bad subscriber", async () => {
+    const f = join(dir, "ruim.json");
+    await writeFile(f, JSON.stringify([{ url: "https://a.com.br/x", eventos: ["preco"], segredo_env: "S" }]));
+    await expect(loadAssinantes(f)).rejects.toThrow(/ruim\.json: \[0\]\.eventos\.0/);
+    await writeFile(f, JSON.stringify([{ url: "http://a.com.br/x", eventos: ["price_changed"], segredo_env: "S" }]));
+    await expect(loadAssinantes(f)).rejects.toThrow(/\[0\]\.url http:\/\/a\.com\.br\/x: só URLs https/);
+  });
+
+  it.each([
+    ["http://exemplo.com.br/", "https"],
+    ["https://127.0.0.1/", "local"],
+    ["https://10.1.2.3/", "privado"],
+    ["https://169.254.169.254/latest/meta-data", "reservado"],
+    ["https://[::1]/", "local"],
+    ["https://[::ffff:192.168.0.1]/", "privado"],
+    ["https://localhost:8443/", "não é um nome público"],
+    ["https://servidor.internal/", "não é um nome público"],
+    ["https://user:senha@exemplo.com.br/", "usuário ou senha"],
+    ["não é url", "inválida"],
+  ])("refuses %s", (url, motivo) => {
+    expect(motivoUrlRecusada(url)).toContain(motivo);
+  });
+
+  it("accepts public https URLs", () => {
+    expect(motivoUrlRecusada("https://hooks.exemplo.com.br/cotacao?x=1")).toBeNull();
+    expect(motivoUrlRecusada("https://8.8.8.8/")).toBeNull();
+    expect(isPrivateAddress("8.8.8.8")).toBe(false);
+    expect(isPrivateAddress("2606:4700::1111")).toBe(false);
+    expect(isPrivateAddress("fd00::1")).toBe(true);
+  });
+
+  it("refuses at connect time a name that resolves to a loopback address", async () => {
+    // "localhost" resolves from /etc/hosts: no network needed
+    const err = await new Promise<NodeJS.ErrnoException | null>((ok) => lookupPublico("localhost", { all: true }, (e) => ok(e)));
+    expect(err?.code).toBe("EADDRNOTPUBLIC");
+    expect(err?.message).toContain("não é público");
+  });
+});

@@ -35,11 +35,13 @@ async function readJson<T>(file: string, rel: string): Promise<T | null> {
 
 export async function loadStore(publicDir: string): Promise<Store> {
   const series = new Map<string, SerieFile>();
-  await Promise.all(
-    allSeries().map(async (def) => {
+  // one file at a time: a 30-year history is megabytes of text per series, and holding every
+  // raw text at once while parsing would double the peak memory of a build
+  for (const def of allSeries()) {
+    {
       const rel = seriesJsonPath(def);
       const doc = await readJson<SerieFile>(join(publicDir, rel), rel);
-      if (!doc) return;
+      if (!doc) continue;
       if (!Array.isArray(doc.historico) || doc.produto !== def.produto || (doc.uf ?? null) !== def.uf) {
         throw new PipelineError({
           stage: "merge",
@@ -47,8 +49,8 @@ export async function loadStore(publicDir: string): Promise<Store> {
         });
       }
       series.set(def.id, doc);
-    }),
-  );
+    }
+  }
   const status = await readJson<StatusFile>(join(publicDir, "api/v1/status.json"), "api/v1/status.json");
   return { series, status };
 }

@@ -144,21 +144,34 @@ export function renderSite(
   config: Config,
   extras: { eventos?: EventosFile } = {},
 ): Map<string, string> {
+  return renderSiteDocs(series, status, config, extras).files;
+}
+
+/** renderSite, plus the object each JSON file was serialized from (for validation). */
+export function renderSiteDocs(
+  series: ReadonlyMap<string, SerieFile>,
+  status: StatusFile,
+  config: Config,
+  extras: { eventos?: EventosFile } = {},
+): { files: Map<string, string>; docs: Map<string, unknown> } {
   const files = new Map<string, string>();
+  const docs = new Map<string, unknown>();
+  const json = (path: string, doc: unknown) => {
+    files.set(path, stringifyDoc(doc));
+    docs.set(path, doc);
+  };
   for (const def of allSeries()) {
     const f = series.get(def.id);
     if (!f) continue;
-    files.set(seriesJsonPath(def), stringifyDoc(f));
+    json(seriesJsonPath(def), f);
     files.set(seriesCsvPath(def), historicoCsv(f.historico));
   }
-  files.set("api/v1/cotacao.json", stringifyDoc(renderAggregate(series, null)));
-  for (const uf of SCOT_UFS) {
-    files.set(`api/v1/cotacao/uf/${uf}.json`, stringifyDoc(renderAggregate(series, uf)));
-  }
-  files.set("api/v1/index.json", stringifyDoc(renderIndex(series, config)));
-  files.set("api/v1/status.json", stringifyDoc(status));
+  json("api/v1/cotacao.json", renderAggregate(series, null));
+  for (const uf of SCOT_UFS) json(`api/v1/cotacao/uf/${uf}.json`, renderAggregate(series, uf));
+  json("api/v1/index.json", renderIndex(series, config));
+  json("api/v1/status.json", status);
   for (const [path, text] of schemaFiles()) files.set(path, text);
   if (extras.eventos) for (const [path, text] of eventosFiles(extras.eventos)) files.set(path, text);
   for (const [path, text] of apiDescriptionFiles(files)) files.set(path, text);
-  return files;
+  return { files, docs };
 }

@@ -5,7 +5,7 @@ import { emptyEventos, loadEventos } from "../events/model.ts";
 import { loadStore } from "../history/store.ts";
 import { writeChanged } from "../publish/write.ts";
 import { renderSerie } from "../render/serie.ts";
-import { renderSite } from "../render/site.ts";
+import { renderSiteDocs } from "../render/site.ts";
 import type { SerieFile } from "../render/shapes.ts";
 import { getSource } from "../sources/index.ts";
 import { validateFiles } from "../validate/ajv.ts";
@@ -36,8 +36,8 @@ export async function runBuild(config: Config, now: Date): Promise<{ written: st
     );
   }
   const status = store.status ?? nextStatus(null, [], series, config, now);
-  const files = renderSite(series, status, config, { eventos: (await loadEventos(config.publicDir)) ?? emptyEventos() });
-  const errors = validateFiles(files).erros;
+  const { files, docs } = renderSiteDocs(series, status, config, { eventos: (await loadEventos(config.publicDir)) ?? emptyEventos() });
+  const errors = validateFiles(files, { documentos: docs }).erros;
   if (errors.length > 0) {
     throw new PipelineError({ stage: "validate", reason: `arquivos inválidos; nada foi escrito:\n  ${errors.join("\n  ")}` });
   }

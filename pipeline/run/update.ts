@@ -8,7 +8,7 @@ import { loadEventos, nextEventos } from "../events/model.ts";
 import { assemble } from "../history/assemble.ts";
 import { loadStore } from "../history/store.ts";
 import { writeChanged } from "../publish/write.ts";
-import { renderSite } from "../render/site.ts";
+import { renderSiteDocs } from "../render/site.ts";
 import type { SerieFile } from "../render/shapes.ts";
 import { SOURCES } from "../sources/index.ts";
 import type { PageDef, SourceDef } from "../sources/types.ts";
@@ -130,8 +130,8 @@ export async function runUpdate(opts: UpdateOptions): Promise<UpdateReport> {
 
   const status = nextStatus(store.status, outcomes, series, config, now, env);
   const eventos = nextEventos(await loadEventos(config.publicDir), changes, now);
-  const files = renderSite(series, status, config, { eventos });
-  const errors = validateFiles(files).erros;
+  const { files, docs } = renderSiteDocs(series, status, config, { eventos });
+  const errors = validateFiles(files, { documentos: docs }).erros;
   if (errors.length > 0) {
     throw new PipelineError({
       stage: "validate",

@@ -199,19 +199,18 @@ export function createApp(opts: ServeOptions): Hono<Env> {
     const { path, query: qs } = splitTarget(rawTarget(c));
     const safe = safePath(path);
     if (!safe.ok) throw new ApiError(400, "caminho_invalido", `caminho recusado: ${safe.motivo}`);
-    let rel = safe.rel;
+    const rel = safe.rel;
     let r = await files.resolve(rel || "index.html");
-    if (r.kind === "dir" || (rel === "" && r.kind === "missing")) {
-      if (rel !== "" && !safe.trailingSlash) {
+    if (r.kind === "dir") {
+      if (!safe.trailingSlash) {
         // relative Location, so it also works under a sub-path behind a proxy
         const last = rel.split("/").pop()!;
         c.header("Location", `${encodeURIComponent(last)}/${qs ? `?${qs}` : ""}`);
         c.header("Cache-Control", CACHE_CONTROL);
         return c.body(null, 301);
       }
-      rel = rel ? `${rel}/index.html` : "index.html";
-      r = await files.resolve(rel);
-    } else if (safe.trailingSlash && r.kind === "file") {
+      r = await files.resolve(`${rel}/index.html`);
+    } else if (rel !== "" && safe.trailingSlash) {
       r = { kind: "missing" };
     }
     if (r.kind !== "file") throw new ApiError(404, "nao_encontrado", `arquivo não encontrado: ${path.slice(0, 200)}; veja api/v1/index.json`);

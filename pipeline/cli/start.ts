@@ -1,0 +1,43 @@
+import { loadConfig } from "../config.ts";
+import { runClock } from "../domain/dates.ts";
+import { runBuild } from "../run/build.ts";
+import { startServer, keysFromEnv } from "../serve/app.ts";
+import { buildAssets } from "../serve/assets.ts";
+
+/**
+ * npm start: rebuild the site from the committed data, then serve public/ and the query
+ * interface. PORT (default 8080), HOST (default 127.0.0.1; 0.0.0.0 to expose it),
+ * COTACAO_API_KEYS / COTACAO_API_KEYS_FILE (keys of 10,000 requests a day),
+ * COTACAO_TRUST_PROXY (how many proxies in front append to X-Forwarded-For; default 0: ignore it).
+ */
+function inteiro(nome: string, valor: string | undefined, padrao: number, max: number): number {
+  if (valor === undefined || valor.trim() === "") return padrao;
+  if (!/^\d+$/.test(valor.trim()) || Number(valor) > max) {
+    throw new Error(`${nome} inválido: "${valor}" (use um inteiro de 0 a ${max})`);
+  }
+  return Number(valor);
+}
+
+try {
+  const config = loadConfig();
+  const r = await runBuild(config, runClock());
+  const assets = await buildAssets(config.publicDir);
+  console.log(`build: ${r.files} arquivos em ${config.publicDir}; ${r.written.length + assets.length} alterado(s)`);
+  const keys = keysFromEnv();
+  const server = await startServer({
+    publicDir: config.publicDir,
+    port: inteiro("PORT", process.env.PORT, 8080, 65535),
+    host: process.env.HOST || "127.0.0.1",
+    apiKeys: keys,
+    trustedProxies: inteiro("COTACAO_TRUST_PROXY", process.env.COTACAO_TRUST_PROXY, 0, 10),
+  });
+  console.log(`Cotação Aberta servindo em ${server.url}`);
+  console.log(`  consulta: ${server.url}api/v1/cotacao?uf=MS   simulador: ${server.url}simulador/`);
+  console.log(`  ${keys.length} chave(s) de API configurada(s); Ctrl+C para parar`);
+  const stop = () => void server.close().then(() => process.exit(0));
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+} catch (err) {
+  console.error((err as Error).message);
+  process.exitCode = 1;
+}

@@ -1,0 +1,67 @@
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { build, type Plugin } from "esbuild";
+import { REPO_ROOT } from "../config.ts";
+
+/**
+ * The dashboard's scripts, generated into public/assets/ from TypeScript: the simulator module
+ * (pipeline/simulator/simulator.ts, the very file the server runs) as a plain ES module, the two
+ * pages' scripts (with uPlot bundled in, no CDN) and uPlot's stylesheet. Output is deterministic,
+ * so a rebuild of unchanged sources writes nothing; test/serve/assets.test.ts fails when the
+ * committed files are stale.
+ */
+const BANNER = "/* Gerado por pipeline/serve/assets.ts a partir de pipeline/; não edite. */";
+const WEB = join(REPO_ROOT, "pipeline", "serve", "web");
+
+/** The pages import the simulator from ./simulador.js instead of bundling a second copy. */
+const simulatorExternal: Plugin = {
+  name: "simulador-externo",
+  setup(b) {
+    b.onResolve({ filter: /simulator\/simulator\.ts$/ }, () => ({ path: "./simulador.js", external: true }));
+  },
+};
+
+async function bundle(entry: string, opts: { minify: boolean; external: boolean }): Promise<string> {
+  const r = await build({
+    entryPoints: [entry],
+    bundle: true,
+    format: "esm",
+    platform: "browser",
+    target: ["es2020"],
+    minify: opts.minify,
+    legalComments: "inline",
+    charset: "utf8",
+    write: false,
+    banner: { js: BANNER },
+    plugins: opts.external ? [simulatorExternal] : [],
+    logLevel: "silent",
+  });
+  return r.outputFiles[0]!.text;
+}
+
+/** Every generated asset: path under public/ -> content. */
+export async function renderAssets(): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  out.set("assets/simulador.js", await bundle(join(REPO_ROOT, "pipeline", "simulator", "simulator.ts"), { minify: false, external: false }));
+  out.set("assets/painel.js", await bundle(join(WEB, "painel.ts"), { minify: true, external: true }));
+  out.set("assets/simulador-pagina.js", await bundle(join(WEB, "simulador-pagina.ts"), { minify: true, external: true }));
+  out.set("assets/vendor/uPlot.min.css", await readFile(join(REPO_ROOT, "node_modules", "uplot", "dist", "uPlot.min.css"), "utf8"));
+  return out;
+}
+
+/**
+ * Writes the generated assets under publicDir (only those whose bytes changed) and returns the
+ * paths written. The lead calls this from runBuild; `npm start` calls it before serving.
+ */
+export async function buildAssets(publicDir: string): Promise<string[]> {
+  const written: string[] = [];
+  for (const [rel, text] of await renderAssets()) {
+    const full = join(publicDir, rel);
+    const old = await readFile(full, "utf8").catch(() => null);
+    if (old === text) continue;
+    await mkdir(dirname(full), { recursive: true });
+    await writeFile(full, text);
+    written.push(rel);
+  }
+  return written;
+}

@@ -1,0 +1,63 @@
+/**
+ * Browser helpers shared by the dashboard and the simulator page. Every text from the data goes
+ * through textContent or an attribute, never innerHTML.
+ */
+import { formatBRL, formatDecimalBR } from "../../domain/money.ts";
+import { UNIDADE_INFO, type Unidade } from "../../domain/products.ts";
+
+type Child = Node | string | null | undefined | false;
+
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string | number | boolean | undefined> = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === false) continue;
+    node.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children) {
+    if (c === null || c === undefined || c === false) continue;
+    node.append(typeof c === "string" ? document.createTextNode(c) : c);
+  }
+  return node;
+}
+
+export function clear(node: Element): void {
+  while (node.firstChild) node.removeChild(node.firstChild);
+}
+
+/** "R$ 347,70/@" */
+export function preco(valor: number, unidade: Unidade): string {
+  return `${formatBRL(valor)}${UNIDADE_INFO[unidade].sufixo}`;
+}
+
+/** "2026-09-04" -> "04/09/2026" */
+export function dataBR(iso: string | null | undefined): string {
+  if (!iso) return "—";
+  const [y, m, d] = iso.slice(0, 10).split("-");
+  return `${d}/${m}/${y}`;
+}
+
+/** "2026-09-06T22:39:05-03:00" -> "06/09/2026 22:39" (the time as written, Brasília) */
+export function dataHoraBR(iso: string | null | undefined): string {
+  if (!iso) return "—";
+  return `${dataBR(iso)} ${iso.slice(11, 16)}`;
+}
+
+export function percentualBR(p: number): string {
+  return `${p > 0 ? "+" : ""}${formatDecimalBR(p)}%`;
+}
+
+export function reaisComSinal(v: number): string {
+  return `${v > 0 ? "+" : v < 0 ? "−" : ""}${formatBRL(Math.abs(v))}`;
+}
+
+export class HttpError extends Error {}
+
+export async function getJSON<T>(url: string): Promise<T> {
+  const res = await fetch(url, { headers: { Accept: "application/json" } });
+  if (!res.ok) throw new HttpError(`${url}: HTTP ${res.status}`);
+  return (await res.json()) as T;
+}

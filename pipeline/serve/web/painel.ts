@@ -1,0 +1,272 @@
+/**
+ * The dashboard (public/index.html), bundled to public/assets/painel.js. It reads only the static
+ * files with URLs relative to the page, so it works from a GitHub Pages sub-path with no server.
+ */
+import uPlot from "uplot";
+import { formatBRL, formatDecimalBR } from "../../domain/money.ts";
+import { PRODUTO_INFO, UNIDADE_INFO, type Produto } from "../../domain/products.ts";
+import type { AggregateFile, AggregateKey, IndexFile, IndexSeries, SerieFile, StatusFile } from "../../render/shapes.ts";
+import { clear, dataBR, dataHoraBR, el, getJSON, percentualBR, preco, reaisComSinal } from "./dom.ts";
+
+const API = "api/v1/";
+
+const CARDS: ReadonlyArray<{ key: AggregateKey; produto: Produto; serie: string }> = [
+  { key: "boi_gordo_cepea_sp", produto: "boi_gordo", serie: "boi_gordo" },
+  { key: "vaca_gorda", produto: "vaca_gorda", serie: "vaca_gorda" },
+  { key: "soja", produto: "soja", serie: "soja" },
+  { key: "milho", produto: "milho", serie: "milho" },
+  { key: "bezerro_ms", produto: "bezerro", serie: "bezerro" },
+];
+
+const ESTADO_FONTE: Record<string, string> = {
+  ok: "em dia",
+  stale: "desatualizada",
+  blocked: "bloqueada pelo site da fonte",
+  failed: "com falha na última coleta",
+  disabled: "desativada",
+};
+
+const $ = (id: string) => document.getElementById(id)!;
+
+function nomeSerie(s: Pick<IndexSeries, "produto" | "uf" | "regiao">): string {
+  return `${PRODUTO_INFO[s.produto].nome} — ${s.uf ? s.uf : s.regiao}`;
+}
+
+function avisos(status: StatusFile, index: IndexFile): void {
+  const box = $("avisos");
+  clear(box);
+  const itens: HTMLElement[] = [];
+  for (const f of status.fontes) {
+    if (f.estado === "ok") continue;
+    const partes = [
+      `${f.nome}: ${ESTADO_FONTE[f.estado] ?? f.estado}.`,
+      f.motivo ? ` Motivo: ${f.motivo}.` : "",
+      ` Último sucesso: ${dataHoraBR(f.ultimo_sucesso)}; dado mais recente: ${dataBR(f.ultima_data)}.`,
+    ];
+    itens.push(el("li", { "data-fonte": f.id, "data-estado": f.estado }, partes.join("")));
+  }
+  const atrasadas = status.series.filter((s) => s.estado === "stale");
+  // one line per product and last date: "Boi gordo, último dado 05/08/2026: nacional, SP, MG, ..."
+  const grupos = new Map<string, string[]>();
+  for (const s of atrasadas) {
+    const def = index.series.find((x) => x.id === s.id);
+    const chave = `${def ? PRODUTO_INFO[def.produto].nome : s.id}, último dado ${dataBR(s.ultima_data)}`;
+    grupos.set(chave, [...(grupos.get(chave) ?? []), def?.uf ?? "referência nacional"]);
+  }
+  for (const [chave, locais] of grupos) {
+    itens.push(el("li", { "data-series": "stale" }, `Série sem dado recente — ${chave}: ${locais.join(", ")}.`));
+  }
+  if (itens.length === 0) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  box.append(
+    el("h2", {}, "Atenção: dados possivelmente desatualizados"),
+    el("ul", {}, ...itens),
+    el("p", {}, "Os valores abaixo são os últimos publicados por cada fonte. Verifique a data de cada um."),
+  );
+}
+
+function cards(agg: AggregateFile, index: IndexFile): void {
+  const box = $("precos");
+  clear(box);
+  for (const c of CARDS) {
+    const valor = agg[c.key];
+    const unidade = agg.unidades[c.key];
+    const s = index.series.find((x) => x.id === c.serie);
+    box.append(
+      el(
+        "article",
+        { class: "card", "data-produto": c.produto },
+        el("h3", {}, PRODUTO_INFO[c.produto].nome),
+        el("p", { class: "valor", "data-campo": "valor" }, valor === null ? "sem dado" : preco(valor, unidade)),
+        el("p", { class: "data", "data-campo": "data" }, `em ${dataBR(agg.datas[c.key])}`),
+        el("p", { class: "variacao", "data-campo": "variacao" }, "…"),
+        el("p", { class: "regiao" }, s ? s.regiao : ""),
+        el("p", { class: "unidade" }, `Unidade: ${UNIDADE_INFO[unidade].nome}`),
+        s ? el("p", { class: "links" }, el("a", { href: s.path }, "JSON"), " · ", el("a", { href: s.csv }, "CSV")) : null,
+      ),
+    );
+  }
+  $("atualizado").textContent = dataHoraBR(agg.atualizado);
+  performance.mark("precos-visiveis");
+  document.body.dataset.precos = "ok";
+}
+
+function variacao(produto: Produto, f: SerieFile): void {
+  const p = document.querySelector(`.card[data-produto="${produto}"] [data-campo="variacao"]`);
+  if (!p) return;
+  if (!f.variacao) {
+    p.textContent = "Sem dia anterior para comparar";
+    return;
+  }
+  const v = f.variacao;
+  const seta = v.absoluta > 0 ? "▲" : v.absoluta < 0 ? "▼" : "■";
+  p.textContent = `${seta} ${reaisComSinal(v.absoluta)} (${percentualBR(v.percentual)}) sobre ${dataBR(v.data_anterior)}`;
+  p.setAttribute("data-sentido", v.absoluta > 0 ? "alta" : v.absoluta < 0 ? "baixa" : "estavel");
+}
+
+async function tabelaUF(index: IndexFile): Promise<void> {
+  const corpo = $("ufs-corpo");
+  clear(corpo);
+  const aggs = await Promise.all(index.ufs.map((u) => getJSON<AggregateFile>(u.path).catch(() => null)));
+  index.ufs.forEach((u, i) => {
+    const a = aggs[i];
+    const celula = (q: AggregateFile["boi_gordo_uf"], produto: Produto) => {
+      if (!q) return el("td", {}, "—");
+      const s = index.series.find((x) => x.id === `${produto}/${u.uf}`);
+      return el(
+        "td",
+        { "data-produto": produto },
+        el("span", { class: "valor" }, preco(q.preco, q.unidade)),
+        el("br"),
+        el("span", { class: "praca" }, `${q.praca}, ${dataBR(q.data)}`),
+        s ? el("br") : null,
+        s ? el("a", { href: s.path, class: "mini" }, "JSON") : null,
+        s ? " · " : null,
+        s ? el("a", { href: s.csv, class: "mini" }, "CSV") : null,
+      );
+    };
+    const detalhes = el("details", { "data-uf": u.uf }, el("summary", {}, "Todas as praças"), el("div", { class: "pracas" }, "…"));
+    detalhes.addEventListener("toggle", () => void pracas(detalhes, u.uf, index), { once: true });
+    corpo.append(
+      el(
+        "tr",
+        { "data-uf": u.uf },
+        el("th", { scope: "row" }, `${u.nome} (${u.uf})`),
+        celula(a?.boi_gordo_uf ?? null, "boi_gordo"),
+        celula(a?.vaca_gorda_uf ?? null, "vaca_gorda"),
+        el("td", {}, detalhes),
+      ),
+    );
+  });
+}
+
+async function pracas(box: HTMLDetailsElement, uf: string, index: IndexFile): Promise<void> {
+  const alvo = box.querySelector(".pracas")!;
+  const listas: HTMLElement[] = [];
+  for (const produto of ["boi_gordo", "vaca_gorda"] as const) {
+    const s = index.series.find((x) => x.id === `${produto}/${uf}`);
+    if (!s) continue;
+    try {
+      const f = await getJSON<SerieFile>(s.path);
+      listas.push(
+        el("p", { class: "mini" }, `${PRODUTO_INFO[produto].nome} em ${dataBR(f.data_cotacao)}:`),
+        el("ul", {}, ...(f.pracas ?? []).map((p) => el("li", {}, `${p.praca}: ${preco(p.valor, p.unidade)}${p.praca === f.praca ? " (referência)" : ""}`))),
+      );
+    } catch {
+      listas.push(el("p", {}, `Não foi possível carregar ${s.path}.`));
+    }
+  }
+  clear(alvo);
+  alvo.append(...listas);
+}
+
+let grafico: uPlot | null = null;
+
+async function desenhar(index: IndexFile, id: string): Promise<void> {
+  const s = index.series.find((x) => x.id === id);
+  if (!s) return;
+  const alvo = $("grafico");
+  const f = await getJSON<SerieFile>(s.path);
+  const xs = f.historico.map((h) => Date.parse(`${h.data}T00:00:00Z`) / 1000);
+  const ys = f.historico.map((h) => h.valor);
+  const sufixo = UNIDADE_INFO[f.unidade].sufixo;
+  grafico?.destroy();
+  clear(alvo);
+  const largura = Math.max(280, Math.min(900, alvo.clientWidth || 600));
+  grafico = new uPlot(
+    {
+      width: largura,
+      height: 280,
+      tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), "UTC"),
+      fmtDate: (tpl) => uPlot.fmtDate(tpl, {
+        MMMM: ["janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro", "novembro", "dezembro"],
+        MMM: ["jan", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "out", "nov", "dez"],
+        WWWW: ["domingo", "segunda", "terça", "quarta", "quinta", "sexta", "sábado"],
+        WWW: ["dom", "seg", "ter", "qua", "qui", "sex", "sáb"],
+      }),
+      scales: { x: { time: true } },
+      series: [
+        { label: "Data", value: (_u, v) => (v == null ? "—" : dataBR(new Date(v * 1000).toISOString())) },
+        { label: `R$${sufixo}`, stroke: "#1f6f43", width: 2, points: { show: f.historico.length < 60 }, value: (_u, v) => (v == null ? "—" : formatBRL(v)) },
+      ],
+      axes: [{ values: (_u, vals) => vals.map((v) => dataBR(new Date(v * 1000).toISOString()).slice(0, 5)) }, { values: (_u, vals) => vals.map((v) => formatDecimalBR(v)), size: 70 }],
+    },
+    [xs, ys],
+    alvo,
+  );
+  const ultimo = f.historico[f.historico.length - 1];
+  alvo.setAttribute(
+    "aria-label",
+    `Gráfico de ${nomeSerie(s)}: ${f.historico.length} dias, de ${dataBR(f.historico[0]?.data)} a ${dataBR(ultimo?.data)}; último valor ${ultimo ? preco(ultimo.valor, f.unidade) : "—"}.`,
+  );
+  alvo.dataset.pontos = String(f.historico.length);
+  alvo.dataset.serie = id;
+  const links = $("grafico-links");
+  clear(links);
+  links.append(el("a", { href: s.path }, `JSON de ${nomeSerie(s)}`), " · ", el("a", { href: s.csv }, `CSV de ${nomeSerie(s)}`));
+  const p = f.proveniencia;
+  const prov = $("grafico-proveniencia");
+  clear(prov);
+  prov.append(
+    "Fonte: ",
+    el("a", { href: p.url, rel: "noopener" }, p.nome),
+    p.via ? ` (via ${p.via}${p.via_url ? `, ${p.via_url}` : ""})` : "",
+    `; coletado em ${dataHoraBR(p.coletado_em)}; licença: ${p.licenca}; cite “${p.citacao}”. ${p.termos}`,
+  );
+}
+
+function fontes(index: IndexFile): void {
+  const box = $("fontes-lista");
+  clear(box);
+  for (const f of index.fontes) {
+    box.append(
+      el(
+        "li",
+        { "data-fonte": f.id },
+        el("a", { href: f.site, rel: "noopener" }, f.nome),
+        ` — licença: ${f.licenca}; cite “${f.citacao}”. ${f.termos} `,
+        el("a", { href: f.termos_url, rel: "noopener" }, `Termos de uso de ${f.nome}`),
+        f.ativa ? "" : " (fonte desativada)",
+      ),
+    );
+  }
+  $("licenca").textContent = index.license;
+}
+
+function seletor(index: IndexFile): void {
+  const sel = $("serie") as HTMLSelectElement;
+  clear(sel);
+  for (const s of index.series) sel.append(el("option", { value: s.id }, nomeSerie(s)));
+  sel.value = "boi_gordo";
+  sel.addEventListener("change", () => void desenhar(index, sel.value).catch(erro));
+}
+
+function erro(err: unknown): void {
+  const box = $("erro");
+  box.hidden = false;
+  box.textContent = `Não foi possível carregar os dados: ${(err as Error).message}`;
+}
+
+async function main(): Promise<void> {
+  const [agg, index, status] = await Promise.all([
+    getJSON<AggregateFile>(`${API}cotacao.json`),
+    getJSON<IndexFile>(`${API}index.json`),
+    getJSON<StatusFile>(`${API}status.json`),
+  ]);
+  avisos(status, index);
+  cards(agg, index);
+  fontes(index);
+  seletor(index);
+  const tarefas: Promise<unknown>[] = [tabelaUF(index), desenhar(index, "boi_gordo")];
+  for (const c of CARDS) {
+    const s = index.series.find((x) => x.id === c.serie);
+    if (s) tarefas.push(getJSON<SerieFile>(s.path).then((f) => variacao(c.produto, f)));
+  }
+  await Promise.all(tarefas);
+  document.body.dataset.pronto = "ok";
+}
+
+main().catch(erro);

@@ -1,0 +1,33 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium, type BrowserContext } from "playwright";
+
+/** Debian's Chromium, never a downloaded browser; a fresh profile each time. */
+export const CHROMIUM = process.env.COTACAO_CHROMIUM ?? "/usr/bin/chromium";
+
+export async function openChromium(): Promise<{ context: BrowserContext; close(): Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), "cotacao-chromium-"));
+  const context = await chromium.launchPersistentContext(dir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    locale: "pt-BR",
+    timezoneId: "America/Sao_Paulo",
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+  return {
+    context,
+    async close() {
+      await context.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}

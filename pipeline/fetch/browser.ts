@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { BrowserContext, Page } from "playwright";
+import type { BrowserContext, Page, Request } from "playwright";
 import { pageTitle } from "./challenge.ts";
 import type { HostGate } from "./http.ts";
 
@@ -60,6 +60,8 @@ export interface BrowserOptions {
   log?: (line: string) => void;
   /** how often the page is looked at while the challenge runs */
   pollMs?: number;
+  /** loads of the page's document (the first plus the challenge's reloads) before giving up */
+  maxNavigations?: number;
 }
 
 /** Chromium via Playwright, launched on the first fetch and at most once per fetcher. */
@@ -72,6 +74,9 @@ export function createBrowserFetcher(opts: BrowserOptions = {}): BrowserFetcher 
   let launchedIn: number | null = null;
   /** hosts of the pages this fetcher was asked to open */
   const allowed = new Set<string>();
+  const maxNavigations = opts.maxNavigations ?? 6;
+  /** the page being fetched (one at a time) and how many times its document was loaded */
+  let current: { page: Page; navigations: number; exhausted: boolean } | null = null;
 
   function launch(): Promise<BrowserContext> {
     launching ??= (async () => {
@@ -97,6 +102,15 @@ export function createBrowserFetcher(opts: BrowserOptions = {}): BrowserFetcher 
         if (SKIPPED_TYPES.has(req.resourceType()) || !(allowed.has(host) || CHALLENGE_HOSTS.has(host))) {
           return route.abort("blockedbyclient");
         }
+        if (current && req.isNavigationRequest() && isMainFrame(req, current.page)) {
+          // a challenge reloads the page: each load is spaced like any other request, and a
+          // challenge that keeps reloading is abandoned after a few instead of hammering the site
+          if (++current.navigations > maxNavigations) {
+            current.exhausted = true;
+            return route.abort("blockedbyclient");
+          }
+          await opts.gate?.reserve(host);
+        }
         opts.gate?.count(host);
         return route.continue();
       });
@@ -117,51 +131,14 @@ export function createBrowserFetcher(opts: BrowserOptions = {}): BrowserFetcher 
     }
   }
 
+  let queue: Promise<unknown> = Promise.resolve();
+
   return {
-    async fetch(url, hasTable, timeoutMs) {
-      const deadline = Date.now() + timeoutMs;
-      let ctx: BrowserContext;
-      try {
-        ctx = await launch();
-      } catch (err) {
-        return { ok: false, reason: `navegador indisponível: ${firstLine(err)}` };
-      }
-      const host = new URL(url).host;
-      allowed.add(host);
-      // the context's route handler counts what the page sends; here only keep the spacing
-      await opts.gate?.reserve(host);
-      let page: Page | null = null;
-      try {
-        page = await ctx.newPage();
-        const left = deadline - Date.now();
-        if (left <= 0) return { ok: false, reason: "tempo esgotado antes de abrir a página no navegador" };
-        try {
-          await page.goto(url, { waitUntil: "domcontentloaded", timeout: left });
-        } catch (err) {
-          if (Date.now() >= deadline) return { ok: false, reason: `a página não carregou no navegador em ${seconds(timeoutMs)}` };
-          // a challenge that reloads during goto interrupts it; the polling below sees the result
-          if (!/interrupted|ERR_ABORTED|destroyed/i.test(String(err))) {
-            return { ok: false, reason: `navegador: ${firstLine(err)}` };
-          }
-        }
-        let html: string | null = null;
-        for (;;) {
-          html = (await snapshot(page)) ?? html;
-          if (html && hasTable(html)) return { ok: true, html, url: page.url() };
-          const left2 = deadline - Date.now();
-          if (left2 <= 0) break;
-          await page.waitForTimeout(Math.min(pollMs, left2));
-        }
-        const title = html ? pageTitle(html) : null;
-        return {
-          ok: false,
-          reason: `desafio não resolvido no navegador em ${seconds(timeoutMs)}${title ? ` (página "${title}")` : ""}`,
-        };
-      } catch (err) {
-        return { ok: false, reason: `navegador: ${firstLine(err)}` };
-      } finally {
-        await page?.close().catch(() => {});
-      }
+    fetch(url, hasTable, timeoutMs) {
+      // one page at a time: the reload cap and the spacing are per page
+      const run = queue.then(() => fetchOne(url, hasTable, timeoutMs));
+      queue = run.catch(() => {});
+      return run;
     },
     launchMs: () => launchedIn,
     async close() {
@@ -174,6 +151,70 @@ export function createBrowserFetcher(opts: BrowserOptions = {}): BrowserFetcher 
       userDataDir = null;
     },
   };
+
+  async function fetchOne(url: string, hasTable: (html: string) => boolean, timeoutMs: number): Promise<BrowserResult> {
+    const deadline = Date.now() + timeoutMs;
+    let ctx: BrowserContext;
+    try {
+      ctx = await launch();
+    } catch (err) {
+      return { ok: false, reason: `navegador indisponível: ${firstLine(err)}` };
+    }
+    const host = new URL(url).host;
+    allowed.add(host);
+    let page: Page | null = null;
+    try {
+      page = await ctx.newPage();
+      const state = { page, navigations: 0, exhausted: false };
+      current = state;
+      const left = deadline - Date.now();
+      if (left <= 0) return { ok: false, reason: "tempo esgotado antes de abrir a página no navegador" };
+      try {
+        await page.goto(url, { waitUntil: "domcontentloaded", timeout: left });
+      } catch (err) {
+        if (Date.now() >= deadline) return { ok: false, reason: `a página não carregou no navegador em ${seconds(timeoutMs)}` };
+        // a challenge that reloads during goto interrupts it; the polling below sees the result
+        if (!/interrupted|ERR_ABORTED|destroyed/i.test(String(err))) {
+          return { ok: false, reason: `navegador: ${firstLine(err)}` };
+        }
+      }
+      let html: string | null = null;
+      for (;;) {
+        const snap = await snapshot(page);
+        if (snap && hasTable(snap)) return { ok: true, html: snap, url: page.url() };
+        // once a reload was refused the tab shows Chromium's error page: keep the challenge's
+        if (snap && !state.exhausted) html = snap;
+        if (state.exhausted) {
+          const title = html ? pageTitle(html) : null;
+          return {
+            ok: false,
+            reason: `desafio não resolvido no navegador após ${maxNavigations} carregamentos${title ? ` (página "${title}")` : ""}`,
+          };
+        }
+        const left2 = deadline - Date.now();
+        if (left2 <= 0) break;
+        await page.waitForTimeout(Math.min(pollMs, left2));
+      }
+      const title = html ? pageTitle(html) : null;
+      return {
+        ok: false,
+        reason: `desafio não resolvido no navegador em ${seconds(timeoutMs)}${title ? ` (página "${title}")` : ""}`,
+      };
+    } catch (err) {
+      return { ok: false, reason: `navegador: ${firstLine(err)}` };
+    } finally {
+      current = null;
+      await page?.close().catch(() => {});
+    }
+  }
+}
+
+function isMainFrame(req: Request, page: Page): boolean {
+  try {
+    return req.frame() === page.mainFrame();
+  } catch {
+    return false; // service-worker requests have no frame
+  }
 }
 
 function seconds(ms: number): string {

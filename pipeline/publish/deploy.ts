@@ -183,13 +183,13 @@ export async function pushCurrentBranch(cwd: string, opts: { env?: NodeJS.Proces
   const url = authenticatedUrl(origin, token);
   try {
     try {
-      await git(cwd, ["push", url, `HEAD:refs/heads/${branch}`]);
+      await git(cwd, ["push", url, `HEAD:refs/heads/${branch}`], env);
     } catch (first) {
       const msg = String((first as { stderr?: string }).stderr ?? "");
       if (!/rejected|non-fast-forward|fetch first/i.test(msg)) throw first;
       log(`push: ${branch} mudou no remoto durante a execução; aplicando o commit de dados por cima (rebase) e tentando de novo`);
-      await git(cwd, ["pull", "--rebase", "--no-edit", url, branch]);
-      await git(cwd, ["push", url, `HEAD:refs/heads/${branch}`]);
+      await git(cwd, ["pull", "--rebase", "--no-edit", url, branch], env);
+      await git(cwd, ["push", url, `HEAD:refs/heads/${branch}`], env);
     }
   } catch (err) {
     const e = err as Error & { stderr?: string };

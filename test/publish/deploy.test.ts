@@ -5,7 +5,7 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { authenticatedUrl, deploy, maskSecrets, tokenFromEnv } from "../../pipeline/publish/deploy.ts";
+import { authenticatedUrl, deploy, maskSecrets, pushCurrentBranch, tokenFromEnv } from "../../pipeline/publish/deploy.ts";
 
 const ID = { GIT_AUTHOR_NAME: "teste", GIT_AUTHOR_EMAIL: "teste@example.invalid", GIT_COMMITTER_NAME: "teste", GIT_COMMITTER_EMAIL: "teste@example.invalid" };
 let tmp: string;
@@ -108,6 +108,33 @@ describe("deploy", () => {
     const empty = join(tmp, "vazio");
     mkdirSync(empty);
     await expect(deploy({ dir: empty, cwd: work, env })).rejects.toThrow(/diretório do site está vazio/);
+  });
+});
+
+describe("push of the data commit", () => {
+  it("when main moved during the run (a code push), rebases the data commit on top and pushes", async () => {
+    const origin = join(tmp, "push-origin.git");
+    const runner = join(tmp, "push-runner");
+    const dev = join(tmp, "push-dev");
+    const envG = { ...process.env, ...ID };
+    execFileSync("git", ["init", "-q", "--bare", "-b", "main", origin]);
+    execFileSync("git", ["clone", "-q", work, runner]);
+    execFileSync("git", ["remote", "set-url", "origin", origin], { cwd: runner });
+    execFileSync("git", ["push", "-q", "origin", "main"], { cwd: runner });
+    execFileSync("git", ["clone", "-q", origin, dev]);
+    // a developer pushes code while the update runs
+    writeFileSync(join(dev, "README.md"), "novo\n");
+    execFileSync("git", ["add", "README.md"], { cwd: dev });
+    execFileSync("git", ["commit", "-q", "-m", "code"], { cwd: dev, env: envG });
+    execFileSync("git", ["push", "-q", "origin", "main"], { cwd: dev });
+    // the run commits its data on the old main
+    writeFileSync(join(runner, "public", "api", "v1", "cotacao.json"), '{"soja":163}\n');
+    execFileSync("git", ["commit", "-q", "-am", "dados"], { cwd: runner, env: envG });
+    const logs: string[] = [];
+    await pushCurrentBranch(runner, { env: { ...ID }, log: (l) => logs.push(l) });
+    expect(logs.join("\n")).toContain("rebase");
+    const subjects = execFileSync("git", ["--git-dir", origin, "log", "--format=%s", "main"], { encoding: "utf8" }).trim().split("\n");
+    expect(subjects.slice(0, 2)).toEqual(["dados", "code"]);
   });
 });
 

@@ -11,7 +11,7 @@ import { cepea } from "../../pipeline/sources/cepea.ts";
 import { naBoiGordo, naVacaGorda } from "../../pipeline/sources/noticias-agricolas.ts";
 import { scot } from "../../pipeline/sources/scot.ts";
 import { SOURCES } from "../../pipeline/sources/index.ts";
-import { endlessChallenge, fixture, hang, noTable, ok, redirect, startSources, status } from "./server.ts";
+import { endlessChallenge, fixture, hang, latin1, noTable, ok, redirect, startSources, status } from "./server.ts";
 
 type Sites = Awaited<ReturnType<typeof startSources>>;
 let s: Sites;
@@ -118,6 +118,15 @@ describe("live loader", () => {
     s.cepea.route("/br/indicador/boi-gordo.aspx", noTable());
     const r = await loader().load(cepea, page(cepea, "boi-gordo"));
     expect(r).toMatchObject({ ok: false, kind: "soft_block" });
+  });
+
+  it("reads a page re-encoded in ISO-8859-1 exactly as the UTF-8 original", async () => {
+    // the header wins over the page's own <meta charset="utf-8">, as in a browser
+    s.cepea.route("/br/indicador/boi-gordo.aspx", latin1(fixture("cepea/boi-gordo.html"), "header"));
+    const boi = page(cepea, "boi-gordo");
+    const r = okResult(await loader().load(cepea, boi));
+    expect(r.html).toBe(fixture("cepea/boi-gordo.html"));
+    expect(boi.parse(r.html).rows).toEqual(boi.parse(fixture("cepea/boi-gordo.html")).rows);
   });
 
   it("says http_error for a redirect to another host", async () => {

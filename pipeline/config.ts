@@ -9,11 +9,14 @@ import { SCOT_UFS, type UF } from "./domain/ufs.ts";
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 export const CONFIG_FILE = "cotacao.config.json";
 
+// messages of configuration errors are shown to operators: in Portuguese
+z.config(z.locales.pt());
+
 const ConfigSchema = z.strictObject({
   /** turn a source off: its series keep their data and status.json says "disabled" */
-  fontes: z.record(z.enum(FONTES), z.strictObject({ ativa: z.boolean() })).optional(),
+  fontes: z.partialRecord(z.enum(FONTES), z.strictObject({ ativa: z.boolean() })).optional(),
   /** reference praça per Scot UF, by the praça's cleaned name ("Barretos", "C. Grande") */
-  pracasReferencia: z.record(z.enum(SCOT_UFS), z.string().min(1)).optional(),
+  pracasReferencia: z.partialRecord(z.enum(SCOT_UFS), z.string().min(1)).optional(),
 });
 
 export interface Config {
@@ -41,7 +44,10 @@ export function loadConfig(opts: { root?: string; publicDir?: string; env?: Node
     }
     const r = ConfigSchema.safeParse(raw);
     if (!r.success) {
-      throw new Error(`${CONFIG_FILE}: ${r.error.issues.map((i) => `${i.path.join(".") || "(raiz)"}: ${i.message}`).join("; ")}`);
+      throw new Error(
+        `${CONFIG_FILE}: ${r.error.issues.map((i) => `${i.path.join(".") || "(raiz)"}: ${i.message}`).join("; ")} ` +
+          `(fontes válidas: ${FONTES.join(", ")}; UFs com praça de referência: ${SCOT_UFS.join(" ")})`,
+      );
     }
     parsed = r.data;
   }

@@ -1,21 +1,23 @@
 import { execFile } from "node:child_process";
 import { parseArgs, promisify } from "node:util";
 import { loadConfig } from "../config.ts";
-import { buildChangelog, readSiteChange } from "../publish/changelog.ts";
+import { buildChangelog, changedFiles, readSiteChange, withExtraFiles } from "../publish/changelog.ts";
 import { pushCurrentBranch } from "../publish/deploy.ts";
 
-const USAGE = `uso: npm run changelog [-- --commit [--push]]
-  (sem opções)  imprime a mensagem de commit das mudanças do site (public/) em relação ao HEAD;
-                sem mudanças, não imprime nada e sai com 0
-  --commit      faz o commit de public/ com essa mensagem
-  --push        depois do commit, envia o branch atual para origin (token de GITHUB_TOKEN/GH_TOKEN)`;
+const USAGE = `uso: npm run changelog [-- --commit [--push]] [--extra ARQUIVO ...]
+  (sem opções)    imprime a mensagem de commit das mudanças do site (public/) em relação ao HEAD;
+                  sem mudanças, não imprime nada e sai com 0
+  --commit        faz o commit de public/ com essa mensagem
+  --push          depois do commit, envia o branch atual para origin (token de GITHUB_TOKEN/GH_TOKEN)
+  --extra ARQUIVO arquivo guardado junto com os dados (ex.: data/webhooks-entregues.json, o registro
+                  de entregas do npm run notify); entra no mesmo commit`;
 
 const run = promisify(execFile);
 
 let args;
 try {
   args = parseArgs({
-    options: { commit: { type: "boolean" }, push: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+    options: { commit: { type: "boolean" }, push: { type: "boolean" }, extra: { type: "string", multiple: true }, help: { type: "boolean", short: "h" } },
     strict: true,
     allowPositionals: false,
   }).values;
@@ -34,15 +36,18 @@ if (args.push && !args.commit) {
 
 try {
   const config = loadConfig();
-  const cwd = process.cwd();
-  const message = buildChangelog(await readSiteChange(cwd, config.publicDir));
+  // git paths below are relative to the top of the repository
+  const cwd = (await run("git", ["rev-parse", "--show-toplevel"], { encoding: "utf8" })).stdout.trim();
+  const extras = await changedFiles(process.cwd(), args.extra ?? []);
+  const message = withExtraFiles(buildChangelog(await readSiteChange(cwd, config.publicDir)), extras);
   if (message === null) {
-    console.error(`changelog: nenhuma mudança em ${config.publicDir} em relação ao HEAD; nada a commitar`);
+    const onde = [config.publicDir, ...(args.extra ?? [])].join(", ");
+    console.error(`changelog: nenhuma mudança em ${onde} em relação ao HEAD; nada a commitar`);
   } else {
     process.stdout.write(message);
     if (args.commit) {
       const opts = { cwd, env: { ...process.env, GIT_TERMINAL_PROMPT: "0" } };
-      await run("git", ["add", "--all", "--", config.publicDir], opts);
+      await run("git", ["add", "--all", "--", config.publicDir, ...extras], opts);
       const child = execFile("git", ["commit", "--quiet", "--file", "-"], opts);
       const done = new Promise<void>((resolve, reject) => {
         let stderr = "";

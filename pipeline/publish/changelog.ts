@@ -329,3 +329,25 @@ export async function readSiteChange(repoDir: string, siteDir: string): Promise<
   }
   return { before, after };
 }
+
+/** Which of these files (repo-relative or absolute) differ from HEAD or are new. */
+export async function changedFiles(repoDir: string, paths: readonly string[]): Promise<string[]> {
+  if (paths.length === 0) return [];
+  const top = (await git(repoDir, ["rev-parse", "--show-toplevel"])).trim();
+  const out = await git(top, ["status", "--porcelain=v1", "-z", "--no-renames", "--untracked-files=all", "--", ...paths.map((p) => relative(top, join(repoDir, p)) || p)]);
+  return out
+    .split("\0")
+    .filter((e) => e.length > 3)
+    .map((e) => e.slice(3))
+    .sort();
+}
+
+/**
+ * The message with files kept beside the data (the webhook delivery record): appended to the
+ * data message, or a message of its own when only they changed.
+ */
+export function withExtraFiles(message: string | null, extras: readonly string[]): string | null {
+  if (extras.length === 0) return message;
+  if (message === null) return `registro atualizado: ${extras.join(", ")}\n`;
+  return `${message.trimEnd()}\n- também: ${extras.join(", ")}\n`;
+}

@@ -143,6 +143,20 @@ describe("changelog on real pipeline output", () => {
     expect(execFileSync("git", ["--git-dir", bare, "rev-parse", "main"], { encoding: "utf8" }).trim()).toBe(git("rev-parse", "HEAD"));
   }, 120_000);
 
+  it("the webhook delivery record is committed on its own after notify", () => {
+    execFileSync("mkdir", ["-p", join(repo, "data")]);
+    writeFileSync(join(repo, "data", "webhooks-entregues.json"), '{"https://exemplo.invalid/gancho":["evt-1"]}\n');
+    const r = cli("--commit", "--extra", "data/webhooks-entregues.json");
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe("registro atualizado: data/webhooks-entregues.json\n");
+    expect(git("log", "-1", "--format=%s")).toBe("registro atualizado: data/webhooks-entregues.json");
+    expect(git("show", "--name-only", "--format=", "HEAD")).toBe("data/webhooks-entregues.json");
+    // nothing left: the second call is a no-op
+    const again = cli("--commit", "--extra", "data/webhooks-entregues.json");
+    expect(again.status).toBe(0);
+    expect(again.stdout).toBe("");
+  });
+
   it("a run that only changes the status is summarized as such", async () => {
     expect(await update(modified, "2026-09-29T21:00:00-03:00")).toBe(1);
     const msg = buildChangelog(await readSiteChange(repo, publicDir))!;

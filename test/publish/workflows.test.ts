@@ -128,6 +128,7 @@ describe("workflows", () => {
       "npm run changelog -- --commit --push",
       "npm run deploy",
       "npm run notify",
+      "npm run changelog -- --commit --push --extra data/webhooks-entregues.json",
       "npm run summary",
     ]);
     const uses = job.steps.filter((s) => s.uses).map((s) => s.uses!.split("@")[0]);
@@ -143,6 +144,8 @@ describe("workflows", () => {
     expect(update["continue-on-error"]).toBe(true);
     expect(update.id).toBe("update");
     for (const r of ["npm run changelog", "npm run deploy", "npm run notify"]) expect(step(r).if, r).toBeUndefined();
+    // the delivery record is committed after notify, even when a delivery failed
+    expect(step("npm run changelog -- --commit --push --extra").if).toBe("${{ !cancelled() && steps.notify.outcome != 'skipped' }}");
     const summary = step("npm run summary");
     expect(summary.if).toBe("always()");
     expect(summary.env?.UPDATE_OUTCOME).toBe("${{ steps.update.outcome }}");
@@ -151,7 +154,11 @@ describe("workflows", () => {
   it("update: the token reaches only the steps that push, and checkout does not keep it", () => {
     const job = load("update.yml").jobs.update!;
     const withToken = job.steps.filter((s) => JSON.stringify(s.env ?? {}).includes("GITHUB_TOKEN")).map((s) => s.run?.trim());
-    expect(withToken).toEqual(["npm run changelog -- --commit --push", "npm run deploy"]);
+    expect(withToken).toEqual([
+      "npm run changelog -- --commit --push",
+      "npm run deploy",
+      "npm run changelog -- --commit --push --extra data/webhooks-entregues.json",
+    ]);
     const checkout = job.steps.find((s) => s.uses?.startsWith("actions/checkout@")) as Step & { with?: Record<string, unknown> };
     expect(checkout.with?.["persist-credentials"]).toBe(false);
     const node = job.steps.find((s) => s.uses?.startsWith("actions/setup-node@")) as Step & { with?: Record<string, unknown> };

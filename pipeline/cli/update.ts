@@ -37,7 +37,7 @@ try {
   const now = runClock();
   const log = (line: string) => console.log(line);
   let loader = args.replay ? createReplayLoader(args.replay, () => now) : createLiveLoader({ log });
-  if (args.record) loader = withRecording(loader, args.record);
+  if (args.record) loader = withRecording(loader, args.record, log);
   const report = await runUpdate({ loader, config, now, log });
   process.exitCode = report.exitCode;
 } catch (err) {

@@ -2,6 +2,7 @@
  * npm run bench: prints the figures the issues ask for. Nothing here is asserted; goals are
  * printed next to the measurements. Run it on an otherwise idle machine.
  */
+import { benchLive } from "./live.ts";
 import { benchBuild, benchParse, benchReplay, benchSizes } from "./pipeline.ts";
 
 const only = process.argv[2];
@@ -10,6 +11,7 @@ const sections: Array<[string, () => Promise<void>]> = [
   ["replay", benchReplay],
   ["build", benchBuild],
   ["sizes", benchSizes],
+  ["live", benchLive],
 ];
 
 console.log(`# Cotação Aberta — benchmark (${new Date().toISOString()}, Node ${process.version})`);

@@ -184,6 +184,9 @@ export function statusChanges(antes: StatusFile | null, depois: StatusFile | nul
         const phrase = s.estado === "ok" ? `${s.id} voltou ao normal` : `${s.id} ${ESTADO[s.estado]}`;
         resumo.push(phrase);
         linhas.push(`- status: ${phrase}${s.motivo ? ` (${s.motivo})` : ""}`);
+      } else if (s.motivo !== (p?.motivo ?? null)) {
+        // still stale, one more day without data: detail only, not news for the title
+        linhas.push(`- status: ${s.id} ${ESTADO[s.estado]}${s.motivo ? ` (${s.motivo})` : ""}`);
       }
       continue;
     }

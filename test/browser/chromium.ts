@@ -13,6 +13,8 @@ export async function openChromium(): Promise<{ context: BrowserContext; close()
     headless: true,
     locale: "pt-BR",
     timezoneId: "America/Sao_Paulo",
+    // only so the tests can inject axe-core into pages served with a strict CSP
+    bypassCSP: true,
     args: [
       "--headless",
       "--no-sandbox",

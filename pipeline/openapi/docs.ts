@@ -18,6 +18,8 @@ export function docsIndexHtml(): string {
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
+  <!-- everything from this site: no CDN, no telemetry (Redoc's badge image and trace endpoint are blocked) -->
+  <meta http-equiv="Content-Security-Policy" content="default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; worker-src 'self' blob:">
   <title>${PROJECT_NAME}: referência da API</title>
   <meta name="description" content="Referência da API aberta de cotações de boi gordo, vaca gorda, soja, milho e bezerro (OpenAPI 3.1).">
   <style>body { margin: 0; } #aviso { font: 14px/1.4 system-ui, sans-serif; padding: 8px 16px; background: #f4f6f8; border-bottom: 1px solid #dde; }</style>
@@ -28,7 +30,7 @@ export function docsIndexHtml(): string {
   <div id="redoc"></div>
   <script type="module">
     import { init } from "./redoc.standalone.js";
-    init("../${OPENAPI_PATH}", { expandResponses: "200", jsonSamplesExpandLevel: 2, hideHostname: false }, document.getElementById("redoc"));
+    init("../${OPENAPI_PATH}", { disableTelemetry: true, expandResponses: "200", jsonSamplesExpandLevel: 2 }, document.getElementById("redoc"));
   </script>
 </body>
 </html>

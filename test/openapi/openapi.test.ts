@@ -137,6 +137,9 @@ describe("api/v1/openapi.json", () => {
     expect(html).toContain('init("../api/v1/openapi.json"');
     expect(html).not.toMatch(/<script[^>]+src=["']https?:/);
     expect(html).not.toMatch(/https?:\/\/(cdn|unpkg|cdn\.jsdelivr)/);
+    // the page may load nothing from elsewhere (Redoc's badge image and telemetry are blocked)
+    expect(html).toContain(`content="default-src 'self';`);
+    expect(html).toContain("disableTelemetry: true");
     const bundle = await readFile(join(site, "docs/redoc.standalone.js"), "utf8");
     expect(bundle).toBe(await readFile(REDOC_BUNDLE, "utf8"));
     expect(bundle).toContain("export{RedocStandalone,hydrate,init}");

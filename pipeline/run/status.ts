@@ -89,7 +89,8 @@ export function nextStatus(
       motivo = "sem dados publicados";
     } else if (daysBetween(ultimaData, today) > source.maxIdadeDias) {
       estado = "stale";
-      motivo = `último dado de ${ultimaData}, há ${daysBetween(ultimaData, today)} dias (limite ${source.maxIdadeDias})`;
+      // no day count here: it would change the file every day and make every stale day a commit
+      motivo = `último dado de ${ultimaData}, mais de ${source.maxIdadeDias} dias atrás`;
     } else {
       estado = "ok";
       motivo = null;

@@ -100,6 +100,18 @@ export function createApp(opts: ServeOptions): Hono<Env> {
   const now = opts.now ?? Date.now;
   const trusted = opts.trustedProxies ?? 0;
   const app = new Hono<Env>({ strict: true });
+  // JSON text and ETag of each answer object (the cached files' objects, so a new build misses)
+  const serialized = new WeakMap<object, { json: string; etag: string }>();
+  const keyHashes = new Map<string, string>();
+  const hashKeyCached = (k: string) => {
+    let h = keyHashes.get(k);
+    if (!h) {
+      h = hashKey(k);
+      if (keyHashes.size >= 1000) keyHashes.clear();
+      keyHashes.set(k, h);
+    }
+    return h;
+  };
 
   app.onError((err, c) => {
     const e = err instanceof ApiError ? err : new ApiError(500, "erro_interno", "erro interno do servidor; tente de novo mais tarde");
@@ -140,7 +152,7 @@ export function createApp(opts: ServeOptions): Hono<Env> {
     let kind: "key" | "ip" = "ip";
     let id = ip;
     if (key !== undefined) {
-      const h = hashKey(key.trim());
+      const h = hashKeyCached(key.trim());
       if (!keys.has(h)) {
         c.set("quota", quota.peek("ip", ip, now()));
         throw new ApiError(401, "chave_invalida", "a chave de API enviada em X-API-Key não é válida; envie uma chave configurada ou não envie o cabeçalho (100 consultas por dia por IP)");
@@ -174,8 +186,13 @@ export function createApp(opts: ServeOptions): Hono<Env> {
       });
     }
     const data = await handler(files, parseQuery(splitTarget(rawTarget(c)).query, params));
-    const dataJson = JSON.stringify(data);
-    const etag = `W/"${createHash("sha1").update(dataJson).digest("base64url")}"`;
+    let memo = typeof data === "object" && data !== null ? serialized.get(data) : undefined;
+    if (!memo) {
+      const json = JSON.stringify(data);
+      memo = { json, etag: `W/"${createHash("sha1").update(json).digest("base64url")}"` };
+      if (typeof data === "object" && data !== null) serialized.set(data, memo);
+    }
+    const { json: dataJson, etag } = memo;
     c.header("ETag", etag);
     c.header("Cache-Control", CACHE_CONTROL);
     c.header("Vary", "Accept-Encoding, X-API-Key");

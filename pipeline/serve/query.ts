@@ -127,9 +127,16 @@ async function serie(files: FileCache, produto: Produto, uf: UF | null): Promise
   throw new ApiError(404, "sem_dados", `ainda não há dados publicados de ${produto}`);
 }
 
+const semHistoricoMemo = new WeakMap<SerieFile, Omit<SerieFile, "historico">>();
+/** memoised per parsed file, so the server's JSON/ETag memo (keyed by object) hits */
 function semHistorico(f: SerieFile): Omit<SerieFile, "historico"> {
-  const { historico: _h, ...rest } = f;
-  return rest;
+  let out = semHistoricoMemo.get(f);
+  if (!out) {
+    const { historico: _h, ...rest } = f;
+    out = rest;
+    semHistoricoMemo.set(f, out);
+  }
+  return out;
 }
 
 /** GET /api/v1/cotacao: the aggregate, the aggregate with a UF, or a single quotation. */

@@ -1,0 +1,172 @@
+/**
+ * Serving figures (issue 4): the query server against nginx on loopback, 10 s × 50 connections
+ * from this process (autocannon) while each server runs in its own process; and the dashboard's
+ * first load in Chromium (bytes and time until the prices are visible).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import autocannon from "autocannon";
+import { loadConfig, REPO_ROOT } from "../../pipeline/config.ts";
+import { openChromium } from "../browser/chromium.ts";
+
+const KEY = "chave-do-benchmark";
+const DURATION = Number(process.env.BENCH_SERVE_SECONDS ?? 10);
+const CONNECTIONS = 50;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function rssMb(pid: number): Promise<number> {
+  const text = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "");
+  const m = /VmRSS:\s+(\d+) kB/.exec(text);
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+interface Run { rps: number; p99: number; non2xx: number; errors: number; rss: number[] }
+
+async function load(url: string, pids: number[], headers: Record<string, string> = {}): Promise<Run> {
+  const rss: number[] = [];
+  const sample = async () => rss.push((await Promise.all(pids.map(rssMb))).reduce((a, b) => a + b, 0));
+  await sample();
+  const timer = setInterval(() => void sample(), 1000);
+  const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers });
+  clearInterval(timer);
+  await sample();
+  return { rps: r.requests.average, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors, rss };
+}
+
+function line(name: string, r: Run): string {
+  const mem = `RSS ${r.rss[0]!.toFixed(0)} → ${r.rss[r.rss.length - 1]!.toFixed(0)} MB (máx ${Math.max(...r.rss).toFixed(0)})`;
+  return `  ${name.padEnd(44)} ${r.rps.toFixed(0).padStart(7)} req/s  p99 ${String(r.p99).padStart(3)} ms  ${mem}${r.non2xx || r.errors ? `  (!) ${r.non2xx} não-2xx, ${r.errors} erros` : ""}`;
+}
+
+async function startNode(publicDir: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ["--import", "tsx", join(REPO_ROOT, "test/bench/serve-child.ts"), publicDir, KEY], {
+    cwd: REPO_ROOT,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let buf = "";
+    child.stdout!.on("data", (d: Buffer) => {
+      buf += d.toString();
+      const m = /\{"url":"([^"]+)"\}/.exec(buf);
+      if (m) resolve(m[1]!);
+    });
+    child.once("exit", (code) => reject(new Error(`servidor saiu com código ${code}`)));
+  });
+  return { child, url };
+}
+
+async function startNginx(publicDir: string): Promise<{ child: ChildProcess; url: string; dir: string }> {
+  const dir = await mkdtemp(join(tmpdir(), "cotacao-nginx-"));
+  const port = await freePort();
+  const conf = `daemon off;
+worker_processes 1;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+events { worker_connections 1024; }
+http {
+  include /etc/nginx/mime.types;
+  access_log off;
+  sendfile on;
+  keepalive_requests 100000;
+  client_body_temp_path ${dir}/body;
+  proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;
+  server {
+    listen 127.0.0.1:${port};
+    root ${publicDir};
+    add_header Cache-Control "public, max-age=1800";
+    add_header Access-Control-Allow-Origin "*";
+  }
+}
+`;
+  await writeFile(join(dir, "nginx.conf"), conf);
+  const child = spawn("/usr/sbin/nginx", ["-p", dir, "-c", join(dir, "nginx.conf")], { stdio: ["ignore", "ignore", "inherit"] });
+  const url = `http://127.0.0.1:${port}/`;
+  for (let i = 0; i < 50; i++) {
+    if (await fetch(url + "api/v1/cotacao.json").then((r) => r.ok, () => false)) return { child, url, dir };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill("SIGTERM");
+  throw new Error(`nginx não respondeu em ${url} (veja ${dir}/error.log)`);
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once("exit", () => resolve());
+    child.kill("SIGTERM");
+  });
+}
+
+async function dashboard(url: string): Promise<void> {
+  const b = await openChromium();
+  try {
+    const page = await b.context.newPage();
+    let bytes = 0;
+    let historyBytes = 0;
+    const pending: Promise<void>[] = [];
+    page.on("response", (res) => {
+      pending.push(
+        res.body().then(
+          (body) => {
+            // history data: the series files (with their whole historico) and the CSVs
+            if (/api\/v1\/(cotacao\/[a-z_]+(\/[A-Z]{2})?\.json|historico\/)/.test(res.url())) historyBytes += body.length;
+            else bytes += body.length;
+          },
+          () => undefined,
+        ),
+      );
+    });
+    await page.goto(url);
+    await page.waitForSelector("body[data-pronto=ok]", { state: "attached", timeout: 30_000 });
+    await Promise.all(pending);
+    const ms = await page.evaluate(() => performance.getEntriesByName("precos-visiveis")[0]?.startTime ?? NaN);
+    console.log(`  painel, primeira carga: ${(bytes / 1024).toFixed(1)} KB sem compressão, sem o histórico (meta < 150 KB); histórico ${(historyBytes / 1024).toFixed(1)} KB`);
+    console.log(`  preços visíveis em ${ms.toFixed(0)} ms após a navegação (Chromium, loopback)`);
+  } finally {
+    await b.close();
+  }
+}
+
+export async function benchServe(): Promise<void> {
+  const publicDir = loadConfig().publicDir;
+  console.log(`\n## Servidor (${DURATION} s × ${CONNECTIONS} conexões, loopback, autocannon neste processo; site ${publicDir})`);
+  const node = await startNode(publicDir);
+  const nginx = await startNginx(publicDir);
+  try {
+    const pidsNode = [node.child.pid!];
+    const q = await load(`${node.url}api/v1/cotacao?uf=MS`, pidsNode, { "X-API-Key": KEY });
+    const h = await load(`${node.url}api/v1/historico/boi_gordo.csv`, pidsNode);
+    // the same representation as a static file: what nginx can serve for ?uf=MS
+    const nq = await load(`${nginx.url}api/v1/cotacao/uf/MS.json`, [nginx.child.pid!]);
+    const nh = await load(`${nginx.url}api/v1/historico/boi_gordo.csv`, [nginx.child.pid!]);
+    console.log(line("node  /api/v1/cotacao?uf=MS (com cota)", q));
+    console.log(line("nginx /api/v1/cotacao/uf/MS.json", nq));
+    console.log(line("node  /api/v1/historico/boi_gordo.csv", h));
+    console.log(line("nginx /api/v1/historico/boi_gordo.csv", nh));
+    console.log(`  razão consulta node/nginx: ${(q.rps / nq.rps).toFixed(2)} (meta ≥ 0,5); p99 consulta ${q.p99} ms (meta < 20 ms)`);
+    console.log(`  razão estático node/nginx: ${(h.rps / nh.rps).toFixed(2)}`);
+    await dashboard(node.url);
+  } finally {
+    await stop(node.child);
+    await stop(nginx.child);
+    await rm(nginx.dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await benchServe();

@@ -9,7 +9,7 @@ const USAGE = `uso: npm run changelog [-- --commit [--push]] [--extra ARQUIVO ..
                   sem mudanças, não imprime nada e sai com 0
   --commit        faz o commit de public/ com essa mensagem
   --push          depois do commit, envia o branch atual para origin (token de GITHUB_TOKEN/GH_TOKEN)
-  --extra ARQUIVO arquivo guardado junto com os dados (ex.: data/webhooks-entregues.json, o registro
+  --extra ARQUIVO arquivo guardado junto com os dados (ex.: webhooks-entregues.json, o registro
                   de entregas do npm run notify); entra no mesmo commit`;
 
 const run = promisify(execFile);

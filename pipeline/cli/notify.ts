@@ -7,7 +7,7 @@ import { entregarEventos, formatarRelatorio, loadAssinantes, loadEstado } from "
 const USAGE = `uso: npm run notify [-- --webhooks ARQUIVO --estado ARQUIVO]
   envia por POST os eventos novos de api/v1/eventos.json aos assinantes de webhooks.json
   --webhooks ARQUIVO  lista de assinantes (padrão: webhooks.json na raiz do repositório)
-  --estado ARQUIVO    ids já entregues a cada assinante (padrão: data/webhooks-entregues.json);
+  --estado ARQUIVO    ids já entregues a cada assinante (padrão: webhooks-entregues.json);
                       o workflow faz commit deste arquivo junto com os dados`;
 
 let args;
@@ -29,7 +29,7 @@ if (args.help) {
 try {
   const config = loadConfig();
   const webhooksFile = args.webhooks ?? join(REPO_ROOT, "webhooks.json");
-  const estadoFile = args.estado ?? join(REPO_ROOT, "data", "webhooks-entregues.json");
+  const estadoFile = args.estado ?? join(REPO_ROOT, "webhooks-entregues.json");
   const assinantes = await loadAssinantes(webhooksFile);
   const eventos = (await loadEventos(config.publicDir)) ?? emptyEventos();
   const estado = await loadEstado(estadoFile);

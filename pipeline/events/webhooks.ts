@@ -4,7 +4,7 @@
  * recorded per subscriber in a delivery state file so that each event id is sent once.
  *
  * Where the state lives: the update runs in GitHub Actions, whose machines keep nothing between
- * runs, so the state is a small committed file (data/webhooks-entregues.json by default) that
+ * runs, so the state is a small committed file (webhooks-entregues.json by default) that
  * the workflow commits together with the data it just published. Git then says what was sent
  * to whom and when, a rerun of a job finds the ids already sent, and the file stays bounded:
  * only ids still listed in eventos.json are kept (an id that left the list can never be a

@@ -32,7 +32,7 @@ export function listSchemaFiles(): string[] {
  * (then this list no longer applies to it); any other JSON under api/v1/ without a schema is
  * an error.
  */
-export const SEM_SCHEMA_PERMITIDOS: readonly string[] = ["api/v1/eventos.json", "api/v1/openapi.json"];
+export const SEM_SCHEMA_PERMITIDOS: readonly string[] = ["api/v1/openapi.json"];
 
 export type SchemaKind = "cotacao" | "serie" | "index" | "status";
 

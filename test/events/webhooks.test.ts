@@ -91,7 +91,7 @@ describe("webhook delivery to a local receiver", () => {
   afterAll(() => rx.stop());
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), "cotacao-webhooks-"));
-    estadoFile = join(dir, "data", "webhooks-entregues.json");
+    estadoFile = join(dir, "webhooks-entregues.json");
     rx.recebidos = [];
     rx.responder = () => ({ status: 204 });
     assinante = { url: rx.url(), eventos: ["cotacao_atualizada", "price_changed", "historico_revisado"], segredo_env: "SEGREDO_TESTE" };

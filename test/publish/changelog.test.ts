@@ -85,7 +85,7 @@ describe("changelog on real pipeline output", () => {
     expect(first).not.toBeNull();
     const lines = first!.split("\n");
     expect(lines[0]).toBe("dados 2026-09-25: 42 séries atualizadas; scot desatualizada");
-    expect(first).toMatch(/^- status: scot desatualizada \(último dado de 2026-08-05, há 53 dias \(limite \d+\)\)$/m);
+    expect(first).toMatch(/^- status: scot desatualizada \(último dado de 2026-08-05, mais de \d+ dias atrás\)$/m);
     expect(lines[1]).toBe("");
     expect(first).toContain("- boi_gordo (CEPEA): série nova, 347,70 R$/@ em 2026-09-04 (15 dias desde 2026-08-17)");
     expect(first).toContain("- bezerro (CEPEA): série nova, 3.426,02 R$/cabeça em 2026-09-25 (15 dias desde 2026-09-04)");
@@ -144,15 +144,14 @@ describe("changelog on real pipeline output", () => {
   }, 120_000);
 
   it("the webhook delivery record is committed on its own after notify", () => {
-    execFileSync("mkdir", ["-p", join(repo, "data")]);
-    writeFileSync(join(repo, "data", "webhooks-entregues.json"), '{"https://exemplo.invalid/gancho":["evt-1"]}\n');
-    const r = cli("--commit", "--extra", "data/webhooks-entregues.json");
+    writeFileSync(join(repo, "webhooks-entregues.json"), '{"https://exemplo.invalid/gancho":["evt-1"]}\n');
+    const r = cli("--commit", "--extra", "webhooks-entregues.json");
     expect(r.status).toBe(0);
-    expect(r.stdout).toBe("registro atualizado: data/webhooks-entregues.json\n");
-    expect(git("log", "-1", "--format=%s")).toBe("registro atualizado: data/webhooks-entregues.json");
-    expect(git("show", "--name-only", "--format=", "HEAD")).toBe("data/webhooks-entregues.json");
+    expect(r.stdout).toBe("registro atualizado: webhooks-entregues.json\n");
+    expect(git("log", "-1", "--format=%s")).toBe("registro atualizado: webhooks-entregues.json");
+    expect(git("show", "--name-only", "--format=", "HEAD")).toBe("webhooks-entregues.json");
     // nothing left: the second call is a no-op
-    const again = cli("--commit", "--extra", "data/webhooks-entregues.json");
+    const again = cli("--commit", "--extra", "webhooks-entregues.json");
     expect(again.status).toBe(0);
     expect(again.stdout).toBe("");
   });

@@ -128,7 +128,7 @@ describe("workflows", () => {
       "npm run changelog -- --commit --push",
       "npm run deploy",
       "npm run notify",
-      "npm run changelog -- --commit --push --extra data/webhooks-entregues.json",
+      "npm run changelog -- --commit --push --extra webhooks-entregues.json",
       "npm run summary",
     ]);
     const uses = job.steps.filter((s) => s.uses).map((s) => s.uses!.split("@")[0]);
@@ -157,7 +157,7 @@ describe("workflows", () => {
     expect(withToken).toEqual([
       "npm run changelog -- --commit --push",
       "npm run deploy",
-      "npm run changelog -- --commit --push --extra data/webhooks-entregues.json",
+      "npm run changelog -- --commit --push --extra webhooks-entregues.json",
     ]);
     const checkout = job.steps.find((s) => s.uses?.startsWith("actions/checkout@")) as Step & { with?: Record<string, unknown> };
     expect(checkout.with?.["persist-credentials"]).toBe(false);

@@ -3,6 +3,7 @@
  * printed next to the measurements. Run it on an otherwise idle machine.
  */
 import { benchLive } from "./live.ts";
+import { benchServe } from "./serve.ts";
 import { benchBuild, benchParse, benchReplay, benchSizes } from "./pipeline.ts";
 
 const only = process.argv[2];
@@ -12,6 +13,7 @@ const sections: Array<[string, () => Promise<void>]> = [
   ["build", benchBuild],
   ["sizes", benchSizes],
   ["live", benchLive],
+  ["serve", benchServe],
 ];
 
 console.log(`# Cotação Aberta — benchmark (${new Date().toISOString()}, Node ${process.version})`);

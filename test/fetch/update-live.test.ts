@@ -11,13 +11,18 @@ const NOW = new Date("2026-09-27T12:00:00-03:00");
 type Sites = Awaited<ReturnType<typeof startSources>>;
 
 /** the whole `npm run update` without --replay, against the fake sites */
-async function liveUpdate(s: Sites, site: string, at: Date) {
+// generous budgets where every page is healthy (a loaded CI machine must not turn a slow answer
+// into a retry), short ones where a page is meant to hang
+const HEALTHY = { requestMs: 10_000, pageMs: 20_000 };
+const SHORT = { requestMs: 500, pageMs: 1500 };
+
+async function liveUpdate(s: Sites, site: string, at: Date, timeouts: { requestMs: number; pageMs: number }) {
   const log: string[] = [];
   const loader = createLiveLoader({
     env: s.env,
     minIntervalMs: 0,
     browser: false,
-    timeouts: { requestMs: 500, pageMs: 1500 },
+    timeouts,
     http: { retries: 1, backoffBaseMs: 10, backoffMaxMs: 20 },
     log: (l) => log.push(l),
   });
@@ -40,7 +45,7 @@ describe("npm run update, live path, end to end against local sources", () => {
   });
 
   it("reads every page over HTTP and publishes with exit code 0", async () => {
-    const { report, pages, status, log } = await liveUpdate(s, site, NOW);
+    const { report, pages, status, log } = await liveUpdate(s, site, NOW, HEALTHY);
     expect(report.exitCode).toBe(0);
     expect(Object.values(pages).map((p) => [p.estado, p.via])).toEqual(Array(6).fill(["ok", null]));
     expect(pages["cepea/boi-gordo"]!.url).toBe(`${s.cepea.url}/br/indicador/boi-gordo.aspx`);
@@ -55,7 +60,7 @@ describe("npm run update, live path, end to end against local sources", () => {
     s.cepea.route("/br/indicador/milho.aspx", hang());
     s.cepea.route("/br/indicador/soja.aspx", noTable());
     const later = new Date(NOW.getTime() + 86_400_000);
-    const { report, pages, status, log } = await liveUpdate(s, site, later);
+    const { report, pages, status, log } = await liveUpdate(s, site, later, SHORT);
 
     expect(report.exitCode).toBe(1);
     const states = Object.fromEntries(Object.entries(pages).map(([k, p]) => [k, p.via ? `${p.estado} via ${p.via}` : p.estado]));

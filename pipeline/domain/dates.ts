@@ -1,5 +1,8 @@
 import { TZDate } from "@date-fns/tz";
-import { format, isValid, parse } from "date-fns";
+// per-function entry points: the date-fns index pulls in every function (~20 MB of memory)
+import { format } from "date-fns/format";
+import { isValid } from "date-fns/isValid";
+import { parse } from "date-fns/parse";
 
 export const TZ = "America/Sao_Paulo";
 

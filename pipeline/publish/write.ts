@@ -1,46 +1,77 @@
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, open, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import type { RenderedFile } from "../render/site.ts";
+import { FileValidator } from "../validate/ajv.ts";
 
-export interface WriteReport {
-  written: string[];
-  unchanged: number;
-}
+const CHUNK = 1 << 16;
+const chunk = Buffer.allocUnsafe(CHUNK);
 
-async function current(file: string): Promise<string | null> {
+/**
+ * True when the file on disk holds exactly these bytes. Compared by size, then in 64 KB chunks,
+ * so checking a 30-year history does not hold a second copy of every file in memory.
+ */
+async function sameBytes(file: string, bytes: Buffer): Promise<boolean> {
+  let handle;
   try {
-    return await readFile(file, "utf8");
+    handle = await open(file, "r");
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return false;
     throw err;
   }
+  try {
+    if ((await handle.stat()).size !== bytes.length) return false;
+    for (let pos = 0; pos < bytes.length; pos += CHUNK) {
+      const { bytesRead } = await handle.read(chunk, 0, Math.min(CHUNK, bytes.length - pos), pos);
+      if (bytesRead === 0 || chunk.compare(bytes, pos, pos + bytesRead, 0, bytesRead) !== 0) return false;
+    }
+    return true;
+  } finally {
+    await handle.close();
+  }
+}
+
+export interface PublishResult {
+  /** files replaced or created, sorted */
+  written: string[];
+  unchanged: number;
+  /** validation problems; when any, nothing was replaced */
+  erros: string[];
 }
 
 /**
- * Writes only the files whose bytes differ, each through a temp file in the same directory and a
- * rename, so a reader (or a crash) never sees half a file. The caller validates the whole set
- * first: nothing is replaced unless everything is valid.
+ * Validates every file, stages the ones whose bytes differ from what is on disk (a temp file in
+ * the target's directory), and only when the whole set is valid renames the staged files into
+ * place: a reader, or a crash, never sees half a file, and an invalid set replaces nothing.
+ * Files are taken one at a time, so their texts need not all be in memory at once.
  */
-export async function writeChanged(root: string, files: ReadonlyMap<string, string>): Promise<WriteReport> {
-  const changed: Array<[string, string]> = [];
+export async function publishFiles(root: string, files: Iterable<RenderedFile>): Promise<PublishResult> {
+  const validator = new FileValidator();
+  const staged: Array<[tmp: string, target: string, rel: string]> = [];
   let unchanged = 0;
-  for (const [rel, text] of files) {
-    if ((await current(join(root, rel))) === text) unchanged++;
-    else changed.push([rel, text]);
-  }
-  // stage every temp file first, then rename them all: a failure while staging replaces nothing
-  const staged: Array<[string, string]> = [];
+  const discard = () => Promise.all(staged.map(([tmp]) => rm(tmp, { force: true })));
   try {
-    for (const [rel, text] of changed) {
-      const target = join(root, rel);
+    for (const f of files) {
+      validator.add(f.path, f.text, f.doc);
+      const target = join(root, f.path);
+      const bytes = Buffer.from(f.text, "utf8");
+      if (await sameBytes(target, bytes)) {
+        unchanged++;
+        continue;
+      }
       await mkdir(dirname(target), { recursive: true });
       const tmp = `${target}.tmp-${process.pid}`;
-      await writeFile(tmp, text, "utf8");
-      staged.push([tmp, target]);
+      await writeFile(tmp, bytes);
+      staged.push([tmp, target, f.path]);
     }
   } catch (err) {
-    await Promise.all(staged.map(([tmp]) => rm(tmp, { force: true })));
+    await discard();
     throw err;
   }
+  const { erros } = validator.report();
+  if (erros.length > 0) {
+    await discard();
+    return { written: [], unchanged, erros };
+  }
   for (const [tmp, target] of staged) await rename(tmp, target);
-  return { written: changed.map(([rel]) => rel).sort(), unchanged };
+  return { written: staged.map(([, , rel]) => rel).sort(), unchanged, erros: [] };
 }

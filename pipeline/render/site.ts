@@ -133,45 +133,67 @@ export function schemaFiles(): Map<string, string> {
   return out;
 }
 
+export interface RenderedFile {
+  path: string;
+  text: string;
+  /** the object the JSON text was serialized from (validated instead of parsing the text) */
+  doc?: unknown;
+}
+
+/** The series files the API description quotes as examples (pipeline/openapi/build.ts). */
+const EXAMPLE_SERIES = new Set([
+  "api/v1/cotacao/boi_gordo.json",
+  "api/v1/cotacao/boi_gordo/MT.json",
+  "api/v1/historico/boi_gordo.csv",
+  "api/v1/historico/boi_gordo/MT.csv",
+]);
+
 /**
  * Every derived file of the site from the series and the status: the series files themselves
  * (re-rendered, so formatting is always the canonical one), CSVs, aggregates, catalogue,
- * status and schemas. Pure apart from reading schemas/.
+ * status, schemas, events and the API description (last: its examples are the other files).
+ * One file at a time, so a 30-year history is never held as text all at once.
  */
+export function* renderSiteFiles(
+  series: ReadonlyMap<string, SerieFile>,
+  status: StatusFile,
+  config: Config,
+  extras: { eventos?: EventosFile } = {},
+): Generator<RenderedFile> {
+  const kept = new Map<string, string>();
+  const emit = (path: string, text: string, doc?: unknown): RenderedFile => {
+    if (!path.startsWith("api/v1/cotacao/") && !path.startsWith("api/v1/historico/")) kept.set(path, text);
+    else if (EXAMPLE_SERIES.has(path) || path.startsWith("api/v1/cotacao/uf/")) kept.set(path, text);
+    return doc === undefined ? { path, text } : { path, text, doc };
+  };
+  for (const def of allSeries()) {
+    const f = series.get(def.id);
+    if (!f) continue;
+    yield emit(seriesJsonPath(def), stringifyDoc(f), f);
+    yield emit(seriesCsvPath(def), historicoCsv(f.historico));
+  }
+  const agg = renderAggregate(series, null);
+  yield emit("api/v1/cotacao.json", stringifyDoc(agg), agg);
+  for (const uf of SCOT_UFS) {
+    const doc = renderAggregate(series, uf);
+    yield emit(`api/v1/cotacao/uf/${uf}.json`, stringifyDoc(doc), doc);
+  }
+  const index = renderIndex(series, config);
+  yield emit("api/v1/index.json", stringifyDoc(index), index);
+  yield emit("api/v1/status.json", stringifyDoc(status), status);
+  for (const [path, text] of schemaFiles()) yield emit(path, text);
+  if (extras.eventos) for (const [path, text] of eventosFiles(extras.eventos)) yield emit(path, text);
+  for (const [path, text] of apiDescriptionFiles(kept)) yield emit(path, text);
+}
+
+/** The whole site as a map of path -> text (tests, small sites). */
 export function renderSite(
   series: ReadonlyMap<string, SerieFile>,
   status: StatusFile,
   config: Config,
   extras: { eventos?: EventosFile } = {},
 ): Map<string, string> {
-  return renderSiteDocs(series, status, config, extras).files;
-}
-
-/** renderSite, plus the object each JSON file was serialized from (for validation). */
-export function renderSiteDocs(
-  series: ReadonlyMap<string, SerieFile>,
-  status: StatusFile,
-  config: Config,
-  extras: { eventos?: EventosFile } = {},
-): { files: Map<string, string>; docs: Map<string, unknown> } {
   const files = new Map<string, string>();
-  const docs = new Map<string, unknown>();
-  const json = (path: string, doc: unknown) => {
-    files.set(path, stringifyDoc(doc));
-    docs.set(path, doc);
-  };
-  for (const def of allSeries()) {
-    const f = series.get(def.id);
-    if (!f) continue;
-    json(seriesJsonPath(def), f);
-    files.set(seriesCsvPath(def), historicoCsv(f.historico));
-  }
-  json("api/v1/cotacao.json", renderAggregate(series, null));
-  for (const uf of SCOT_UFS) json(`api/v1/cotacao/uf/${uf}.json`, renderAggregate(series, uf));
-  json("api/v1/index.json", renderIndex(series, config));
-  json("api/v1/status.json", status);
-  for (const [path, text] of schemaFiles()) files.set(path, text);
-  if (extras.eventos) for (const [path, text] of eventosFiles(extras.eventos)) files.set(path, text);
-  for (const [path, text] of apiDescriptionFiles(files)) files.set(path, text);
-  return { files, docs };
+  for (const f of renderSiteFiles(series, status, config, extras)) files.set(f.path, f.text);
+  return files;
 }

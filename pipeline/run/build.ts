@@ -3,12 +3,11 @@ import { PipelineError } from "../domain/errors.ts";
 import { allSeries } from "../domain/series.ts";
 import { emptyEventos, loadEventos } from "../events/model.ts";
 import { loadStore } from "../history/store.ts";
-import { writeChanged } from "../publish/write.ts";
+import { publishFiles } from "../publish/write.ts";
 import { renderSerie } from "../render/serie.ts";
-import { renderSiteDocs } from "../render/site.ts";
+import { renderSiteFiles } from "../render/site.ts";
 import type { SerieFile } from "../render/shapes.ts";
 import { getSource } from "../sources/index.ts";
-import { validateFiles } from "../validate/ajv.ts";
 import { nextStatus } from "./status.ts";
 
 /**
@@ -36,11 +35,10 @@ export async function runBuild(config: Config, now: Date): Promise<{ written: st
     );
   }
   const status = store.status ?? nextStatus(null, [], series, config, now);
-  const { files, docs } = renderSiteDocs(series, status, config, { eventos: (await loadEventos(config.publicDir)) ?? emptyEventos() });
-  const errors = validateFiles(files, { documentos: docs }).erros;
-  if (errors.length > 0) {
-    throw new PipelineError({ stage: "validate", reason: `arquivos inválidos; nada foi escrito:\n  ${errors.join("\n  ")}` });
+  const eventos = (await loadEventos(config.publicDir)) ?? emptyEventos();
+  const published = await publishFiles(config.publicDir, renderSiteFiles(series, status, config, { eventos }));
+  if (published.erros.length > 0) {
+    throw new PipelineError({ stage: "validate", reason: `arquivos inválidos; nada foi escrito:\n  ${published.erros.join("\n  ")}` });
   }
-  const w = await writeChanged(config.publicDir, files);
-  return { written: w.written, files: files.size };
+  return { written: published.written, files: published.written.length + published.unchanged };
 }

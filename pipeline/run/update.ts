@@ -7,12 +7,11 @@ import { pageUrl, type PageLoader } from "../fetch/types.ts";
 import { loadEventos, nextEventos } from "../events/model.ts";
 import { assemble } from "../history/assemble.ts";
 import { loadStore } from "../history/store.ts";
-import { writeChanged } from "../publish/write.ts";
-import { renderSiteDocs } from "../render/site.ts";
+import { publishFiles } from "../publish/write.ts";
+import { renderSiteFiles } from "../render/site.ts";
 import type { SerieFile } from "../render/shapes.ts";
 import { SOURCES } from "../sources/index.ts";
 import type { PageDef, SourceDef } from "../sources/types.ts";
-import { validateFiles } from "../validate/ajv.ts";
 import { applyUpdate, type SeriesChange } from "./apply.ts";
 import { formatReport, outcomeLine } from "./report.ts";
 import { nextStatus, type PageOutcome } from "./status.ts";
@@ -130,17 +129,15 @@ export async function runUpdate(opts: UpdateOptions): Promise<UpdateReport> {
 
   const status = nextStatus(store.status, outcomes, series, config, now, env);
   const eventos = nextEventos(await loadEventos(config.publicDir), changes, now);
-  const { files, docs } = renderSiteDocs(series, status, config, { eventos });
-  const errors = validateFiles(files, { documentos: docs }).erros;
-  if (errors.length > 0) {
+  const published = await publishFiles(config.publicDir, renderSiteFiles(series, status, config, { eventos }));
+  if (published.erros.length > 0) {
     throw new PipelineError({
       stage: "validate",
-      reason: `os arquivos gerados não passaram na validação; nada foi escrito:\n  ${errors.join("\n  ")}`,
+      reason: `os arquivos gerados não passaram na validação; nada foi escrito:\n  ${published.erros.join("\n  ")}`,
     });
   }
-  const written = await writeChanged(config.publicDir, files);
   const exitCode = outcomes.some((o) => !o.ok) ? 1 : 0;
-  const report: UpdateReport = { outcomes, changes, avisos, written: written.written, exitCode };
+  const report: UpdateReport = { outcomes, changes, avisos, written: published.written, exitCode };
   for (const line of formatReport(report, loader.requestsPerHost())) log(line);
   return report;
 }

@@ -175,74 +175,111 @@ function jsonDoCsv(csvPath: string): string {
 }
 
 /**
- * Validates a set of files keyed by their path under public/ (what the pipeline is about to
- * write, or the whole tree). JSON under api/v1/ goes through its schema; CSV histories get
- * their layout checked and are compared with the JSON history of the same series when both
- * are in the set; copies of the schemas under schemas/ must match the originals.
+ * Validates files one at a time, with the same checks as `validateFiles`, so the pipeline can
+ * check each rendered file and let go of its text before rendering the next. JSON under api/v1/
+ * goes through its schema; CSV histories get their layout checked and are compared with the
+ * JSON history of the same series (whichever of the two comes first waits for the other);
+ * copies of the schemas under schemas/ must match the originals.
  */
+export class FileValidator {
+  private readonly results = new Map<string, string[]>();
+  private readonly ignorados: string[] = [];
+  /** series histories, kept until their CSV is seen (or for the index check) */
+  private readonly series = new Map<string, unknown>();
+  private readonly csvPendentes = new Map<string, CsvLinha[]>();
+  private index: unknown;
+
+  private push(p: string, erros: string[]): void {
+    const prev = this.results.get(p);
+    this.results.set(p, prev ? [...prev, ...erros] : erros);
+  }
+
+  /** `doc`: the object the JSON text was serialized from, validated instead of parsing `content` again */
+  add(path: string, content: string | Buffer, doc?: unknown): void {
+    const p = normalizePath(path);
+    if (p.startsWith("api/v1/") && p.endsWith(".json")) {
+      let data: unknown = doc;
+      if (data === undefined) {
+        try {
+          data = JSON.parse(texto(content));
+        } catch (e) {
+          this.push(p, [`${p}: JSON inválido: ${(e as Error).message}`]);
+          return;
+        }
+      }
+      this.push(p, validateDocument(p, data));
+      if (p === "api/v1/index.json") this.index = data;
+      if (p.startsWith("api/v1/cotacao/")) {
+        const csv = csvDoJson(p);
+        const pendente = this.csvPendentes.get(csv);
+        if (pendente) {
+          this.csvPendentes.delete(csv);
+          this.push(csv, compararCsvJson(csv, pendente, data));
+        } else {
+          this.series.set(p, data);
+        }
+      }
+    } else if (/^api\/v1\/historico\/.+\.csv$/.test(p)) {
+      const csv = checarCsvHistorico(texto(content));
+      this.push(p, csv.problemas.map((pr) => linha(p, pr)));
+      const json = jsonDoCsv(p);
+      if (this.series.has(json)) {
+        this.push(p, compararCsvJson(p, csv.linhas, this.series.get(json)));
+        this.series.delete(json);
+      } else {
+        this.csvPendentes.set(p, csv.linhas);
+      }
+    } else if (/^schemas\/[^/]+\.json$/.test(p)) {
+      this.push(p, checarCopiaDoSchema(p, texto(content)));
+    } else {
+      this.ignorados.push(p);
+    }
+  }
+
+  /**
+   * The verdict. With `arvore` (every path of the whole published tree, for npm run validate),
+   * index.json's paths must exist in it.
+   */
+  report(arvore?: { has(path: string): boolean }): ValidationReport {
+    if (arvore && this.index) this.push("api/v1/index.json", checarCaminhosDoIndice(this.index as { series?: unknown; produtos?: unknown; ufs?: unknown }, arvore));
+    const arquivos = [...this.results.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([path, erros]) => ({ path, erros }));
+    return { arquivos, ignorados: [...this.ignorados].sort(), erros: arquivos.flatMap((a) => a.erros) };
+  }
+}
+
+/** api/v1/cotacao/{id}.json -> api/v1/historico/{id}.csv */
+function csvDoJson(jsonPath: string): string {
+  return jsonPath.replace(/^api\/v1\/cotacao\//, "api/v1/historico/").replace(/\.json$/, ".csv");
+}
+
+/** Validates a set of files keyed by their path under public/ (the whole tree, or one run's files). */
 export function validateFiles(files: Map<string, string | Buffer>, opts: ValidateFilesOptions = {}): ValidationReport {
   const byPath = new Map<string, string | Buffer>();
   for (const [k, v] of files) byPath.set(normalizePath(k), v);
-  const paths = [...byPath.keys()].sort();
-  const parsed = new Map<string, unknown>();
-  const results = new Map<string, string[]>();
-  const ignorados: string[] = [];
-  const csvLinhas = new Map<string, CsvLinha[]>();
-  const add = (p: string, erros: string[]) => results.set(p, [...(results.get(p) ?? []), ...erros]);
+  const v = new FileValidator();
+  for (const p of [...byPath.keys()].sort()) v.add(p, byPath.get(p)!, opts.documentos?.get(p));
+  return v.report(opts.arvoreCompleta ? byPath : undefined);
+}
 
-  for (const p of paths) {
-    const raw = texto(byPath.get(p)!);
-    if (p.startsWith("api/v1/") && p.endsWith(".json")) {
-      let data: unknown = opts.documentos?.get(p);
-      if (data === undefined) {
-        try {
-          data = JSON.parse(raw);
-        } catch (e) {
-          add(p, [`${p}: JSON inválido: ${(e as Error).message}`]);
-          continue;
-        }
-      }
-      parsed.set(p, data);
-      add(p, validateDocument(p, data));
-    } else if (/^api\/v1\/historico\/.+\.csv$/.test(p)) {
-      const csv = checarCsvHistorico(raw);
-      csvLinhas.set(p, csv.linhas);
-      add(p, csv.problemas.map((pr) => linha(p, pr)));
-    } else if (/^schemas\/[^/]+\.json$/.test(p)) {
-      add(p, checarCopiaDoSchema(p, raw));
-    } else {
-      ignorados.push(p);
+/** CSV and JSON of the same series must hold the same days and values. */
+function compararCsvJson(p: string, linhas: CsvLinha[], doc: unknown): string[] {
+  const jsonPath = jsonDoCsv(p);
+  const d = doc as { historico?: unknown } | undefined;
+  if (!d || !Array.isArray(d.historico)) return [];
+  const hist = d.historico as Array<{ data?: unknown; valor?: unknown }>;
+  const erros: string[] = [];
+  if (linhas.length !== hist.length) {
+    erros.push(`${p}: tem ${linhas.length} linhas de dados, mas ${jsonPath} tem ${hist.length} entradas no histórico`);
+  }
+  const n = Math.min(linhas.length, hist.length);
+  for (let i = 0; i < n && erros.length < 5; i++) {
+    const l = linhas[i]!;
+    const h = hist[i]!;
+    if (l.data !== h.data || Number(l.valor) !== h.valor) {
+      erros.push(`${p}: linha ${l.linha}: ${l.data},${l.valor} difere de ${jsonPath} /historico/${i} (${mostrar(h.data)}, ${mostrar(h.valor)})`);
     }
   }
-
-  // CSV and JSON of the same series must hold the same days and values.
-  for (const [p, linhas] of csvLinhas) {
-    const jsonPath = jsonDoCsv(p);
-    const doc = parsed.get(jsonPath) as { historico?: unknown } | undefined;
-    if (!doc || !Array.isArray(doc.historico)) continue;
-    const hist = doc.historico as Array<{ data?: unknown; valor?: unknown }>;
-    const erros: string[] = [];
-    if (linhas.length !== hist.length) {
-      erros.push(`${p}: tem ${linhas.length} linhas de dados, mas ${jsonPath} tem ${hist.length} entradas no histórico`);
-    }
-    const n = Math.min(linhas.length, hist.length);
-    for (let i = 0; i < n && erros.length < 5; i++) {
-      const l = linhas[i]!;
-      const h = hist[i]!;
-      if (l.data !== h.data || Number(l.valor) !== h.valor) {
-        erros.push(`${p}: linha ${l.linha}: ${l.data},${l.valor} difere de ${jsonPath} /historico/${i} (${mostrar(h.data)}, ${mostrar(h.valor)})`);
-      }
-    }
-    add(p, erros);
-  }
-
-  if (opts.arvoreCompleta) {
-    const index = parsed.get("api/v1/index.json") as { series?: unknown; produtos?: unknown; ufs?: unknown } | undefined;
-    if (index) add("api/v1/index.json", checarCaminhosDoIndice(index, byPath));
-  }
-
-  const arquivos = [...results.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([path, erros]) => ({ path, erros }));
-  return { arquivos, ignorados, erros: arquivos.flatMap((a) => a.erros) };
+  return erros;
 }
 
 function checarCopiaDoSchema(p: string, raw: string): string[] {
@@ -259,7 +296,7 @@ function checarCopiaDoSchema(p: string, raw: string): string[] {
 }
 
 /** index.json points at files: every series, product and UF path must be in the tree. */
-function checarCaminhosDoIndice(index: { series?: unknown; produtos?: unknown; ufs?: unknown }, byPath: Map<string, unknown>): string[] {
+function checarCaminhosDoIndice(index: { series?: unknown; produtos?: unknown; ufs?: unknown }, byPath: { has(path: string): boolean }): string[] {
   const out: string[] = [];
   const exists = (ref: string) => {
     const p = normalizePath(ref);

@@ -1,11 +1,13 @@
-import { addDays, format, isWeekend } from "date-fns";
+import { addDays } from "date-fns/addDays";
+import { format } from "date-fns/format";
+import { isWeekend } from "date-fns/isWeekend";
 import { loadConfig } from "../../pipeline/config.ts";
 import { isoBrasilia } from "../../pipeline/domain/dates.ts";
 import { PRODUTO_INFO } from "../../pipeline/domain/products.ts";
 import { allSeries, DEFAULT_PRACAS_REFERENCIA } from "../../pipeline/domain/series.ts";
-import { writeChanged } from "../../pipeline/publish/write.ts";
+import { publishFiles } from "../../pipeline/publish/write.ts";
 import { renderSerie } from "../../pipeline/render/serie.ts";
-import { renderSite } from "../../pipeline/render/site.ts";
+import { renderSiteFiles } from "../../pipeline/render/site.ts";
 import type { HistoricoEntry, SerieFile } from "../../pipeline/render/shapes.ts";
 import { getSource } from "../../pipeline/sources/index.ts";
 import { nextStatus } from "../../pipeline/run/status.ts";
@@ -74,7 +76,8 @@ export async function writeSyntheticSite(publicDir: string, years: number, now: 
   const series = syntheticSeries(days, now);
   const config = loadConfig({ publicDir, env: {} });
   const status = nextStatus(null, [], series, config, now, {});
-  await writeChanged(publicDir, renderSite(series, status, config));
+  const r = await publishFiles(publicDir, renderSiteFiles(series, status, config));
+  if (r.erros.length > 0) throw new Error(`histórico sintético inválido:\n${r.erros.slice(0, 10).join("\n")}`);
   let points = 0;
   for (const f of series.values()) points += f.historico.length;
   return points;

@@ -1,0 +1,57 @@
+import { mkdtemp, readFile, readdir, rm, writeFile, mkdir } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { publishFiles } from "../pipeline/publish/write.ts";
+import { FileValidator } from "../pipeline/validate/ajv.ts";
+
+async function tree(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await readdir(dir, { withFileTypes: true, recursive: true })) if (e.isFile()) out.push(join(e.parentPath ?? (e as unknown as { path: string }).path, e.name).slice(dir.length + 1));
+  return out.sort();
+}
+
+describe("publishFiles", () => {
+  let root: string;
+  beforeEach(async () => {
+    root = await mkdtemp(join(tmpdir(), "cotacao-write-"));
+    await mkdir(join(root, "api/v1/historico"), { recursive: true });
+    await writeFile(join(root, "api/v1/historico/milho.csv"), "data,valor\n2026-09-03,71.06\n");
+  });
+  afterEach(() => rm(root, { recursive: true, force: true }));
+
+  it("writes only what changed and reports it", async () => {
+    const r = await publishFiles(root, [
+      { path: "api/v1/historico/milho.csv", text: "data,valor\n2026-09-03,71.06\n" },
+      { path: "api/v1/historico/soja.csv", text: "data,valor\n2026-09-25,161\n" },
+    ]);
+    expect(r).toEqual({ written: ["api/v1/historico/soja.csv"], unchanged: 1, erros: [] });
+    expect(await tree(root)).toEqual(["api/v1/historico/milho.csv", "api/v1/historico/soja.csv"]);
+  });
+
+  it("replaces nothing and leaves no temp file when any file of the set is invalid", async () => {
+    const r = await publishFiles(root, [
+      { path: "api/v1/historico/milho.csv", text: "data,valor\n2026-09-04,70.93\n" },
+      { path: "api/v1/historico/soja.csv", text: "data,valor\n2026-09-25,161,00\n" },
+    ]);
+    expect(r.written).toEqual([]);
+    expect(r.erros.join("\n")).toMatch(/api\/v1\/historico\/soja\.csv: linha 2/);
+    expect(await readFile(join(root, "api/v1/historico/milho.csv"), "utf8")).toBe("data,valor\n2026-09-03,71.06\n");
+    expect(await tree(root)).toEqual(["api/v1/historico/milho.csv"]);
+  });
+});
+
+describe("FileValidator", () => {
+  it("compares a CSV with its series JSON whichever comes first", () => {
+    const doc = { historico: [{ data: "2026-09-04", valor: 70.93 }] };
+    for (const order of [0, 1]) {
+      const v = new FileValidator();
+      const csv = () => v.add("api/v1/historico/milho.csv", "data,valor\n2026-09-04,70.94\n");
+      const json = () => v.add("api/v1/cotacao/milho.json", "", doc);
+      if (order === 0) { csv(); json(); } else { json(); csv(); }
+      expect(v.report().erros.filter((e) => e.startsWith("api/v1/historico/milho.csv"))).toEqual([
+        "api/v1/historico/milho.csv: linha 2: 2026-09-04,70.94 difere de api/v1/cotacao/milho.json /historico/0 (\"2026-09-04\", 70.93)",
+      ]);
+    }
+  });
+});

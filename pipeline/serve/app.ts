@@ -4,10 +4,9 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { getRequestListener, type HttpBindings } from "@hono/node-server";
 import { Hono, type Context } from "hono";
-import { cors } from "hono/cors";
 import { brotliCompressSync, constants as zc, gzipSync } from "node:zlib";
-import { chooseEncoding, FileCache, safePath } from "./files.ts";
-import { ApiError, cotacao, COTACAO_PARAMS, historico, HISTORICO_PARAMS, parseQuery, simulador, SIMULADOR_PARAMS } from "./query.ts";
+import { chooseEncoding, FileCache, safePath, type FileEntry } from "./files.ts";
+import { ApiError, cotacao, type Answer, COTACAO_PARAMS, historico, HISTORICO_PARAMS, parseQuery, simulador, SIMULADOR_PARAMS } from "./query.ts";
 import { clientAddress, Quota, type QuotaOptions, type QuotaState } from "./quota.ts";
 
 export interface ServeOptions {
@@ -18,7 +17,7 @@ export interface ServeOptions {
   /** how many proxies in front of the server append to X-Forwarded-For; 0 = ignore the header */
   trustedProxies?: number;
   quota?: QuotaOptions;
-  /** the clock (tests pin it) */
+  /** the clock of the quota and of the files' rechecks (tests pin it) */
   now?: () => number;
 }
 
@@ -29,8 +28,35 @@ const ALLOWED_METHODS = ["GET", "HEAD", "OPTIONS"];
 const HTML_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; " +
   "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+/** the CORS policy is the same for every origin and route, so its headers are constants */
+const CORS_HEADERS = {
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Expose-Headers": [...QUOTA_HEADERS, "ETag"].join(","),
+};
+const PREFLIGHT_HEADERS = {
+  "Access-Control-Allow-Methods": ALLOWED_METHODS.join(","),
+  "Access-Control-Allow-Headers": ["X-API-Key", "If-None-Match", "Content-Type"].join(","),
+  "Access-Control-Max-Age": "86400",
+  Vary: "Access-Control-Request-Headers",
+};
+const JSON_TYPE = "application/json; charset=utf-8";
+/** answers kept ready per route and raw query string; past this many, the table starts over */
+const MAX_PREPARED = 512;
 
-type Env = { Bindings: Partial<HttpBindings>; Variables: { quota: QuotaState; client: { kind: "key" | "ip"; id: string } } };
+type Env = { Bindings: Partial<HttpBindings> };
+type HeaderMap = Record<string, string>;
+/** who is asking and the quota state its answer reports (after counting, on the query routes) */
+interface Client {
+  kind: "key" | "ip";
+  id: string;
+  quota: QuotaState;
+}
+/** a query answer ready to send: its JSON without the closing brace, and its ETag */
+interface Prepared {
+  source: FileEntry;
+  head: string;
+  etag: string;
+}
 
 function hashKey(key: string): string {
   return createHash("sha256").update(key).digest("hex");
@@ -55,15 +81,19 @@ export function keysFromEnv(env: NodeJS.ProcessEnv = process.env): string[] {
   return keys;
 }
 
-function jsonBody(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" },
+function errorResponse(err: ApiError, headers: HeaderMap = {}): Response {
+  return new Response(JSON.stringify(err.body()), {
+    status: err.status,
+    headers: { ...headers, "Content-Type": JSON_TYPE, "Cache-Control": "no-store" },
   });
 }
 
-function errorResponse(err: ApiError): Response {
-  return jsonBody(err.status, err.body());
+/** a request header, read from Node's parsed headers when there (building a fetch Headers costs more) */
+function header(c: Context<Env>, name: string): string | undefined {
+  const h = c.env?.incoming?.headers;
+  if (!h) return c.req.header(name);
+  const v = h[name];
+  return Array.isArray(v) ? v.join(", ") : v;
 }
 
 /** the raw request target as the client sent it (the URL the adapter builds is already normalised) */
@@ -92,16 +122,19 @@ function compressDynamic(body: Buffer, enc: "br" | "gzip"): Buffer {
 /**
  * The Hono app: the static tree of public/ plus the query interface of API.md (cotacao,
  * historico, simulador), CORS, quota, ETag/304, compression and JSON errors in Portuguese.
+ *
+ * Every route goes through `route()`, which identifies the client and builds each response once,
+ * with CORS and quota headers in a plain object (the Node adapter then writes it directly instead
+ * of copying a fetch Response). A query answer is kept ready per raw query string as long as the
+ * file it came from is unchanged, so a repeated query costs a lookup and a string concatenation.
  */
 export function createApp(opts: ServeOptions): Hono<Env> {
-  const files = new FileCache(opts.publicDir);
+  const now = opts.now ?? Date.now;
+  const files = new FileCache(opts.publicDir, { now });
   const quota = new Quota(opts.quota);
   const keys = new Set([...(opts.apiKeys ?? [])].map(hashKey));
-  const now = opts.now ?? Date.now;
   const trusted = opts.trustedProxies ?? 0;
   const app = new Hono<Env>({ strict: true });
-  // JSON text and ETag of each answer object (the cached files' objects, so a new build misses)
-  const serialized = new WeakMap<object, { json: string; etag: string }>();
   const keyHashes = new Map<string, string>();
   const hashKeyCached = (k: string) => {
     let h = keyHashes.get(k);
@@ -113,98 +146,98 @@ export function createApp(opts: ServeOptions): Hono<Env> {
     return h;
   };
 
-  app.onError((err, c) => {
+  const address = (c: Context<Env>) => clientAddress(c.env?.incoming?.socket?.remoteAddress, header(c, "x-forwarded-for"), trusted);
+
+  /** CORS, nosniff and the quota headers: on every response, whatever the route or outcome */
+  const baseHeaders = (q: QuotaState): HeaderMap => ({
+    ...CORS_HEADERS,
+    "X-Content-Type-Options": "nosniff",
+    "X-RateLimit-Limit": String(q.limit),
+    "X-RateLimit-Remaining": String(q.remaining),
+    "X-RateLimit-Reset": String(q.reset),
+  });
+
+  const failure = (c: Context<Env>, err: unknown, q: QuotaState): Response => {
     const e = err instanceof ApiError ? err : new ApiError(500, "erro_interno", "erro interno do servidor; tente de novo mais tarde");
     if (!(err instanceof ApiError)) console.error(`[serve] ${c.req.method} ${rawTarget(c).slice(0, 200)}: ${(err as Error).stack ?? err}`);
-    const res = errorResponse(e);
-    if (e.status === 429) res.headers.set("Retry-After", String(c.get("quota")?.retryAfter ?? 60));
-    return res;
-  });
-  app.notFound((c) => errorResponse(new ApiError(404, "nao_encontrado", `nada em ${splitTarget(rawTarget(c)).path.slice(0, 200)}; veja api/v1/index.json`)));
+    const headers = baseHeaders(q);
+    if (e.status === 429) headers["Retry-After"] = String(q.retryAfter);
+    if (e.status === 405) headers.Allow = ALLOWED_METHODS.join(", ");
+    return errorResponse(e, headers);
+  };
 
-  // quota headers on every response, whatever the route or outcome
-  app.use("*", async (c, next) => {
-    await next();
-    const q = c.get("quota") ?? quota.peek("ip", clientAddress(c.env?.incoming?.socket?.remoteAddress, c.req.header("X-Forwarded-For"), trusted), now());
-    {
-      c.res.headers.set("X-RateLimit-Limit", String(q.limit));
-      c.res.headers.set("X-RateLimit-Remaining", String(q.remaining));
-      c.res.headers.set("X-RateLimit-Reset", String(q.reset));
-    }
-    c.res.headers.set("X-Content-Type-Options", "nosniff");
-  });
-
-  app.use(
-    "*",
-    cors({
-      origin: "*",
-      allowMethods: ALLOWED_METHODS,
-      allowHeaders: ["X-API-Key", "If-None-Match", "Content-Type"],
-      exposeHeaders: [...QUOTA_HEADERS, "ETag"],
-      maxAge: 86_400,
-    }),
-  );
-
-  // identify the client (key or address), check the method and the request target
-  app.use("*", async (c, next) => {
-    const key = c.req.header("X-API-Key");
-    const ip = clientAddress(c.env?.incoming?.socket?.remoteAddress, c.req.header("X-Forwarded-For"), trusted);
-    let kind: "key" | "ip" = "ip";
-    let id = ip;
-    if (key !== undefined) {
-      const h = hashKeyCached(key.trim());
-      if (!keys.has(h)) {
-        c.set("quota", quota.peek("ip", ip, now()));
-        throw new ApiError(401, "chave_invalida", "a chave de API enviada em X-API-Key não é válida; envie uma chave configurada ou não envie o cabeçalho (100 consultas por dia por IP)");
+  /**
+   * A route: identifies the client (key or address; an unknown key is a 401), optionally checks
+   * the raw request path, and turns any failure into a JSON error carrying the same headers.
+   */
+  const route =
+    (handler: (c: Context<Env>, client: Client) => Response | Promise<Response>, checkPath = true) =>
+    async (c: Context<Env>): Promise<Response> => {
+      let client: Client | undefined;
+      try {
+        const key = header(c, "x-api-key");
+        if (key !== undefined) {
+          const h = hashKeyCached(key.trim());
+          if (!keys.has(h)) {
+            throw new ApiError(401, "chave_invalida", "a chave de API enviada em X-API-Key não é válida; envie uma chave configurada ou não envie o cabeçalho (100 consultas por dia por IP)");
+          }
+          client = { kind: "key", id: h, quota: quota.peek("key", h, now()) };
+        } else {
+          const ip = address(c);
+          client = { kind: "ip", id: ip, quota: quota.peek("ip", ip, now()) };
+        }
+        if (checkPath) {
+          const safe = safePath(splitTarget(rawTarget(c)).path);
+          if (!safe.ok) throw new ApiError(400, "caminho_invalido", `caminho recusado: ${safe.motivo}`);
+        }
+        return await handler(c, client);
+      } catch (err) {
+        return failure(c, err, client?.quota ?? quota.peek("ip", address(c), now()));
       }
-      kind = "key";
-      id = h;
-    }
-    c.set("quota", quota.peek(kind, id, now()));
-    if (!ALLOWED_METHODS.includes(c.req.method)) {
-      const e = new ApiError(405, "metodo_nao_permitido", `método ${c.req.method.slice(0, 20)} não é aceito; use GET, HEAD ou OPTIONS`);
-      const res = errorResponse(e);
-      res.headers.set("Allow", ALLOWED_METHODS.join(", "));
-      return res;
-    }
-    const { path } = splitTarget(rawTarget(c));
-    const safe = safePath(path);
-    if (!safe.ok) throw new ApiError(400, "caminho_invalido", `caminho recusado: ${safe.motivo}`);
-    c.set("client", { kind, id });
-    await next();
-  });
+    };
 
   /** query routes: count one request, then answer with a weak ETag over the data (not the counter) */
-  const query = (params: readonly string[], handler: (files: FileCache, q: Record<string, string>) => Promise<unknown>) => async (c: Context<Env>) => {
-    const { kind, id } = c.get("client");
-    const q = quota.consume(kind, id, now());
-    c.set("quota", q);
-    if (!q.allowed) {
-      throw new ApiError(429, "limite_excedido", `limite de ${q.limit} consultas por dia atingido; renova às 00:00 UTC (em ${q.retryAfter} s)`, {
-        limite: q.limit,
-        renova_em: new Date(q.reset * 1000).toISOString(),
-      });
-    }
-    const data = await handler(files, parseQuery(splitTarget(rawTarget(c)).query, params));
-    let memo = typeof data === "object" && data !== null ? serialized.get(data) : undefined;
-    if (!memo) {
-      const json = JSON.stringify(data);
-      memo = { json, etag: `W/"${createHash("sha1").update(json).digest("base64url")}"` };
-      if (typeof data === "object" && data !== null) serialized.set(data, memo);
-    }
-    const { json: dataJson, etag } = memo;
-    c.header("ETag", etag);
-    c.header("Cache-Control", CACHE_CONTROL);
-    c.header("Vary", "Accept-Encoding, X-API-Key");
-    if (ifNoneMatch(c.req.header("If-None-Match"), etag)) return c.body(null, 304);
-    const body = Buffer.from(`${dataJson.slice(0, -1)},"rate_limit":{"diario":${q.limit},"restante":${q.remaining}}}`);
-    c.header("Content-Type", "application/json; charset=utf-8");
-    const enc = body.length > 1024 ? chooseEncoding(c.req.header("Accept-Encoding")) : null;
-    if (enc) {
-      c.header("Content-Encoding", enc);
-      return c.body(new Uint8Array(compressDynamic(body, enc)), 200);
-    }
-    return c.body(new Uint8Array(body), 200);
+  const query = (params: readonly string[], handler: (files: FileCache, q: Record<string, string>) => Promise<Answer>) => {
+    const prepared = new Map<string, Prepared>();
+    return route(async (c, client) => {
+      const q = quota.consume(client.kind, client.id, now());
+      client.quota = q;
+      if (!q.allowed) {
+        throw new ApiError(429, "limite_excedido", `limite de ${q.limit} consultas por dia atingido; renova às 00:00 UTC (em ${q.retryAfter} s)`, {
+          limite: q.limit,
+          renova_em: new Date(q.reset * 1000).toISOString(),
+        });
+      }
+      const rawQuery = splitTarget(rawTarget(c)).query;
+      let p = prepared.get(rawQuery);
+      let head: string;
+      let etag: string;
+      if (p && files.isFresh(p.source)) {
+        ({ head, etag } = p);
+      } else {
+        const { data, source } = await handler(files, parseQuery(rawQuery, params));
+        const json = JSON.stringify(data);
+        head = json.length > 2 ? `${json.slice(0, -1)},` : "{";
+        etag = `W/"${createHash("sha1").update(json).digest("base64url")}"`;
+        if (source) {
+          if (prepared.size >= MAX_PREPARED) prepared.clear();
+          prepared.set(rawQuery, { source, head, etag });
+        }
+      }
+      const headers = baseHeaders(q);
+      headers.ETag = etag;
+      headers["Cache-Control"] = CACHE_CONTROL;
+      headers.Vary = "Accept-Encoding, X-API-Key";
+      if (ifNoneMatch(header(c, "if-none-match"), etag)) return new Response(null, { status: 304, headers });
+      headers["Content-Type"] = JSON_TYPE;
+      const body = `${head}"rate_limit":{"diario":${q.limit},"restante":${q.remaining}}}`;
+      const enc = body.length > 1024 ? chooseEncoding(header(c, "accept-encoding")) : null;
+      if (enc) {
+        headers["Content-Encoding"] = enc;
+        return new Response(new Uint8Array(compressDynamic(Buffer.from(body), enc)), { status: 200, headers });
+      }
+      return new Response(body, { status: 200, headers });
+    });
   };
 
   app.get("/api/v1/cotacao", query(COTACAO_PARAMS, cotacao));
@@ -212,39 +245,55 @@ export function createApp(opts: ServeOptions): Hono<Env> {
   app.get("/api/v1/simulador", query(SIMULADOR_PARAMS, simulador));
 
   // the static tree
-  app.get("*", async (c) => {
-    const { path, query: qs } = splitTarget(rawTarget(c));
-    const safe = safePath(path);
-    if (!safe.ok) throw new ApiError(400, "caminho_invalido", `caminho recusado: ${safe.motivo}`);
-    const rel = safe.rel;
-    let r = await files.resolve(rel || "index.html");
-    if (r.kind === "dir") {
-      if (!safe.trailingSlash) {
-        // relative Location, so it also works under a sub-path behind a proxy
-        const last = rel.split("/").pop()!;
-        c.header("Location", `${encodeURIComponent(last)}/${qs ? `?${qs}` : ""}`);
-        c.header("Cache-Control", CACHE_CONTROL);
-        return c.body(null, 301);
+  app.get(
+    "*",
+    route(async (c, client) => {
+      const { path, query: qs } = splitTarget(rawTarget(c));
+      const safe = safePath(path);
+      if (!safe.ok) throw new ApiError(400, "caminho_invalido", `caminho recusado: ${safe.motivo}`);
+      const rel = safe.rel;
+      const headers = baseHeaders(client.quota);
+      headers["Cache-Control"] = CACHE_CONTROL;
+      let r = await files.resolve(rel || "index.html");
+      if (r.kind === "dir") {
+        if (!safe.trailingSlash) {
+          // relative Location, so it also works under a sub-path behind a proxy
+          const last = rel.split("/").pop()!;
+          headers.Location = `${encodeURIComponent(last)}/${qs ? `?${qs}` : ""}`;
+          return new Response(null, { status: 301, headers });
+        }
+        r = await files.resolve(`${rel}/index.html`);
+      } else if (rel !== "" && safe.trailingSlash) {
+        r = { kind: "missing" };
       }
-      r = await files.resolve(`${rel}/index.html`);
-    } else if (rel !== "" && safe.trailingSlash) {
-      r = { kind: "missing" };
-    }
-    if (r.kind !== "file") throw new ApiError(404, "nao_encontrado", `arquivo não encontrado: ${path.slice(0, 200)}; veja api/v1/index.json`);
-    const e = r.entry;
-    c.header("ETag", e.etag);
-    c.header("Cache-Control", CACHE_CONTROL);
-    c.header("Vary", "Accept-Encoding");
-    if (e.type.startsWith("text/html")) c.header("Content-Security-Policy", HTML_CSP);
-    if (ifNoneMatch(c.req.header("If-None-Match"), e.etag)) return c.body(null, 304);
-    c.header("Content-Type", e.type);
-    const enc = e.compressible ? chooseEncoding(c.req.header("Accept-Encoding")) : null;
-    if (enc) {
-      c.header("Content-Encoding", enc);
-      return c.body(new Uint8Array(files.encoded(e, enc)), 200);
-    }
-    return c.body(new Uint8Array(e.body), 200);
-  });
+      if (r.kind !== "file") throw new ApiError(404, "nao_encontrado", `arquivo não encontrado: ${path.slice(0, 200)}; veja api/v1/index.json`);
+      const e = r.entry;
+      headers.ETag = e.etag;
+      headers.Vary = "Accept-Encoding";
+      if (e.type.startsWith("text/html")) headers["Content-Security-Policy"] = HTML_CSP;
+      if (ifNoneMatch(header(c, "if-none-match"), e.etag)) return new Response(null, { status: 304, headers });
+      headers["Content-Type"] = e.type;
+      const enc = e.compressible ? chooseEncoding(header(c, "accept-encoding")) : null;
+      if (enc) {
+        headers["Content-Encoding"] = enc;
+        return new Response(new Uint8Array(files.encoded(e, enc)), { status: 200, headers });
+      }
+      return new Response(new Uint8Array(e.body), { status: 200, headers });
+    }),
+  );
+
+  // CORS preflight (any path: browsers send it before the real request)
+  app.options("*", (c) => new Response(null, { status: 204, headers: { ...baseHeaders(quota.peek("ip", address(c), now())), ...PREFLIGHT_HEADERS } }));
+
+  // no route for the method: GET (and HEAD, answered as GET) and OPTIONS have one each
+  app.notFound(
+    route((c) => {
+      throw new ApiError(405, "metodo_nao_permitido", `método ${c.req.method.slice(0, 20)} não é aceito; use GET, HEAD ou OPTIONS`);
+    }, false),
+  );
+
+  // a backstop: route() already answers every failure it sees
+  app.onError((err, c) => failure(c, err, quota.peek("ip", address(c), now())));
 
   return app;
 }
@@ -275,9 +324,7 @@ export async function startServer(opts: ServeOptions & { port?: number; host?: s
       const m = (err as Error).message;
       const motivo = /backslash/i.test(m) ? "barra invertida no caminho" : /host/i.test(m) ? "cabeçalho Host inválido" : "URL inválida";
       const e = new ApiError(400, "requisicao_invalida", `requisição malformada: ${motivo}`);
-      const res = errorResponse(e);
-      res.headers.set("Access-Control-Allow-Origin", "*");
-      return res;
+      return errorResponse(e, { "Access-Control-Allow-Origin": "*" });
     },
   });
   const server = createServer(

@@ -47,7 +47,7 @@ export class FileCache {
 
   constructor(
     readonly root: string,
-    private readonly opts: { maxBytes?: number; recheckMs?: number } = {},
+    private readonly opts: { maxBytes?: number; recheckMs?: number; now?: () => number } = {},
   ) {}
 
   private async realRoot(): Promise<string> {
@@ -60,7 +60,7 @@ export class FileCache {
    * leads out of the root is treated as missing.
    */
   async resolve(rel: string): Promise<Resolved> {
-    const now = Date.now();
+    const now = (this.opts.now ?? Date.now)();
     const cached = this.entries.get(rel);
     if (cached && now - cached.checkedAt < (this.opts.recheckMs ?? 1000)) {
       this.entries.delete(rel);
@@ -101,6 +101,14 @@ export class FileCache {
     this.bytes += body.length;
     this.evict();
     return { kind: "file", entry };
+  }
+
+  /**
+   * Whether an entry handed out earlier is still the cached one and was checked on disk less than
+   * `recheckMs` ago: what resolve() would answer without touching the disk.
+   */
+  isFresh(entry: FileEntry): boolean {
+    return this.entries.get(entry.rel) === entry && (this.opts.now ?? Date.now)() - entry.checkedAt < (this.opts.recheckMs ?? 1000);
   }
 
   /** The parsed JSON of a file under the root, or null when it does not exist. */

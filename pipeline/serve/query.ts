@@ -2,7 +2,7 @@ import { PRODUTOS, type Produto } from "../domain/products.ts";
 import { ALL_UFS, normalizeUF, type UF } from "../domain/ufs.ts";
 import type { AggregateFile, HistoricoEntry, IndexFile, SerieFile } from "../render/shapes.ts";
 import { serieDaEntrada, simular, validarEntrada, CAMPOS_SIMULADOR, type PrecoReferencia } from "../simulator/simulator.ts";
-import type { FileCache } from "./files.ts";
+import type { FileCache, FileEntry } from "./files.ts";
 
 /** A refused request: HTTP status, stable code, Portuguese message and any detail. */
 export class ApiError extends Error {
@@ -108,10 +108,10 @@ async function index(files: FileCache): Promise<IndexFile> {
 }
 
 /** The series file of produto (and uf), or a 404 that says which UFs have that product. */
-async function serie(files: FileCache, produto: Produto, uf: UF | null): Promise<SerieFile> {
+async function serie(files: FileCache, produto: Produto, uf: UF | null): Promise<{ doc: SerieFile; entry: FileEntry }> {
   const id = uf ? `${produto}/${uf}` : produto;
   const r = await files.json<SerieFile>(`api/v1/cotacao/${id}.json`);
-  if (r) return r.doc;
+  if (r) return r;
   const idx = await index(files);
   const ufs = idx.series.filter((s) => s.produto === produto && s.uf).map((s) => s.uf as string);
   if (uf) {
@@ -127,23 +127,25 @@ async function serie(files: FileCache, produto: Produto, uf: UF | null): Promise
   throw new ApiError(404, "sem_dados", `ainda não há dados publicados de ${produto}`);
 }
 
-const semHistoricoMemo = new WeakMap<SerieFile, Omit<SerieFile, "historico">>();
-/** memoised per parsed file, so the server's JSON/ETag memo (keyed by object) hits */
-function semHistorico(f: SerieFile): Omit<SerieFile, "historico"> {
-  let out = semHistoricoMemo.get(f);
-  if (!out) {
-    const { historico: _h, ...rest } = f;
-    out = rest;
-    semHistoricoMemo.set(f, out);
-  }
-  return out;
+/**
+ * A query's answer: the data and the one published file it was derived from, if any. The same
+ * query over the same file gives the same data, so the server may keep the answer ready until
+ * that file changes.
+ */
+export interface Answer {
+  data: object;
+  source?: FileEntry;
 }
 
 /** GET /api/v1/cotacao: the aggregate, the aggregate with a UF, or a single quotation. */
-export async function cotacao(files: FileCache, q: Record<string, string>): Promise<unknown> {
+export async function cotacao(files: FileCache, q: Record<string, string>): Promise<Answer> {
   const produto = lerProduto(q.produto, false);
   const uf = lerUF(q.uf);
-  if (produto) return semHistorico(await serie(files, produto, uf));
+  if (produto) {
+    const { doc, entry } = await serie(files, produto, uf);
+    const { historico: _h, ...rest } = doc;
+    return { data: rest, source: entry };
+  }
   if (uf) {
     const r = await files.json<AggregateFile>(`api/v1/cotacao/uf/${uf}.json`);
     if (!r) {
@@ -153,16 +155,16 @@ export async function cotacao(files: FileCache, q: Record<string, string>): Prom
         ufs_disponiveis: cobertas,
       });
     }
-    return r.doc;
+    return { data: r.doc, source: r.entry };
   }
   const r = await files.json<AggregateFile>("api/v1/cotacao.json");
   if (!r) throw new ApiError(503, "sem_dados", "o site ainda não foi gerado (api/v1/cotacao.json não existe); rode npm run build");
-  return r.doc;
+  return { data: r.doc, source: r.entry };
 }
 export const COTACAO_PARAMS = ["uf", "produto"] as const;
 
 /** GET /api/v1/historico: a slice [de, ate] of one series' history, oldest first. */
-export async function historico(files: FileCache, q: Record<string, string>): Promise<unknown> {
+export async function historico(files: FileCache, q: Record<string, string>): Promise<Answer> {
   const produto = lerProduto(q.produto, true)!;
   const uf = lerUF(q.uf);
   const de = lerData(q.de, "de");
@@ -170,9 +172,9 @@ export async function historico(files: FileCache, q: Record<string, string>): Pr
   if (de && ate && de > ate) {
     throw new ApiError(400, "intervalo_invalido", `de (${de}) é depois de ate (${ate})`);
   }
-  const f = await serie(files, produto, uf);
+  const { doc: f, entry } = await serie(files, produto, uf);
   const fatia: HistoricoEntry[] = f.historico.filter((h) => (!de || h.data >= de) && (!ate || h.data <= ate));
-  return {
+  const data = {
     produto: f.produto,
     nome: f.nome,
     uf: f.uf,
@@ -191,27 +193,30 @@ export async function historico(files: FileCache, q: Record<string, string>): Pr
     license: f.license,
     api_version: "v1",
   };
+  return { data, source: entry };
 }
 export const HISTORICO_PARAMS = ["produto", "uf", "de", "ate"] as const;
 
 /** GET /api/v1/simulador: validates with the shared simulator module, prices from the series. */
-export async function simulador(files: FileCache, q: Record<string, string>): Promise<unknown> {
+export async function simulador(files: FileCache, q: Record<string, string>): Promise<Answer> {
   const v = validarEntrada(q);
   if (!v.ok) {
     throw new ApiError(400, "entrada_invalida", v.erros.map((e) => e.mensagem).join("; "), { erros: v.erros });
   }
   const e = v.entrada;
   let preco: PrecoReferencia | null = null;
-  let f: SerieFile | null = null;
+  let s: { doc: SerieFile; entry: FileEntry } | null = null;
   try {
-    f = await serie(files, e.produto, e.uf);
+    s = await serie(files, e.produto, e.uf);
   } catch (err) {
     // a price typed by the user does not need a published series
     if (!(err instanceof ApiError && err.status === 404 && e.precoCentavos !== null)) throw err;
   }
-  if (f) {
+  if (s) {
+    const f = s.doc;
     preco = { valor: f.valor, unidade: f.unidade, data_cotacao: f.data_cotacao, fonte: f.fonte, serie: serieDaEntrada(e), praca: f.praca ?? null };
   }
-  return simular(e, preco);
+  // without a series the answer still depends on which series exist: not kept ready
+  return { data: simular(e, preco), ...(s ? { source: s.entry } : {}) };
 }
 export const SIMULADOR_PARAMS = CAMPOS_SIMULADOR;

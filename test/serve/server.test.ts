@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -97,6 +97,33 @@ describe("query interface", () => {
     const e = (await bad.json()) as { erro: string; erros: Array<{ campo: string }> };
     expect(e.erro).toBe("entrada_invalida");
     expect(e.erros.map((x) => x.campo).sort()).toEqual(["cabecas", "peso_vivo_kg", "rendimento_pct"]);
+  });
+
+  it("answers from a rebuilt file once it is rechecked, with a new ETag", async () => {
+    const path = join(site.publicDir, "api/v1/cotacao/uf/GO.json");
+    const original = await readFile(path, "utf8");
+    const first = await api("api/v1/cotacao?uf=GO");
+    expect(first.status).toBe(200);
+    const etag = first.headers.get("etag")!;
+    expect(((await first.json()) as AggregateFile).boi_gordo_uf).toEqual((JSON.parse(original) as AggregateFile).boi_gordo_uf);
+    const rebuilt = JSON.parse(original) as AggregateFile;
+    rebuilt.boi_gordo_uf = { ...rebuilt.boi_gordo_uf!, praca: "Praça reconstruída" };
+    const saved = clock;
+    try {
+      await writeFile(path, `${JSON.stringify(rebuilt, null, 2)}\n`);
+      clock += 5000; // past the files' recheck interval
+      const second = await api("api/v1/cotacao?uf=GO", { "If-None-Match": etag });
+      expect(second.status).toBe(200);
+      expect(second.headers.get("etag")).not.toBe(etag);
+      const body = (await second.json()) as AggregateFile & { rate_limit: unknown };
+      expect(body.boi_gordo_uf?.praca).toBe("Praça reconstruída");
+      expect(body.rate_limit).toEqual({ diario: 100, restante: 99 });
+    } finally {
+      await writeFile(path, original);
+      clock = saved + 10_000; // the next test sees the original file again
+    }
+    expect(((await (await api("api/v1/cotacao?uf=GO")).json()) as AggregateFile).boi_gordo_uf).toEqual((JSON.parse(original) as AggregateFile).boi_gordo_uf);
+    clock = saved;
   });
 
   it("answers 400 listing valid values, 404 for a valid UF without series", async () => {

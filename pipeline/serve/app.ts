@@ -49,7 +49,7 @@ type HeaderMap = Record<string, string>;
 interface Client {
   kind: "key" | "ip";
   id: string;
-  quota: QuotaState;
+  quota?: QuotaState;
 }
 /** a query answer ready to send: its JSON without the closing brace, and its ETag */
 interface Prepared {
@@ -150,12 +150,14 @@ export function createApp(opts: ServeOptions): Hono<Env> {
 
   /** CORS, nosniff and the quota headers: on every response, whatever the route or outcome */
   const baseHeaders = (q: QuotaState): HeaderMap => ({
-    ...CORS_HEADERS,
+    "Access-Control-Allow-Origin": CORS_HEADERS["Access-Control-Allow-Origin"],
+    "Access-Control-Expose-Headers": CORS_HEADERS["Access-Control-Expose-Headers"],
     "X-Content-Type-Options": "nosniff",
     "X-RateLimit-Limit": String(q.limit),
     "X-RateLimit-Remaining": String(q.remaining),
     "X-RateLimit-Reset": String(q.reset),
   });
+  const stateOf = (client: Client): QuotaState => (client.quota ??= quota.peek(client.kind, client.id, now()));
 
   const failure = (c: Context<Env>, err: unknown, q: QuotaState): Response => {
     const e = err instanceof ApiError ? err : new ApiError(500, "erro_interno", "erro interno do servidor; tente de novo mais tarde");
@@ -172,8 +174,9 @@ export function createApp(opts: ServeOptions): Hono<Env> {
    */
   const route =
     (handler: (c: Context<Env>, client: Client) => Response | Promise<Response>, checkPath = true) =>
-    async (c: Context<Env>): Promise<Response> => {
+    (c: Context<Env>): Response | Promise<Response> => {
       let client: Client | undefined;
+      const fail = (err: unknown) => failure(c, err, client ? stateOf(client) : quota.peek("ip", address(c), now()));
       try {
         const key = header(c, "x-api-key");
         if (key !== undefined) {
@@ -181,25 +184,42 @@ export function createApp(opts: ServeOptions): Hono<Env> {
           if (!keys.has(h)) {
             throw new ApiError(401, "chave_invalida", "a chave de API enviada em X-API-Key não é válida; envie uma chave configurada ou não envie o cabeçalho (100 consultas por dia por IP)");
           }
-          client = { kind: "key", id: h, quota: quota.peek("key", h, now()) };
+          client = { kind: "key", id: h };
         } else {
-          const ip = address(c);
-          client = { kind: "ip", id: ip, quota: quota.peek("ip", ip, now()) };
+          client = { kind: "ip", id: address(c) };
         }
         if (checkPath) {
           const safe = safePath(splitTarget(rawTarget(c)).path);
           if (!safe.ok) throw new ApiError(400, "caminho_invalido", `caminho recusado: ${safe.motivo}`);
         }
-        return await handler(c, client);
+        const res = handler(c, client);
+        return res instanceof Promise ? res.catch(fail) : res;
       } catch (err) {
-        return failure(c, err, client?.quota ?? quota.peek("ip", address(c), now()));
+        return fail(err);
       }
     };
+
+  /** a query answer with the client's counter in it, or a 304 when the client has this data */
+  const answer = (c: Context<Env>, q: QuotaState, head: string, etag: string): Response => {
+    const headers = baseHeaders(q);
+    headers.ETag = etag;
+    headers["Cache-Control"] = CACHE_CONTROL;
+    headers.Vary = "Accept-Encoding, X-API-Key";
+    if (ifNoneMatch(header(c, "if-none-match"), etag)) return new Response(null, { status: 304, headers });
+    headers["Content-Type"] = JSON_TYPE;
+    const body = `${head}"rate_limit":{"diario":${q.limit},"restante":${q.remaining}}}`;
+    const enc = body.length > 1024 ? chooseEncoding(header(c, "accept-encoding")) : null;
+    if (enc) {
+      headers["Content-Encoding"] = enc;
+      return new Response(new Uint8Array(compressDynamic(Buffer.from(body), enc)), { status: 200, headers });
+    }
+    return new Response(body, { status: 200, headers });
+  };
 
   /** query routes: count one request, then answer with a weak ETag over the data (not the counter) */
   const query = (params: readonly string[], handler: (files: FileCache, q: Record<string, string>) => Promise<Answer>) => {
     const prepared = new Map<string, Prepared>();
-    return route(async (c, client) => {
+    return route((c, client) => {
       const q = quota.consume(client.kind, client.id, now());
       client.quota = q;
       if (!q.allowed) {
@@ -209,34 +229,18 @@ export function createApp(opts: ServeOptions): Hono<Env> {
         });
       }
       const rawQuery = splitTarget(rawTarget(c)).query;
-      let p = prepared.get(rawQuery);
-      let head: string;
-      let etag: string;
-      if (p && files.isFresh(p.source)) {
-        ({ head, etag } = p);
-      } else {
-        const { data, source } = await handler(files, parseQuery(rawQuery, params));
+      const p = prepared.get(rawQuery);
+      if (p && files.isFresh(p.source)) return answer(c, q, p.head, p.etag);
+      return handler(files, parseQuery(rawQuery, params)).then(({ data, source }) => {
         const json = JSON.stringify(data);
-        head = json.length > 2 ? `${json.slice(0, -1)},` : "{";
-        etag = `W/"${createHash("sha1").update(json).digest("base64url")}"`;
+        const head = json.length > 2 ? `${json.slice(0, -1)},` : "{";
+        const etag = `W/"${createHash("sha1").update(json).digest("base64url")}"`;
         if (source) {
           if (prepared.size >= MAX_PREPARED) prepared.clear();
           prepared.set(rawQuery, { source, head, etag });
         }
-      }
-      const headers = baseHeaders(q);
-      headers.ETag = etag;
-      headers["Cache-Control"] = CACHE_CONTROL;
-      headers.Vary = "Accept-Encoding, X-API-Key";
-      if (ifNoneMatch(header(c, "if-none-match"), etag)) return new Response(null, { status: 304, headers });
-      headers["Content-Type"] = JSON_TYPE;
-      const body = `${head}"rate_limit":{"diario":${q.limit},"restante":${q.remaining}}}`;
-      const enc = body.length > 1024 ? chooseEncoding(header(c, "accept-encoding")) : null;
-      if (enc) {
-        headers["Content-Encoding"] = enc;
-        return new Response(new Uint8Array(compressDynamic(Buffer.from(body), enc)), { status: 200, headers });
-      }
-      return new Response(body, { status: 200, headers });
+        return answer(c, q, head, etag);
+      });
     });
   };
 
@@ -252,7 +256,7 @@ export function createApp(opts: ServeOptions): Hono<Env> {
       const safe = safePath(path);
       if (!safe.ok) throw new ApiError(400, "caminho_invalido", `caminho recusado: ${safe.motivo}`);
       const rel = safe.rel;
-      const headers = baseHeaders(client.quota);
+      const headers = baseHeaders(stateOf(client));
       headers["Cache-Control"] = CACHE_CONTROL;
       let r = await files.resolve(rel || "index.html");
       if (r.kind === "dir") {

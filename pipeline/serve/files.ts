@@ -150,6 +150,8 @@ export class FileCache {
   }
 }
 
+const PLAIN_PATH = /^(?:\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*\/?$/;
+
 /**
  * The raw request path (as the client sent it, before any URL normalisation) to a path relative
  * to the site root, or the reason it is refused. Each segment is percent-decoded once, strictly
@@ -160,6 +162,11 @@ export class FileCache {
 export function safePath(rawPath: string): { ok: true; rel: string; trailingSlash: boolean } | { ok: false; motivo: string } {
   if (!rawPath.startsWith("/")) return { ok: false, motivo: "o caminho precisa começar com /" };
   if (rawPath.length > 1024) return { ok: false, motivo: "caminho longo demais" };
+  // the common case: plain segments, nothing to decode, none hidden, empty, "." or ".."
+  if (PLAIN_PATH.test(rawPath)) {
+    const trailingSlash = rawPath.length > 1 && rawPath.endsWith("/");
+    return { ok: true, rel: rawPath.slice(1, trailingSlash ? -1 : undefined), trailingSlash: trailingSlash || rawPath === "/" };
+  }
   const parts = rawPath.slice(1).split("/");
   const trailingSlash = parts[parts.length - 1] === "";
   if (trailingSlash) parts.pop();

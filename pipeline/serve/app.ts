@@ -40,8 +40,9 @@ const PREFLIGHT_HEADERS = {
   Vary: "Access-Control-Request-Headers",
 };
 const JSON_TYPE = "application/json; charset=utf-8";
-/** answers kept ready per route and raw query string; past this many, the table starts over */
+/** answers kept ready per route and raw query string; past this many (or this much text), the table starts over */
 const MAX_PREPARED = 512;
+const MAX_PREPARED_CHARS = 8 * 1024 * 1024;
 
 type Env = { Bindings: Partial<HttpBindings> };
 type HeaderMap = Record<string, string>;
@@ -219,6 +220,7 @@ export function createApp(opts: ServeOptions): Hono<Env> {
   /** query routes: count one request, then answer with a weak ETag over the data (not the counter) */
   const query = (params: readonly string[], handler: (files: FileCache, q: Record<string, string>) => Promise<Answer>) => {
     const prepared = new Map<string, Prepared>();
+    let preparedChars = 0;
     return route((c, client) => {
       const q = quota.consume(client.kind, client.id, now());
       client.quota = q;
@@ -235,8 +237,12 @@ export function createApp(opts: ServeOptions): Hono<Env> {
         const json = JSON.stringify(data);
         const head = json.length > 2 ? `${json.slice(0, -1)},` : "{";
         const etag = `W/"${createHash("sha1").update(json).digest("base64url")}"`;
-        if (source) {
-          if (prepared.size >= MAX_PREPARED) prepared.clear();
+        if (source && head.length <= MAX_PREPARED_CHARS) {
+          if (prepared.size >= MAX_PREPARED || preparedChars + head.length > MAX_PREPARED_CHARS) {
+            prepared.clear();
+            preparedChars = 0;
+          }
+          preparedChars += head.length - (prepared.get(rawQuery)?.head.length ?? 0);
           prepared.set(rawQuery, { source, head, etag });
         }
         return answer(c, q, head, etag);
@@ -248,7 +254,7 @@ export function createApp(opts: ServeOptions): Hono<Env> {
   app.get("/api/v1/historico", query(HISTORICO_PARAMS, historico));
   app.get("/api/v1/simulador", query(SIMULADOR_PARAMS, simulador));
 
-  // the static tree
+  // the static tree (it reads the path itself, so route() need not check it first)
   app.get(
     "*",
     route(async (c, client) => {
@@ -283,7 +289,7 @@ export function createApp(opts: ServeOptions): Hono<Env> {
         return new Response(new Uint8Array(files.encoded(e, enc)), { status: 200, headers });
       }
       return new Response(new Uint8Array(e.body), { status: 200, headers });
-    }),
+    }, false),
   );
 
   // CORS preflight (any path: browsers send it before the real request)

@@ -80,7 +80,13 @@ describe("update --replay of the recorded pages", () => {
     const ms = await readJson(site, "api/v1/cotacao/boi_gordo/MS.json");
     expect(ms).toMatchObject({ uf: "MS", valor: 338, praca: "C. Grande", unidade: "@", data_cotacao: "2026-08-05" });
     expect(ms.pracas.map((p: { praca: string }) => p.praca)).toEqual(["Dourados", "C. Grande", "Três Lagoas"]);
-    expect(ms.historico).toEqual([{ data: "2026-08-05", valor: 338, valor_30d: 342, pracas: { Dourados: 338, "C. Grande": 338, "Três Lagoas": 331 } }]);
+    // the reference praça's every column is kept in the history, the other praças' à vista
+    expect(ms.historico).toEqual([
+      {
+        data: "2026-08-05", valor: 338, valor_30d: 342, base_sp: -2.32, funrural_avista: 332.5, funrural_30d: 336.5,
+        senar_avista: 337.5, senar_30d: 341.5, tendencia: "alta", pracas: { Dourados: 338, "C. Grande": 338, "Três Lagoas": 331 },
+      },
+    ]);
     const rs = await readJson(site, "api/v1/cotacao/boi_gordo/RS.json");
     expect(rs).toMatchObject({ unidade: "kg", valor: 12.35, praca: "Oeste" });
     const vacaSp = await readJson(site, "api/v1/cotacao/vaca_gorda.json");

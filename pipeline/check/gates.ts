@@ -1,6 +1,6 @@
 import { dayBrasilia, daysBetween } from "../domain/dates.ts";
 import { PRODUTO_INFO } from "../domain/products.ts";
-import { variationPct } from "../domain/money.ts";
+import { formatDecimalBR, variationPct } from "../domain/money.ts";
 import type { HistoricoEntry } from "../render/shapes.ts";
 import type { SeriesUpdate } from "../history/assemble.ts";
 
@@ -23,7 +23,7 @@ export function checkUpdates(
   for (const u of updates) {
     const info = PRODUTO_INFO[u.def.produto];
     const range = info.faixa[u.def.unidade];
-    const fmt = (v: number) => v.toFixed(2).replace(".", ",");
+    const fmt = formatDecimalBR;
     const inRange = (v: number) => !range || (v >= range[0] && v <= range[1]);
     for (const e of u.entries) {
       if (e.data > today) {
@@ -53,7 +53,7 @@ export function checkUpdates(
       const pct = variationPct(prev.valor, cur.valor);
       if (Math.abs(pct) > info.saltoMaximoPct) {
         problems.push(
-          `${u.def.id}: salto de ${pct.toFixed(2).replace(".", ",")}% de ${prev.data} (R$ ${fmt(prev.valor)}) para ${cur.data} (R$ ${fmt(cur.valor)}), acima do limite de ${info.saltoMaximoPct}% para ${info.nome.toLowerCase()}`,
+          `${u.def.id}: salto de ${formatDecimalBR(pct)}% de ${prev.data} (R$ ${fmt(prev.valor)}) para ${cur.data} (R$ ${fmt(cur.valor)}), acima do limite de ${info.saltoMaximoPct}% para ${info.nome.toLowerCase()}`,
         );
       }
     }

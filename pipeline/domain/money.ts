@@ -1,10 +1,9 @@
 /**
- * Money is handled as integer centavos from the moment it is read until it is written, so a
- * value is never the result of float arithmetic: 347,70 is 34770 centavos and is written as
- * 34770 / 100 = 347.7, whose shortest decimal form is exactly "347.7".
+ * Prices are read from the page's text straight into integer centavos (347,70 -> 34770) and
+ * stored as reais with at most two decimals (34770 / 100 = 347.7, whose shortest decimal form
+ * is exactly "347.7"). Every arithmetic on them (differences, variations) goes back to integer
+ * centavos first, so no result carries float drift.
  */
-
-export type Cents = number & { readonly __cents: unique symbol };
 
 const BRL_NUMBER = /^-?\d{1,3}(\.\d{3})*(,\d{1,2})?$|^-?\d+(,\d{1,2})?$/;
 

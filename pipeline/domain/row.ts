@@ -29,3 +29,11 @@ export type PriceRow = z.infer<typeof PriceRowSchema> & {
 
 export const FONTES = ["cepea", "scot"] as const;
 export type Fonte = (typeof FONTES)[number];
+
+/**
+ * The columns Scot's "Mercado Físico" publishes besides the gross à vista price, in the order
+ * they are written everywhere (rows, praças, history): 30 days, basis to SP, with Funrural,
+ * with Senar, trend arrow.
+ */
+export const EXTRAS_PRACA = ["valor_30d", "base_sp", "funrural_avista", "funrural_30d", "senar_avista", "senar_30d", "tendencia"] as const;
+export type ExtraPraca = (typeof EXTRAS_PRACA)[number];

@@ -1,7 +1,7 @@
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
 import { stripScriptsAndStyles } from "../sources/html.ts";
-import type { PageDef, SourceDef } from "../sources/types.ts";
+import type { MirrorDef, PageDef, SourceDef } from "../sources/types.ts";
 import type { LoadResult, PageLoader } from "./types.ts";
 
 /**
@@ -17,9 +17,7 @@ export function withRecording(loader: PageLoader, dir: string, log: (line: strin
     async load(source: SourceDef, page: PageDef): Promise<LoadResult> {
       const result = await loader.load(source, page);
       if (!result.ok) return result;
-      const file = result.mirror
-        ? join(root, result.mirror.id, `${basename(result.mirror.path.replace(/\/+$/, "")) || "index"}.html`)
-        : join(root, source.id, `${page.id}.html`);
+      const file = result.mirror ? mirrorFile(root, result.mirror) : join(root, source.id, `${page.id}.html`);
       try {
         await mkdir(join(file, ".."), { recursive: true });
         const tmp = `${file}.${process.pid}.tmp`;
@@ -35,4 +33,9 @@ export function withRecording(loader: PageLoader, dir: string, log: (line: strin
     close: () => loader.close(),
     requestsPerHost: () => loader.requestsPerHost(),
   };
+}
+
+/** Where a page read through a mirror is recorded (and where --replay looks for it). */
+export function mirrorFile(root: string, mirror: MirrorDef): string {
+  return join(root, mirror.id, `${basename(mirror.path.replace(/\/+$/, "")) || "index"}.html`);
 }

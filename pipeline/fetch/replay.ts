@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { MIRRORS } from "../sources/index.ts";
 import { classifyResponse } from "./challenge.ts";
+import { mirrorFile } from "./record.ts";
 import { pageUrl, type PageLoader, type LoadResult } from "./types.ts";
 import type { PageDef, SourceDef } from "../sources/types.ts";
 
@@ -27,6 +29,18 @@ export function createReplayLoader(dir: string, now: () => Date, env: NodeJS.Pro
         html = await readFile(file, "utf8");
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
+        // a recording made while the source was blocked holds the mirror's page instead
+        const mirror = MIRRORS[`${source.id}/${page.id}`];
+        if (code === "ENOENT" && mirror) {
+          const viaFile = mirrorFile(root, mirror);
+          const viaHtml = await readFile(viaFile, "utf8").catch(() => null);
+          if (viaHtml !== null) {
+            const mirrorUrl = (env[mirror.baseUrlEnv] || mirror.site).replace(/\/+$/, "") + mirror.path;
+            const v = classifyResponse({ status: 200, headers: new Headers(), body: viaHtml, bytes: Buffer.byteLength(viaHtml) }, (h) => mirror.hasTable(h));
+            if (!v.ok) return { ok: false, kind: v.kind, url: mirrorUrl, reason: `${v.reason} (página gravada ${viaFile})` };
+            return { ok: true, html: viaHtml, url: viaFile, mirror, mirrorUrl, fetchedAt: capturas.get(`${mirror.id}/${page.id}`) ?? now(), method: "replay" };
+          }
+        }
         return {
           ok: false,
           kind: "missing",

@@ -1,8 +1,9 @@
 import type { Config } from "../config.ts";
-import type { PriceRow } from "../domain/row.ts";
+import { EXTRAS_PRACA, type PriceRow } from "../domain/row.ts";
 import { allSeries, type SeriesDef } from "../domain/series.ts";
 import type { HistoricoEntry, PracaQuote } from "../render/shapes.ts";
 import type { PageDef, SourceDef } from "../sources/types.ts";
+import { canonicalEntry, canonicalQuote } from "./entry.ts";
 
 /** What one page brings to one series. */
 export interface SeriesUpdate {
@@ -17,19 +18,19 @@ export interface Assembled {
   avisos: string[];
   /** problems that make the page unusable as a whole (e.g. a unit that changed) */
   problemas: string[];
+  /**
+   * series the page should have fed but could not (a UF without rows, a reference praça not in
+   * the table): the other series still update, but the page is reported as failed, so a
+   * renamed praça never leaves a series silently frozen
+   */
+  faltas: string[];
 }
 
-const EXTRA_ORDER = ["valor_30d", "base_sp", "funrural_avista", "funrural_30d", "senar_avista", "senar_30d", "tendencia"] as const;
-
 function quoteOf(row: PriceRow): PracaQuote {
-  const q: PracaQuote = { praca: row.praca ?? "", valor: row.valor, unidade: row.unidade };
-  const rec = q as unknown as Record<string, unknown>;
-  for (const k of EXTRA_ORDER) {
-    const v = row.extras[k];
-    if (v !== undefined) rec[k] = v;
-  }
-  if (row.nota) q.nota = row.nota;
-  return q;
+  const q: Record<string, unknown> = { praca: row.praca ?? "", valor: row.valor, unidade: row.unidade };
+  for (const k of EXTRAS_PRACA) q[k] = row.extras[k];
+  q.nota = row.nota;
+  return canonicalQuote(q as unknown as PracaQuote);
 }
 
 function num(v: number | string | undefined): number | undefined {
@@ -46,6 +47,7 @@ export function assemble(source: SourceDef, page: PageDef, rows: readonly PriceR
   const updates: SeriesUpdate[] = [];
   const avisos: string[] = [];
   const problemas: string[] = [];
+  const faltas: string[] = [];
 
   for (const def of defs) {
     if (def.ufReferencia === undefined) {
@@ -82,7 +84,7 @@ export function assemble(source: SourceDef, page: PageDef, rows: readonly PriceR
     const ref = config.pracasReferencia[uf];
     const ufRows = rows.filter((r) => r.produto === def.produto && r.uf === uf && r.praca !== null);
     if (ufRows.length === 0) {
-      avisos.push(`série ${def.id}: a página não traz praças de ${uf}; mantidos os dados anteriores`);
+      faltas.push(`série ${def.id}: a tabela não traz nenhuma praça de ${uf}`);
       continue;
     }
     const dates = [...new Set(ufRows.map((r) => r.data))].sort();
@@ -99,18 +101,18 @@ export function assemble(source: SourceDef, page: PageDef, rows: readonly PriceR
         problemas.push(`série ${def.id}: praça ${ref} em "${refRow.unidade}", esperada "${def.unidade}"`);
         continue;
       }
-      const e: HistoricoEntry = { data, valor: refRow.valor };
-      const v30 = num(refRow.extras.valor_30d);
-      if (v30 !== undefined) e.valor_30d = v30;
+      // the reference praça's every column, so nothing Scot publishes for the series is lost
+      const e: Record<string, unknown> = { data, valor: refRow.valor };
+      for (const k of EXTRAS_PRACA) e[k] = refRow.extras[k];
       if (def.uf !== null) {
         // à vista of every praça, only those quoted in the series' unit: never mix units
         e.pracas = Object.fromEntries(day.filter((r) => r.unidade === def.unidade).map((r) => [r.praca as string, r.valor]));
       }
-      entries.push(e);
+      entries.push(canonicalEntry(e as unknown as HistoricoEntry));
     }
     if (missingRef) {
-      avisos.push(
-        `série ${def.id}: praça de referência "${ref}" ausente na página (praças: ${[...new Set(ufRows.map((r) => r.praca))].join(", ")}); mantidos os dados anteriores`,
+      faltas.push(
+        `série ${def.id}: praça de referência "${ref}" não está na tabela (praças de ${uf}: ${[...new Set(ufRows.map((r) => r.praca))].join(", ")}); ajuste pracasReferencia em cotacao.config.json`,
       );
     }
     if (entries.length === 0) continue;
@@ -121,5 +123,5 @@ export function assemble(source: SourceDef, page: PageDef, rows: readonly PriceR
         : { data: newest, praca: ref, quotes: ufRows.filter((r) => r.data === newest).map(quoteOf) };
     updates.push({ def, entries, pracas });
   }
-  return { updates, avisos, problemas };
+  return { updates, avisos, problemas, faltas };
 }

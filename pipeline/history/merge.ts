@@ -1,4 +1,5 @@
 import type { HistoricoEntry } from "../render/shapes.ts";
+import { canonicalEntry, mergeEntry } from "./entry.ts";
 
 export interface Revision {
   data: string;
@@ -21,8 +22,9 @@ function same(a: HistoricoEntry, b: HistoricoEntry): boolean {
 /**
  * Pure and idempotent: merging the same page twice gives the same history. Days are kept in
  * date order without duplicates; an older page only fills gaps (the latest value stays the
- * latest day's); a different value for a known day replaces it and is reported as a revision.
- * When `incoming` holds the same day twice, the later one wins.
+ * latest day's); a known day takes the page's values, keeps the fields the page does not carry
+ * (mergeEntry), and is reported as a revision only when that changes it. When `incoming` holds
+ * the same day twice, the later one wins.
  */
 export function mergeHistorico(existing: readonly HistoricoEntry[], incoming: readonly HistoricoEntry[]): MergeResult {
   const byDate = new Map<string, HistoricoEntry>();
@@ -36,9 +38,12 @@ export function mergeHistorico(existing: readonly HistoricoEntry[], incoming: re
     if (!old) {
       added.push(data);
       byDate.set(data, e);
-    } else if (!same(old, e)) {
-      revised.push({ data, antes: old, depois: e });
-      byDate.set(data, e);
+      continue;
+    }
+    const merged = mergeEntry(old, e);
+    if (!same(canonicalEntry(old), merged)) {
+      revised.push({ data, antes: old, depois: merged });
+      byDate.set(data, merged);
     }
   }
   if (added.length === 0 && revised.length === 0) {

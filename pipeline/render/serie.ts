@@ -1,5 +1,5 @@
 import { formatDateBR } from "../domain/dates.ts";
-import { LICENSE_SHORT, serieLicense } from "../domain/license.ts";
+import { serieLicense } from "../domain/license.ts";
 import { diff, formatBRL, variationPct } from "../domain/money.ts";
 import { PRODUTO_INFO, UNIDADE_INFO } from "../domain/products.ts";
 import type { SeriesDef } from "../domain/series.ts";
@@ -77,4 +77,3 @@ export function renderSerie(p: SerieParts): SerieFile {
   return file;
 }
 
-export { LICENSE_SHORT };

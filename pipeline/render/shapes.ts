@@ -17,8 +17,14 @@ export interface HistoricoEntry {
   valor: Money;
   /** CEPEA: the same indicator in US$ */
   valor_usd?: Money;
-  /** Scot: gross price for payment in 30 days */
+  /** Scot: the reference praça's other columns that day (see PracaQuote) */
   valor_30d?: Money;
+  base_sp?: number;
+  funrural_avista?: Money;
+  funrural_30d?: Money;
+  senar_avista?: Money;
+  senar_30d?: Money;
+  tendencia?: "alta" | "estavel" | "baixa";
   /** Scot state series: à vista price of every praça of the UF that day, in source order */
   pracas?: Record<string, Money>;
 }

@@ -2,6 +2,7 @@ import { isoBrasilia } from "../domain/dates.ts";
 import type { SeriesDef } from "../domain/series.ts";
 import { mergeHistorico, type Revision } from "../history/merge.ts";
 import type { SeriesUpdate } from "../history/assemble.ts";
+import { mergeQuotes } from "../history/entry.ts";
 import { renderSerie } from "../render/serie.ts";
 import type { Proveniencia, SerieFile } from "../render/shapes.ts";
 import type { SourceDef } from "../sources/types.ts";
@@ -43,7 +44,9 @@ export function applyUpdate(
   let pracas = existing?.pracas ?? null;
   if (update.pracas && update.pracas.data === newest.data) {
     praca = update.pracas.praca;
-    pracas = update.pracas.quotes;
+    // the same day seen again (e.g. through a mirror with fewer columns): merge, never erase
+    const sameDay = existing?.pracas && existing.data_cotacao === newest.data;
+    pracas = sameDay ? mergeQuotes(existing.pracas!, update.pracas.quotes) : update.pracas.quotes;
   }
   const pracasChanged = JSON.stringify(pracas) !== JSON.stringify(existing?.pracas ?? null) || praca !== (existing?.praca ?? null);
   if (existing && merged.added.length === 0 && merged.revised.length === 0 && !pracasChanged) return null;

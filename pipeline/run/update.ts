@@ -40,7 +40,9 @@ function readPage(
   html: string,
   parse: (html: string) => { rows: PriceRow[]; avisos: string[] },
   config: Config,
-): { ok: true; updates: ReturnType<typeof assemble>["updates"]; avisos: string[] } | { ok: false; kind: "parse_error" | "soft_block" | "rejected"; reason: string } {
+):
+  | { ok: true; updates: ReturnType<typeof assemble>["updates"]; avisos: string[]; faltas: string[] }
+  | { ok: false; kind: "parse_error" | "soft_block" | "rejected"; reason: string } {
   let parsed;
   try {
     parsed = parse(html);
@@ -57,7 +59,7 @@ function readPage(
   }
   const a = assemble(source, page, parsed.rows, config);
   if (a.problemas.length > 0) return { ok: false, kind: "rejected", reason: a.problemas.join("; ") };
-  return { ok: true, updates: a.updates, avisos: [...parsed.avisos, ...a.avisos] };
+  return { ok: true, updates: a.updates, avisos: [...parsed.avisos, ...a.avisos], faltas: a.faltas };
 }
 
 /**
@@ -101,7 +103,7 @@ export async function runUpdate(opts: UpdateOptions): Promise<UpdateReport> {
         }
         const problems = checkUpdates(read.updates, (id) => series.get(id)?.historico ?? [], now);
         if (problems.length > 0) {
-          record({ source: source.id, page: page.id, ok: false, url, kind: "rejected", reason: problems.join("; ") });
+          record({ source: source.id, page: page.id, ok: false, url: loaded.mirrorUrl ?? url, kind: "rejected", reason: problems.join("; ") });
           continue;
         }
         for (const a of read.avisos) avisos.push(`${source.id}/${page.id}: ${a}`);
@@ -120,7 +122,12 @@ export async function runUpdate(opts: UpdateOptions): Promise<UpdateReport> {
             changed = true;
           }
         }
-        record({ source: source.id, page: page.id, ok: true, url, via: loaded.mirror?.id ?? null, changed });
+        if (read.faltas.length > 0) {
+          // the series that could be read were merged; the page still fails, loudly
+          record({ source: source.id, page: page.id, ok: false, url: loaded.mirrorUrl ?? url, kind: "parse_error", reason: read.faltas.join("; ") });
+        } else {
+          record({ source: source.id, page: page.id, ok: true, url, via: loaded.mirror?.id ?? null, changed });
+        }
       }
     }
   } finally {

@@ -3,6 +3,7 @@ import { ParseError } from "../domain/errors.ts";
 import { fromHundredths, parseBRDecimal } from "../domain/money.ts";
 import type { Produto, Unidade } from "../domain/products.ts";
 import type { PriceRow } from "../domain/row.ts";
+import { EXTRAS_PRACA } from "../domain/row.ts";
 import { SCOT_UNIDADE_UF } from "../domain/series.ts";
 import { SCOT_UFS, UFS, isUF, type UF } from "../domain/ufs.ts";
 import {
@@ -45,15 +46,7 @@ type Campo =
   | "senar_30d";
 
 /** The order extras are written in, whatever the column order of the page. */
-const EXTRAS: readonly Exclude<Campo, "valor">[] = [
-  "valor_30d",
-  "base_sp",
-  "funrural_avista",
-  "funrural_30d",
-  "senar_avista",
-  "senar_30d",
-  "tendencia",
-];
+const EXTRAS: readonly Exclude<Campo, "valor">[] = EXTRAS_PRACA;
 
 /** Trend arrows, as the table's footer legend explains them. */
 const SETAS: Record<string, "alta" | "estavel" | "baixa"> = {

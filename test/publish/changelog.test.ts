@@ -69,6 +69,8 @@ beforeAll(async () => {
   replaceOnce(scot, /Mercado F&iacute;sico - 05\/08\/2026/, "Mercado F&iacute;sico - 06/08/2026");
   replaceOnce(scot, /(SP Barretos<\/td>\s*)<td>345,50<\/td>/, "$1<td>347,00</td>");
   unlinkSync(join(modified, "scot", "vaca-gorda.html"));
+  // and no recording of the mirror to fall back on: the page is simply missing
+  rmSync(join(modified, "noticias-agricolas"), { recursive: true, force: true });
 }, 120_000);
 
 afterAll(() => {

@@ -1,0 +1,45 @@
+import { EXTRAS_PRACA } from "../domain/row.ts";
+import type { HistoricoEntry, PracaQuote } from "../render/shapes.ts";
+
+/** Key order of a history line and of a praça quote, whatever order they were built or merged in. */
+const ENTRY_KEYS = ["data", "valor", "valor_usd", ...EXTRAS_PRACA, "pracas"] as const;
+const QUOTE_KEYS = ["praca", "valor", "unidade", ...EXTRAS_PRACA, "nota"] as const;
+
+function ordered<T extends object>(value: T, keys: readonly string[]): T {
+  const src = value as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k of keys) if (src[k] !== undefined) out[k] = src[k];
+  for (const k of Object.keys(src)) if (!(k in out) && src[k] !== undefined) out[k] = src[k];
+  return out as T;
+}
+
+export function canonicalEntry(e: HistoricoEntry): HistoricoEntry {
+  return ordered(e, ENTRY_KEYS);
+}
+
+export function canonicalQuote(q: PracaQuote): PracaQuote {
+  return ordered(q, QUOTE_KEYS);
+}
+
+/**
+ * A known day seen again. The page's values win; what the page does not carry is kept: the
+ * Notícias Agrícolas mirror publishes only part of Scot's columns, and reading the same day
+ * through it must neither erase the others nor count as a revision.
+ */
+export function mergeEntry(stored: HistoricoEntry, incoming: HistoricoEntry): HistoricoEntry {
+  const merged: HistoricoEntry = { ...stored, ...incoming };
+  if (stored.pracas || incoming.pracas) merged.pracas = { ...stored.pracas, ...incoming.pracas };
+  return canonicalEntry(merged);
+}
+
+/** The praças of one day seen again: merged praça by praça, in the stored (source) order. */
+export function mergeQuotes(stored: readonly PracaQuote[], incoming: readonly PracaQuote[]): PracaQuote[] {
+  const byName = new Map(incoming.map((q) => [q.praca, q]));
+  const out = stored.map((q) => {
+    const n = byName.get(q.praca);
+    byName.delete(q.praca);
+    return canonicalQuote(n ? { ...q, ...n } : q);
+  });
+  for (const q of byName.values()) out.push(canonicalQuote(q));
+  return out;
+}

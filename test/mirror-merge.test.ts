@@ -1,0 +1,88 @@
+import { cp, readFile, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../pipeline/config.ts";
+import { assemble } from "../pipeline/history/assemble.ts";
+import { applyUpdate } from "../pipeline/run/apply.ts";
+import type { SerieFile } from "../pipeline/render/shapes.ts";
+import type { PriceRow } from "../pipeline/domain/row.ts";
+import { scot } from "../pipeline/sources/scot.ts";
+import { FIXTURES, cleanup, editPage, readJson, replay, replayDir, tempSite } from "./helpers/pipeline.ts";
+
+const NOW = new Date("2026-09-27T12:00:00-03:00");
+
+describe("the same day read again through a mirror with fewer columns", () => {
+  it("changes nothing: no column erased, no revision, provenance untouched", async () => {
+    const config = loadConfig({ publicDir: "/nonexistent", env: {}, root: join(FIXTURES, "no-config") });
+    const store = new Map<string, SerieFile>();
+    for (const page of scot.pages) {
+      const html = await readFile(join(FIXTURES, "scot", `${page.id}.html`), "utf8");
+      const rows = page.parse(html).rows;
+      // what the Notícias Agrícolas republication carries for the same rows: à vista, and 30 days for boi
+      const mirrored: PriceRow[] = rows.map(({ nota: _nota, ...r }) => ({
+        ...r,
+        extras: (r.produto === "boi_gordo" && r.extras.valor_30d !== undefined ? { valor_30d: r.extras.valor_30d } : {}) as PriceRow["extras"],
+      }));
+      const origin = { url: `https://www.scotconsultoria.com.br${page.path}`, via: null, viaUrl: null, fetchedAt: NOW };
+      const viaMirror = { ...origin, via: "noticias-agricolas", viaUrl: "https://www.noticiasagricolas.com.br/cotacoes/boi-gordo/boi-gordo-scot-consultoria" };
+      for (const u of assemble(scot, page, rows, config).updates) {
+        const first = applyUpdate(u.def, scot, store.get(u.def.id), u, origin, NOW);
+        expect(first, u.def.id).not.toBeNull();
+        store.set(u.def.id, first!.file);
+      }
+      for (const u of assemble(scot, page, mirrored, config).updates) {
+        expect(applyUpdate(u.def, scot, store.get(u.def.id), u, viaMirror, new Date(NOW.getTime() + 3_600_000)), u.def.id).toBeNull();
+      }
+    }
+    const sp = store.get("boi_gordo/SP")!;
+    expect(sp.pracas![0]).toMatchObject({ praca: "Barretos", funrural_avista: 340, senar_30d: 349.5, tendencia: "alta" });
+    expect(store.get("boi_gordo/MT")!.pracas!.find((p) => p.praca === "Cuiabá")!.nota).toBe("Região de Cuiabá, inclui Rondonópolis");
+  });
+});
+
+describe("a reference praça missing from the table", () => {
+  let site: string;
+  let pages: string;
+  beforeAll(async () => {
+    site = await tempSite();
+    await replay(FIXTURES, site, "2026-09-27T12:00:00-03:00");
+    pages = await replayDir();
+    // the next day's table, where Scot renamed "SP Barretos"
+    await editPage(pages, "scot/boi-gordo.html", (h) => h.replaceAll("05/08/2026", "06/08/2026").replace("SP Barretos", "SP Barretos-Frigorífico"));
+  });
+  afterAll(() => cleanup(site, pages));
+
+  it("fails the page, loudly, and still merges every series it could read", async () => {
+    const r = await replay(pages, site, "2026-09-27T13:00:00-03:00");
+    expect(r.exitCode).toBe(1);
+    const o = r.outcomes.find((x) => x.source === "scot" && x.page === "boi-gordo")!;
+    expect(o).toMatchObject({ ok: false, kind: "parse_error" });
+    expect(!o.ok && o.reason).toMatch(/boi_gordo\/SP: praça de referência "Barretos" não está na tabela \(praças de SP: Barretos-Frigorífico, Araçatuba\)/);
+    expect((await readJson(site, "api/v1/cotacao/boi_gordo/SP.json")).data_cotacao).toBe("2026-08-05");
+    expect((await readJson(site, "api/v1/cotacao/boi_gordo/MS.json")).data_cotacao).toBe("2026-08-06");
+    const status = await readJson(site, "api/v1/status.json");
+    const scotStatus = status.fontes.find((f: { id: string }) => f.id === "scot");
+    expect(scotStatus.estado).toBe("failed");
+    expect(scotStatus.paginas.find((p: { id: string }) => p.id === "boi-gordo").motivo).toMatch(/praça de referência "Barretos"/);
+  });
+});
+
+describe("replaying a recording made through the mirror", () => {
+  it("reads the mirror's page for the source's page and records the mirror", async () => {
+    const site = await tempSite();
+    const pages = await replayDir();
+    try {
+      await replay(FIXTURES, site, "2026-09-27T12:00:00-03:00");
+      await rm(join(pages, "scot/vaca-gorda.html"));
+      await cp(join(FIXTURES, "noticias-agricolas"), join(pages, "noticias-agricolas"), { recursive: true });
+      const r = await replay(pages, site, "2026-09-27T13:00:00-03:00");
+      expect(r.outcomes.find((o) => o.page === "vaca-gorda")).toMatchObject({ ok: true, via: "noticias-agricolas" });
+      // the republication is from 05/02/2026: an older day, filled in behind the latest
+      const sp = await readJson(site, "api/v1/cotacao/vaca_gorda/SP.json");
+      expect(sp.historico.map((e: { data: string; valor: number }) => [e.data, e.valor])).toEqual([["2026-02-05", 308.5], ["2026-08-05", 318]]);
+      expect(sp.data_cotacao).toBe("2026-08-05");
+    } finally {
+      await cleanup(site, pages);
+    }
+  });
+});

@@ -130,6 +130,9 @@ export interface IndexSeries {
   primeira_data: IsoDate | null;
   ultima_data: IsoDate | null;
   pontos: number;
+  /** latest value and its change, so a page can show every series without each history */
+  valor: Money | null;
+  variacao: Variacao | null;
   license: string;
 }
 

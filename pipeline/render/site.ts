@@ -112,6 +112,8 @@ export function renderIndex(series: ReadonlyMap<string, SerieFile>, config: Conf
           primeira_data: f.historico[0]?.data ?? null,
           ultima_data: f.historico[f.historico.length - 1]?.data ?? null,
           pontos: f.historico.length,
+          valor: f.historico.length ? f.valor : null,
+          variacao: f.variacao,
           license: serieLicense(source),
         };
       }),

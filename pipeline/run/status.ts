@@ -1,5 +1,5 @@
 import type { Config } from "../config.ts";
-import { dayBrasilia, daysBetween, isoBrasilia } from "../domain/dates.ts";
+import { dayBrasilia, daysBetween, formatDateBR, isoBrasilia } from "../domain/dates.ts";
 import { allSeries } from "../domain/series.ts";
 import type { FailureKind } from "../domain/errors.ts";
 import { SOURCES } from "../sources/index.ts";
@@ -90,7 +90,7 @@ export function nextStatus(
     } else if (daysBetween(ultimaData, today) > source.maxIdadeDias) {
       estado = "stale";
       // no day count here: it would change the file every day and make every stale day a commit
-      motivo = `último dado de ${ultimaData}, mais de ${source.maxIdadeDias} dias atrás`;
+      motivo = `último dado de ${formatDateBR(ultimaData)}, mais de ${source.maxIdadeDias} dias atrás`;
     } else {
       estado = "ok";
       motivo = null;

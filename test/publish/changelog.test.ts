@@ -87,7 +87,7 @@ describe("changelog on real pipeline output", () => {
     expect(first).not.toBeNull();
     const lines = first!.split("\n");
     expect(lines[0]).toBe("dados 2026-09-25: 42 séries atualizadas; scot desatualizada");
-    expect(first).toMatch(/^- status: scot desatualizada \(último dado de 2026-08-05, mais de \d+ dias atrás\)$/m);
+    expect(first).toMatch(/^- status: scot desatualizada \(último dado de 05\/08\/2026, mais de \d+ dias atrás\)$/m);
     expect(lines[1]).toBe("");
     expect(first).toContain("- boi_gordo (CEPEA): série nova, 347,70 R$/@ em 2026-09-04 (15 dias desde 2026-08-17)");
     expect(first).toContain("- bezerro (CEPEA): série nova, 3.426,02 R$/cabeça em 2026-09-25 (15 dias desde 2026-09-04)");

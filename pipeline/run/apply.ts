@@ -2,7 +2,8 @@ import { isoBrasilia } from "../domain/dates.ts";
 import type { SeriesDef } from "../domain/series.ts";
 import { mergeHistorico, type Revision } from "../history/merge.ts";
 import type { SeriesUpdate } from "../history/assemble.ts";
-import { mergeQuotes } from "../history/entry.ts";
+import { canonicalEntry, mergeQuotes } from "../history/entry.ts";
+import type { HistoricoEntry } from "../render/shapes.ts";
 import { renderSerie } from "../render/serie.ts";
 import type { Proveniencia, SerieFile } from "../render/shapes.ts";
 import type { SourceDef } from "../sources/types.ts";
@@ -35,7 +36,21 @@ export function applyUpdate(
   origin: Origin,
   now: Date,
 ): { file: SerieFile; change: SeriesChange } | null {
-  const merged = mergeHistorico(existing?.historico ?? [], update.entries);
+  const stored = existing?.historico ?? [];
+  // The UF's reference praça was changed in cotacao.config.json: re-base the stored days on the
+  // new praça (every day keeps every praça's à vista), so the series never mixes two praças.
+  // The old praça's other columns do not belong to the new one and are dropped from those days.
+  const rebaseTo = existing?.praca && update.pracas && def.uf !== null && update.pracas.praca !== existing.praca ? update.pracas.praca : null;
+  const base = rebaseTo ? stored.map((e) => rebased(e, rebaseTo)) : stored;
+  const merged = mergeHistorico(base, update.entries);
+  if (rebaseTo) {
+    const final = new Map(merged.historico.map((e) => [e.data, e]));
+    const already = new Set(merged.revised.map((r) => r.data));
+    stored.forEach((e, i) => {
+      if (base[i] !== e && !already.has(e.data)) merged.revised.push({ data: e.data, antes: e, depois: final.get(e.data)! });
+    });
+    merged.revised.sort((a, b) => (a.data < b.data ? -1 : 1));
+  }
   const newest = merged.historico[merged.historico.length - 1];
   if (!newest) return null;
 
@@ -83,4 +98,11 @@ export function applyUpdate(
       depois: { data: newest.data, valor: newest.valor },
     },
   };
+}
+
+/** A day re-based on another praça of the UF; the same object when that praça was not quoted. */
+function rebased(e: HistoricoEntry, praca: string): HistoricoEntry {
+  const v = e.pracas?.[praca];
+  if (v === undefined) return e;
+  return canonicalEntry({ data: e.data, valor: v, pracas: e.pracas });
 }

@@ -34,7 +34,8 @@ export function toHundredths(value: number): number {
 
 /** True when a number is representable to the centavo (at most two decimals). */
 export function hasAtMostTwoDecimals(value: number): boolean {
-  return Number.isFinite(value) && Math.abs(Math.round(value * 100) - value * 100) < 1e-6;
+  // exact: n / 100 is the double nearest to that two-place decimal (347.70000000000005 fails)
+  return Number.isFinite(value) && Math.round(value * 100) / 100 === value;
 }
 
 /** Variation in percent with two decimals, computed on integers: (b - a) / a. */

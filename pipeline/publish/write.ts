@@ -1,32 +1,19 @@
-import { mkdir, open, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { RenderedFile } from "../render/site.ts";
 import { FileValidator } from "../validate/ajv.ts";
 
-const CHUNK = 1 << 16;
-const chunk = Buffer.allocUnsafe(CHUNK);
-
 /**
- * True when the file on disk holds exactly these bytes. Compared by size, then in 64 KB chunks,
- * so checking a 30-year history does not hold a second copy of every file in memory.
+ * True when the file on disk holds exactly these bytes: compared by size first, then whole (one
+ * file at a time, so only the file being checked is held twice).
  */
 async function sameBytes(file: string, bytes: Buffer): Promise<boolean> {
-  let handle;
   try {
-    handle = await open(file, "r");
+    if ((await stat(file)).size !== bytes.length) return false;
+    return (await readFile(file)).equals(bytes);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return false;
     throw err;
-  }
-  try {
-    if ((await handle.stat()).size !== bytes.length) return false;
-    for (let pos = 0; pos < bytes.length; pos += CHUNK) {
-      const { bytesRead } = await handle.read(chunk, 0, Math.min(CHUNK, bytes.length - pos), pos);
-      if (bytesRead === 0 || chunk.compare(bytes, pos, pos + bytesRead, 0, bytesRead) !== 0) return false;
-    }
-    return true;
-  } finally {
-    await handle.close();
   }
 }
 

@@ -75,9 +75,9 @@ export function schemaFor(relPath: string): SchemaMatch | null {
 
 /** True when the shortest decimal form of the number has at most two places (347.7, not 347.70000000000005). */
 export function isDecimal2(value: number): boolean {
-  if (!Number.isFinite(value)) return false;
-  if (Number.isInteger(value)) return true;
-  return /^-?\d+\.\d{1,2}$/.test(String(value));
+  // n / 100 is the double nearest to the decimal with two places, so a number has a two-place
+  // shortest form exactly when it is that double (347.70000000000005 is not 34770 / 100)
+  return Number.isFinite(value) && Math.round(value * 100) / 100 === value;
 }
 
 // ajv-formats is CommonJS: under Node's ESM loader the default import is module.exports

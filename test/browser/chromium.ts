@@ -6,7 +6,8 @@ import { chromium, type BrowserContext } from "playwright";
 /** Debian's Chromium, never a downloaded browser; a fresh profile each time. */
 export const CHROMIUM = process.env.COTACAO_CHROMIUM ?? "/usr/bin/chromium";
 
-export async function openChromium(): Promise<{ context: BrowserContext; close(): Promise<void> }> {
+/** bypassCSP (default true) lets tests inject axe-core; pass false to see the page as a visitor does. */
+export async function openChromium(opts: { bypassCSP?: boolean } = {}): Promise<{ context: BrowserContext; close(): Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), "cotacao-chromium-"));
   const context = await chromium.launchPersistentContext(dir, {
     executablePath: CHROMIUM,
@@ -14,7 +15,7 @@ export async function openChromium(): Promise<{ context: BrowserContext; close()
     locale: "pt-BR",
     timezoneId: "America/Sao_Paulo",
     // only so the tests can inject axe-core into pages served with a strict CSP
-    bypassCSP: true,
+    bypassCSP: opts.bypassCSP ?? true,
     args: [
       "--headless",
       "--no-sandbox",

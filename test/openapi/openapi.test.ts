@@ -5,7 +5,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../pipeline/config.ts";
 import { JSDELIVR_URL, LOCAL_URL, SITE_URL } from "../../pipeline/openapi/servers.ts";
-import { REDOC_BUNDLE } from "../../pipeline/openapi/docs.ts";
+import { docsFiles, REDOC_BUNDLE } from "../../pipeline/openapi/docs.ts";
 import { FIXTURES, cleanup, replay, tempSite } from "../helpers/pipeline.ts";
 import { schemaErrors } from "../events/helpers.ts";
 
@@ -131,17 +131,38 @@ describe("api/v1/openapi.json", () => {
     expect(consulta.properties.valor.$ref).toBe("../../schemas/serie.schema.json#/properties/valor");
   });
 
-  it("renders docs/ with the Redoc bundle copied from node_modules (no CDN)", async () => {
+  it("renders docs/ with the Redoc bundle copied from node_modules (no CDN, no inline script)", async () => {
     const html = await readFile(join(site, "docs/index.html"), "utf8");
-    expect(html).toContain('import { init } from "./redoc.standalone.js"');
-    expect(html).toContain('init("../api/v1/openapi.json"');
+    // the server sends script-src 'self': an inline script would never run
+    expect(html).toContain('<script type="module" src="init.js"></script>');
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    expect(html).toMatch(/script-src 'self';/);
+    expect(html).not.toMatch(/script-src[^;"]*unsafe-inline/);
     expect(html).not.toMatch(/<script[^>]+src=["']https?:/);
     expect(html).not.toMatch(/https?:\/\/(cdn|unpkg|cdn\.jsdelivr)/);
     // the page may load nothing from elsewhere (Redoc's badge image and telemetry are blocked)
     expect(html).toContain(`content="default-src 'self';`);
-    expect(html).toContain("disableTelemetry: true");
+    const init = await readFile(join(site, "docs/init.js"), "utf8");
+    expect(init).toContain('import { init } from "./redoc.standalone.js"');
+    expect(init).toContain('init("../api/v1/openapi.json"');
+    expect(init).toContain("disableTelemetry: true");
     const bundle = await readFile(join(site, "docs/redoc.standalone.js"), "utf8");
     expect(bundle).toBe(await readFile(REDOC_BUNDLE, "utf8"));
     expect(bundle).toContain("export{RedocStandalone,hydrate,init}");
+  });
+
+  it("links every published JSON Schema from docs/, each of which exists", async () => {
+    const html = await readFile(join(site, "docs/index.html"), "utf8");
+    const links = [...html.matchAll(/href="\.\.\/(schemas\/[^"]*)"/g)].map((m) => m[1]!);
+    const published = files.filter((f) => /^schemas\/.+\.schema\.json$/.test(f)).sort();
+    expect(published.length).toBeGreaterThan(0);
+    expect(links.sort()).toEqual(published);
+    expect(html).not.toContain('href="../schemas/"');
+  });
+
+  it("fails with a clear message naming the Redoc bundle's path when it is missing", () => {
+    const missing = join(REPO_ROOT, "node_modules", "@redocly", "cli", "lib", "chunks", "nao-existe.js");
+    expect(() => docsFiles([], missing)).toThrow(/renderizador Redoc não foi encontrado em node_modules\/@redocly\/cli\/lib\/chunks\/nao-existe\.js \(ENOENT\)/);
+    expect(() => docsFiles([], missing)).toThrow(/versão exata no package\.json/);
   });
 });

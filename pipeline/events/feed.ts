@@ -7,7 +7,7 @@ import { LICENSE_SHORT, PROJECT_NAME } from "../domain/license.ts";
 import { formatBRL, formatDecimalBR } from "../domain/money.ts";
 import { UNIDADE_INFO, type Unidade } from "../domain/products.ts";
 import { UFS } from "../domain/ufs.ts";
-import { SITE_URL } from "../openapi/servers.ts";
+import { SITE_URL } from "../domain/site.ts";
 import { EVENTOS_PATH, FEED_PATH, type Evento, type EventosFile, type PriceChangedDados } from "./model.ts";
 
 export function escapeXml(text: string): string {

@@ -18,10 +18,10 @@ import { Agent, fetch, type Dispatcher } from "undici";
 import { z } from "zod";
 import { TIPOS_EVENTO, type Evento, type EventosFile } from "./model.ts";
 import { lookupPublico, motivoUrlRecusada } from "./net.ts";
-import { REPOSITORIO } from "../openapi/servers.ts";
+import { PROJECT_URL } from "../domain/site.ts";
 
 export const SIGNATURE_HEADER = "X-Cotacao-Signature";
-const USER_AGENT = `CotacaoAberta-Webhooks/1.0 (+https://github.com/${REPOSITORIO})`;
+export const WEBHOOK_USER_AGENT = `CotacaoAberta-Webhooks/1.0 (+${PROJECT_URL})`;
 
 export const AssinanteSchema = z.strictObject({
   url: z.string().min(1),
@@ -178,7 +178,7 @@ async function postar(
       signal: AbortSignal.timeout(timeoutMs),
       headers: {
         "content-type": "application/json; charset=utf-8",
-        "user-agent": USER_AGENT,
+        "user-agent": WEBHOOK_USER_AGENT,
         [SIGNATURE_HEADER]: assinatura(body, segredo),
         "X-Cotacao-Evento": e.id,
         "X-Cotacao-Tipo": e.tipo,

@@ -1,9 +1,10 @@
 import { Agent, fetch, type Dispatcher } from "undici";
 import type { FailureKind } from "../domain/errors.ts";
+import { PROJECT_URL } from "../domain/site.ts";
 import { cloudflareChallenge } from "./challenge.ts";
 
-/** Where the project lives; the User-Agent points here so a site's operator can find us. */
-export const PROJECT_URL = "https://github.com/cotacao-aberta/cotacao-aberta";
+/** Where the project lives (package.json's repository); the User-Agent points here so a site's operator can find us. */
+export { PROJECT_URL };
 export const USER_AGENT = `CotacaoAberta/1.0 (+${PROJECT_URL})`;
 
 export interface HttpOptions {

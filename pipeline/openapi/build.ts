@@ -356,7 +356,7 @@ export function buildOpenApi(files: ReadonlyMap<string, string>): Obj {
     },
     servers: [
       { url: SITE_URL.replace(/\/$/, ""), description: "GitHub Pages" },
-      { url: JSDELIVR_URL.replace(/\/$/, ""), description: "Espelho jsDelivr (mesmos arquivos, do branch main)" },
+      { url: JSDELIVR_URL.replace(/\/$/, ""), description: "Espelho jsDelivr (mesmos arquivos, do branch gh-pages)" },
       { url: LOCAL_URL.replace(/\/$/, ""), description: "Servidor local (`npm start`)" },
     ],
     security: [{}],

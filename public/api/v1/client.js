@@ -1,3 +1,5 @@
+// Gerado por `npm run build` a partir de pipeline/openapi/client.template.js, com as URLs do campo
+// "repository" do package.json; não edite este arquivo, edite o modelo.
 // Cotação Aberta: client for the static API (ES module, no dependencies, browser and Node 18+).
 //   import { createClient } from "https://cotacao-aberta.github.io/cotacao-aberta/api/v1/client.js";
 //   const api = createClient();
@@ -6,10 +8,10 @@
 
 export const PRODUTOS = Object.freeze(["boi_gordo", "vaca_gorda", "soja", "milho", "bezerro"]);
 
-/** GitHub Pages first, then the jsDelivr mirror of the same files. */
+/** GitHub Pages first, then the jsDelivr mirror of the same branch (gh-pages). */
 export const DEFAULT_MIRRORS = Object.freeze([
   "https://cotacao-aberta.github.io/cotacao-aberta/",
-  "https://cdn.jsdelivr.net/gh/cotacao-aberta/cotacao-aberta@main/public/",
+  "https://cdn.jsdelivr.net/gh/cotacao-aberta/cotacao-aberta@gh-pages/",
 ]);
 
 export const DEFAULT_TIMEOUT_MS = 8000;

@@ -1,0 +1,34 @@
+/**
+ * api/v1/client.js: the hand-written client in client.template.js with its default mirrors (and
+ * the import example) filled in from package.json's `repository`, so a fork's client points at
+ * the fork. Its types, api/v1/client.d.ts, hold no URL and stay hand-written in public/.
+ */
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { JSDELIVR_URL, SITE_URL, type SiteUrls } from "../domain/site.ts";
+
+export const CLIENT_PATH = "api/v1/client.js";
+export const CLIENT_TEMPLATE = fileURLToPath(new URL("./client.template.js", import.meta.url));
+
+const BANNER =
+  "// Gerado por `npm run build` a partir de pipeline/openapi/client.template.js, com as URLs do campo\n" +
+  "// \"repository\" do package.json; não edite este arquivo, edite o modelo.\n";
+
+/** The template with every placeholder replaced; a placeholder missing or left over is an error. */
+export function renderClient(template: string, urls: Pick<SiteUrls, "SITE_URL" | "JSDELIVR_URL"> = { SITE_URL, JSDELIVR_URL }): string {
+  let out = template;
+  for (const [token, value] of [
+    ["__SITE_URL__", urls.SITE_URL],
+    ["__JSDELIVR_URL__", urls.JSDELIVR_URL],
+  ] as const) {
+    if (!out.includes(token)) throw new Error(`[render] ${CLIENT_TEMPLATE}: o modelo não contém ${token}`);
+    out = out.replaceAll(token, value);
+  }
+  const left = /__[A-Z][A-Z_]*__/.exec(out);
+  if (left) throw new Error(`[render] ${CLIENT_TEMPLATE}: marcador desconhecido ${left[0]}`);
+  return BANNER + out;
+}
+
+export function clientFiles(): Map<string, string> {
+  return new Map([[CLIENT_PATH, renderClient(readFileSync(CLIENT_TEMPLATE, "utf8"))]]);
+}

@@ -21,6 +21,23 @@ const simulatorExternal: Plugin = {
   },
 };
 
+/**
+ * @date-fns/tz does not declare itself free of side effects, so importing domain/dates.ts for
+ * formatDateBR would ship its TZDate classes (~5 KB) that the pages never call. It has none
+ * beyond defining them: let esbuild drop it when unused.
+ */
+const tzWithoutSideEffects: Plugin = {
+  name: "date-fns-tz-sem-efeitos",
+  setup(b) {
+    b.onResolve({ filter: /^@date-fns\/tz$/ }, async (args) => {
+      if (args.pluginData === "resolvido") return undefined;
+      const r = await b.resolve(args.path, { resolveDir: args.resolveDir, kind: args.kind, importer: args.importer, pluginData: "resolvido" });
+      if (r.errors.length > 0) return { errors: r.errors };
+      return { path: r.path, sideEffects: false };
+    });
+  },
+};
+
 async function bundle(entry: string, opts: { minify: boolean; external: boolean }): Promise<string> {
   const r = await build({
     entryPoints: [entry],
@@ -33,7 +50,7 @@ async function bundle(entry: string, opts: { minify: boolean; external: boolean 
     charset: "utf8",
     write: false,
     banner: { js: BANNER },
-    plugins: opts.external ? [simulatorExternal] : [],
+    plugins: opts.external ? [simulatorExternal, tzWithoutSideEffects] : [tzWithoutSideEffects],
     logLevel: "silent",
   });
   return r.outputFiles[0]!.text;

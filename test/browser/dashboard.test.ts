@@ -146,6 +146,48 @@ describe("dashboard", () => {
     expect(await axe(page)).toEqual([]);
     await page.close();
   });
+
+  it("first load reads cotacao.json, index.json and status.json plus only the charted series", async () => {
+    const page = await browser.context.newPage();
+    const pedidos: string[] = [];
+    page.on("request", (r) => {
+      const u = new URL(r.url());
+      if (u.pathname.startsWith("/api/")) pedidos.push(u.pathname);
+    });
+    // routing turns the HTTP cache off, so every file the page needs is requested
+    await page.route("**/*", (r) => r.continue());
+    await page.goto(srv.url);
+    await page.waitForSelector("body[data-pronto=ok]", { state: "attached", timeout: 20_000 });
+    expect(pedidos.sort()).toEqual(["/api/v1/cotacao.json", "/api/v1/cotacao/boi_gordo.json", "/api/v1/index.json", "/api/v1/status.json"]);
+    // a state's praças only when asked for
+    await page.locator('details[data-uf="MT"] summary').click();
+    await page.waitForFunction(() => document.querySelector('details[data-uf="MT"] li') !== null);
+    expect(pedidos).toContain("/api/v1/cotacao/boi_gordo/MT.json");
+    await page.close();
+  });
+
+  it("fits a phone and keeps every price on its card, never splitting R$ from the number", async () => {
+    for (const largura of [390, 1280]) {
+      const page = await browser.context.newPage();
+      await page.setViewportSize({ width: largura, height: 900 });
+      await page.goto(srv.url);
+      await page.waitForSelector("body[data-pronto=ok]", { state: "attached", timeout: 20_000 });
+      const r = await page.evaluate(() => {
+        const transbordam: string[] = [];
+        for (const e of document.querySelectorAll<HTMLElement>(".card, .card *, main section")) {
+          if (e.scrollWidth > e.clientWidth + 1 && e.clientWidth > 0) transbordam.push(`${e.className || e.tagName}: ${e.textContent!.trim().slice(0, 40)}`);
+        }
+        // "R$ 3.426,02" on one line: its box is one line high
+        const partidos: string[] = [];
+        for (const v of document.querySelectorAll<HTMLElement>(".card .valor .sem-quebra, td .valor .sem-quebra")) {
+          if (v.getClientRects().length > 1) partidos.push(v.textContent!);
+        }
+        return { largura: document.documentElement.scrollWidth, transbordam, partidos };
+      });
+      expect(r, `${largura} px`).toEqual({ largura, transbordam: [], partidos: [] });
+      await page.close();
+    }
+  });
 });
 
 describe("simulator page", () => {

@@ -2,6 +2,7 @@
  * Browser helpers shared by the dashboard and the simulator page. Every text from the data goes
  * through textContent or an attribute, never innerHTML.
  */
+import { formatDateBR } from "../../domain/dates.ts";
 import { formatBRL, formatDecimalBR } from "../../domain/money.ts";
 import { UNIDADE_INFO, type Unidade } from "../../domain/products.ts";
 
@@ -33,11 +34,23 @@ export function preco(valor: number, unidade: Unidade): string {
   return `${formatBRL(valor)}${UNIDADE_INFO[unidade].sufixo}`;
 }
 
-/** "2026-09-04" -> "04/09/2026" */
+/**
+ * The same text as preco() in elements that never break inside "R$ 3.426,02" (nor inside the
+ * unit), with a break opportunity before the unit for a narrow card: "R$ 3.426,02" / "/cabeça".
+ */
+export function precoEl(valor: number, unidade: Unidade): HTMLSpanElement {
+  return el(
+    "span",
+    { class: "preco" },
+    el("span", { class: "sem-quebra" }, formatBRL(valor)),
+    el("wbr"),
+    el("span", { class: "sem-quebra" }, UNIDADE_INFO[unidade].sufixo),
+  );
+}
+
+/** "2026-09-04" (or the day of a timestamp) -> "04/09/2026"; "—" when there is none */
 export function dataBR(iso: string | null | undefined): string {
-  if (!iso) return "—";
-  const [y, m, d] = iso.slice(0, 10).split("-");
-  return `${d}/${m}/${y}`;
+  return iso ? formatDateBR(iso.slice(0, 10)) : "—";
 }
 
 /** "2026-09-06T22:39:05-03:00" -> "06/09/2026 22:39" (the time as written, Brasília) */

@@ -1,12 +1,14 @@
 /**
  * The dashboard (public/index.html), bundled to public/assets/painel.js. It reads only the static
  * files with URLs relative to the page, so it works from a GitHub Pages sub-path with no server.
+ * First load: cotacao.json, index.json (every series' latest value, change, date and praça) and
+ * status.json, plus the one series file the chart draws; a state's praças are fetched when opened.
  */
 import uPlot from "uplot";
 import { formatBRL, formatDecimalBR } from "../../domain/money.ts";
 import { PRODUTO_INFO, UNIDADE_INFO, type Produto } from "../../domain/products.ts";
 import type { AggregateFile, AggregateKey, IndexFile, IndexSeries, SerieFile, StatusFile } from "../../render/shapes.ts";
-import { clear, dataBR, dataHoraBR, el, getJSON, percentualBR, preco, reaisComSinal } from "./dom.ts";
+import { clear, dataBR, dataHoraBR, el, getJSON, percentualBR, preco, precoEl, reaisComSinal } from "./dom.ts";
 
 const API = "api/v1/";
 
@@ -80,9 +82,9 @@ function cards(agg: AggregateFile, index: IndexFile): void {
         "article",
         { class: "card", "data-produto": c.produto },
         el("h3", {}, PRODUTO_INFO[c.produto].nome),
-        el("p", { class: "valor", "data-campo": "valor" }, valor === null ? "sem dado" : preco(valor, unidade)),
+        el("p", { class: "valor", "data-campo": "valor" }, valor === null ? "sem dado" : precoEl(valor, unidade)),
         el("p", { class: "data", "data-campo": "data" }, `em ${dataBR(agg.datas[c.key])}`),
-        el("p", { class: "variacao", "data-campo": "variacao" }, "…"),
+        variacao(s),
         el("p", { class: "regiao" }, s ? s.regiao : ""),
         el("p", { class: "unidade" }, `Unidade: ${UNIDADE_INFO[unidade].nome}`),
         s ? el("p", { class: "links" }, el("a", { href: s.path }, "JSON"), " · ", el("a", { href: s.csv }, "CSV")) : null,
@@ -94,38 +96,38 @@ function cards(agg: AggregateFile, index: IndexFile): void {
   document.body.dataset.precos = "ok";
 }
 
-function variacao(produto: Produto, f: SerieFile): void {
-  const p = document.querySelector(`.card[data-produto="${produto}"] [data-campo="variacao"]`);
-  if (!p) return;
-  if (!f.variacao) {
+/** The day change of a series, from index.json. */
+function variacao(s: IndexSeries | undefined): HTMLElement {
+  const p = el("p", { class: "variacao", "data-campo": "variacao" });
+  const v = s?.variacao;
+  if (!v) {
     p.textContent = "Sem dia anterior para comparar";
-    return;
+    return p;
   }
-  const v = f.variacao;
   const seta = v.absoluta > 0 ? "▲" : v.absoluta < 0 ? "▼" : "■";
-  p.textContent = `${seta} ${reaisComSinal(v.absoluta)} (${percentualBR(v.percentual)}) sobre ${dataBR(v.data_anterior)}`;
+  p.append(`${seta} `, el("span", { class: "sem-quebra" }, reaisComSinal(v.absoluta)), ` (${percentualBR(v.percentual)}) sobre ${dataBR(v.data_anterior)}`);
   p.setAttribute("data-sentido", v.absoluta > 0 ? "alta" : v.absoluta < 0 ? "baixa" : "estavel");
+  return p;
 }
 
-async function tabelaUF(index: IndexFile): Promise<void> {
+/** Each state's reference praça, from index.json (no per-state file on first load). */
+function tabelaUF(index: IndexFile): void {
   const corpo = $("ufs-corpo");
   clear(corpo);
-  const aggs = await Promise.all(index.ufs.map((u) => getJSON<AggregateFile>(u.path).catch(() => null)));
-  index.ufs.forEach((u, i) => {
-    const a = aggs[i];
-    const celula = (q: AggregateFile["boi_gordo_uf"], produto: Produto) => {
-      if (!q) return el("td", {}, "—");
+  index.ufs.forEach((u) => {
+    const celula = (produto: Produto) => {
       const s = index.series.find((x) => x.id === `${produto}/${u.uf}`);
+      if (!s || s.valor === null) return el("td", {}, "—");
       return el(
         "td",
         { "data-produto": produto },
-        el("span", { class: "valor" }, preco(q.preco, q.unidade)),
+        el("span", { class: "valor" }, precoEl(s.valor, s.unidade)),
         el("br"),
-        el("span", { class: "praca" }, `${q.praca}, ${dataBR(q.data)}`),
-        s ? el("br") : null,
-        s ? el("a", { href: s.path, class: "mini" }, "JSON") : null,
-        s ? " · " : null,
-        s ? el("a", { href: s.csv, class: "mini" }, "CSV") : null,
+        el("span", { class: "praca" }, `${s.praca ?? s.regiao}, ${dataBR(s.ultima_data)}`),
+        el("br"),
+        el("a", { href: s.path, class: "mini" }, "JSON"),
+        " · ",
+        el("a", { href: s.csv, class: "mini" }, "CSV"),
       );
     };
     const detalhes = el("details", { "data-uf": u.uf }, el("summary", {}, "Todas as praças"), el("div", { class: "pracas" }, "…"));
@@ -135,8 +137,8 @@ async function tabelaUF(index: IndexFile): Promise<void> {
         "tr",
         { "data-uf": u.uf },
         el("th", { scope: "row" }, `${u.nome} (${u.uf})`),
-        celula(a?.boi_gordo_uf ?? null, "boi_gordo"),
-        celula(a?.vaca_gorda_uf ?? null, "vaca_gorda"),
+        celula("boi_gordo"),
+        celula("vaca_gorda"),
         el("td", {}, detalhes),
       ),
     );
@@ -153,7 +155,7 @@ async function pracas(box: HTMLDetailsElement, uf: string, index: IndexFile): Pr
       const f = await getJSON<SerieFile>(s.path);
       listas.push(
         el("p", { class: "mini" }, `${PRODUTO_INFO[produto].nome} em ${dataBR(f.data_cotacao)}:`),
-        el("ul", {}, ...(f.pracas ?? []).map((p) => el("li", {}, `${p.praca}: ${preco(p.valor, p.unidade)}${p.praca === f.praca ? " (referência)" : ""}`))),
+        el("ul", {}, ...(f.pracas ?? []).map((p) => el("li", {}, `${p.praca}: `, precoEl(p.valor, p.unidade), p.praca === f.praca ? " (referência)" : ""))),
       );
     } catch {
       listas.push(el("p", {}, `Não foi possível carregar ${s.path}.`));
@@ -260,12 +262,8 @@ async function main(): Promise<void> {
   cards(agg, index);
   fontes(index);
   seletor(index);
-  const tarefas: Promise<unknown>[] = [tabelaUF(index), desenhar(index, "boi_gordo")];
-  for (const c of CARDS) {
-    const s = index.series.find((x) => x.id === c.serie);
-    if (s) tarefas.push(getJSON<SerieFile>(s.path).then((f) => variacao(c.produto, f)));
-  }
-  await Promise.all(tarefas);
+  tabelaUF(index);
+  await desenhar(index, "boi_gordo");
   document.body.dataset.pronto = "ok";
 }
 

@@ -64,7 +64,8 @@ function limparErros(): void {
 }
 
 function linha(rotulo: string, valor: string, campo: string): HTMLTableRowElement {
-  return el("tr", { "data-campo": campo }, el("th", { scope: "row" }, rotulo), el("td", {}, valor));
+  // figures stay on one line ("− R$ 949,10"); the price row is a sentence and may wrap
+  return el("tr", { "data-campo": campo }, el("th", { scope: "row" }, rotulo), el("td", campo === "preco" ? {} : { class: "num" }, valor));
 }
 
 function mostrar(r: Resultado): void {

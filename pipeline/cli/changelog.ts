@@ -1,8 +1,9 @@
 import { execFile } from "node:child_process";
-import { parseArgs, promisify } from "node:util";
+import { promisify } from "node:util";
 import { loadConfig } from "../config.ts";
 import { buildChangelog, changedFiles, readSiteChange, withExtraFiles } from "../publish/changelog.ts";
 import { pushCurrentBranch } from "../publish/deploy.ts";
+import { cliOptions } from "./args.ts";
 
 const USAGE = `uso: npm run changelog [-- --commit [--push]] [--extra ARQUIVO ...]
   (sem opções)    imprime a mensagem de commit das mudanças do site (public/) em relação ao HEAD;
@@ -14,21 +15,7 @@ const USAGE = `uso: npm run changelog [-- --commit [--push]] [--extra ARQUIVO ..
 
 const run = promisify(execFile);
 
-let args;
-try {
-  args = parseArgs({
-    options: { commit: { type: "boolean" }, push: { type: "boolean" }, extra: { type: "string", multiple: true }, help: { type: "boolean", short: "h" } },
-    strict: true,
-    allowPositionals: false,
-  }).values;
-} catch (err) {
-  console.error(`${(err as Error).message}\n${USAGE}`);
-  process.exit(2);
-}
-if (args.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
+const args = cliOptions({ commit: { type: "boolean" }, push: { type: "boolean" }, extra: { type: "string", multiple: true } }, USAGE);
 if (args.push && !args.commit) {
   console.error(`--push exige --commit\n${USAGE}`);
   process.exit(2);

@@ -1,7 +1,7 @@
-import { parseArgs } from "node:util";
 import { resolve } from "node:path";
 import { loadConfig } from "../config.ts";
 import { deploy } from "../publish/deploy.ts";
+import { cliOptions } from "./args.ts";
 
 const USAGE = `uso: npm run deploy [-- --repo URL] [--branch NOME] [--dir DIR]
   publica o site (public/) no branch gh-pages: só o site e um .nojekyll, em um único commit
@@ -10,21 +10,7 @@ const USAGE = `uso: npm run deploy [-- --repo URL] [--branch NOME] [--dir DIR]
   --dir DIR      diretório do site (padrão: public/ ou COTACAO_PUBLIC_DIR)
   o token vem de GITHUB_TOKEN ou GH_TOKEN (para URLs https) e nunca é impresso`;
 
-let args;
-try {
-  args = parseArgs({
-    options: { repo: { type: "string" }, branch: { type: "string" }, dir: { type: "string" }, help: { type: "boolean", short: "h" } },
-    strict: true,
-    allowPositionals: false,
-  }).values;
-} catch (err) {
-  console.error(`${(err as Error).message}\n${USAGE}`);
-  process.exit(2);
-}
-if (args.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
+const args = cliOptions({ repo: { type: "string" }, branch: { type: "string" }, dir: { type: "string" } }, USAGE);
 
 try {
   const dir = args.dir ? resolve(args.dir) : loadConfig().publicDir;

@@ -1,8 +1,8 @@
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { loadConfig, REPO_ROOT } from "../config.ts";
 import { emptyEventos, loadEventos } from "../events/model.ts";
 import { entregarEventos, formatarRelatorio, loadAssinantes, loadEstado } from "../events/webhooks.ts";
+import { cliOptions } from "./args.ts";
 
 const USAGE = `uso: npm run notify [-- --webhooks ARQUIVO --estado ARQUIVO]
   envia por POST os eventos novos de api/v1/eventos.json aos assinantes de webhooks.json
@@ -10,21 +10,7 @@ const USAGE = `uso: npm run notify [-- --webhooks ARQUIVO --estado ARQUIVO]
   --estado ARQUIVO    ids já entregues a cada assinante (padrão: webhooks-entregues.json);
                       o workflow faz commit deste arquivo junto com os dados`;
 
-let args;
-try {
-  args = parseArgs({
-    options: { webhooks: { type: "string" }, estado: { type: "string" }, help: { type: "boolean", short: "h" } },
-    strict: true,
-    allowPositionals: false,
-  }).values;
-} catch (err) {
-  console.error(`${(err as Error).message}\n${USAGE}`);
-  process.exit(2);
-}
-if (args.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
+const args = cliOptions({ webhooks: { type: "string" }, estado: { type: "string" } }, USAGE);
 
 try {
   const config = loadConfig();

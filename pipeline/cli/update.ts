@@ -1,10 +1,10 @@
-import { parseArgs } from "node:util";
 import { loadConfig } from "../config.ts";
 import { runClock } from "../domain/dates.ts";
 import { createReplayLoader } from "../fetch/replay.ts";
 import { createLiveLoader } from "../fetch/live.ts";
 import { withRecording } from "../fetch/record.ts";
 import { runUpdate } from "../run/update.ts";
+import { cliOptions } from "./args.ts";
 
 const USAGE = `uso: npm run update [-- --replay DIR | --record DIR]
   (sem opções)   busca cada fonte ao vivo, mescla no histórico, gera e valida o site
@@ -12,21 +12,7 @@ const USAGE = `uso: npm run update [-- --replay DIR | --record DIR]
                  DIR/scot/{boi-gordo,vaca-gorda}.html
   --record DIR   busca ao vivo e grava cada página em DIR (mesmo layout do --replay)`;
 
-let args;
-try {
-  args = parseArgs({
-    options: { replay: { type: "string" }, record: { type: "string" }, help: { type: "boolean", short: "h" } },
-    strict: true,
-    allowPositionals: false,
-  }).values;
-} catch (err) {
-  console.error(`${(err as Error).message}\n${USAGE}`);
-  process.exit(2);
-}
-if (args.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
+const args = cliOptions({ replay: { type: "string" }, record: { type: "string" } }, USAGE);
 if (args.replay && args.record) {
   console.error(`--replay e --record não podem ser usados juntos\n${USAGE}`);
   process.exit(2);

@@ -1,0 +1,38 @@
+import { parseArgs, type ParseArgsConfig } from "node:util";
+
+type Options = NonNullable<ParseArgsConfig["options"]>;
+type Values<O extends Options> = ReturnType<typeof parseArgs<{ options: O; strict: true; allowPositionals: false }>>["values"];
+
+/**
+ * The options of a command: `-h`/`--help` prints its usage and exits 0; an unknown or malformed
+ * option prints what is wrong and the usage, and exits 2.
+ */
+export function cliOptions<O extends Options>(options: O, usage: string): Values<O> {
+  let values: Values<O> & { help?: boolean };
+  try {
+    values = parseArgs({ options: { ...options, help: { type: "boolean", short: "h" } }, strict: true, allowPositionals: false }).values as Values<O> & { help?: boolean };
+  } catch (err) {
+    console.error(`${mensagem(err as Error & { code?: string })}\n${usage}`);
+    process.exit(2);
+  }
+  if (values.help) {
+    console.log(usage);
+    process.exit(0);
+  }
+  return values;
+}
+
+/** Node's parseArgs speaks English; the operator reads Portuguese. */
+function mensagem(err: Error & { code?: string }): string {
+  const opt = /'([^']+)'/.exec(err.message)?.[1] ?? "";
+  switch (err.code) {
+    case "ERR_PARSE_ARGS_UNKNOWN_OPTION":
+      return `opção desconhecida: ${opt}`;
+    case "ERR_PARSE_ARGS_INVALID_OPTION_VALUE":
+      return `valor inválido ou ausente para a opção ${opt}`;
+    case "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL":
+      return `argumento inesperado: ${opt}`;
+    default:
+      return `opções inválidas: ${err.message}`;
+  }
+}

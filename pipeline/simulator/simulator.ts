@@ -5,7 +5,8 @@
  * scaled integers straight from their digits, and every amount is computed in BigInt centavos
  * with one rounding (half up) per published figure: no float ever touches money.
  */
-import { PRODUTOS, type Produto, type Unidade } from "../domain/products.ts";
+import { formatBRL, fromHundredths, parseBRDecimal } from "../domain/money.ts";
+import { PRODUTO_INFO, PRODUTOS, type Produto, type Unidade } from "../domain/products.ts";
 import { normalizeUF, type UF } from "../domain/ufs.ts";
 
 /**
@@ -96,16 +97,32 @@ export interface Resultado {
   observacoes: string[];
 }
 
-const LIMITES = {
-  cabecas: [1, 1_000_000],
+/**
+ * What a real sale can be: a large feedlot ships tens of thousands of head, a big grain
+ * contract millions of sacks, and no unit price reaches R$ 100.000. Within these every amount
+ * stays far below 2^53 centavos, so each figure is an exact JSON number (checked anyway).
+ */
+export type Faixa = readonly [number, number];
+export interface Limites {
+  cabecas: Faixa;
+  pesoVivoKg: Faixa;
+  rendimentoPct: Faixa;
+  sacas: Faixa;
+  preco: Faixa;
+  funruralPct: Faixa;
+  comissaoPct: Faixa;
+  frete: Faixa;
+}
+export const LIMITES: Limites = {
+  cabecas: [1, 100_000],
   pesoVivoKg: [30, 2_000],
   rendimentoPct: [30, 75],
-  sacas: [0.01, 100_000_000],
-  preco: [0.01, 1_000_000],
+  sacas: [0.01, 10_000_000],
+  preco: [0.01, 100_000],
   funruralPct: [0, 10],
   comissaoPct: [0, 100],
-  frete: [0, 1_000_000_000],
-} as const;
+  frete: [0, 100_000_000],
+};
 
 const CAMPOS = [
   "produto", "uf", "cabecas", "peso_vivo_kg", "rendimento_pct", "sacas", "preco", "funrural_pct", "comissao_pct", "frete",
@@ -113,24 +130,53 @@ const CAMPOS = [
 export type Campo = (typeof CAMPOS)[number];
 export const CAMPOS_SIMULADOR: readonly string[] = CAMPOS;
 
+/** The labels of public/simulador/'s form: messages name the field as the person sees it. */
+export const ROTULOS: Record<Campo, string> = {
+  produto: "Produto",
+  uf: "Preço de qual estado",
+  cabecas: "Número de cabeças",
+  peso_vivo_kg: "Peso vivo médio por cabeça (kg)",
+  rendimento_pct: "Rendimento de carcaça (%)",
+  sacas: "Sacas de 60 kg",
+  preco: "Preço por unidade (R$, opcional)",
+  funrural_pct: "Funrural (%)",
+  comissao_pct: "Comissão (% do bruto)",
+  frete: "Frete (R$, total)",
+};
+/** "Preço por unidade (R$, opcional)" -> "Preço por unidade (R$)" in a message */
+function rotulo(c: Campo): string {
+  return ROTULOS[c].replace(/, opcional\)$/, ")");
+}
+
 /**
- * "540,5", "540.5", "1.540,50", "12": a decimal written either way, read into an integer scaled
- * by 10^casas, digit by digit. A comma makes it Brazilian (dots are thousands separators);
- * without a comma a dot is the decimal point. null when it is not such a number or has more
- * decimals than allowed.
+ * The largest scaled integer the simulator publishes. Below 2^53 a count of centavos is an exact
+ * integer, but n / 100 written as JSON is the decimal n/100 only up to 15 significant digits
+ * (9007199254740991 / 100 prints as 90071992547409.9): so at most 15 digits.
  */
-export function lerDecimal(texto: string, casas: number): bigint | null {
-  let s = texto.trim().replace(/\s/g, "");
-  if (s === "" || s.length > 32) return null;
-  if (s.includes(",")) {
-    if (!/^\d{1,3}(\.\d{3})*(,\d+)?$|^\d+(,\d+)?$/.test(s)) return null;
-    s = s.replace(/\./g, "").replace(",", ".");
-  } else if (!/^\d+(\.\d+)?$/.test(s)) {
-    return null;
+const MAX_CENTAVOS = 999_999_999_999_999n;
+
+/** A simulation whose figures would not be exact to the centavo: an input error, with its fields. */
+export class SimulacaoForaDoLimite extends Error {
+  constructor(readonly erros: CampoErro[]) {
+    super(erros.map((e) => e.mensagem).join("; "));
+    this.name = "SimulacaoForaDoLimite";
   }
-  const [int = "0", frac = ""] = s.split(".");
-  if (frac.length > casas) return null;
-  return BigInt(int) * 10n ** BigInt(casas) + BigInt(frac.padEnd(casas, "0") || "0");
+}
+
+/**
+ * "540,5", "1.540,50", "1.000", "R$ 1.500,00", "-5" (Brazilian, read by money.ts parseBRDecimal:
+ * dots group thousands) or "540.5" (a dot as the decimal point, as query strings write it),
+ * into an integer scaled by 10^casas (0 or 2). Negative numbers are read (the caller says they
+ * must be positive); null when it is not such a number or has more decimals than allowed.
+ */
+export function lerDecimal(texto: string, casas: 0 | 2): bigint | null {
+  const s = texto.replace(/\s/g, "");
+  if (s === "" || s.length > 32) return null;
+  let centesimos: number | null = parseBRDecimal(s);
+  if (centesimos === null && /^-?\d+\.\d{1,2}$/.test(s)) centesimos = parseBRDecimal(s.replace(".", ","));
+  if (centesimos === null) return null;
+  if (casas === 2) return BigInt(centesimos);
+  return centesimos % 100 === 0 ? BigInt(centesimos / 100) : null;
 }
 
 /** a / b rounded half up (a, b >= 0) */
@@ -152,16 +198,19 @@ function fmt(scaled: bigint, casas: number): string {
   return `${neg ? "-" : ""}${int}${frac}`;
 }
 
-/** "R$ 1.234,56" from centavos */
+/** "R$ 1.234,56" from centavos (within the simulator's limits, an exact number) */
 export function formatarReais(centavos: bigint): string {
-  return `R$ ${fmt(centavos, 2)}`;
+  return formatBRL(fromHundredths(Number(centavos)));
 }
 
-function faixa(campo: string, valor: bigint, casas: number, [min, max]: readonly [number, number], unidade: string): CampoErro | null {
+function faixa(campo: Campo, valor: bigint, casas: number, [min, max]: Faixa, unidade: string): CampoErro | null {
   const lo = BigInt(Math.round(min * 10 ** casas));
   const hi = BigInt(Math.round(max * 10 ** casas));
+  if (valor < 0n || (valor === 0n && lo > 0n)) {
+    return { campo, mensagem: `${rotulo(campo)}: ${lo > 0n ? "deve ser maior que zero" : "não pode ser negativo"}` };
+  }
   if (valor < lo || valor > hi) {
-    return { campo, mensagem: `${campo}: deve estar entre ${fmt(lo, casas)} e ${fmt(hi, casas)}${unidade}` };
+    return { campo, mensagem: `${rotulo(campo)}: deve estar entre ${fmt(lo, casas)} e ${fmt(hi, casas)}${unidade}` };
   }
   return null;
 }
@@ -170,9 +219,11 @@ type Params = Partial<Record<string, string | undefined>>;
 
 /**
  * Validates the raw inputs (query string or form fields, all text). Every problem is reported
- * at once, each naming its field, in Portuguese.
+ * at once, each with its parameter (campo) and a Portuguese message naming the form's label.
+ * Inputs whose simulation with the typed price could not be exact to the centavo are refused
+ * here too (the same check runs in simular on a published price).
  */
-export function validarEntrada(params: Params): { ok: true; entrada: Entrada } | { ok: false; erros: CampoErro[] } {
+export function validarEntrada(params: Params, limites: Limites = LIMITES): { ok: true; entrada: Entrada } | { ok: false; erros: CampoErro[] } {
   const erros: CampoErro[] = [];
   const get = (k: Campo) => {
     const v = params[k];
@@ -185,32 +236,36 @@ export function validarEntrada(params: Params): { ok: true; entrada: Entrada } |
   }
   const produtoTxt = get("produto");
   let produto: Produto | null = null;
-  if (produtoTxt === undefined) erros.push({ campo: "produto", mensagem: `produto: obrigatório; válidos: ${PRODUTOS.join(", ")}` });
+  if (produtoTxt === undefined) erros.push({ campo: "produto", mensagem: `${rotulo("produto")}: obrigatório; válidos: ${PRODUTOS.join(", ")}` });
   else if (!(PRODUTOS as readonly string[]).includes(produtoTxt.trim().toLowerCase())) {
-    erros.push({ campo: "produto", mensagem: `produto: "${produtoTxt}" não existe; válidos: ${PRODUTOS.join(", ")}` });
+    erros.push({ campo: "produto", mensagem: `${rotulo("produto")}: "${produtoTxt}" não existe; válidos: ${PRODUTOS.join(", ")}` });
   } else produto = produtoTxt.trim().toLowerCase() as Produto;
 
   let uf: UF | null = null;
   const ufTxt = get("uf");
   if (ufTxt !== undefined) {
     uf = normalizeUF(ufTxt);
-    if (!uf) erros.push({ campo: "uf", mensagem: `uf: "${ufTxt}" não é uma sigla de estado (ex.: MS, SP, MT)` });
+    if (!uf) erros.push({ campo: "uf", mensagem: `${rotulo("uf")}: "${ufTxt}" não é uma sigla de estado (ex.: MS, SP, MT)` });
   }
 
-  const decimal = (k: Campo, casas: number, lim: readonly [number, number], unidade: string, obrigatorio: boolean, padrao: bigint | null): bigint | null => {
+  const nomeProduto = produto ? PRODUTO_INFO[produto].nome.toLowerCase() : "";
+  const decimal = (k: Campo, casas: 0 | 2, lim: Faixa, unidade: string, obrigatorio: boolean, padrao: bigint | null): bigint | null => {
     const t = get(k);
     if (t === undefined) {
-      if (obrigatorio) erros.push({ campo: k, mensagem: `${k}: obrigatório para ${produto}` });
+      if (obrigatorio) erros.push({ campo: k, mensagem: `${rotulo(k)}: obrigatório para ${nomeProduto}` });
       return padrao;
     }
     const v = lerDecimal(t, casas);
     if (v === null) {
-      const forma = casas === 0 ? "um número inteiro, ex.: 120" : `um número com até ${casas} casas decimais, ex.: 540,5 ou 540.5`;
-      erros.push({ campo: k, mensagem: `${k}: "${t}" não é um número válido (use ${forma})` });
+      const forma = casas === 0 ? "um número inteiro, ex.: 120 ou 1.000" : `um número com até ${casas} casas decimais, ex.: 540,5 ou 1.540,50`;
+      erros.push({ campo: k, mensagem: `${rotulo(k)}: "${t.slice(0, 40)}" não é um número válido (use ${forma})` });
       return null;
     }
     const e = faixa(k, v, casas, lim, unidade);
-    if (e) erros.push(e);
+    if (e) {
+      erros.push(e);
+      return null;
+    }
     return v;
   };
 
@@ -218,40 +273,118 @@ export function validarEntrada(params: Params): { ok: true; entrada: Entrada } |
   const grao = produto === "soja" || produto === "milho";
   let cabecas: number | null = null;
   if (produto && !grao) {
-    const c = decimal("cabecas", 0, LIMITES.cabecas, " cabeças", true, null);
+    const c = decimal("cabecas", 0, limites.cabecas, " cabeças", true, null);
     cabecas = c === null ? null : Number(c);
   } else if (get("cabecas") !== undefined && produto) {
-    erros.push({ campo: "cabecas", mensagem: `cabecas: não se aplica a ${produto} (use sacas)` });
+    erros.push({ campo: "cabecas", mensagem: `${rotulo("cabecas")}: não se aplica a ${nomeProduto} (use ${rotulo("sacas")})` });
   }
-  const peso = gado ? decimal("peso_vivo_kg", 2, LIMITES.pesoVivoKg, " kg", true, null) : null;
-  const rend = gado ? decimal("rendimento_pct", 2, LIMITES.rendimentoPct, "%", true, null) : null;
+  const peso = gado ? decimal("peso_vivo_kg", 2, limites.pesoVivoKg, " kg", true, null) : null;
+  const rend = gado ? decimal("rendimento_pct", 2, limites.rendimentoPct, "%", true, null) : null;
   if (produto && !gado) {
     for (const k of ["peso_vivo_kg", "rendimento_pct"] as const) {
-      if (get(k) !== undefined) erros.push({ campo: k, mensagem: `${k}: só se aplica a boi_gordo e vaca_gorda` });
+      if (get(k) !== undefined) erros.push({ campo: k, mensagem: `${rotulo(k)}: só se aplica a boi gordo e vaca gorda` });
     }
   }
-  const sacas = grao ? decimal("sacas", 2, LIMITES.sacas, " sacas", true, null) : null;
-  if (produto && !grao && get("sacas") !== undefined) erros.push({ campo: "sacas", mensagem: `sacas: só se aplica a soja e milho` });
-  const preco = decimal("preco", 2, LIMITES.preco, "", false, null);
-  const funrural = decimal("funrural_pct", 2, LIMITES.funruralPct, "%", false, BigInt(FUNRURAL_PADRAO.aliquotaCentesimos));
-  const comissao = decimal("comissao_pct", 2, LIMITES.comissaoPct, "%", false, 0n);
-  const frete = decimal("frete", 2, LIMITES.frete, "", false, 0n);
+  const sacas = grao ? decimal("sacas", 2, limites.sacas, " sacas", true, null) : null;
+  if (produto && !grao && get("sacas") !== undefined) erros.push({ campo: "sacas", mensagem: `${rotulo("sacas")}: só se aplica a soja e milho` });
+  const preco = decimal("preco", 2, limites.preco, "", false, null);
+  const funrural = decimal("funrural_pct", 2, limites.funruralPct, "%", false, BigInt(FUNRURAL_PADRAO.aliquotaCentesimos));
+  const comissao = decimal("comissao_pct", 2, limites.comissaoPct, "%", false, 0n);
+  const frete = decimal("frete", 2, limites.frete, "", false, 0n);
 
   if (erros.length > 0 || !produto) return { ok: false, erros };
+  const entrada: Entrada = {
+    produto,
+    uf,
+    cabecas,
+    pesoVivoCentesimosKg: peso,
+    rendimentoCentesimosPct: rend,
+    sacasCentesimos: sacas,
+    precoCentavos: preco,
+    funruralCentesimosPct: funrural ?? 0n,
+    comissaoCentesimosPct: comissao ?? 0n,
+    freteCentavos: frete ?? 0n,
+  };
+  // a typed price: check the result now, in each unit it may be read in (a state's cattle series
+  // may be quoted per kg of live weight, the national ones are per arroba); a published price is
+  // checked by simular
+  if (preco !== null) {
+    const unidades: Unidade[] = gado ? (uf ? ["@", "kg"] : ["@"]) : grao ? ["sc60kg"] : ["cabeca"];
+    for (const u of unidades) {
+      const fora = foraDoLimite(entrada, contas(entrada, preco, u));
+      if (fora) return { ok: false, erros: [fora] };
+    }
+  }
+  return { ok: true, entrada };
+}
+
+interface Contas {
+  quantidade: Resultado["quantidade"];
+  bruto: bigint;
+  funrural: bigint;
+  comissao: bigint;
+  totalDed: bigint;
+  liquido: bigint;
+  /** hundredths of the priced unit, for the net per unit */
+  unidadesVendidas: bigint;
+  /** every scaled integer published as a number */
+  publicados: bigint[];
+}
+
+/** Every amount of a simulation, in scaled integers. */
+function contas(entrada: Entrada, precoCent: bigint, unidade: Unidade): Contas {
+  const quantidade: Resultado["quantidade"] = { base: "" };
+  const publicados: bigint[] = [precoCent];
+  let bruto: bigint;
+  let unidadesVendidas: bigint;
+  if (entrada.produto === "boi_gordo" || entrada.produto === "vaca_gorda") {
+    const cab = BigInt(entrada.cabecas!);
+    const pesoTotal = cab * entrada.pesoVivoCentesimosKg!; // hundredths of kg
+    const carcacaX = pesoTotal * entrada.rendimentoCentesimosPct!; // kg × 10^6
+    const arrobasCent = divRound(carcacaX, KG_POR_ARROBA * 10_000n); // hundredths of @
+    quantidade.cabecas = entrada.cabecas!;
+    quantidade.peso_vivo_total_kg = toNumber(pesoTotal, 2);
+    quantidade.arrobas = toNumber(arrobasCent, 2);
+    publicados.push(cab, pesoTotal, arrobasCent);
+    if (unidade === "kg") {
+      quantidade.base = "kg de peso vivo";
+      bruto = divRound(pesoTotal * precoCent, 100n);
+      unidadesVendidas = pesoTotal;
+    } else {
+      quantidade.base = "arrobas";
+      bruto = divRound(arrobasCent * precoCent, 100n);
+      unidadesVendidas = arrobasCent;
+    }
+  } else if (entrada.produto === "bezerro") {
+    quantidade.cabecas = entrada.cabecas!;
+    quantidade.base = "cabeças";
+    bruto = BigInt(entrada.cabecas!) * precoCent;
+    unidadesVendidas = BigInt(entrada.cabecas!) * 100n;
+    publicados.push(BigInt(entrada.cabecas!));
+  } else {
+    quantidade.sacas = toNumber(entrada.sacasCentesimos!, 2);
+    quantidade.base = "sacas de 60 kg";
+    bruto = divRound(entrada.sacasCentesimos! * precoCent, 100n);
+    unidadesVendidas = entrada.sacasCentesimos!;
+    publicados.push(entrada.sacasCentesimos!);
+  }
+  const funrural = divRound(bruto * entrada.funruralCentesimosPct, 10_000n);
+  const comissao = divRound(bruto * entrada.comissaoCentesimosPct, 10_000n);
+  const totalDed = funrural + comissao + entrada.freteCentavos;
+  const liquido = bruto - totalDed;
+  publicados.push(bruto, funrural, comissao, entrada.freteCentavos, totalDed, liquido);
+  return { quantidade, bruto, funrural, comissao, totalDed, liquido, unidadesVendidas, publicados };
+}
+
+/** The error when some figure of c is not a safe integer (an exact number once divided by 100). */
+function foraDoLimite(entrada: Entrada, c: Contas): CampoErro | null {
+  if (c.publicados.every((x) => x <= MAX_CENTAVOS && x >= -MAX_CENTAVOS)) return null;
+  const campo: Campo = entrada.produto === "soja" || entrada.produto === "milho" ? "sacas" : "cabecas";
   return {
-    ok: true,
-    entrada: {
-      produto,
-      uf,
-      cabecas,
-      pesoVivoCentesimosKg: peso,
-      rendimentoCentesimosPct: rend,
-      sacasCentesimos: sacas,
-      precoCentavos: preco,
-      funruralCentesimosPct: funrural ?? 0n,
-      comissaoCentesimosPct: comissao ?? 0n,
-      freteCentavos: frete ?? 0n,
-    },
+    campo,
+    mensagem:
+      `${rotulo(campo)}: com essa quantidade e esse preço algum valor passa de ${formatarReais(MAX_CENTAVOS)} ` +
+      `e não seria exato ao centavo; reduza a quantidade ou o preço`,
   };
 }
 
@@ -281,45 +414,20 @@ export function simular(entrada: Entrada, preco: PrecoReferencia | null): Result
     : preco!.unidade;
   const precoCent = informado ? entrada.precoCentavos! : BigInt(Math.round(preco!.valor * 100));
 
-  const quantidade: Resultado["quantidade"] = { base: "" };
-  let bruto: bigint;
-  let unidadesVendidas: bigint; // hundredths of the priced unit, for the net per unit
+  const c = contas(entrada, precoCent, unidade);
+  // a published price far above any real one could still overflow: refuse, never round
+  const fora = foraDoLimite(entrada, c);
+  if (fora) throw new SimulacaoForaDoLimite([fora]);
+  const { quantidade, bruto, funrural, comissao, totalDed, liquido, unidadesVendidas } = c;
   if (entrada.produto === "boi_gordo" || entrada.produto === "vaca_gorda") {
-    const cab = BigInt(entrada.cabecas!);
-    const pesoTotal = cab * entrada.pesoVivoCentesimosKg!; // hundredths of kg
-    const carcacaX = pesoTotal * entrada.rendimentoCentesimosPct!; // kg × 10^6
-    const arrobasCent = divRound(carcacaX, KG_POR_ARROBA * 10_000n); // hundredths of @
-    quantidade.cabecas = entrada.cabecas!;
-    quantidade.peso_vivo_total_kg = toNumber(pesoTotal, 2);
-    quantidade.arrobas = toNumber(arrobasCent, 2);
-    if (unidade === "kg") {
-      quantidade.base = "kg de peso vivo";
-      bruto = divRound(pesoTotal * precoCent, 100n);
-      unidadesVendidas = pesoTotal;
-      obs.push("Preço cotado por kg de peso vivo (como a Scot publica o RS): bruto = peso vivo total × R$/kg; as arrobas são só informativas.");
-    } else {
-      quantidade.base = "arrobas";
-      bruto = divRound(arrobasCent * precoCent, 100n);
-      unidadesVendidas = arrobasCent;
-      obs.push("Arrobas = cabeças × peso vivo × rendimento de carcaça ÷ 15 kg, arredondadas ao centésimo antes de multiplicar pelo preço.");
-    }
+    obs.push(
+      unidade === "kg"
+        ? "Preço cotado por kg de peso vivo (como a Scot publica o RS): bruto = peso vivo total × R$/kg; as arrobas são só informativas."
+        : "Arrobas = cabeças × peso vivo × rendimento de carcaça ÷ 15 kg, arredondadas ao centésimo antes de multiplicar pelo preço.",
+    );
   } else if (entrada.produto === "bezerro") {
-    quantidade.cabecas = entrada.cabecas!;
-    quantidade.base = "cabeças";
-    bruto = BigInt(entrada.cabecas!) * precoCent;
-    unidadesVendidas = BigInt(entrada.cabecas!) * 100n;
     obs.push("Animal vendido para reprodução ou criação não integra a base do Funrural (Lei 8.212/1991, art. 25, § 12): se for o caso, use alíquota 0.");
-  } else {
-    quantidade.sacas = toNumber(entrada.sacasCentesimos!, 2);
-    quantidade.base = "sacas de 60 kg";
-    bruto = divRound(entrada.sacasCentesimos! * precoCent, 100n);
-    unidadesVendidas = entrada.sacasCentesimos!;
   }
-
-  const funrural = divRound(bruto * entrada.funruralCentesimosPct, 10_000n);
-  const comissao = divRound(bruto * entrada.comissaoCentesimosPct, 10_000n);
-  const totalDed = funrural + comissao + entrada.freteCentavos;
-  const liquido = bruto - totalDed;
   if (liquido < 0n) obs.push("As deduções superam o valor bruto: o resultado líquido é negativo.");
   const padrao = entrada.funruralCentesimosPct === BigInt(FUNRURAL_PADRAO.aliquotaCentesimos);
   if (!padrao) obs.push(`Alíquota do Funrural alterada para ${fmt(entrada.funruralCentesimosPct, 2)}% (padrão: 1,5% para pessoa física).`);

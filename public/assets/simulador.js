@@ -1,7 +1,36 @@
 /* Gerado por pipeline/serve/assets.ts a partir de pipeline/; não edite. */
+var __defProp = Object.defineProperty;
+var __defNormalProp = (obj, key, value) => key in obj ? __defProp(obj, key, { enumerable: true, configurable: true, writable: true, value }) : obj[key] = value;
+var __publicField = (obj, key, value) => __defNormalProp(obj, typeof key !== "symbol" ? key + "" : key, value);
+
+// pipeline/domain/money.ts
+var BRL_NUMBER = /^-?\d{1,3}(\.\d{3})*(,\d{1,2})?$|^-?\d+(,\d{1,2})?$/;
+function parseBRDecimal(text) {
+  const s = text.replace(/\u00a0/g, " ").trim().replace(/^R\$\s*/, "");
+  if (!BRL_NUMBER.test(s)) return null;
+  const negative = s.startsWith("-");
+  const [intPart = "0", fracPart = ""] = s.replace(/^-/, "").replace(/\./g, "").split(",");
+  const hundredths = Number(intPart) * 100 + Number(fracPart.padEnd(2, "0"));
+  if (!Number.isSafeInteger(hundredths)) return null;
+  return negative ? -hundredths : hundredths;
+}
+function fromHundredths(h) {
+  return h / 100;
+}
+var brl = new Intl.NumberFormat("pt-BR", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+function formatBRL(value) {
+  return `R$ ${brl.format(value)}`;
+}
 
 // pipeline/domain/products.ts
 var PRODUTOS = ["boi_gordo", "vaca_gorda", "soja", "milho", "bezerro"];
+var PRODUTO_INFO = {
+  boi_gordo: { nome: "Boi gordo", unidade: "@", faixa: { "@": [100, 1e3], kg: [4, 60] }, saltoMaximoPct: 10 },
+  vaca_gorda: { nome: "Vaca gorda", unidade: "@", faixa: { "@": [100, 1e3], kg: [4, 60] }, saltoMaximoPct: 10 },
+  soja: { nome: "Soja", unidade: "sc60kg", faixa: { sc60kg: [40, 500] }, saltoMaximoPct: 10 },
+  milho: { nome: "Milho", unidade: "sc60kg", faixa: { sc60kg: [15, 250] }, saltoMaximoPct: 12 },
+  bezerro: { nome: "Bezerro", unidade: "cabeca", faixa: { cabeca: [500, 15e3] }, saltoMaximoPct: 12 }
+};
 
 // pipeline/domain/ufs.ts
 var UFS = {
@@ -57,14 +86,14 @@ var FUNRURAL_PADRAO = {
 var KG_POR_ARROBA = 15n;
 var PRODUTOS_GADO = ["boi_gordo", "vaca_gorda"];
 var LIMITES = {
-  cabecas: [1, 1e6],
+  cabecas: [1, 1e5],
   pesoVivoKg: [30, 2e3],
   rendimentoPct: [30, 75],
-  sacas: [0.01, 1e8],
-  preco: [0.01, 1e6],
+  sacas: [0.01, 1e7],
+  preco: [0.01, 1e5],
   funruralPct: [0, 10],
   comissaoPct: [0, 100],
-  frete: [0, 1e9]
+  frete: [0, 1e8]
 };
 var CAMPOS = [
   "produto",
@@ -79,18 +108,37 @@ var CAMPOS = [
   "frete"
 ];
 var CAMPOS_SIMULADOR = CAMPOS;
-function lerDecimal(texto, casas) {
-  let s = texto.trim().replace(/\s/g, "");
-  if (s === "" || s.length > 32) return null;
-  if (s.includes(",")) {
-    if (!/^\d{1,3}(\.\d{3})*(,\d+)?$|^\d+(,\d+)?$/.test(s)) return null;
-    s = s.replace(/\./g, "").replace(",", ".");
-  } else if (!/^\d+(\.\d+)?$/.test(s)) {
-    return null;
+var ROTULOS = {
+  produto: "Produto",
+  uf: "Preço de qual estado",
+  cabecas: "Número de cabeças",
+  peso_vivo_kg: "Peso vivo médio por cabeça (kg)",
+  rendimento_pct: "Rendimento de carcaça (%)",
+  sacas: "Sacas de 60 kg",
+  preco: "Preço por unidade (R$, opcional)",
+  funrural_pct: "Funrural (%)",
+  comissao_pct: "Comissão (% do bruto)",
+  frete: "Frete (R$, total)"
+};
+function rotulo(c) {
+  return ROTULOS[c].replace(/, opcional\)$/, ")");
+}
+var MAX_CENTAVOS = 999999999999999n;
+var SimulacaoForaDoLimite = class extends Error {
+  constructor(erros) {
+    super(erros.map((e) => e.mensagem).join("; "));
+    __publicField(this, "erros", erros);
+    this.name = "SimulacaoForaDoLimite";
   }
-  const [int = "0", frac = ""] = s.split(".");
-  if (frac.length > casas) return null;
-  return BigInt(int) * 10n ** BigInt(casas) + BigInt(frac.padEnd(casas, "0") || "0");
+};
+function lerDecimal(texto, casas) {
+  const s = texto.replace(/\s/g, "");
+  if (s === "" || s.length > 32) return null;
+  let centesimos = parseBRDecimal(s);
+  if (centesimos === null && /^-?\d+\.\d{1,2}$/.test(s)) centesimos = parseBRDecimal(s.replace(".", ","));
+  if (centesimos === null) return null;
+  if (casas === 2) return BigInt(centesimos);
+  return centesimos % 100 === 0 ? BigInt(centesimos / 100) : null;
 }
 function divRound(a, b) {
   return (2n * a + b) / (2n * b);
@@ -107,17 +155,20 @@ function fmt(scaled, casas) {
   return `${neg ? "-" : ""}${int}${frac}`;
 }
 function formatarReais(centavos) {
-  return `R$ ${fmt(centavos, 2)}`;
+  return formatBRL(fromHundredths(Number(centavos)));
 }
 function faixa(campo, valor, casas, [min, max], unidade) {
   const lo = BigInt(Math.round(min * 10 ** casas));
   const hi = BigInt(Math.round(max * 10 ** casas));
+  if (valor < 0n || valor === 0n && lo > 0n) {
+    return { campo, mensagem: `${rotulo(campo)}: ${lo > 0n ? "deve ser maior que zero" : "não pode ser negativo"}` };
+  }
   if (valor < lo || valor > hi) {
-    return { campo, mensagem: `${campo}: deve estar entre ${fmt(lo, casas)} e ${fmt(hi, casas)}${unidade}` };
+    return { campo, mensagem: `${rotulo(campo)}: deve estar entre ${fmt(lo, casas)} e ${fmt(hi, casas)}${unidade}` };
   }
   return null;
 }
-function validarEntrada(params) {
+function validarEntrada(params, limites = LIMITES) {
   const erros = [];
   const get = (k) => {
     const v = params[k];
@@ -130,69 +181,129 @@ function validarEntrada(params) {
   }
   const produtoTxt = get("produto");
   let produto = null;
-  if (produtoTxt === void 0) erros.push({ campo: "produto", mensagem: `produto: obrigatório; válidos: ${PRODUTOS.join(", ")}` });
+  if (produtoTxt === void 0) erros.push({ campo: "produto", mensagem: `${rotulo("produto")}: obrigatório; válidos: ${PRODUTOS.join(", ")}` });
   else if (!PRODUTOS.includes(produtoTxt.trim().toLowerCase())) {
-    erros.push({ campo: "produto", mensagem: `produto: "${produtoTxt}" não existe; válidos: ${PRODUTOS.join(", ")}` });
+    erros.push({ campo: "produto", mensagem: `${rotulo("produto")}: "${produtoTxt}" não existe; válidos: ${PRODUTOS.join(", ")}` });
   } else produto = produtoTxt.trim().toLowerCase();
   let uf = null;
   const ufTxt = get("uf");
   if (ufTxt !== void 0) {
     uf = normalizeUF(ufTxt);
-    if (!uf) erros.push({ campo: "uf", mensagem: `uf: "${ufTxt}" não é uma sigla de estado (ex.: MS, SP, MT)` });
+    if (!uf) erros.push({ campo: "uf", mensagem: `${rotulo("uf")}: "${ufTxt}" não é uma sigla de estado (ex.: MS, SP, MT)` });
   }
+  const nomeProduto = produto ? PRODUTO_INFO[produto].nome.toLowerCase() : "";
   const decimal = (k, casas, lim, unidade, obrigatorio, padrao) => {
     const t = get(k);
     if (t === void 0) {
-      if (obrigatorio) erros.push({ campo: k, mensagem: `${k}: obrigatório para ${produto}` });
+      if (obrigatorio) erros.push({ campo: k, mensagem: `${rotulo(k)}: obrigatório para ${nomeProduto}` });
       return padrao;
     }
     const v = lerDecimal(t, casas);
     if (v === null) {
-      const forma = casas === 0 ? "um número inteiro, ex.: 120" : `um número com até ${casas} casas decimais, ex.: 540,5 ou 540.5`;
-      erros.push({ campo: k, mensagem: `${k}: "${t}" não é um número válido (use ${forma})` });
+      const forma = casas === 0 ? "um número inteiro, ex.: 120 ou 1.000" : `um número com até ${casas} casas decimais, ex.: 540,5 ou 1.540,50`;
+      erros.push({ campo: k, mensagem: `${rotulo(k)}: "${t.slice(0, 40)}" não é um número válido (use ${forma})` });
       return null;
     }
     const e = faixa(k, v, casas, lim, unidade);
-    if (e) erros.push(e);
+    if (e) {
+      erros.push(e);
+      return null;
+    }
     return v;
   };
   const gado = produto === "boi_gordo" || produto === "vaca_gorda";
   const grao = produto === "soja" || produto === "milho";
   let cabecas = null;
   if (produto && !grao) {
-    const c = decimal("cabecas", 0, LIMITES.cabecas, " cabeças", true, null);
+    const c = decimal("cabecas", 0, limites.cabecas, " cabeças", true, null);
     cabecas = c === null ? null : Number(c);
   } else if (get("cabecas") !== void 0 && produto) {
-    erros.push({ campo: "cabecas", mensagem: `cabecas: não se aplica a ${produto} (use sacas)` });
+    erros.push({ campo: "cabecas", mensagem: `${rotulo("cabecas")}: não se aplica a ${nomeProduto} (use ${rotulo("sacas")})` });
   }
-  const peso = gado ? decimal("peso_vivo_kg", 2, LIMITES.pesoVivoKg, " kg", true, null) : null;
-  const rend = gado ? decimal("rendimento_pct", 2, LIMITES.rendimentoPct, "%", true, null) : null;
+  const peso = gado ? decimal("peso_vivo_kg", 2, limites.pesoVivoKg, " kg", true, null) : null;
+  const rend = gado ? decimal("rendimento_pct", 2, limites.rendimentoPct, "%", true, null) : null;
   if (produto && !gado) {
     for (const k of ["peso_vivo_kg", "rendimento_pct"]) {
-      if (get(k) !== void 0) erros.push({ campo: k, mensagem: `${k}: só se aplica a boi_gordo e vaca_gorda` });
+      if (get(k) !== void 0) erros.push({ campo: k, mensagem: `${rotulo(k)}: só se aplica a boi gordo e vaca gorda` });
     }
   }
-  const sacas = grao ? decimal("sacas", 2, LIMITES.sacas, " sacas", true, null) : null;
-  if (produto && !grao && get("sacas") !== void 0) erros.push({ campo: "sacas", mensagem: `sacas: só se aplica a soja e milho` });
-  const preco = decimal("preco", 2, LIMITES.preco, "", false, null);
-  const funrural = decimal("funrural_pct", 2, LIMITES.funruralPct, "%", false, BigInt(FUNRURAL_PADRAO.aliquotaCentesimos));
-  const comissao = decimal("comissao_pct", 2, LIMITES.comissaoPct, "%", false, 0n);
-  const frete = decimal("frete", 2, LIMITES.frete, "", false, 0n);
+  const sacas = grao ? decimal("sacas", 2, limites.sacas, " sacas", true, null) : null;
+  if (produto && !grao && get("sacas") !== void 0) erros.push({ campo: "sacas", mensagem: `${rotulo("sacas")}: só se aplica a soja e milho` });
+  const preco = decimal("preco", 2, limites.preco, "", false, null);
+  const funrural = decimal("funrural_pct", 2, limites.funruralPct, "%", false, BigInt(FUNRURAL_PADRAO.aliquotaCentesimos));
+  const comissao = decimal("comissao_pct", 2, limites.comissaoPct, "%", false, 0n);
+  const frete = decimal("frete", 2, limites.frete, "", false, 0n);
   if (erros.length > 0 || !produto) return { ok: false, erros };
-  return {
-    ok: true,
-    entrada: {
-      produto,
-      uf,
-      cabecas,
-      pesoVivoCentesimosKg: peso,
-      rendimentoCentesimosPct: rend,
-      sacasCentesimos: sacas,
-      precoCentavos: preco,
-      funruralCentesimosPct: funrural ?? 0n,
-      comissaoCentesimosPct: comissao ?? 0n,
-      freteCentavos: frete ?? 0n
+  const entrada = {
+    produto,
+    uf,
+    cabecas,
+    pesoVivoCentesimosKg: peso,
+    rendimentoCentesimosPct: rend,
+    sacasCentesimos: sacas,
+    precoCentavos: preco,
+    funruralCentesimosPct: funrural ?? 0n,
+    comissaoCentesimosPct: comissao ?? 0n,
+    freteCentavos: frete ?? 0n
+  };
+  if (preco !== null) {
+    const unidades = gado ? uf ? ["@", "kg"] : ["@"] : grao ? ["sc60kg"] : ["cabeca"];
+    for (const u of unidades) {
+      const fora = foraDoLimite(entrada, contas(entrada, preco, u));
+      if (fora) return { ok: false, erros: [fora] };
     }
+  }
+  return { ok: true, entrada };
+}
+function contas(entrada, precoCent, unidade) {
+  const quantidade = { base: "" };
+  const publicados = [precoCent];
+  let bruto;
+  let unidadesVendidas;
+  if (entrada.produto === "boi_gordo" || entrada.produto === "vaca_gorda") {
+    const cab = BigInt(entrada.cabecas);
+    const pesoTotal = cab * entrada.pesoVivoCentesimosKg;
+    const carcacaX = pesoTotal * entrada.rendimentoCentesimosPct;
+    const arrobasCent = divRound(carcacaX, KG_POR_ARROBA * 10000n);
+    quantidade.cabecas = entrada.cabecas;
+    quantidade.peso_vivo_total_kg = toNumber(pesoTotal, 2);
+    quantidade.arrobas = toNumber(arrobasCent, 2);
+    publicados.push(cab, pesoTotal, arrobasCent);
+    if (unidade === "kg") {
+      quantidade.base = "kg de peso vivo";
+      bruto = divRound(pesoTotal * precoCent, 100n);
+      unidadesVendidas = pesoTotal;
+    } else {
+      quantidade.base = "arrobas";
+      bruto = divRound(arrobasCent * precoCent, 100n);
+      unidadesVendidas = arrobasCent;
+    }
+  } else if (entrada.produto === "bezerro") {
+    quantidade.cabecas = entrada.cabecas;
+    quantidade.base = "cabeças";
+    bruto = BigInt(entrada.cabecas) * precoCent;
+    unidadesVendidas = BigInt(entrada.cabecas) * 100n;
+    publicados.push(BigInt(entrada.cabecas));
+  } else {
+    quantidade.sacas = toNumber(entrada.sacasCentesimos, 2);
+    quantidade.base = "sacas de 60 kg";
+    bruto = divRound(entrada.sacasCentesimos * precoCent, 100n);
+    unidadesVendidas = entrada.sacasCentesimos;
+    publicados.push(entrada.sacasCentesimos);
+  }
+  const funrural = divRound(bruto * entrada.funruralCentesimosPct, 10000n);
+  const comissao = divRound(bruto * entrada.comissaoCentesimosPct, 10000n);
+  const totalDed = funrural + comissao + entrada.freteCentavos;
+  const liquido = bruto - totalDed;
+  publicados.push(bruto, funrural, comissao, entrada.freteCentavos, totalDed, liquido);
+  return { quantidade, bruto, funrural, comissao, totalDed, liquido, unidadesVendidas, publicados };
+}
+function foraDoLimite(entrada, c) {
+  if (c.publicados.every((x) => x <= MAX_CENTAVOS && x >= -MAX_CENTAVOS)) return null;
+  const campo = entrada.produto === "soja" || entrada.produto === "milho" ? "sacas" : "cabecas";
+  return {
+    campo,
+    mensagem: `${rotulo(campo)}: com essa quantidade e esse preço algum valor passa de ${formatarReais(MAX_CENTAVOS)} e não seria exato ao centavo; reduza a quantidade ou o preço`
   };
 }
 function serieDaEntrada(e) {
@@ -205,44 +316,17 @@ function simular(entrada, preco) {
   if (!informado && !preco) throw new Error("simular: sem preço publicado e sem preço informado");
   const unidade = informado ? entrada.produto === "soja" || entrada.produto === "milho" ? "sc60kg" : entrada.produto === "bezerro" ? "cabeca" : preco?.unidade ?? "@" : preco.unidade;
   const precoCent = informado ? entrada.precoCentavos : BigInt(Math.round(preco.valor * 100));
-  const quantidade = { base: "" };
-  let bruto;
-  let unidadesVendidas;
+  const c = contas(entrada, precoCent, unidade);
+  const fora = foraDoLimite(entrada, c);
+  if (fora) throw new SimulacaoForaDoLimite([fora]);
+  const { quantidade, bruto, funrural, comissao, totalDed, liquido, unidadesVendidas } = c;
   if (entrada.produto === "boi_gordo" || entrada.produto === "vaca_gorda") {
-    const cab = BigInt(entrada.cabecas);
-    const pesoTotal = cab * entrada.pesoVivoCentesimosKg;
-    const carcacaX = pesoTotal * entrada.rendimentoCentesimosPct;
-    const arrobasCent = divRound(carcacaX, KG_POR_ARROBA * 10000n);
-    quantidade.cabecas = entrada.cabecas;
-    quantidade.peso_vivo_total_kg = toNumber(pesoTotal, 2);
-    quantidade.arrobas = toNumber(arrobasCent, 2);
-    if (unidade === "kg") {
-      quantidade.base = "kg de peso vivo";
-      bruto = divRound(pesoTotal * precoCent, 100n);
-      unidadesVendidas = pesoTotal;
-      obs.push("Preço cotado por kg de peso vivo (como a Scot publica o RS): bruto = peso vivo total × R$/kg; as arrobas são só informativas.");
-    } else {
-      quantidade.base = "arrobas";
-      bruto = divRound(arrobasCent * precoCent, 100n);
-      unidadesVendidas = arrobasCent;
-      obs.push("Arrobas = cabeças × peso vivo × rendimento de carcaça ÷ 15 kg, arredondadas ao centésimo antes de multiplicar pelo preço.");
-    }
+    obs.push(
+      unidade === "kg" ? "Preço cotado por kg de peso vivo (como a Scot publica o RS): bruto = peso vivo total × R$/kg; as arrobas são só informativas." : "Arrobas = cabeças × peso vivo × rendimento de carcaça ÷ 15 kg, arredondadas ao centésimo antes de multiplicar pelo preço."
+    );
   } else if (entrada.produto === "bezerro") {
-    quantidade.cabecas = entrada.cabecas;
-    quantidade.base = "cabeças";
-    bruto = BigInt(entrada.cabecas) * precoCent;
-    unidadesVendidas = BigInt(entrada.cabecas) * 100n;
     obs.push("Animal vendido para reprodução ou criação não integra a base do Funrural (Lei 8.212/1991, art. 25, § 12): se for o caso, use alíquota 0.");
-  } else {
-    quantidade.sacas = toNumber(entrada.sacasCentesimos, 2);
-    quantidade.base = "sacas de 60 kg";
-    bruto = divRound(entrada.sacasCentesimos * precoCent, 100n);
-    unidadesVendidas = entrada.sacasCentesimos;
   }
-  const funrural = divRound(bruto * entrada.funruralCentesimosPct, 10000n);
-  const comissao = divRound(bruto * entrada.comissaoCentesimosPct, 10000n);
-  const totalDed = funrural + comissao + entrada.freteCentavos;
-  const liquido = bruto - totalDed;
   if (liquido < 0n) obs.push("As deduções superam o valor bruto: o resultado líquido é negativo.");
   const padrao = entrada.funruralCentesimosPct === BigInt(FUNRURAL_PADRAO.aliquotaCentesimos);
   if (!padrao) obs.push(`Alíquota do Funrural alterada para ${fmt(entrada.funruralCentesimosPct, 2)}% (padrão: 1,5% para pessoa física).`);
@@ -286,7 +370,10 @@ function divRoundSigned(a, b) {
 export {
   CAMPOS_SIMULADOR,
   FUNRURAL_PADRAO,
+  LIMITES,
   PRODUTOS_GADO,
+  ROTULOS,
+  SimulacaoForaDoLimite,
   formatarReais,
   lerDecimal,
   serieDaEntrada,

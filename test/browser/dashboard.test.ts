@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../pipeline/config.ts";
 import type { AggregateFile, IndexFile, SerieFile, StatusFile } from "../../pipeline/render/shapes.ts";
 import { startServer, type RunningServer } from "../../pipeline/serve/app.ts";
+import { ROTULOS } from "../../pipeline/simulator/simulator.ts";
 import { buildTestSite } from "../serve/site.ts";
 import { openChromium } from "./chromium.ts";
 
@@ -218,6 +219,18 @@ describe("simulator page", () => {
     await page.waitForSelector("#erro-cabecas:not([hidden])");
     expect(await page.locator("#erro-cabecas").innerText()).toContain("não é um número válido");
     expect(await page.locator("#cabecas").getAttribute("aria-invalid")).toBe("true");
+
+    // messages name the labels the page shows; "1.000" is a thousand
+    for (const [campo, rotulo] of Object.entries(ROTULOS)) expect(await page.locator(`label[for="${campo}"]`).innerText(), campo).toBe(rotulo);
+    await page.fill("#cabecas", "-5");
+    await page.click("button[type=submit]");
+    await page.waitForSelector("#erro-cabecas:not([hidden])");
+    expect(await page.locator("#erro-cabecas").innerText()).toBe("Número de cabeças: deve ser maior que zero");
+    await page.fill("#cabecas", "1.000");
+    await page.click("button[type=submit]");
+    await page.waitForSelector("#resultado:not([hidden])");
+    expect(await cel("cabecas")).toBe("1000");
+    expect(await cel("arrobas")).toBe("18.720,00 @");
     await page.close();
   });
 

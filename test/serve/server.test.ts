@@ -283,6 +283,9 @@ describe("hostile input", () => {
     [`/api/v1/cotacao?${Array.from({ length: 40 }, (_, i) => `a${i}=1`).join("&")}`, 400, "parametros_demais"],
     ["/api/v1/cotacao?produto=%27%20OR%201%3D1", 400, "produto_invalido"],
     ["/api/v1/simulador?produto=soja&sacas=1e309", 400, "entrada_invalida"],
+    // beyond exact centavos: the reviewer's case, and the limits at a price per kg of live weight
+    ["/api/v1/simulador?produto=boi_gordo&cabecas=1000000&peso_vivo_kg=1999.99&rendimento_pct=74.99&preco=999999.99", 400, "entrada_invalida"],
+    ["/api/v1/simulador?produto=boi_gordo&uf=RS&cabecas=100000&peso_vivo_kg=2000&rendimento_pct=75&preco=100000", 400, "entrada_invalida"],
   ];
   for (const [p, status, erro] of queries) {
     it(`answers ${status} ${erro} to ${p.slice(0, 60)}`, async () => {

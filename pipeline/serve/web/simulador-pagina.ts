@@ -6,7 +6,7 @@
  */
 import { PRODUTO_INFO, type Produto } from "../../domain/products.ts";
 import type { IndexFile, SerieFile } from "../../render/shapes.ts";
-import { FUNRURAL_PADRAO, serieDaEntrada, simular, validarEntrada, type PrecoReferencia, type Resultado } from "../../simulator/simulator.ts";
+import { FUNRURAL_PADRAO, serieDaEntrada, simular, SimulacaoForaDoLimite, validarEntrada, type CampoErro, type PrecoReferencia, type Resultado } from "../../simulator/simulator.ts";
 import { clear, dataBR, el, getJSON, preco } from "./dom.ts";
 import { formatBRL, formatDecimalBR } from "../../domain/money.ts";
 
@@ -105,17 +105,7 @@ async function simularForm(ev: Event): Promise<void> {
   geral.hidden = true;
   const v = validarEntrada(campos());
   if (!v.ok) {
-    for (const e of v.erros) {
-      $(e.campo)?.setAttribute("aria-invalid", "true");
-      const msg = $(`erro-${e.campo}`);
-      if (msg) {
-        msg.textContent = e.mensagem;
-        msg.hidden = false;
-      }
-    }
-    geral.textContent = `Corrija ${v.erros.length === 1 ? "o campo indicado" : `os ${v.erros.length} campos indicados`}: ${v.erros.map((e) => e.mensagem).join("; ")}`;
-    geral.hidden = false;
-    $("resultado").hidden = true;
+    mostrarErros(v.erros);
     return;
   }
   let ref: PrecoReferencia | null = null;
@@ -129,8 +119,31 @@ async function simularForm(ev: Event): Promise<void> {
     geral.hidden = false;
     return;
   }
-  mostrar(simular(v.entrada, ref));
+  let r: Resultado;
+  try {
+    r = simular(v.entrada, ref);
+  } catch (err) {
+    if (!(err instanceof SimulacaoForaDoLimite)) throw err;
+    mostrarErros(err.erros);
+    return;
+  }
+  mostrar(r);
   $("resultado-titulo").focus();
+}
+
+function mostrarErros(erros: CampoErro[]): void {
+  for (const e of erros) {
+    $(e.campo)?.setAttribute("aria-invalid", "true");
+    const msg = $(`erro-${e.campo}`);
+    if (msg) {
+      msg.textContent = e.mensagem;
+      msg.hidden = false;
+    }
+  }
+  const geral = $("erro");
+  geral.textContent = `Corrija ${erros.length === 1 ? "o campo indicado" : `os ${erros.length} campos indicados`}: ${erros.map((e) => e.mensagem).join("; ")}`;
+  geral.hidden = false;
+  $("resultado").hidden = true;
 }
 
 async function main(): Promise<void> {

@@ -1,7 +1,7 @@
 import { PRODUTOS, type Produto } from "../domain/products.ts";
 import { ALL_UFS, normalizeUF, type UF } from "../domain/ufs.ts";
 import type { AggregateFile, HistoricoEntry, IndexFile, SerieFile } from "../render/shapes.ts";
-import { serieDaEntrada, simular, validarEntrada, CAMPOS_SIMULADOR, type PrecoReferencia } from "../simulator/simulator.ts";
+import { serieDaEntrada, simular, validarEntrada, CAMPOS_SIMULADOR, SimulacaoForaDoLimite, type PrecoReferencia } from "../simulator/simulator.ts";
 import type { FileCache, FileEntry } from "./files.ts";
 
 /** A refused request: HTTP status, stable code, Portuguese message and any detail. */
@@ -216,7 +216,15 @@ export async function simulador(files: FileCache, q: Record<string, string>): Pr
     const f = s.doc;
     preco = { valor: f.valor, unidade: f.unidade, data_cotacao: f.data_cotacao, fonte: f.fonte, serie: serieDaEntrada(e), praca: f.praca ?? null };
   }
+  let data;
+  try {
+    data = simular(e, preco);
+  } catch (err) {
+    // a published price so large the figures would not be exact to the centavo: an input limit
+    if (err instanceof SimulacaoForaDoLimite) throw new ApiError(400, "entrada_invalida", err.message, { erros: err.erros });
+    throw err;
+  }
   // without a series the answer still depends on which series exist: not kept ready
-  return { data: simular(e, preco), ...(s ? { source: s.entry } : {}) };
+  return { data, ...(s ? { source: s.entry } : {}) };
 }
 export const SIMULADOR_PARAMS = CAMPOS_SIMULADOR;

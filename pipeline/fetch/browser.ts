@@ -8,7 +8,8 @@ import type { HostGate } from "./http.ts";
 
 export const DEBIAN_CHROMIUM = "/usr/bin/chromium";
 
-const CHROMIUM_ARGS = [
+/** How Chromium runs here and in tests: headless, no sandbox (root), no background traffic. */
+export const CHROMIUM_ARGS = [
   "--headless",
   "--no-sandbox",
   "--disable-gpu",

@@ -2,9 +2,10 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type BrowserContext } from "playwright";
+import { CHROMIUM_ARGS, DEBIAN_CHROMIUM } from "../../pipeline/fetch/browser.ts";
 
 /** Debian's Chromium, never a downloaded browser; a fresh profile each time. */
-export const CHROMIUM = process.env.COTACAO_CHROMIUM ?? "/usr/bin/chromium";
+export const CHROMIUM = process.env.COTACAO_CHROMIUM ?? DEBIAN_CHROMIUM;
 
 /** bypassCSP (default true) lets tests inject axe-core; pass false to see the page as a visitor does. */
 export async function openChromium(opts: { bypassCSP?: boolean } = {}): Promise<{ context: BrowserContext; close(): Promise<void> }> {
@@ -16,15 +17,7 @@ export async function openChromium(opts: { bypassCSP?: boolean } = {}): Promise<
     timezoneId: "America/Sao_Paulo",
     // only so the tests can inject axe-core into pages served with a strict CSP
     bypassCSP: opts.bypassCSP ?? true,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
+    args: [...CHROMIUM_ARGS],
   });
   return {
     context,

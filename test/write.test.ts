@@ -7,7 +7,7 @@ import { FileValidator } from "../pipeline/validate/ajv.ts";
 
 async function tree(dir: string): Promise<string[]> {
   const out: string[] = [];
-  for (const e of await readdir(dir, { withFileTypes: true, recursive: true })) if (e.isFile()) out.push(join(e.parentPath ?? (e as unknown as { path: string }).path, e.name).slice(dir.length + 1));
+  for (const e of await readdir(dir, { withFileTypes: true, recursive: true })) if (e.isFile()) out.push(join(e.parentPath, e.name).slice(dir.length + 1));
   return out.sort();
 }
 
@@ -27,6 +27,12 @@ describe("publishFiles", () => {
     ]);
     expect(r).toEqual({ written: ["api/v1/historico/soja.csv"], unchanged: 1, erros: [] });
     expect(await tree(root)).toEqual(["api/v1/historico/milho.csv", "api/v1/historico/soja.csv"]);
+  });
+
+  it("removes the temp files a killed run left behind", async () => {
+    await writeFile(join(root, "api/v1/historico/soja.csv.tmp-4242"), "metade de um arq");
+    await publishFiles(root, [{ path: "api/v1/historico/milho.csv", text: "data,valor\n2026-09-03,71.06\n" }]);
+    expect(await tree(root)).toEqual(["api/v1/historico/milho.csv"]);
   });
 
   it("replaces nothing and leaves no temp file when any file of the set is invalid", async () => {

@@ -1,4 +1,4 @@
-import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { RenderedFile } from "../render/site.ts";
 import { FileValidator } from "../validate/ajv.ts";
@@ -32,6 +32,7 @@ export interface PublishResult {
  * Files are taken one at a time, so their texts need not all be in memory at once.
  */
 export async function publishFiles(root: string, files: Iterable<RenderedFile>): Promise<PublishResult> {
+  await removeLeftovers(root);
   const validator = new FileValidator();
   const staged: Array<[tmp: string, target: string, rel: string]> = [];
   let unchanged = 0;
@@ -61,4 +62,20 @@ export async function publishFiles(root: string, files: Iterable<RenderedFile>):
   }
   for (const [tmp, target] of staged) await rename(tmp, target);
   return { written: staged.map(([, , rel]) => rel).sort(), unchanged, erros: [] };
+}
+
+const TEMP = /\.tmp-\d+$/;
+
+/** Temp files a killed run left behind, so they are never deployed with the site. */
+async function removeLeftovers(root: string): Promise<void> {
+  let entries;
+  try {
+    entries = await readdir(root, { recursive: true, withFileTypes: true });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return;
+    throw err;
+  }
+  for (const e of entries) {
+    if (e.isFile() && TEMP.test(e.name)) await rm(join(e.parentPath, e.name), { force: true });
+  }
 }

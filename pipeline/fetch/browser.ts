@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,11 +22,18 @@ export const CHROMIUM_ARGS = [
 
 /**
  * The Chromium to drive: PLAYWRIGHT_CHROMIUM_EXECUTABLE_PATH, else Debian's /usr/bin/chromium,
- * else undefined (Playwright's own build, if one is installed).
+ * else undefined (Playwright's own build, if one is installed). On GitHub Actions, where the
+ * workflows install Playwright's own build and /usr/bin/chromium may be a snap shim, that build
+ * comes first.
  */
-export function chromiumExecutable(env: NodeJS.ProcessEnv = process.env, exists: (p: string) => boolean = existsSync): string | undefined {
+export function chromiumExecutable(
+  env: NodeJS.ProcessEnv = process.env,
+  exists: (p: string) => boolean = existsSync,
+  playwrightOwn: () => string = () => (createRequire(import.meta.url)("playwright") as typeof import("playwright")).chromium.executablePath(),
+): string | undefined {
   const fromEnv = env.PLAYWRIGHT_CHROMIUM_EXECUTABLE_PATH;
   if (fromEnv) return fromEnv;
+  if (env.GITHUB_ACTIONS === "true" && exists(playwrightOwn())) return undefined;
   if (exists(DEBIAN_CHROMIUM)) return DEBIAN_CHROMIUM;
   return undefined;
 }

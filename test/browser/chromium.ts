@@ -2,10 +2,14 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type BrowserContext } from "playwright";
-import { CHROMIUM_ARGS, DEBIAN_CHROMIUM } from "../../pipeline/fetch/browser.ts";
+import { CHROMIUM_ARGS, chromiumExecutable } from "../../pipeline/fetch/browser.ts";
 
-/** Debian's Chromium, never a downloaded browser; a fresh profile each time. */
-export const CHROMIUM = process.env.COTACAO_CHROMIUM ?? DEBIAN_CHROMIUM;
+/**
+ * The same Chromium the fetcher uses: PLAYWRIGHT_CHROMIUM_EXECUTABLE_PATH, else Debian's
+ * /usr/bin/chromium (here and in .ci/run), else Playwright's own build (GitHub Actions'
+ * ci.yml installs it). Never downloaded by the tests; a fresh profile each time.
+ */
+export const CHROMIUM = chromiumExecutable();
 
 /** bypassCSP (default true) lets tests inject axe-core; pass false to see the page as a visitor does. */
 export async function openChromium(opts: { bypassCSP?: boolean } = {}): Promise<{ context: BrowserContext; close(): Promise<void> }> {

@@ -22,6 +22,9 @@ describe("browser fallback", () => {
     expect(chromiumExecutable({ PLAYWRIGHT_CHROMIUM_EXECUTABLE_PATH: "/opt/chrome" }, () => true)).toBe("/opt/chrome");
     expect(chromiumExecutable({}, (p) => p === DEBIAN_CHROMIUM)).toBe(DEBIAN_CHROMIUM);
     expect(chromiumExecutable({}, () => false)).toBeUndefined();
+    // on GitHub Actions the workflows install Playwright's own build: it wins over /usr/bin/chromium
+    expect(chromiumExecutable({ GITHUB_ACTIONS: "true" }, () => true, () => "/ms-playwright/chrome")).toBeUndefined();
+    expect(chromiumExecutable({ GITHUB_ACTIONS: "true" }, (p) => p === DEBIAN_CHROMIUM, () => "/ms-playwright/chrome")).toBe(DEBIAN_CHROMIUM);
   });
 
   // The one real browser test: Chromium runs the challenge's JavaScript, which sets the

@@ -1,3 +1,4 @@
+import { EXTRAS_PRACA } from "../domain/row.ts";
 import type { HistoricoEntry } from "./shapes.ts";
 
 function quote(s: string): string {
@@ -5,12 +6,14 @@ function quote(s: string): string {
 }
 
 /**
- * A history as CSV: `data,valor` first, then the series' extra columns (valor_usd or valor_30d),
- * then one column per praça (à vista) for state series. Dot decimals, ISO dates, LF, UTF-8.
+ * A history as CSV, the same days and columns as the JSON: `data,valor` first, then the series'
+ * other columns (valor_usd for CEPEA; for Scot the reference praça's 30 days, base, Funrural,
+ * Senar and trend), then one column per praça (à vista, "praca:Barretos") for state series.
+ * Dot decimals, ISO dates, LF, UTF-8.
  */
 export function historicoCsv(historico: readonly HistoricoEntry[]): string {
   const extras: string[] = [];
-  for (const k of ["valor_usd", "valor_30d"] as const) {
+  for (const k of ["valor_usd", ...EXTRAS_PRACA] as const) {
     if (historico.some((e) => e[k] !== undefined)) extras.push(k);
   }
   const pracas: string[] = [];
@@ -30,7 +33,7 @@ export function historicoCsv(historico: readonly HistoricoEntry[]): string {
   lines[0] = header;
   for (let i = 0; i < historico.length; i++) {
     const e = historico[i]!;
-    const rec = e as unknown as Record<string, number | undefined>;
+    const rec = e as unknown as Record<string, number | string | undefined>;
     let line = `${e.data},${e.valor}`;
     for (const k of extras) line += `,${rec[k] ?? ""}`;
     for (const p of pracas) line += `,${e.pracas?.[p] ?? ""}`;

@@ -6,6 +6,7 @@
 import { mostrar, type Problema } from "./messages.ts";
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+const NUMERIC_EXTRAS = new Set(["base_sp", "funrural_avista", "funrural_30d", "senar_avista", "senar_30d"]);
 const DECIMAL = /^-?\d+(\.\d{1,2})?$/;
 
 export interface CsvLinha {
@@ -87,8 +88,9 @@ export function checarCsvHistorico(text: string): CsvHistorico {
     problemas.push({ ponteiro: at(1), mensagem: `cabeçalho deve começar com "data,valor" (recebido ${mostrar(lines[0] ?? "")})` });
     return { problemas, linhas };
   }
-  // valor_usd, valor_30d and the praça columns ("praca:Barretos") are prices too
-  const numeric = header.map((h) => h === "valor" || h.startsWith("valor_") || h.startsWith("praca:"));
+  // valor_usd, valor_30d, Scot's Funrural/Senar prices, the basis (%) and the praça columns
+  // ("praca:Barretos") are numbers too; tendencia is a word
+  const numeric = header.map((h) => h === "valor" || h.startsWith("valor_") || h.startsWith("praca:") || NUMERIC_EXTRAS.has(h));
   if (lines.length < 2) problemas.push({ ponteiro: "", mensagem: "sem nenhuma linha de dados" });
 
   let prev: string | null = null;

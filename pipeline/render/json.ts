@@ -14,7 +14,7 @@ function write(value: unknown, indent: string, key: string | null): string {
     if (value.length === 0) return "[]";
     const inner = indent + "  ";
     if (key !== null && LINE_ARRAYS.has(key)) {
-      return `[\n${value.map((v) => inner + compact(v)).join(",\n")}\n${indent}]`;
+      return `[\n${inner}${value.map(compact).join(`,\n${inner}`)}\n${indent}]`;
     }
     return `[\n${value.map((v) => inner + write(v, inner, null)).join(",\n")}\n${indent}]`;
   }

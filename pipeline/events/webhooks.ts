@@ -11,8 +11,8 @@
  * candidate again).
  */
 import { createHmac } from "node:crypto";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
-import { dirname } from "node:path";
+import { readFile } from "node:fs/promises";
+import { writeAtomic } from "../publish/write.ts";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Agent, fetch, type Dispatcher } from "undici";
 import { z } from "zod";
@@ -89,9 +89,15 @@ export async function loadEstado(file: string): Promise<EstadoEntregas> {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return estadoVazio();
     throw new Error(`${file}: não foi possível ler (${(err as Error).message})`);
   }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`${file}: JSON inválido (${(err as Error).message}); restaure o arquivo com git`);
+  }
   const r = z
     .strictObject({ versao: z.literal(1), assinantes: z.array(z.strictObject({ url: z.string(), entregues: z.array(z.string()) })) })
-    .safeParse(JSON.parse(text));
+    .safeParse(raw);
   // a damaged state would re-send everything: stop instead
   if (!r.success) throw new Error(`${file}: estado de entregas inválido (${r.error.issues[0]?.message}); restaure o arquivo com git`);
   return r.data;
@@ -104,10 +110,7 @@ export function stringifyEstado(estado: EstadoEntregas): string {
 }
 
 async function saveEstado(file: string, estado: EstadoEntregas): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  const tmp = `${file}.tmp-${process.pid}`;
-  await writeFile(tmp, stringifyEstado(estado), "utf8");
-  await rename(tmp, file);
+  await writeAtomic(file, stringifyEstado(estado));
 }
 
 /** "sha256=" + hex HMAC-SHA256 of the exact body bytes. */

@@ -17,6 +17,13 @@ function parseBRDecimal(text) {
 function fromHundredths(h) {
   return h / 100;
 }
+function toHundredths(value) {
+  const h = Math.round(value * 100);
+  if (Math.abs(h - value * 100) > 1e-6) {
+    throw new RangeError(`valor com mais de duas casas decimais: ${value}`);
+  }
+  return h;
+}
 var brl = new Intl.NumberFormat("pt-BR", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 function formatBRL(value) {
   return `R$ ${brl.format(value)}`;
@@ -84,7 +91,6 @@ var FUNRURAL_PADRAO = {
   base_legal: "Produtor rural pessoa física: 1,2% (INSS, Lei 8.212/1991, art. 25, I, redação da Lei 13.606/2018) + 0,1% (RAT, art. 25, II) + 0,2% (SENAR, Lei 9.528/1997, art. 6º) = 1,5% da receita bruta da venda. Pessoa jurídica: 2,05% (Lei 8.870/1994, art. 25). Quem optou por contribuir sobre a folha de salários (opção criada pela Lei 13.606/2018) paga só o SENAR (0,2%)."
 };
 var KG_POR_ARROBA = 15n;
-var PRODUTOS_GADO = ["boi_gordo", "vaca_gorda"];
 var LIMITES = {
   cabecas: [1, 1e5],
   pesoVivoKg: [30, 2e3],
@@ -315,7 +321,7 @@ function simular(entrada, preco) {
   const informado = entrada.precoCentavos !== null;
   if (!informado && !preco) throw new Error("simular: sem preço publicado e sem preço informado");
   const unidade = informado ? entrada.produto === "soja" || entrada.produto === "milho" ? "sc60kg" : entrada.produto === "bezerro" ? "cabeca" : preco?.unidade ?? "@" : preco.unidade;
-  const precoCent = informado ? entrada.precoCentavos : BigInt(Math.round(preco.valor * 100));
+  const precoCent = informado ? entrada.precoCentavos : BigInt(toHundredths(preco.valor));
   const c = contas(entrada, precoCent, unidade);
   const fora = foraDoLimite(entrada, c);
   if (fora) throw new SimulacaoForaDoLimite([fora]);
@@ -371,7 +377,6 @@ export {
   CAMPOS_SIMULADOR,
   FUNRURAL_PADRAO,
   LIMITES,
-  PRODUTOS_GADO,
   ROTULOS,
   SimulacaoForaDoLimite,
   formatarReais,

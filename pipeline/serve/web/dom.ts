@@ -70,7 +70,16 @@ export function reaisComSinal(v: number): string {
 export class HttpError extends Error {}
 
 export async function getJSON<T>(url: string): Promise<T> {
-  const res = await fetch(url, { headers: { Accept: "application/json" } });
+  let res: Response;
+  try {
+    res = await fetch(url, { headers: { Accept: "application/json" } });
+  } catch {
+    throw new HttpError(`${url}: falha de rede (sem conexão ou servidor fora do ar)`);
+  }
   if (!res.ok) throw new HttpError(`${url}: HTTP ${res.status}`);
-  return (await res.json()) as T;
+  try {
+    return (await res.json()) as T;
+  } catch {
+    throw new HttpError(`${url}: a resposta não é JSON`);
+  }
 }

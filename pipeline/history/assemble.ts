@@ -92,7 +92,8 @@ export function assemble(source: SourceDef, page: PageDef, rows: readonly PriceR
     let missingRef = false;
     for (const data of dates) {
       const day = ufRows.filter((r) => r.data === data);
-      const refRow = day.find((r) => r.praca === ref);
+      // "Cuiaba" in the configuration still finds Scot's "Cuiabá"
+      const refRow = day.find((r) => r.praca === ref) ?? day.find((r) => sameName(r.praca, ref));
       if (!refRow) {
         missingRef = true;
         continue;
@@ -117,11 +118,17 @@ export function assemble(source: SourceDef, page: PageDef, rows: readonly PriceR
     }
     if (entries.length === 0) continue;
     const newest = entries[entries.length - 1]!.data;
+    const refName = ufRows.find((r) => r.praca === ref || sameName(r.praca, ref))?.praca ?? ref;
     const pracas =
       def.uf === null
         ? null
-        : { data: newest, praca: ref, quotes: ufRows.filter((r) => r.data === newest).map(quoteOf) };
+        : { data: newest, praca: refName, quotes: ufRows.filter((r) => r.data === newest).map(quoteOf) };
     updates.push({ def, entries, pracas });
   }
   return { updates, avisos, problemas, faltas };
+}
+
+function sameName(a: string | null, b: string): boolean {
+  const norm = (x: string) => x.normalize("NFD").replace(/\p{Diacritic}/gu, "").trim().toLowerCase();
+  return a !== null && norm(a) === norm(b);
 }

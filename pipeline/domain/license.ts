@@ -5,18 +5,24 @@ export const PROJECT_NAME = "Cotação Aberta";
 /** The compilation (selection, structure, files) is ours to license; the numbers are the sources'. */
 export const LICENCA_COMPILACAO = "CC-BY-4.0";
 
-/** Short form, for the small aggregate files (cotacao.json stays under 1 KB). */
-export const LICENSE_SHORT =
-  "Compilação: CC-BY-4.0, cite \"Cotação Aberta\". Dados CEPEA/ESALQ: CC BY-NC 4.0, cite \"Cepea/Esalq-USP\". " +
-  "Dados Scot Consultoria: reprodução requer autorização da Scot. Termos completos em api/v1/index.json.";
+const COMPILACAO = `Compilação: ${LICENCA_COMPILACAO}, cite "${PROJECT_NAME}".`;
 
-export const LICENSE_FULL =
-  "Compilação (seleção, estrutura e arquivos) licenciada sob CC-BY-4.0: cite \"Cotação Aberta\". " +
-  "Os números continuam sob os termos de cada fonte: dados CEPEA/ESALQ sob CC BY-NC 4.0 (uso não comercial, " +
-  "cite \"Cepea/Esalq-USP\"); dados da Scot Consultoria não podem ser reproduzidos sem autorização da Scot " +
-  "Consultoria (scotconsultoria@scotconsultoria.com.br).";
+/** Short form, for the small aggregate files (cotacao.json stays under 1 KB): every source's terms in brief. */
+export function licenseShort(sources: readonly SourceDef[]): string {
+  const dados = sources.map((s) => `Dados ${s.nome}: ${s.termos.licenca}, cite "${s.termos.citacao}".`);
+  return [COMPILACAO, ...dados, "Termos completos em api/v1/index.json."].join(" ");
+}
+
+/** Long form, for the catalogue: every source's own terms in full. */
+export function licenseFull(sources: readonly SourceDef[]): string {
+  const dados = sources.map((s) => `${s.nome} (${s.termos.licenca}): ${s.termos.texto}`);
+  return (
+    `Compilação (seleção, estrutura e arquivos) licenciada sob ${LICENCA_COMPILACAO}: cite "${PROJECT_NAME}". ` +
+    `Os números continuam sob os termos de cada fonte. ${dados.join(" ")}`
+  );
+}
 
 /** License line of one series: our compilation plus its source's own terms. */
 export function serieLicense(source: SourceDef): string {
-  return `Compilação CC-BY-4.0 (cite "Cotação Aberta"); dados: ${source.termos.texto}`;
+  return `Compilação ${LICENCA_COMPILACAO} (cite "${PROJECT_NAME}"); dados: ${source.termos.texto}`;
 }

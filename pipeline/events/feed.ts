@@ -3,7 +3,8 @@
  * and news desks. Rendered from the same events, so it changes exactly when eventos.json does.
  */
 import { formatDateBR } from "../domain/dates.ts";
-import { LICENSE_SHORT, PROJECT_NAME } from "../domain/license.ts";
+import { licenseShort, PROJECT_NAME } from "../domain/license.ts";
+import { SOURCES } from "../sources/index.ts";
 import { formatBRL, formatDecimalBR } from "../domain/money.ts";
 import { UNIDADE_INFO, type Unidade } from "../domain/products.ts";
 import { UFS } from "../domain/ufs.ts";
@@ -94,7 +95,7 @@ export function renderFeed(file: EventosFile, siteUrl: string = SITE_URL): strin
     `  <link rel="alternate" type="text/html" href="${x(siteUrl)}"/>`,
     `  <link rel="related" type="application/json" href="${x(siteUrl + EVENTOS_PATH)}"/>`,
     `  <author><name>${x(PROJECT_NAME)}</name><uri>${x(siteUrl)}</uri></author>`,
-    `  <rights>${x(LICENSE_SHORT)}</rights>`,
+    `  <rights>${x(licenseShort(SOURCES))}</rights>`,
     `  <generator>${x(PROJECT_NAME)}</generator>`,
   ];
   for (const e of file.eventos) {

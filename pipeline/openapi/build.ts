@@ -5,7 +5,8 @@
  * interface's shapes are built from $refs into the same schemas' properties. Examples are taken
  * from the files rendered in the same run, so they are real data and change only when it does.
  */
-import { LICENSE_SHORT, PROJECT_NAME } from "../domain/license.ts";
+import { licenseShort, PROJECT_NAME } from "../domain/license.ts";
+import { SOURCES } from "../sources/index.ts";
 import { PRODUTOS } from "../domain/products.ts";
 import { SCOT_UFS } from "../domain/ufs.ts";
 import { EVENTOS_PATH, FEED_PATH } from "../events/model.ts";
@@ -97,10 +98,13 @@ function erro(description: string): Obj {
 }
 
 const QUERY_ERRORS: Obj = {
+  "304": { description: "Não modificado (If-None-Match igual ao ETag; o ETag da consulta não muda com o contador da cota)." },
   "400": erro("Parâmetro malformado (uf, produto ou outro); a mensagem lista os valores válidos."),
   "401": erro("X-API-Key desconhecida."),
   "404": erro("UF válida sem série para o produto pedido."),
   "405": erro("Método diferente de GET, HEAD ou OPTIONS."),
+  "414": erro("Consulta longa demais."),
+  "431": { description: "Cabeçalhos grandes demais (recusados pelo servidor HTTP antes da aplicação)." },
   "429": {
     description: "Cota diária esgotada.",
     headers: { ...RATE_HEADERS, "Retry-After": { description: "Segundos até a cota zerar (00:00 UTC).", schema: { type: "integer" } } },
@@ -279,7 +283,6 @@ export function buildOpenApi(files: ReadonlyMap<string, string>): Obj {
           },
         },
       },
-      "304": { description: "Não modificado (If-None-Match igual ao ETag)." },
       ...QUERY_ERRORS,
     },
   });
@@ -351,7 +354,7 @@ export function buildOpenApi(files: ReadonlyMap<string, string>): Obj {
         "Arquivos JSON e CSV estáticos, reconstruídos a cada coleta e publicados no GitHub Pages (espelho no jsDelivr). " +
         "Cada arquivo é validado pelos JSON Schemas de /schemas/ antes de ser publicado; esta descrição os referencia. " +
         "A interface de consulta (`/api/v1/cotacao`, `/api/v1/historico`, `/api/v1/simulador`) existe no servidor local (`npm start`) e em implantações próprias.\n\n" +
-        `Licença: ${LICENSE_SHORT}`,
+        `Licença: ${licenseShort(SOURCES)}`,
       license: { name: "CC-BY-4.0 (compilação); dados sob os termos de cada fonte", identifier: "CC-BY-4.0" },
     },
     servers: [

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO_ROOT, type Config } from "../config.ts";
-import { LICENSE_FULL, LICENSE_SHORT, serieLicense } from "../domain/license.ts";
+import { licenseFull, licenseShort, serieLicense } from "../domain/license.ts";
 import { PRODUTOS, PRODUTO_INFO, type Unidade } from "../domain/products.ts";
 import { allSeries, seriesCsvPath, seriesJsonPath, type SeriesDef } from "../domain/series.ts";
 import { SCOT_UFS, UFS, type UF } from "../domain/ufs.ts";
@@ -63,7 +63,7 @@ export function renderAggregate(series: ReadonlyMap<string, SerieFile>, uf: UF |
     atualizado: EPOCH,
     fonte: "CEPEA/ESALQ (boi gordo SP, soja Paranaguá, milho Campinas, bezerro MS); Scot Consultoria (vaca gorda SP)",
     api_version: "v1",
-    license: LICENSE_SHORT,
+    license: licenseShort(SOURCES),
   };
   if (uf) {
     doc.boi_gordo_uf = ufQuote(pick(`boi_gordo/${uf}`));
@@ -81,7 +81,7 @@ export function renderIndex(series: ReadonlyMap<string, SerieFile>, config: Conf
   return {
     api_version: "v1",
     atualizado: maxTime([...series.values()].map((f) => f.atualizado)),
-    license: LICENSE_FULL,
+    license: licenseFull(SOURCES),
     fontes: SOURCES.map((s) => ({
       id: s.id,
       nome: s.nome,

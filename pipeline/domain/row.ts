@@ -36,4 +36,3 @@ export type Fonte = (typeof FONTES)[number];
  * with Senar, trend arrow.
  */
 export const EXTRAS_PRACA = ["valor_30d", "base_sp", "funrural_avista", "funrural_30d", "senar_avista", "senar_30d", "tendencia"] as const;
-export type ExtraPraca = (typeof EXTRAS_PRACA)[number];

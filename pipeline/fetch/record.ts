@@ -1,4 +1,4 @@
-import { mkdir, rename, writeFile } from "node:fs/promises";
+import { writeAtomic } from "../publish/write.ts";
 import { basename, join, resolve } from "node:path";
 import { stripScriptsAndStyles } from "../sources/html.ts";
 import type { MirrorDef, PageDef, SourceDef } from "../sources/types.ts";
@@ -9,7 +9,7 @@ import type { LoadResult, PageLoader } from "./types.ts";
  * layout: DIR/{source}/{page}.html, so `--replay DIR` reads it back. A page that came through a
  * mirror is the mirror's HTML, which the source's parser cannot read: it is saved as
  * DIR/{mirror}/{last segment of the mirror's path}.html instead (the layout of
- * ../shared/fixtures/noticias-agricolas), never under the source's name.
+ * test/fixtures/noticias-agricolas), never under the source's name.
  */
 export function withRecording(loader: PageLoader, dir: string, log: (line: string) => void = () => {}): PageLoader {
   const root = resolve(dir);
@@ -19,10 +19,7 @@ export function withRecording(loader: PageLoader, dir: string, log: (line: strin
       if (!result.ok) return result;
       const file = result.mirror ? mirrorFile(root, result.mirror) : join(root, source.id, `${page.id}.html`);
       try {
-        await mkdir(join(file, ".."), { recursive: true });
-        const tmp = `${file}.${process.pid}.tmp`;
-        await writeFile(tmp, stripScriptsAndStyles(result.html));
-        await rename(tmp, file);
+        await writeAtomic(file, stripScriptsAndStyles(result.html));
         log(`${source.id}/${page.id}: gravada em ${file}`);
       } catch (err) {
         // recording is a by-product: the page itself was fetched fine and still counts

@@ -8,7 +8,7 @@ import { pageUrl, type PageLoader, type LoadResult } from "./types.ts";
 import type { PageDef, SourceDef } from "../sources/types.ts";
 
 /**
- * Reads recorded pages from DIR/{source}/{page}.html (the layout of ../shared/fixtures). A
+ * Reads recorded pages from DIR/{source}/{page}.html (the layout of test/fixtures). A
  * missing file is that page's failure ("missing"), not the run's; a recorded challenge page or a
  * page without its table is classified exactly as the live fetcher would (blocked, soft_block).
  *

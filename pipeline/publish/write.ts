@@ -3,6 +3,24 @@ import { dirname, join } from "node:path";
 import type { RenderedFile } from "../render/site.ts";
 import { FileValidator } from "../validate/ajv.ts";
 
+/** The temp file a write goes through, beside its target (removed if a run dies: removeLeftovers). */
+export function tempPath(target: string): string {
+  return `${target}.tmp-${process.pid}`;
+}
+
+/** One file replaced whole: written beside its target, then renamed over it. */
+export async function writeAtomic(target: string, data: string | Buffer): Promise<void> {
+  await mkdir(dirname(target), { recursive: true });
+  const tmp = tempPath(target);
+  try {
+    await writeFile(tmp, data);
+    await rename(tmp, target);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw err;
+  }
+}
+
 /**
  * True when the file on disk holds exactly these bytes: compared by size first, then whole (one
  * file at a time, so only the file being checked is held twice).
@@ -47,7 +65,7 @@ export async function publishFiles(root: string, files: Iterable<RenderedFile>):
         continue;
       }
       await mkdir(dirname(target), { recursive: true });
-      const tmp = `${target}.tmp-${process.pid}`;
+      const tmp = tempPath(target);
       await writeFile(tmp, bytes);
       staged.push([tmp, target, f.path]);
     }

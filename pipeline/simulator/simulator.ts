@@ -5,7 +5,7 @@
  * scaled integers straight from their digits, and every amount is computed in BigInt centavos
  * with one rounding (half up) per published figure: no float ever touches money.
  */
-import { formatBRL, fromHundredths, parseBRDecimal } from "../domain/money.ts";
+import { formatBRL, fromHundredths, parseBRDecimal, toHundredths } from "../domain/money.ts";
 import { PRODUTO_INFO, PRODUTOS, type Produto, type Unidade } from "../domain/products.ts";
 import { normalizeUF, type UF } from "../domain/ufs.ts";
 
@@ -36,8 +36,6 @@ export const FUNRURAL_PADRAO = {
 
 /** One arroba is 15 kg of carcass. */
 const KG_POR_ARROBA = 15n;
-
-export const PRODUTOS_GADO = ["boi_gordo", "vaca_gorda"] as const;
 
 export interface CampoErro {
   campo: string;
@@ -412,7 +410,7 @@ export function simular(entrada: Entrada, preco: PrecoReferencia | null): Result
         ? "cabeca"
         : (preco?.unidade ?? "@")
     : preco!.unidade;
-  const precoCent = informado ? entrada.precoCentavos! : BigInt(Math.round(preco!.valor * 100));
+  const precoCent = informado ? entrada.precoCentavos! : BigInt(toHundredths(preco!.valor));
 
   const c = contas(entrada, precoCent, unidade);
   // a published price far above any real one could still overflow: refuse, never round

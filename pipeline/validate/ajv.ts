@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
+import { hasAtMostTwoDecimals } from "../domain/money.ts";
 import { isProduto, type Produto } from "../domain/products.ts";
 import { isUF, type UF } from "../domain/ufs.ts";
 import { checarAgregado, checarSerie } from "./checks.ts";
@@ -74,11 +75,7 @@ export function schemaFor(relPath: string): SchemaMatch | null {
 }
 
 /** True when the shortest decimal form of the number has at most two places (347.7, not 347.70000000000005). */
-export function isDecimal2(value: number): boolean {
-  // n / 100 is the double nearest to the decimal with two places, so a number has a two-place
-  // shortest form exactly when it is that double (347.70000000000005 is not 34770 / 100)
-  return Number.isFinite(value) && Math.round(value * 100) / 100 === value;
-}
+export const isDecimal2 = hasAtMostTwoDecimals;
 
 // ajv-formats is CommonJS: under Node's ESM loader the default import is module.exports
 type FormatsPlugin = (ajv: Ajv2020) => Ajv2020;

@@ -114,3 +114,17 @@ describe("the reference praça changed in the configuration", () => {
     }
   });
 });
+
+describe("a reference praça written without accents", () => {
+  it("finds Scot's praça and publishes its exact name", async () => {
+    const config = loadConfig({ publicDir: "/nonexistent", env: {}, root: join(FIXTURES, "no-config") });
+    config.pracasReferencia.MT = "cuiaba";
+    const page = scot.pages.find((p) => p.id === "boi-gordo")!;
+    const rows = page.parse(await readFile(join(FIXTURES, "scot", "boi-gordo.html"), "utf8")).rows;
+    const a = assemble(scot, page, rows, config);
+    expect(a.faltas).toEqual([]);
+    const mt = a.updates.find((u) => u.def.id === "boi_gordo/MT")!;
+    expect(mt.pracas!.praca).toBe("Cuiabá");
+    expect(mt.entries[0]!.valor).toBe(326);
+  });
+});

@@ -26,16 +26,25 @@ export function tokenFromEnv(env: NodeJS.ProcessEnv = process.env): string | nul
 }
 
 /**
- * The URL git pushes to: an https URL gets the token as x-access-token credentials (the form
- * GitHub documents for installation and Actions tokens); ssh, file and local paths are left as
- * they are.
+ * How git gets the token for an https remote: an Authorization header set through git's
+ * environment (GIT_CONFIG_COUNT/KEY/VALUE, as actions/checkout does), never inside the URL, so it
+ * is not on any command line (visible to every process) nor in a clone's name. Basic auth with
+ * the user x-access-token is the form GitHub documents for Actions and installation tokens.
+ * Nothing for ssh, file and local remotes, or without a token.
  */
-export function authenticatedUrl(url: string, token: string | null): string {
-  if (!token || !/^https:\/\//i.test(url)) return url;
-  const u = new URL(url);
-  u.username = "x-access-token";
-  u.password = token;
-  return u.toString();
+export function gitAuthEnv(url: string, token: string | null): Record<string, string> {
+  if (!token || !/^https:\/\//i.test(url)) return {};
+  const basic = Buffer.from(`x-access-token:${token}`, "utf8").toString("base64");
+  return {
+    GIT_CONFIG_COUNT: "1",
+    GIT_CONFIG_KEY_0: `http.${new URL(url).origin}/.extraheader`,
+    GIT_CONFIG_VALUE_0: `AUTHORIZATION: basic ${basic}`,
+  };
+}
+
+/** The token in every form it could be printed in. */
+function secretForms(token: string | null): Array<string | null> {
+  return token ? [token, encodeURIComponent(token), Buffer.from(`x-access-token:${token}`, "utf8").toString("base64")] : [];
 }
 
 /** Removes every secret from a text before it is printed: the token and any credentials in a URL. */
@@ -104,8 +113,7 @@ export async function deploy(opts: DeployOptions): Promise<DeployResult> {
   const cwd = opts.cwd ?? process.cwd();
   const branch = opts.branch ?? "gh-pages";
   const token = tokenFromEnv(env);
-  const secrets = [token, token ? encodeURIComponent(token) : null];
-  const mask = (s: string) => maskSecrets(s, secrets);
+  const mask = (s: string) => maskSecrets(s, secretForms(token));
 
   const st = await stat(opts.dir).catch(() => null);
   if (!st?.isDirectory()) throw new Error(`deploy: o diretório do site não existe: ${opts.dir} (rode npm run update ou npm run build antes)`);
@@ -117,27 +125,27 @@ export async function deploy(opts: DeployOptions): Promise<DeployResult> {
     repo = (await gitOrNull(cwd, ["remote", "get-url", "origin"])) ?? undefined;
     if (!repo) throw new Error(`deploy: o repositório em ${cwd} não tem remoto "origin"; use --repo URL`);
   }
-  const pushUrl = authenticatedUrl(repo, token);
+  const auth = gitAuthEnv(repo, token);
   const source = await gitOrNull(cwd, ["rev-parse", "--short=12", "HEAD"]);
   const message = opts.message ?? (source ? `Deploy site from ${source}` : "Deploy site");
   const user = await identity(cwd, env);
 
   // a private cache dir: gh-pages names its clone after the URL, which carries the token
   const cache = await mkdtemp(join(tmpdir(), "cotacao-deploy-"));
-  const savedCacheDir = process.env.CACHE_DIR;
-  const savedPrompt = process.env.GIT_TERMINAL_PROMPT;
-  process.env.CACHE_DIR = cache;
-  process.env.GIT_TERMINAL_PROMPT = "0";
+  // gh-pages runs git with this process's environment: the credentials go there for the run
+  const overrides: Record<string, string> = { CACHE_DIR: cache, GIT_TERMINAL_PROMPT: "0", ...auth };
+  const saved = Object.fromEntries(Object.keys(overrides).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, overrides);
   try {
     const ghpages = require("gh-pages") as GhPages;
     log(`deploy: publicando ${files} arquivo(s) de ${opts.dir} em ${mask(repo)} (${branch})`);
     // gh-pages reports failures only through the callback (its promise resolves either way)
     await new Promise<void>((resolve, reject) => {
-      const options = { repo: pushUrl, branch, remote: "origin", dotfiles: false, nojekyll: true, history: false, push: false, message, user };
+      const options = { repo, branch, remote: "origin", dotfiles: false, nojekyll: true, history: false, push: false, message, user };
       const ret = ghpages.publish(opts.dir, options, (err) => (err ? reject(err) : resolve()));
       if (ret instanceof Promise) ret.catch(reject);
     });
-    const clone = ghpages.getCacheDir(pushUrl);
+    const clone = ghpages.getCacheDir(repo);
     const tree = await git(clone, ["rev-parse", "HEAD^{tree}"]);
     const remoteCommit = await gitOrNull(clone, ["rev-parse", "--verify", "--quiet", `refs/remotes/origin/${branch}`]);
     if (remoteCommit) {
@@ -158,10 +166,10 @@ export async function deploy(opts: DeployOptions): Promise<DeployResult> {
     const detail = [e.message, e.stderr].filter(Boolean).join("\n");
     throw new Error(mask(`deploy: falha ao publicar em ${repo} (${branch}): ${detail}`));
   } finally {
-    if (savedCacheDir === undefined) delete process.env.CACHE_DIR;
-    else process.env.CACHE_DIR = savedCacheDir;
-    if (savedPrompt === undefined) delete process.env.GIT_TERMINAL_PROMPT;
-    else process.env.GIT_TERMINAL_PROMPT = savedPrompt;
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
     await rm(cache, { recursive: true, force: true });
   }
 }
@@ -175,21 +183,21 @@ export async function pushCurrentBranch(cwd: string, opts: { env?: NodeJS.Proces
   const env = opts.env ?? process.env;
   const log = opts.log ?? (() => {});
   const token = tokenFromEnv(env);
-  const mask = (s: string) => maskSecrets(s, [token, token ? encodeURIComponent(token) : null]);
+  const mask = (s: string) => maskSecrets(s, secretForms(token));
   const branch = await git(cwd, ["rev-parse", "--abbrev-ref", "HEAD"]);
   if (branch === "HEAD") throw new Error("push: HEAD destacado (detached); faça checkout de um branch");
   const origin = await gitOrNull(cwd, ["remote", "get-url", "origin"]);
   if (!origin) throw new Error(`push: o repositório em ${cwd} não tem remoto "origin"`);
-  const url = authenticatedUrl(origin, token);
+  const authed = { ...env, ...gitAuthEnv(origin, token) };
   try {
     try {
-      await git(cwd, ["push", url, `HEAD:refs/heads/${branch}`], env);
+      await git(cwd, ["push", "origin", `HEAD:refs/heads/${branch}`], authed);
     } catch (first) {
       const msg = String((first as { stderr?: string }).stderr ?? "");
       if (!/rejected|non-fast-forward|fetch first/i.test(msg)) throw first;
       log(`push: ${branch} mudou no remoto durante a execução; aplicando o commit de dados por cima (rebase) e tentando de novo`);
-      await git(cwd, ["pull", "--rebase", "--no-edit", url, branch], env);
-      await git(cwd, ["push", url, `HEAD:refs/heads/${branch}`], env);
+      await git(cwd, ["pull", "--rebase", "--no-edit", "origin", branch], authed);
+      await git(cwd, ["push", "origin", `HEAD:refs/heads/${branch}`], authed);
     }
   } catch (err) {
     const e = err as Error & { stderr?: string };

@@ -5,7 +5,7 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { authenticatedUrl, deploy, maskSecrets, pushCurrentBranch, tokenFromEnv } from "../../pipeline/publish/deploy.ts";
+import { deploy, gitAuthEnv, maskSecrets, pushCurrentBranch, tokenFromEnv } from "../../pipeline/publish/deploy.ts";
 
 const ID = { GIT_AUTHOR_NAME: "teste", GIT_AUTHOR_EMAIL: "teste@example.invalid", GIT_COMMITTER_NAME: "teste", GIT_COMMITTER_EMAIL: "teste@example.invalid" };
 let tmp: string;
@@ -155,11 +155,16 @@ describe("deploy credentials", () => {
     expect(tokenFromEnv({})).toBeNull();
   });
 
-  it("puts the token only into https URLs", () => {
-    expect(authenticatedUrl("https://github.com/o/r.git", "ghs_x")).toBe("https://x-access-token:ghs_x@github.com/o/r.git");
-    expect(authenticatedUrl("git@github.com:o/r.git", "ghs_x")).toBe("git@github.com:o/r.git");
-    expect(authenticatedUrl("/tmp/r.git", "ghs_x")).toBe("/tmp/r.git");
-    expect(authenticatedUrl("https://github.com/o/r.git", null)).toBe("https://github.com/o/r.git");
+  it("gives git the token as an Authorization header in its environment, only for https, never in the URL", () => {
+    const env = gitAuthEnv("https://github.com/o/r.git", "ghs_x");
+    expect(env).toEqual({
+      GIT_CONFIG_COUNT: "1",
+      GIT_CONFIG_KEY_0: "http.https://github.com/.extraheader",
+      GIT_CONFIG_VALUE_0: `AUTHORIZATION: basic ${Buffer.from("x-access-token:ghs_x").toString("base64")}`,
+    });
+    expect(gitAuthEnv("git@github.com:o/r.git", "ghs_x")).toEqual({});
+    expect(gitAuthEnv("/tmp/bare.git", "ghs_x")).toEqual({});
+    expect(gitAuthEnv("https://github.com/o/r.git", null)).toEqual({});
   });
 
   it("masks the token and URL credentials", () => {

@@ -1,7 +1,6 @@
 import type { Config } from "../config.ts";
 import { ParseError, PipelineError } from "../domain/errors.ts";
 import { PriceRowSchema, type PriceRow } from "../domain/row.ts";
-import { allSeries } from "../domain/series.ts";
 import { checkUpdates } from "../check/gates.ts";
 import { pageUrl, type PageLoader } from "../fetch/types.ts";
 import { loadEventos, nextEventos } from "../events/model.ts";
@@ -76,7 +75,6 @@ export async function runUpdate(opts: UpdateOptions): Promise<UpdateReport> {
   const outcomes: PageOutcome[] = [];
   const changes: SeriesChange[] = [];
   const avisos: string[] = [];
-  const defs = allSeries();
 
   const record = (o: PageOutcome) => {
     outcomes.push(o);
@@ -109,7 +107,7 @@ export async function runUpdate(opts: UpdateOptions): Promise<UpdateReport> {
         for (const a of read.avisos) avisos.push(`${source.id}/${page.id}: ${a}`);
         let changed = false;
         for (const u of read.updates) {
-          const def = defs.find((d) => d.id === u.def.id)!;
+          const def = u.def;
           const applied = applyUpdate(def, source, series.get(def.id), u, {
             url,
             via: loaded.mirror?.id ?? null,

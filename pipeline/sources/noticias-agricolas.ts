@@ -4,9 +4,8 @@ import { fromHundredths, parseBRDecimal } from "../domain/money.ts";
 import type { Produto } from "../domain/products.ts";
 import type { PriceRow } from "../domain/row.ts";
 import { SCOT_UNIDADE_UF } from "../domain/series.ts";
-import { SCOT_UFS } from "../domain/ufs.ts";
-import { cellText, checkedRow, labelText, load, normKey, sortBySeries, type Cheerio$ } from "./html.ts";
-import { lerPraca } from "./scot.ts";
+import { cellText, checkedRow, load, normKey, sortBySeries, type Cheerio$ } from "./html.ts";
+import { lerPracaDaLinha } from "./scot.ts";
 import type { MirrorDef, ParsedPage } from "./types.ts";
 
 /*
@@ -87,16 +86,9 @@ function parseNA(html: string, produto: Produto): ParsedPage {
   const rows: PriceRow[] = [];
   for (const tr of q.linhas.toArray()) {
     const cells = $(tr).children("td").toArray();
-    const rotulo = cellText($, cells[0]!);
-    const linha = `${onde}, praça "${rotulo}"`;
-    const p = lerPraca(labelText($, cells[0]!));
-    if (!p) {
-      avisos.push(`${onde}: praça "${rotulo}" não reconhecida (UF desconhecida); linha ignorada`);
-      continue;
-    }
-    if (!(SCOT_UFS as readonly string[]).includes(p.uf)) {
-      avisos.push(`${onde}: praça "${rotulo}" é de ${p.uf}, fora das UFs cobertas pela Scot até aqui`);
-    }
+    const lida = lerPracaDaLinha($, cells[0]!, onde, avisos);
+    if (!lida) continue;
+    const { p, linha } = lida;
     const numero = (i: number | undefined, coluna: string): number | undefined => {
       const cell = i === undefined ? undefined : cells[i];
       const texto = cell ? cellText($, cell) : "";

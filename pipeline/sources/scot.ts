@@ -204,18 +204,11 @@ function parseMercadoFisico(html: string, pageId: string, categoria: string, pro
   const rows: PriceRow[] = [];
   for (const tr of dados) {
     const cells = $(tr).children("td").toArray();
-    const rotulo = cellText($, cells[0]!);
-    const linha = `${onde}, praça "${rotulo}"`;
     // a footnote may also be marked with <sup>n</sup> instead of "*"
     const sup = $(cells[0]!).find("sup").first();
-    const p = lerPraca(labelText($, cells[0]!));
-    if (!p) {
-      avisos.push(`${onde}: praça "${rotulo}" não reconhecida (UF desconhecida); linha ignorada`);
-      continue;
-    }
-    if (!(SCOT_UFS as readonly string[]).includes(p.uf)) {
-      avisos.push(`${onde}: praça "${rotulo}" é de ${p.uf}, fora das UFs cobertas pela Scot até aqui`);
-    }
+    const lida = lerPracaDaLinha($, cells[0]!, onde, avisos);
+    if (!lida) continue;
+    const { p, linha } = lida;
     const numero = (campo: Campo): number | undefined => {
       const i = colunas.get(campo);
       const cell = i === undefined ? undefined : cells[i];
@@ -305,3 +298,25 @@ export const scot: SourceDef = {
     pagina("vaca-gorda", "/cotacoes/vaca-gorda/", "Mercado Físico da vaca gorda (Scot Consultoria)", "VACA GORDA", "vaca_gorda"),
   ],
 };
+
+/**
+ * The praça of a table row (Scot's own table or a republication of it) from its first cell.
+ * An unknown label is skipped with an aviso; a UF outside the 18 is kept with one.
+ */
+export function lerPracaDaLinha(
+  $: Cheerio$,
+  cell: Parameters<typeof cellText>[1],
+  onde: string,
+  avisos: string[],
+): { p: NonNullable<ReturnType<typeof lerPraca>>; linha: string } | null {
+  const rotulo = cellText($, cell);
+  const p = lerPraca(labelText($, cell));
+  if (!p) {
+    avisos.push(`${onde}: praça "${rotulo}" não reconhecida (UF desconhecida); linha ignorada`);
+    return null;
+  }
+  if (!(SCOT_UFS as readonly string[]).includes(p.uf)) {
+    avisos.push(`${onde}: praça "${rotulo}" é de ${p.uf}, fora das UFs cobertas pela Scot até aqui`);
+  }
+  return { p, linha: `${onde}, praça "${rotulo}"` };
+}

@@ -1,9 +1,9 @@
-import { readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { readFile, stat, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SCOT_UFS } from "../pipeline/domain/ufs.ts";
 import { PRODUTOS } from "../pipeline/domain/products.ts";
-import { FIXTURES, cleanup, editPage, readJson, replay, replayDir, tempSite } from "./helpers/pipeline.ts";
+import { FIXTURES, cleanup, editPage, listFiles, readJson, replay, replayDir, tempSite } from "./helpers/pipeline.ts";
 
 // The recorded pages are from 05/08/2026 (Scot) to 25/09/2026 (CEPEA): the run's clock is
 // pinned just after them so nothing is "in the future" and nothing is stale.
@@ -11,14 +11,7 @@ const NOW = "2026-09-27T12:00:00-03:00";
 
 async function snapshot(dir: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  async function walk(d: string) {
-    for (const e of await readdir(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) await walk(p);
-      else out.set(relative(dir, p), await readFile(p, "utf8"));
-    }
-  }
-  await walk(dir);
+  for (const f of await listFiles(dir)) out.set(relative(dir, f), await readFile(f, "utf8"));
   return out;
 }
 

@@ -1,14 +1,13 @@
-import { mkdtemp, readFile, readdir, rm, writeFile, mkdir } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile, mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
+import { listFiles } from "./helpers/pipeline.ts";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { publishFiles } from "../pipeline/publish/write.ts";
 import { FileValidator } from "../pipeline/validate/ajv.ts";
 
 async function tree(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const e of await readdir(dir, { withFileTypes: true, recursive: true })) if (e.isFile()) out.push(join(e.parentPath, e.name).slice(dir.length + 1));
-  return out.sort();
+  return (await listFiles(dir)).map((f) => relative(dir, f));
 }
 
 describe("publishFiles", () => {

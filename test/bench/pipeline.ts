@@ -1,11 +1,12 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { cp, mkdtemp, readFile, readdir, rm, stat, unlink } from "node:fs/promises";
+import { cp, mkdtemp, readFile, rm, stat, unlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { gzipSync } from "node:zlib";
 import { REPO_ROOT } from "../../pipeline/config.ts";
 import { SOURCES } from "../../pipeline/sources/index.ts";
 import { writeSyntheticSite } from "./synthetic.ts";
+import { listFiles } from "../helpers/pipeline.ts";
 
 const TSX = join(REPO_ROOT, "node_modules/.bin/tsx");
 const FIXTURES = join(REPO_ROOT, "test/fixtures");
@@ -15,15 +16,6 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)]!;
 }
 
-async function walk(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const e of await readdir(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) out.push(...(await walk(p)));
-    else out.push(p);
-  }
-  return out;
-}
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 
@@ -73,7 +65,7 @@ export async function benchBuild(): Promise<void> {
   try {
     const points = await writeSyntheticSite(site, 30, new Date("2026-11-20T12:00:00-03:00"));
     // keep only the store (series files): the build must write every derived file
-    for (const f of await walk(site)) {
+    for (const f of await listFiles(site)) {
       const rel = relative(site, f);
       if (!/^api\/v1\/cotacao\/[a-z_]+(\/[A-Z]{2})?\.json$/.test(rel) || rel.startsWith("api/v1/cotacao/uf/")) await unlink(f);
     }
@@ -86,7 +78,7 @@ export async function benchBuild(): Promise<void> {
 
     // a one-day update of that history rewrites only the files that changed
     const before = new Map<string, number>();
-    for (const f of await walk(site)) before.set(f, (await stat(f)).mtimeMs);
+    for (const f of await listFiles(site)) before.set(f, (await stat(f)).mtimeMs);
     const pages = await mkdtemp(join(tmpdir(), "bench-pages-"));
     await cp(join(FIXTURES, "cepea"), join(pages, "cepea"), { recursive: true });
     const milho = join(pages, "cepea/milho.html");
@@ -110,7 +102,7 @@ export async function benchBuild(): Promise<void> {
     });
     const ms = performance.now() - t;
     const changed: string[] = [];
-    for (const f of await walk(site)) if ((await stat(f)).mtimeMs !== before.get(f)) changed.push(relative(site, f));
+    for (const f of await listFiles(site)) if ((await stat(f)).mtimeMs !== before.get(f)) changed.push(relative(site, f));
     console.log(`  atualização de um dia (milho ${br}): ${ms.toFixed(0)} ms, ${changed.length} arquivos reescritos de ${before.size}: ${changed.sort().join(", ")}`);
     if (!/milho/.test(changed.join(" "))) console.log(`  ATENÇÃO: a atualização não mudou o milho:\n${u.stdout}\n${u.stderr}`);
     await rm(pages, { recursive: true, force: true });
@@ -125,7 +117,7 @@ export async function benchSizes(): Promise<void> {
   const pub = join(REPO_ROOT, "public");
   const agg = await stat(join(pub, "api/v1/cotacao.json"));
   console.log(`  cotacao.json: ${agg.size} bytes (meta < 1024)`);
-  const files = await walk(join(pub, "api"));
+  const files = await listFiles(join(pub, "api"));
   const sized = await Promise.all(files.map(async (f) => ({ f: relative(pub, f), raw: (await stat(f)).size, gz: gzipSync(await readFile(f)).length })));
   sized.sort((a, b) => b.raw - a.raw);
   for (const s of sized.slice(0, 5)) console.log(`  ${s.f}: ${s.raw} bytes, gzip ${s.gz} bytes`);

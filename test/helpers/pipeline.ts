@@ -1,4 +1,4 @@
-import { cp, mkdtemp, readFile, writeFile, rm } from "node:fs/promises";
+import { cp, mkdtemp, readdir, readFile, writeFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig, type Config } from "../../pipeline/config.ts";
@@ -54,4 +54,10 @@ export async function readJson<T = any>(publicDir: string, rel: string): Promise
 
 export async function cleanup(...dirs: string[]): Promise<void> {
   await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+}
+
+/** Every file under `dir` (absolute paths, sorted). */
+export async function listFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name)).sort();
 }

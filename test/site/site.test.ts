@@ -1,4 +1,4 @@
-import { cp, readdir, readFile } from "node:fs/promises";
+import { cp, readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { REPO_ROOT } from "../../pipeline/config.ts";
@@ -6,6 +6,7 @@ import * as site from "../../pipeline/domain/site.ts";
 import { parseRepository, siteUrls, type SiteUrls } from "../../pipeline/domain/site.ts";
 import { CLIENT_PATH, CLIENT_TEMPLATE, renderClient } from "../../pipeline/openapi/client.ts";
 import { cleanup, tempSite, testConfig } from "../helpers/pipeline.ts";
+import { listFiles } from "../helpers/pipeline.ts";
 
 const SITE_MODULE = "../../pipeline/domain/site.ts";
 const PUBLIC = join(REPO_ROOT, "public");
@@ -14,19 +15,10 @@ const NOW = new Date("2026-09-27T12:00:00-03:00");
 /** A fork whose name and owner share nothing with the original (mixed case: Pages hosts are lower case). */
 const FORK = siteUrls({ owner: "Garimpo-Dados", name: "precos-do-campo" });
 
-async function walk(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const e of await readdir(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) out.push(...(await walk(p)));
-    else out.push(p);
-  }
-  return out.sort();
-}
 
 async function readTree(dir: string): Promise<Map<string, string>> {
   const files = new Map<string, string>();
-  for (const f of await walk(dir)) files.set(relative(dir, f), await readFile(f, "utf8"));
+  for (const f of await listFiles(dir)) files.set(relative(dir, f), await readFile(f, "utf8"));
   return files;
 }
 
@@ -143,7 +135,7 @@ describe("nothing else hard-codes the repository", () => {
     const pattern = hardCodings(site);
     const hits: string[] = [];
     for (const dir of ["pipeline", "public"]) {
-      for (const f of await walk(join(REPO_ROOT, dir))) {
+      for (const f of await listFiles(join(REPO_ROOT, dir))) {
         if (pattern.test(await readFile(f, "utf8"))) hits.push(relative(REPO_ROOT, f));
       }
     }

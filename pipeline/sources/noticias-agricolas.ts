@@ -3,9 +3,8 @@ import { ParseError } from "../domain/errors.ts";
 import { fromHundredths, parseBRDecimal } from "../domain/money.ts";
 import type { Produto } from "../domain/products.ts";
 import type { PriceRow } from "../domain/row.ts";
-import { SCOT_UNIDADE_UF } from "../domain/series.ts";
-import { cellText, checkedRow, load, normKey, sortBySeries, type Cheerio$ } from "./html.ts";
-import { lerPracaDaLinha } from "./scot.ts";
+import { cellText, load, normKey, sortBySeries, type Cheerio$ } from "./html.ts";
+import { lerPracaDaLinha, linhaDaPraca } from "./scot.ts";
 import type { MirrorDef, ParsedPage } from "./types.ts";
 
 /*
@@ -105,21 +104,7 @@ function parseNA(html: string, produto: Produto): ParsedPage {
     const extras: Record<string, number> = {};
     const v30 = numero(c30, "30 dias");
     if (v30 !== undefined) extras.valor_30d = v30;
-    rows.push(
-      checkedRow(
-        {
-          fonte: "scot",
-          produto,
-          uf: p.uf,
-          praca: p.praca,
-          data: q.data,
-          valor,
-          unidade: p.unidade ?? SCOT_UNIDADE_UF[p.uf] ?? "@",
-          extras,
-        },
-        linha,
-      ),
-    );
+    rows.push(linhaDaPraca({ p, linha }, produto, q.data, valor, extras));
   }
   if (rows.length === 0) throw new ParseError(`${onde}: nenhuma praça pôde ser lida (${avisos.join("; ")})`);
   return { rows: sortBySeries(rows, `espelho ${NA_ID} (${produto})`), avisos };

@@ -243,22 +243,7 @@ function parseMercadoFisico(html: string, pageId: string, categoria: string, pro
       nota = footnotes.get(marca);
       if (!nota) avisos.push(`${linha}: nota "${marca}" sem texto no rodapé da tabela`);
     }
-    rows.push(
-      checkedRow(
-        {
-          fonte: "scot",
-          produto,
-          uf: p.uf,
-          praca: p.praca,
-          data,
-          valor,
-          unidade: p.unidade ?? SCOT_UNIDADE_UF[p.uf] ?? "@",
-          extras,
-          ...(nota ? { nota } : {}),
-        },
-        linha,
-      ),
-    );
+    rows.push(linhaDaPraca({ p, linha }, produto, data, valor, extras, nota));
   }
   if (rows.length === 0) {
     throw new ParseError(`${onde}: nenhuma praça pôde ser lida (${avisos.join("; ")})`);
@@ -319,4 +304,29 @@ export function lerPracaDaLinha(
     avisos.push(`${onde}: praça "${rotulo}" é de ${p.uf}, fora das UFs cobertas pela Scot até aqui`);
   }
   return { p, linha: `${onde}, praça "${rotulo}"` };
+}
+
+/** The row of one praça, Scot's own or read through a republication: the same shape either way. */
+export function linhaDaPraca(
+  { p, linha }: NonNullable<ReturnType<typeof lerPracaDaLinha>>,
+  produto: Produto,
+  data: string,
+  valor: number,
+  extras: Record<string, number | string>,
+  nota?: string,
+): PriceRow {
+  return checkedRow(
+    {
+      fonte: "scot",
+      produto,
+      uf: p.uf,
+      praca: p.praca,
+      data,
+      valor,
+      unidade: p.unidade ?? SCOT_UNIDADE_UF[p.uf] ?? "@",
+      extras,
+      ...(nota ? { nota } : {}),
+    },
+    linha,
+  );
 }

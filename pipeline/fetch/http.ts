@@ -7,6 +7,12 @@ import { cloudflareChallenge } from "./challenge.ts";
 export { PROJECT_URL };
 export const USER_AGENT = `CotacaoAberta/1.0 (+${PROJECT_URL})`;
 
+/**
+ * The largest page the pipeline reads, live or recorded (a source's page is well under 1 MB).
+ * One number for both paths, so a page refused live is refused in `--replay` too.
+ */
+export const MAX_PAGE_BYTES = 5 * 1024 * 1024;
+
 export interface HttpOptions {
   userAgent: string;
   /** TCP + TLS handshake */
@@ -115,7 +121,7 @@ export function defaultHttpOptions(given: Partial<HttpOptions> = {}): HttpOption
     userAgent: USER_AGENT,
     connectTimeoutMs: 10_000,
     requestTimeoutMs: 30_000,
-    maxBytes: 5 * 1024 * 1024,
+    maxBytes: MAX_PAGE_BYTES,
     retries: 2,
     backoffBaseMs: 2_000,
     backoffMaxMs: 30_000,
@@ -222,19 +228,42 @@ export function createHttpClient(over: Partial<HttpOptions> = {}): HttpClient {
       bodyTimeout: o.requestTimeoutMs,
     });
 
-  async function readCapped(res: Awaited<ReturnType<typeof fetch>>, url: string): Promise<Uint8Array> {
-    const declared = Number(res.headers.get("content-length"));
-    if (Number.isFinite(declared) && declared > o.maxBytes) {
+  /**
+   * The body, whole, or a FetchError. A body that ends before its framing says it is complete
+   * (fewer bytes than Content-Length, or a chunked body without its last chunk) is a
+   * network_error, never a shorter page: undici rejects both cases today ("other side closed",
+   * UND_ERR_SOCKET), and the Content-Length is checked here again so that a dispatcher that
+   * resolves silently cannot hand a cut page to a parser either. A body delimited only by the
+   * connection closing (no Content-Length, not chunked) cannot be told from a complete one at
+   * this layer: the parsers check that the document ends.
+   */
+  async function readCapped(res: Awaited<ReturnType<typeof fetch>>, url: string, signal: AbortSignal): Promise<Uint8Array> {
+    const lengthHeader = res.headers.get("content-length");
+    const declared = lengthHeader !== null && /^\s*\d+\s*$/.test(lengthHeader) ? Number(lengthHeader) : null;
+    if (declared !== null && declared > o.maxBytes) {
       await res.body?.cancel().catch(() => {});
       throw new FetchError("http_error", url, `resposta grande demais: ${declared} bytes anunciados, limite ${o.maxBytes}`);
     }
+    // fetch decodes gzip/deflate/br: Content-Length then counts the compressed bytes, not these
+    const encoding = (res.headers.get("content-encoding") ?? "").trim().toLowerCase();
+    const expected = encoding === "" || encoding === "identity" ? declared : null;
+    const chunked = /\bchunked\b/i.test(res.headers.get("transfer-encoding") ?? "");
     const chunks: Uint8Array[] = [];
     let total = 0;
     if (res.body) {
       const reader = res.body.getReader();
       for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
+        let step: ReadableStreamReadResult<Uint8Array>;
+        try {
+          step = await reader.read();
+        } catch (err) {
+          // our own deadline and undici's idle timeouts stay timeouts
+          const code = errorCode(err);
+          if (signal.aborted || code === "UND_ERR_BODY_TIMEOUT" || code === "UND_ERR_HEADERS_TIMEOUT") throw err;
+          throw new FetchError("network_error", url, cutReason(total, expected, chunked, code ?? describe(err)), err);
+        }
+        if (step.done) break;
+        const value = step.value;
         total += value.byteLength;
         if (total > o.maxBytes) {
           await reader.cancel().catch(() => {});
@@ -242,6 +271,9 @@ export function createHttpClient(over: Partial<HttpOptions> = {}): HttpClient {
         }
         chunks.push(value);
       }
+    }
+    if (expected !== null && total !== expected) {
+      throw new FetchError("network_error", url, cutReason(total, expected, chunked, null));
     }
     const out = new Uint8Array(total);
     let at = 0;
@@ -302,7 +334,7 @@ export function createHttpClient(over: Partial<HttpOptions> = {}): HttpClient {
           url = next.href;
           continue;
         }
-        const bytes = await readCapped(res, url);
+        const bytes = await readCapped(res, url, ctrl.signal);
         const { text, charset } = decodeBody(bytes, res.headers.get("content-type"));
         const ra = res.status === 429 || res.status >= 500 ? parseRetryAfter(res.headers.get("retry-after"), o.now()) : null;
         return {
@@ -311,7 +343,8 @@ export function createHttpClient(over: Partial<HttpOptions> = {}): HttpClient {
           res: { url, status: res.status, headers: res.headers as unknown as Headers, body: text, bytes: bytes.byteLength, charset, attempts: n },
         };
       } catch (err) {
-        if (err instanceof FetchError) return { ok: false, retryable: false, error: err };
+        // a cut body is retried like any network failure; a refused one (too big) is not
+        if (err instanceof FetchError) return { ok: false, retryable: err.kind === "network_error", error: err };
         const code = errorCode(err);
         if (timedOut || code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT") {
           return { ok: false, retryable: true, error: new FetchError("timeout", url, `sem resposta completa em ${Math.round(budget / 100) / 10} s`, err) };
@@ -365,6 +398,14 @@ function errorCode(err: unknown): string | undefined {
     e = (e as { cause?: unknown }).cause;
   }
   return undefined;
+}
+
+/** pt-BR: what arrived of a body that ended early, and what its framing had promised */
+function cutReason(received: number, declared: number | null, chunked: boolean, cause: string | null): string {
+  const how = cause ? `; ${cause}` : "";
+  if (declared !== null) return `corpo interrompido: ${received} de ${declared} bytes recebidos (Content-Length)${how}`;
+  if (chunked) return `corpo interrompido: ${received} bytes recebidos, transferência chunked sem o bloco final${how}`;
+  return `corpo interrompido: ${received} bytes recebidos${how}`;
 }
 
 function describe(err: unknown): string {

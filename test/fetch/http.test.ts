@@ -1,7 +1,10 @@
+import { gzipSync } from "node:zlib";
+import { MockAgent } from "undici";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   FetchError,
   HostGate,
+  MAX_PAGE_BYTES,
   USER_AGENT,
   PROJECT_URL,
   backoffDelay,
@@ -12,6 +15,9 @@ import {
   type HttpOptions,
 } from "../../pipeline/fetch/http.ts";
 import {
+  chunked,
+  chunkedCut,
+  endless,
   endlessChallenge,
   firstThen,
   hang,
@@ -19,10 +25,16 @@ import {
   huge,
   latin1,
   ok,
+  raw,
   redirect,
   startFakeSite,
+  startRawSite,
   status,
+  trickle,
+  trickleHeaders,
+  truncatedBody,
   type FakeSite,
+  type RawSite,
 } from "./server.ts";
 
 let site: FakeSite;
@@ -239,6 +251,106 @@ describe("HTTP fetcher", () => {
     await c.get(`${site.url}/c`);
     await failure(c.get(`${site.url}/away`));
     expect(c.requestsPerHost()).toEqual({ [site.host]: 3 });
+  });
+});
+
+describe("bodies that end early are network errors, never shorter pages", () => {
+  const raws: RawSite[] = [];
+  async function rawSite(...args: Parameters<typeof startRawSite>): Promise<RawSite> {
+    const r = await startRawSite(...args);
+    raws.push(r);
+    return r;
+  }
+  afterEach(async () => {
+    await Promise.all(raws.splice(0).map((r) => r.close()));
+  });
+  const PAGE = `<html><head><title>Indicador</title></head><body><table>${"<tr><td>01/09/2026</td><td>347,70</td></tr>".repeat(100)}</table></body></html>`;
+
+  it("a body shorter than its Content-Length: network_error with bytes received vs declared, retried", async () => {
+    const cut = Buffer.from(PAGE).subarray(0, 1000);
+    const r = await rawSite(truncatedBody(cut, Buffer.byteLength(PAGE)));
+    const err = await failure(client({ retries: 2 }).get(`${r.url}/cortada`));
+    expect(err.kind).toBe("network_error");
+    expect(err.reason).toMatch(new RegExp(`^corpo interrompido: \\d+ de ${Buffer.byteLength(PAGE)} bytes recebidos \\(Content-Length\\)`));
+    expect(err.attempts).toBe(3);
+    expect(r.hits()).toBe(3);
+    expect(waits).toHaveLength(2);
+  });
+
+  it("a chunked body without its last chunk: network_error, retried", async () => {
+    const r = await rawSite(chunkedCut(PAGE.slice(0, 3000)));
+    const err = await failure(client({ retries: 1 }).get(`${r.url}/cortada`));
+    expect(err.kind).toBe("network_error");
+    expect(err.reason).toMatch(/^corpo interrompido: \d+ bytes recebidos, transferência chunked sem o bloco final/);
+    expect(err.attempts).toBe(2);
+    expect(r.hits()).toBe(2);
+  });
+
+  it("a complete chunked body is read whole", async () => {
+    const r = await rawSite(chunked(PAGE, 700));
+    const res = await client().get(`${r.url}/inteira`);
+    expect(res.status).toBe(200);
+    expect(res.body).toBe(PAGE);
+    expect(res.bytes).toBe(Buffer.byteLength(PAGE));
+    expect(res.attempts).toBe(1);
+  });
+
+  it("a cut body followed by a whole one on retry gives the whole page", async () => {
+    site.route("/corta-uma-vez", firstThen(1, raw(truncatedBody(PAGE.slice(0, 500), PAGE.length)), ok(PAGE)));
+    const res = await client().get(`${site.url}/corta-uma-vez`);
+    expect(res.body).toBe(PAGE);
+    expect(res.attempts).toBe(2);
+    expect(site.hits("/corta-uma-vez")).toBe(2);
+  });
+
+  it("also when the dispatcher resolves a short body silently (the Content-Length is checked again)", async () => {
+    // undici's MockAgent, unlike a socket, hands over 9 bytes under "Content-Length: 1000" without complaint
+    const mock = new MockAgent();
+    mock.disableNetConnect();
+    mock.get("http://fonte.test").intercept({ path: "/p" }).reply(200, "<html>abc", { headers: { "content-length": "1000", "content-type": "text/html" } }).times(2);
+    try {
+      const err = await failure(client({ dispatcher: mock, retries: 1 }).get("http://fonte.test/p"));
+      expect(err.kind).toBe("network_error");
+      expect(err.reason).toBe("corpo interrompido: 9 de 1000 bytes recebidos (Content-Length)");
+      expect(err.attempts).toBe(2);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it("a compressed body is measured by its Content-Length before decoding, not after", async () => {
+    const gz = gzipSync(PAGE);
+    site.route("/gzip", ok(gz, { "content-encoding": "gzip", "content-length": String(gz.length) }));
+    const res = await client().get(`${site.url}/gzip`);
+    expect(res.body).toBe(PAGE);
+  });
+
+  it("a body that trickles a byte at a time is cut by the request's deadline (no idle timeout fires)", async () => {
+    site.route("/gotejando", trickle(20));
+    const err = await failure(client({ requestTimeoutMs: 300, retries: 0 }).get(`${site.url}/gotejando`));
+    expect(err.kind).toBe("timeout");
+    expect(err.reason).toMatch(/sem resposta completa em 0\.3 s/);
+  });
+
+  it("headers that never end are cut by the request's deadline", async () => {
+    const r = await rawSite(trickleHeaders(20));
+    const err = await failure(client({ requestTimeoutMs: 300, retries: 0 }).get(`${r.url}/cabecalhos`));
+    expect(err.kind).toBe("timeout");
+  });
+
+  it("an endless body is abandoned at the cap, having let through little more than the cap", async () => {
+    const flood = endless();
+    site.route("/sem-fim", flood);
+    const err = await failure(client({ maxBytes: 256 * 1024 }).get(`${site.url}/sem-fim`));
+    expect(err.kind).toBe("http_error");
+    // what the server managed to hand to the socket before the client hung up: socket buffers, not the flood
+    const sent = await flood.sent();
+    expect(sent).toBeGreaterThan(256 * 1024);
+    expect(sent).toBeLessThan(64 * 1024 * 1024);
+  });
+
+  it("one page size cap, shared with replay", () => {
+    expect(MAX_PAGE_BYTES).toBe(5 * 1024 * 1024);
   });
 });
 

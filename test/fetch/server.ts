@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import { createServer as createTcpServer, type AddressInfo, type Socket } from "node:net";
 
 /**
  * A fake source site on 127.0.0.1 (random port) for the live-path tests and the bench. Every
@@ -8,6 +8,10 @@ import type { AddressInfo, Socket } from "node:net";
  * 5xx then OK, 429 with Retry-After, hanging, Cloudflare challenges, 200 without the table,
  * ISO-8859-1 pages, off-host redirects, endless bodies. close() ends every open connection,
  * hanging ones included, so nothing outlives a test.
+ *
+ * Below HTTP, `startRawSite` answers with bytes written straight to the socket (a body cut
+ * short of its Content-Length, a chunked body without its last chunk, headers that never end);
+ * the same replies work on a FakeSite route through `raw(...)`.
  */
 
 export type Handler = (req: IncomingMessage, res: ServerResponse, hit: number) => void;
@@ -181,17 +185,168 @@ export function redirect(location: string, code = 302): Handler {
 export function huge(bytes: number, declare = false): Handler {
   return (_req, res) => {
     res.writeHead(200, { "content-type": "text/html; charset=utf-8", ...(declare ? { "content-length": String(bytes) } : {}) });
-    const chunk = Buffer.alloc(64 * 1024, "<p>xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx</p>\n");
+    void pump(res, bytes);
+  };
+}
+
+const FILLER = Buffer.alloc(64 * 1024, "<p>xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx</p>\n");
+
+/**
+ * Writes up to `bytes` of filler to a response whose head is already written, obeying
+ * backpressure, and ends it. Resolves with the bytes handed to the socket when the response is
+ * finished or the client went away: how much a client that stops reading let through.
+ */
+export function pump(res: ServerResponse, bytes: number): Promise<number> {
+  return new Promise((resolve) => {
     let sent = 0;
-    const pump = () => {
+    res.once("close", () => resolve(sent));
+    const step = (): void => {
       while (sent < bytes && !res.destroyed) {
-        const part = chunk.subarray(0, Math.min(chunk.length, bytes - sent));
+        const part = FILLER.subarray(0, Math.min(FILLER.length, bytes - sent));
         sent += part.length;
-        if (!res.write(part)) return void res.once("drain", pump);
+        if (!res.write(part)) return void res.once("drain", step);
       }
       if (!res.destroyed) res.end();
     };
-    pump();
+    step();
+  });
+}
+
+/**
+ * A body that never ends, as fast as the client reads it. `sent()` resolves, once every such
+ * response was given up by its client, with the bytes that got out: what the client let through.
+ */
+export function endless(): Handler & { sent(): Promise<number> } {
+  const counts: Promise<number>[] = [];
+  const h: Handler = (_req, res) => {
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+    counts.push(pump(res, Number.POSITIVE_INFINITY));
+  };
+  return Object.assign(h, { sent: async () => (await Promise.all(counts)).reduce((a, b) => a + b, 0) });
+}
+
+/** the headers, then one byte of body every `everyMs` forever: no idle timeout ever fires */
+export function trickle(everyMs = 50): Handler {
+  return (_req, res) => {
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+    res.write("<html><body>");
+    const t = setInterval(() => res.write("x"), everyMs);
+    res.once("close", () => clearInterval(t));
+  };
+}
+
+/** a plain 403 without any challenge: a WAF or the site itself refusing us */
+export function hardBlock(): Handler {
+  return status(403, {}, "<!DOCTYPE html><html><head><title>403 Forbidden</title></head><body><h1>Access denied</h1></body></html>");
+}
+
+/** Cloudflare's block page ("Sorry, you have been blocked"): no JavaScript clears it */
+export function cloudflareBlock(): Handler {
+  return status(
+    403,
+    { "cf-ray": "fake-GRU" },
+    `<!DOCTYPE html><html><head><title>Attention Required! | Cloudflare</title></head><body>
+<div id="cf-wrapper"><h1 data-translate="block_headline">Sorry, you have been blocked</h1>
+<h2>You are unable to access www.example.org</h2></div></body></html>`,
+  );
+}
+
+// ---- below HTTP: raw replies on the socket ------------------------------------------------
+
+/** Writes a whole reply (status line, headers, body) straight to the socket. */
+export type RawReply = (socket: Socket) => void;
+
+const head = (lines: string[]): string => ["HTTP/1.1 200 OK", "Content-Type: text/html; charset=utf-8", ...lines, "", ""].join("\r\n");
+
+/** Content-Length says `declared` bytes; `body` (shorter) is sent and the connection dropped */
+export function truncatedBody(body: string | Buffer, declared: number): RawReply {
+  return (socket) => {
+    socket.write(head([`Content-Length: ${declared}`]));
+    socket.write(body, () => socket.destroy());
+  };
+}
+
+/** `body` in chunks of `chunkBytes`, without the final zero-length chunk: the connection drops first */
+export function chunkedCut(body: string | Buffer, chunkBytes = 1024): RawReply {
+  return (socket) => {
+    socket.write(head(["Transfer-Encoding: chunked"]));
+    socket.write(Buffer.concat(chunksOf(Buffer.from(body), chunkBytes)), () => socket.destroy());
+  };
+}
+
+/** `body` in chunks of `chunkBytes`, properly ended; the server closes after it */
+export function chunked(body: string | Buffer, chunkBytes = 1024): RawReply {
+  return (socket) => {
+    socket.write(head(["Transfer-Encoding: chunked", "Connection: close"]));
+    socket.end(Buffer.concat([...chunksOf(Buffer.from(body), chunkBytes), Buffer.from("0\r\n\r\n")]));
+  };
+}
+
+function chunksOf(b: Buffer, size: number): Buffer[] {
+  const out: Buffer[] = [];
+  for (let i = 0; i < b.length; i += size) {
+    const part = b.subarray(i, i + size);
+    out.push(Buffer.from(`${part.length.toString(16)}\r\n`), part, Buffer.from("\r\n"));
+  }
+  return out;
+}
+
+/** the status line, then one header line every `everyMs`, forever: the headers never end */
+export function trickleHeaders(everyMs = 50): RawReply {
+  return (socket) => {
+    socket.write("HTTP/1.1 200 OK\r\n");
+    let n = 0;
+    const t = setInterval(() => socket.write(`X-Lento-${n++}: sim\r\n`), everyMs);
+    socket.once("close", () => clearInterval(t));
+  };
+}
+
+/** a RawReply on a FakeSite route (node:http stays out of the way: nothing else is written) */
+export function raw(reply: RawReply): Handler {
+  return (req, res) => reply(req.socket);
+}
+
+export interface RawSite {
+  url: string;
+  host: string;
+  /** requests whose head arrived */
+  hits(): number;
+  close(): Promise<void>;
+}
+
+/**
+ * A TCP server on 127.0.0.1 (random port) that waits for each request's head and answers it
+ * with `reply`, byte for byte: no HTTP library between the test and the client.
+ */
+export async function startRawSite(reply: RawReply): Promise<RawSite> {
+  const sockets = new Set<Socket>();
+  let hits = 0;
+  const server = createTcpServer((socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+    socket.on("error", () => {});
+    let seen = "";
+    const onData = (d: Buffer): void => {
+      seen += d.toString("latin1");
+      if (!seen.includes("\r\n\r\n")) return;
+      socket.off("data", onData);
+      hits++;
+      reply(socket);
+    };
+    socket.on("data", onData);
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address() as AddressInfo;
+  const host = `127.0.0.1:${port}`;
+  return {
+    url: `http://${host}`,
+    host,
+    hits: () => hits,
+    close: () =>
+      new Promise<void>((r) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => r());
+      }),
   };
 }
 

@@ -1,14 +1,21 @@
 import { parseDateBR } from "../domain/dates.ts";
 import { ParseError } from "../domain/errors.ts";
-import { fromHundredths, parseBRDecimal } from "../domain/money.ts";
+import { fromHundredths } from "../domain/money.ts";
 import type { Produto, Unidade } from "../domain/products.ts";
 import type { PriceRow } from "../domain/row.ts";
 import type { UF } from "../domain/ufs.ts";
 import {
   cellText,
+  checkDocumentEnd,
   checkedRow,
-  headerColumns,
+  checkFragmentTables,
+  checkRow,
+  checkTableClosed,
+  checkTableLabels,
+  headerLayout,
+  isPercentual,
   load,
+  numeroCompleto,
   normKey,
   sortBySeries,
   type Cheerio$,
@@ -55,11 +62,52 @@ function tabelaPorTitulo($: Cheerio$, titulo: string): Table | null {
   return null;
 }
 
+/**
+ * Data rows: every row of the table's body but a header row (one of th cells only, when the
+ * header is not in a thead). An empty row is a data row, and refused as incomplete.
+ */
 function linhas($: Cheerio$, table: Table) {
   return table
-    .find("tr")
+    .children("tbody")
+    .children("tr")
     .toArray()
-    .filter((tr) => $(tr).children("td").length > 0);
+    .filter((tr) => $(tr).children("th").length === 0 || $(tr).children("td").length > 0);
+}
+
+type CampoCepea = "data" | "valor" | "valor_usd" | "var_dia" | "var_mes";
+
+/*
+ * The five columns of every indicator table this project reads, identified by their labels
+ * (compared without accents or case, footnote "*" allowed): the date has no label (an &nbsp;).
+ * "Valor R$" and "Valor US$" may carry a unit ("Valor R$/t"). A column not in this list, or one
+ * of them missing, means the layout changed: the page is refused, never read by position.
+ */
+const COLUNAS: readonly { campo: CampoCepea; nome: string; test: (key: string) => boolean }[] = [
+  { campo: "data", nome: "(data, sem rótulo)", test: (k) => k === "" || k === "DATA" },
+  { campo: "valor", nome: "Valor R$", test: (k) => /^VALOR R\$(\/[^*]+)?\*?$/.test(k) },
+  { campo: "var_dia", nome: "Var./Dia", test: (k) => /^VAR\. ?\/ ?DIA$/.test(k) },
+  { campo: "var_mes", nome: "Var./Mês", test: (k) => /^VAR\. ?\/ ?MES$/.test(k) },
+  { campo: "valor_usd", nome: "Valor US$", test: (k) => /^VALOR US\$(\/[^*]+)?\*?$/.test(k) },
+];
+
+function colunasPorRotulo(labels: string[], onde: string): Map<CampoCepea, number> {
+  const achadas = new Map<CampoCepea, number>();
+  const problemas: string[] = [];
+  labels.forEach((label, i) => {
+    const col = COLUNAS.find((c) => c.test(normKey(label)));
+    if (!col) problemas.push(`coluna desconhecida "${label}"`);
+    else if (achadas.has(col.campo)) problemas.push(`coluna "${col.nome}" aparece duas vezes`);
+    else achadas.set(col.campo, i);
+  });
+  const faltam = COLUNAS.filter((c) => !achadas.has(c.campo)).map((c) => `coluna "${c.nome}" não encontrada`);
+  problemas.unshift(...faltam);
+  if (problemas.length > 0) {
+    throw new ParseError(
+      `${onde}: ${problemas.join("; ")} no cabeçalho ` +
+        `(esperadas ${COLUNAS.map((c) => `"${c.nome}"`).join(", ")}; encontradas ${labels.map((l) => `"${l}"`).join(", ")})`,
+    );
+  }
+  return achadas;
 }
 
 function lerIndicador($: Cheerio$, ind: Indicador): PriceRow[] {
@@ -73,43 +121,46 @@ function lerIndicador($: Cheerio$, ind: Indicador): PriceRow[] {
       "soft_block",
     );
   }
+  checkTableClosed(table[0]!, onde);
+  checkTableLabels($, table[0]!, onde);
 
   const headerRows = table.find("thead tr").toArray();
-  const cols = headerColumns($, headerRows.length ? headerRows : table.find("tr").first().toArray());
-  const labels = cols.map((c) => c[c.length - 1] ?? "");
-  const coluna = (nome: string, test: (key: string) => boolean, obrigatoria: boolean): number => {
-    const i = labels.findIndex((l) => test(normKey(l)));
-    if (i < 0 && obrigatoria) {
-      throw new ParseError(
-        `${onde}: coluna "${nome}" não encontrada (cabeçalho: ${labels.map((l) => `"${l}"`).join(", ")})`,
-      );
-    }
-    return i;
-  };
-  // the date column has no header text (an &nbsp;)
-  const cData = coluna("data", (k) => k === "" || k === "DATA", true);
-  const cValor = coluna("Valor R$", (k) => k.startsWith("VALOR R$"), true);
-  const cUsd = coluna("Valor US$", (k) => k.startsWith("VALOR US$"), true);
+  if (headerRows.length > 1) {
+    throw new ParseError(`${onde}: cabeçalho com ${headerRows.length} linhas, esperada uma`);
+  }
+  const { columns, largura } = headerLayout($, headerRows.length ? headerRows : table.find("tr").first().toArray());
+  const labels = columns.map((c) => c[c.length - 1] ?? "");
+  const col = colunasPorRotulo(labels, onde);
+  const cData = col.get("data")!;
+  const cValor = col.get("valor")!;
+  const cUsd = col.get("valor_usd")!;
 
   const trs = linhas($, table);
   if (trs.length === 0) throw new ParseError(`${onde} está vazia (nenhuma linha de dados)`, "soft_block");
 
   return trs.map((tr, n) => {
-    const cells = $(tr).children("td").toArray();
-    const texto = (i: number) => (cells[i] ? cellText($, cells[i]) : "");
     const linha = `${onde}, linha ${n + 1}`;
-    if (cells.length < labels.length) {
-      throw new ParseError(`${linha}: ${cells.length} células, esperadas ${labels.length} ("${cellText($, tr)}")`);
-    }
+    const cells = checkRow($, tr, largura, linha);
+    const texto = (i: number) => cellText($, cells[i]!);
     const data = parseDateBR(texto(cData));
     if (!data) throw new ParseError(`${linha}: data inválida "${texto(cData)}" (esperado dd/mm/aaaa)`);
-    const valor = parseBRDecimal(texto(cValor));
-    if (valor === null) {
-      throw new ParseError(`${linha} (${texto(cData)}): número inválido na coluna "${labels[cValor]}": "${texto(cValor)}"`);
-    }
-    const usd = parseBRDecimal(texto(cUsd));
-    if (usd === null) {
-      throw new ParseError(`${linha} (${texto(cData)}): número inválido na coluna "${labels[cUsd]}": "${texto(cUsd)}"`);
+    const numero = (i: number): number => {
+      const h = numeroCompleto(texto(i));
+      if (h === null) {
+        throw new ParseError(
+          `${linha} (${texto(cData)}): número inválido na coluna "${labels[i]}": "${texto(i)}" (esperado um número com duas casas, como 66,38 ou 3.426,02)`,
+        );
+      }
+      return h;
+    };
+    const valor = numero(cValor);
+    const usd = numero(cUsd);
+    // the variations are not published, but a cut or garbled one means the row is not whole
+    for (const campo of ["var_dia", "var_mes"] as const) {
+      const i = col.get(campo)!;
+      if (!isPercentual(texto(i)) && texto(i) !== "-") {
+        throw new ParseError(`${linha} (${texto(cData)}): variação inválida na coluna "${labels[i]}": "${texto(i)}" (esperado como 0,96% ou -0,28%)`);
+      }
     }
     return checkedRow(
       {
@@ -138,7 +189,9 @@ function pagina(id: string, path: string, titulo: string, indicadores: [Indicado
       return table !== null && linhas($, table).length > 0;
     },
     parse(html: string): ParsedPage {
+      checkDocumentEnd(html);
       const $ = load(html);
+      checkFragmentTables($, html);
       const rows = indicadores.flatMap((ind) => lerIndicador($, ind));
       return { rows: sortBySeries(rows, `página ${id}`), avisos: [] };
     },

@@ -1,6 +1,7 @@
 import * as cheerio from "cheerio";
 import type { AnyNode, Element } from "domhandler";
 import { ParseError } from "../domain/errors.ts";
+import { parseBRDecimal } from "../domain/money.ts";
 import { PriceRowSchema, type PriceRow } from "../domain/row.ts";
 
 export type Cheerio$ = cheerio.CheerioAPI;
@@ -14,8 +15,13 @@ export function stripScriptsAndStyles(html: string): string {
   return html.replace(/<(script|style)(?=[\s>/])[^>]*>[\s\S]*?<\/\1\s*>/gi, "");
 }
 
+/**
+ * Parses a page keeping where each element starts and ends in the raw text. parse5 closes
+ * whatever a page leaves open (a body cut short inside a cell still yields a neat table), so
+ * the end-tag locations are the only way to tell a closed table from one the parser closed.
+ */
 export function load(html: string): Cheerio$ {
-  return cheerio.load(html);
+  return cheerio.load(html, { sourceCodeLocationInfo: true });
 }
 
 /** Whitespace (including &nbsp;) collapsed to single spaces, trimmed. */
@@ -54,6 +60,15 @@ export function normKey(text: string): string {
  * Column 0 of the result is the first column of the table.
  */
 export function headerColumns($: Cheerio$, rows: Element[]): string[][] {
+  return headerLayout($, rows).columns;
+}
+
+/**
+ * The header laid out as in headerColumns, plus `largura`: how many columns the bottom header
+ * row covers, i.e. how many cells a data row under it must have (a group cell may span more
+ * columns than the leaves under it, like Scot's "Descontados" with colspan 7 over 6 columns).
+ */
+export function headerLayout($: Cheerio$, rows: Element[]): { columns: string[][]; largura: number } {
   // each grid slot holds the index of the header cell covering it
   const grid: (number | undefined)[][] = rows.map(() => []);
   const labels: string[] = [];
@@ -80,7 +95,8 @@ export function headerColumns($: Cheerio$, rows: Element[]): string[][] {
     }
     cols.push(ids.map((id) => labels[id]!));
   }
-  return cols;
+  const bottom = grid[grid.length - 1] ?? [];
+  return { columns: cols, largura: bottom.filter((id) => id !== undefined).length };
 }
 
 /**
@@ -122,4 +138,131 @@ export function sortBySeries(rows: PriceRow[], where: string): PriceRow[] {
     out.push(...list);
   }
   return out;
+}
+
+/*
+ * Completeness. A page is believed only whole: a body cut short by the network, a proxy or a
+ * disk still parses (parse5 closes every open element), so the raw text is checked too.
+ */
+
+/** True when the text is a whole HTML document rather than an extract of one. */
+export function isFullDocument(html: string): boolean {
+  return /<html[\s>]/i.test(html);
+}
+
+/** The last characters of a text, visible (control characters escaped), for error messages. */
+function tail(text: string, n = 40): string {
+  const t = text.trimEnd();
+  return visible(t.length > n ? `…${t.slice(-n)}` : t);
+}
+
+/** Control characters and U+FFFD written as \uXXXX, whitespace collapsed. */
+export function visible(text: string): string {
+  return collapse(text.replace(INVALID_CHARS_G, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`));
+}
+
+/**
+ * A full document (one with `<html`) must end with `</html>` (trailing whitespace allowed).
+ * An extract (no `<html`, like the recorded Scot tables) has no end marker of its own: its
+ * tables must all be closed, which checkFragmentTables verifies after parsing.
+ */
+export function checkDocumentEnd(html: string): void {
+  if (html.includes("\u0000")) {
+    throw new ParseError("página inválida: contém o caractere nulo U+0000 (não é HTML em texto, ou foi decodificada com o charset errado)");
+  }
+  if (isFullDocument(html) && !/<\/html\s*>\s*$/i.test(html)) {
+    throw new ParseError(`página incompleta: o documento não termina em </html> (termina em "${tail(html)}")`);
+  }
+}
+
+/** The element's end tag as written in the raw text, if any (needs load()'s location info). */
+function hasEndTag(el: AnyNode): boolean {
+  const loc = (el as Element).sourceCodeLocation;
+  if (loc === undefined || loc === null) {
+    throw new Error("elemento sem posição no texto: a página deve ser lida com load() de html.ts");
+  }
+  return loc.endTag !== undefined;
+}
+
+/** The table must be closed in the raw text, not by the parser. */
+export function checkTableClosed(table: AnyNode, where: string): void {
+  if (!hasEndTag(table)) {
+    throw new ParseError(`${where}: tabela sem </table> no texto da página (página cortada?)`);
+  }
+}
+
+/** In an extract every table must be closed: it is the only sign that nothing was cut. */
+export function checkFragmentTables($: Cheerio$, html: string): void {
+  if (isFullDocument(html)) return;
+  $("table").each((i, el) => {
+    if (!hasEndTag(el)) {
+      throw new ParseError(`página incompleta: a tabela ${i + 1} do trecho não tem </table> (termina em "${tail(html)}")`);
+    }
+  });
+}
+
+/**
+ * A data row is complete when it was closed in the raw text (`</tr>`, and `</td>` for each
+ * cell) and has exactly the cells its header announces, none spanning columns.
+ */
+export function checkRow($: Cheerio$, tr: AnyNode, esperadas: number, where: string): Element[] {
+  const cells = $(tr).children("td, th").toArray() as Element[];
+  const found = cellText($, tr);
+  if (cells.length !== esperadas) {
+    throw new ParseError(`${where}: ${cells.length} células, esperadas ${esperadas} pelo cabeçalho (encontrado "${visible(found)}")`);
+  }
+  cells.forEach((cell, i) => {
+    const span = Number($(cell).attr("colspan") ?? 1) !== 1 || Number($(cell).attr("rowspan") ?? 1) !== 1;
+    if (span) throw new ParseError(`${where}, coluna ${i + 1}: célula com colspan/rowspan numa linha de dados (esperada uma célula simples)`);
+    if (!hasEndTag(cell)) throw new ParseError(`${where}, coluna ${i + 1}: célula sem </${cell.name}> no texto da página (página cortada?)`);
+  });
+  if (!hasEndTag(tr)) throw new ParseError(`${where}: linha sem </tr> no texto da página (página cortada?)`);
+  return cells;
+}
+
+/*
+ * Labels. A page decoded in the wrong charset shows U+FFFD where "ç" or "ã" was; a damaged one
+ * carries control characters. Either would become a new praça name forever, so both are refused.
+ * Tab, LF and CR are HTML whitespace (collapsed); every other C0, DEL and C1 character is not.
+ */
+const INVALID_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFFFD]/;
+const INVALID_CHARS_G = new RegExp(INVALID_CHARS.source, "g");
+
+/** Throws when a label holds U+FFFD or a control character, naming the label and the character. */
+export function checkLabel(raw: string, what: string): void {
+  const m = raw.match(INVALID_CHARS);
+  if (!m) return;
+  const code = `U+${m[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
+  const why = m[0] === "\uFFFD" ? `${code} (caractere de substituição: página decodificada com o charset errado?)` : `o caractere de controle ${code}`;
+  throw new ParseError(`${what}: o rótulo "${visible(raw)}" contém ${why}`);
+}
+
+/** Every cell of a table (header, body, footer) is checked as a label. */
+export function checkTableLabels($: Cheerio$, table: AnyNode, where: string): void {
+  $(table)
+    .find("tr")
+    .toArray()
+    .forEach((tr, r) => {
+      $(tr)
+        .children("td, th")
+        .toArray()
+        .forEach((cell, c) => checkLabel($(cell).text(), `${where}, linha ${r + 1} da tabela, coluna ${c + 1}`));
+    });
+}
+
+/** A price as the sources write it: always two decimals, thousands grouped by "." or not at all. */
+const NUMERO_COMPLETO = /^-?(?:\d{1,3}(?:\.\d{3})+|\d+),\d{2}$/;
+/** A variation: "0,96%", "-0,28%". */
+const PERCENTUAL = /^-?(?:\d{1,3}(?:\.\d{3})+|\d+),\d{2}%$/;
+
+/**
+ * A complete Brazilian number in integer hundredths ("3.426,02" -> 342602), or null. "6", "66,3"
+ * or "3.42" are not complete: a cell cut short must never read as a smaller price.
+ */
+export function numeroCompleto(text: string): number | null {
+  return NUMERO_COMPLETO.test(text) ? parseBRDecimal(text) : null;
+}
+
+export function isPercentual(text: string): boolean {
+  return PERCENTUAL.test(text);
 }

@@ -1,6 +1,6 @@
 import { parseDateBR } from "../domain/dates.ts";
 import { ParseError } from "../domain/errors.ts";
-import { fromHundredths, parseBRDecimal } from "../domain/money.ts";
+import { fromHundredths } from "../domain/money.ts";
 import type { Produto, Unidade } from "../domain/products.ts";
 import type { PriceRow } from "../domain/row.ts";
 import { EXTRAS_PRACA } from "../domain/row.ts";
@@ -8,12 +8,19 @@ import { SCOT_UNIDADE_UF } from "../domain/series.ts";
 import { SCOT_UFS, UFS, isUF, type UF } from "../domain/ufs.ts";
 import {
   cellText,
+  checkDocumentEnd,
   checkedRow,
+  checkFragmentTables,
+  checkLabel,
+  checkRow,
+  checkTableClosed,
+  checkTableLabels,
   collapse,
-  headerColumns,
+  headerLayout,
   labelText,
   load,
   normKey,
+  numeroCompleto,
   sortBySeries,
   type Cheerio$,
 } from "./html.ts";
@@ -67,14 +74,17 @@ function tabelaMercadoFisico($: Cheerio$): { table: Table; titulo: string } | nu
   return null;
 }
 
-/** Header rows are the ones the category cell spans (rowspan); the rest of tbody is data. */
+/**
+ * Header rows are the ones the category cell spans (rowspan); every other row of the tbody is
+ * a praça (a row with fewer cells is not skipped: it is refused as incomplete).
+ */
 function estrutura($: Cheerio$, table: Table) {
-  const body = table.find("tbody").first();
-  const rows = (body.length ? body : table).children("tr").toArray();
+  const body = table.children("tbody").first();
+  const rows = body.children("tr").toArray();
   const categoriaCell = rows[0] ? $(rows[0]).children("td, th").first() : null;
   const nHeader = categoriaCell?.length ? Math.max(1, Number(categoriaCell.attr("rowspan") ?? 1) || 1) : 0;
   const header = rows.slice(0, nHeader);
-  const dados = rows.slice(nHeader).filter((tr) => $(tr).children("td").length > 1);
+  const dados = rows.slice(nHeader);
   return { categoria: categoriaCell?.length ? cellText($, categoriaCell[0]!) : "", header, dados };
 }
 
@@ -165,12 +175,28 @@ function notas($: Cheerio$, table: Table): Map<string, string> {
   return out;
 }
 
-function parseMercadoFisico(html: string, pageId: string, categoria: string, produto: Produto): ParsedPage {
+/** How the header names each field, for messages. */
+const NOME_CAMPO: Record<Campo, string> = {
+  valor: "Preços Brutos > à vista",
+  valor_30d: "Preços Brutos > 30 D",
+  tendencia: "Preços Brutos > (seta de tendência, sem rótulo)",
+  base_sp: "Preços Brutos > # base",
+  funrural_avista: "Descontados > Funrural > à vista",
+  funrural_30d: "Descontados > Funrural > 30 D",
+  senar_avista: "Descontados > Senar > à vista",
+  senar_30d: "Descontados > Senar > 30 D",
+};
+
+function parseMercadoFisico(html: string, pageId: string, categoria: string, produto: Produto, campos: readonly Campo[]): ParsedPage {
+  checkDocumentEnd(html);
   const $ = load(html);
+  checkFragmentTables($, html);
   const found = tabelaMercadoFisico($);
   if (!found) throw new ParseError('tabela "Mercado Físico - dd/mm/aaaa" não encontrada na página', "soft_block");
   const { table, titulo } = found;
   const onde = `tabela "${titulo}"`;
+  checkTableClosed(table[0]!, onde);
+  checkTableLabels($, table[0]!, onde);
 
   const m = normKey(titulo).match(TITULO);
   const data = m ? parseDateBR(m[1]!) : null;
@@ -183,45 +209,57 @@ function parseMercadoFisico(html: string, pageId: string, categoria: string, pro
 
   const avisos: string[] = [];
   const colunas = new Map<Campo, number>();
-  headerColumns($, header).forEach((path, i) => {
+  const { columns, largura } = headerLayout($, header);
+  const encontrado = columns
+    .slice(1, largura)
+    .map((path) => `"${path.join(" > ")}"`)
+    .join(", ");
+  const esperado = campos.map((c) => `"${NOME_CAMPO[c]}"`).join(", ");
+  columns.slice(0, largura).forEach((path, i) => {
     if (i === 0) return; // the category / praça column
     const campo = campoDaColuna(path);
     if (campo === "ignorar") return;
-    if (campo === null) {
-      avisos.push(`${onde}: coluna desconhecida "${path.join(" > ")}" ignorada`);
-    } else if (colunas.has(campo)) {
-      throw new ParseError(`${onde}: coluna "${path.join(" > ")}" aparece duas vezes no cabeçalho`);
-    } else {
-      colunas.set(campo, i);
+    if (campo === null || !campos.includes(campo)) {
+      throw new ParseError(`${onde}: coluna desconhecida "${path.join(" > ")}" no cabeçalho (esperadas ${esperado}; encontradas ${encontrado})`);
     }
+    if (colunas.has(campo)) {
+      throw new ParseError(`${onde}: coluna "${path.join(" > ")}" aparece duas vezes no cabeçalho`);
+    }
+    colunas.set(campo, i);
   });
-  const cValor = colunas.get("valor");
-  if (cValor === undefined) throw new ParseError(`${onde}: coluna "Preços Brutos > à vista" não encontrada no cabeçalho`);
+  const faltam = campos.filter((c) => !colunas.has(c));
+  if (faltam.length > 0) {
+    throw new ParseError(
+      `${onde}: ${faltam.map((c) => `coluna "${NOME_CAMPO[c]}"`).join(", ")} não encontrada no cabeçalho (esperadas ${esperado}; encontradas ${encontrado})`,
+    );
+  }
 
   if (dados.length === 0) throw new ParseError(`${onde} está vazia (nenhuma praça)`, "soft_block");
 
   const footnotes = notas($, table);
   const rows: PriceRow[] = [];
-  for (const tr of dados) {
-    const cells = $(tr).children("td").toArray();
+  dados.forEach((tr, n) => {
+    const cells = checkRow($, tr, largura, `${onde}, praça ${n + 1} ("${cellText($, $(tr).children("td, th").first()[0] ?? tr)}")`);
     // a footnote may also be marked with <sup>n</sup> instead of "*"
     const sup = $(cells[0]!).find("sup").first();
     const lida = lerPracaDaLinha($, cells[0]!, onde, avisos);
-    if (!lida) continue;
+    if (!lida) return;
     const { p, linha } = lida;
     const numero = (campo: Campo): number | undefined => {
       const i = colunas.get(campo);
       const cell = i === undefined ? undefined : cells[i];
       const texto = cell ? cellText($, cell) : "";
       if (texto === "" || texto === "-") return undefined;
-      const h = parseBRDecimal(texto);
-      if (h === null) throw new ParseError(`${linha}: número inválido na coluna ${campo}: "${texto}"`);
+      const h = numeroCompleto(texto);
+      if (h === null) {
+        throw new ParseError(`${linha}: número inválido na coluna "${NOME_CAMPO[campo]}": "${texto}" (esperado um número com duas casas, como 345,50)`);
+      }
       return fromHundredths(h);
     };
     const valor = numero("valor");
     if (valor === undefined) {
       avisos.push(`${linha}: sem preço à vista; linha ignorada`);
-      continue;
+      return;
     }
     const extras: Record<string, number | string> = {};
     for (const campo of EXTRAS) {
@@ -244,14 +282,14 @@ function parseMercadoFisico(html: string, pageId: string, categoria: string, pro
       if (!nota) avisos.push(`${linha}: nota "${marca}" sem texto no rodapé da tabela`);
     }
     rows.push(linhaDaPraca({ p, linha }, produto, data, valor, extras, nota));
-  }
+  });
   if (rows.length === 0) {
     throw new ParseError(`${onde}: nenhuma praça pôde ser lida (${avisos.join("; ")})`);
   }
   return { rows: sortBySeries(rows, `página ${pageId}`), avisos };
 }
 
-function pagina(id: string, path: string, titulo: string, categoria: string, produto: Produto): PageDef {
+function pagina(id: string, path: string, titulo: string, categoria: string, produto: Produto, campos: readonly Campo[]): PageDef {
   return {
     id,
     path,
@@ -261,7 +299,7 @@ function pagina(id: string, path: string, titulo: string, categoria: string, pro
       const found = tabelaMercadoFisico($);
       return found !== null && estrutura($, found.table).dados.length > 0;
     },
-    parse: (html: string) => parseMercadoFisico(html, id, categoria, produto),
+    parse: (html: string) => parseMercadoFisico(html, id, categoria, produto, campos),
   };
 }
 
@@ -279,8 +317,12 @@ export const scot: SourceDef = {
     url: "https://www.scotconsultoria.com.br/",
   },
   pages: [
-    pagina("boi-gordo", "/cotacoes/boi-gordo/", "Mercado Físico do boi gordo (Scot Consultoria)", "BOI GORDO", "boi_gordo"),
-    pagina("vaca-gorda", "/cotacoes/vaca-gorda/", "Mercado Físico da vaca gorda (Scot Consultoria)", "VACA GORDA", "vaca_gorda"),
+    pagina("boi-gordo", "/cotacoes/boi-gordo/", "Mercado Físico do boi gordo (Scot Consultoria)", "BOI GORDO", "boi_gordo", ["valor", ...EXTRAS]),
+    // the vaca table has no "# base" column
+    pagina("vaca-gorda", "/cotacoes/vaca-gorda/", "Mercado Físico da vaca gorda (Scot Consultoria)", "VACA GORDA", "vaca_gorda", [
+      "valor",
+      ...EXTRAS.filter((c) => c !== "base_sp"),
+    ]),
   ],
 };
 
@@ -295,6 +337,7 @@ export function lerPracaDaLinha(
   avisos: string[],
 ): { p: NonNullable<ReturnType<typeof lerPraca>>; linha: string } | null {
   const rotulo = cellText($, cell);
+  checkLabel($(cell).text(), `${onde}, praça`);
   const p = lerPraca(labelText($, cell));
   if (!p) {
     avisos.push(`${onde}: praça "${rotulo}" não reconhecida (UF desconhecida); linha ignorada`);

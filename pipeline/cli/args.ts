@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { EXIT_LOCK_OCUPADO, LockOcupadoError } from "../publish/lock.ts";
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 type Values<O extends Options> = ReturnType<typeof parseArgs<{ options: O; strict: true; allowPositionals: false }>>["values"];
@@ -35,4 +36,15 @@ function mensagem(err: Error & { code?: string }): string {
     default:
       return `opções inválidas: ${err.message}`;
   }
+}
+
+/** The option every command that writes the data directory takes: fail at once instead of waiting for its lock. */
+export const SEM_ESPERA = { "sem-espera": { type: "boolean" } } as const;
+export const USAGE_SEM_ESPERA = `  --sem-espera   se outra execução estiver usando o diretório de dados, sai na hora (código 75)
+                 dizendo qual é, em vez de esperar ela terminar`;
+
+/** Prints a command's failure and sets its exit code: 75 when the data directory was locked (--sem-espera), else 1. */
+export function falhou(err: unknown): void {
+  console.error((err as Error).message);
+  process.exitCode = err instanceof LockOcupadoError ? EXIT_LOCK_OCUPADO : 1;
 }

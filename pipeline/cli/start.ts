@@ -1,5 +1,6 @@
 import { loadConfig } from "../config.ts";
 import { runClock } from "../domain/dates.ts";
+import { withDataLock } from "../publish/lock.ts";
 import { runBuild } from "../run/build.ts";
 import { startServer, keysFromEnv } from "../serve/app.ts";
 import { buildAssets } from "../serve/assets.ts";
@@ -20,8 +21,12 @@ function inteiro(nome: string, valor: string | undefined, padrao: number, max: n
 
 try {
   const config = loadConfig();
-  const r = await runBuild(config, runClock());
-  const assets = await buildAssets(config.publicDir);
+  // the rebuild under the data directory's lock (an interrupted publish is recovered first);
+  // serving only reads, so the lock is released before the server starts
+  const { r, assets } = await withDataLock(config.publicDir, { esperar: true, log: (l) => console.log(l) }, async () => {
+    const r = await runBuild(config, runClock());
+    return { r, assets: await buildAssets(config.publicDir) };
+  });
   console.log(`build: ${r.files} arquivos em ${config.publicDir}; ${r.written.length + assets.length} alterado(s)`);
   const keys = keysFromEnv();
   const server = await startServer({

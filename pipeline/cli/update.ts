@@ -3,16 +3,25 @@ import { runClock } from "../domain/dates.ts";
 import { createReplayLoader } from "../fetch/replay.ts";
 import { createLiveLoader } from "../fetch/live.ts";
 import { withRecording } from "../fetch/record.ts";
+import { withDataLock } from "../publish/lock.ts";
 import { runUpdate } from "../run/update.ts";
-import { cliOptions } from "./args.ts";
+import { cliOptions, falhou, SEM_ESPERA, USAGE_SEM_ESPERA } from "./args.ts";
 
-const USAGE = `uso: npm run update [-- --replay DIR | --record DIR]
+const USAGE = `uso: npm run update [-- --replay DIR | --record DIR] [--sem-espera]
   (sem opções)   busca cada fonte ao vivo, mescla no histórico, gera e valida o site
   --replay DIR   o mesmo a partir de páginas gravadas: DIR/cepea/{boi-gordo,bezerro,milho,soja}.html,
                  DIR/scot/{boi-gordo,vaca-gorda}.html
-  --record DIR   busca ao vivo e grava cada página em DIR (mesmo layout do --replay)`;
+  --record DIR   busca ao vivo e grava cada página em DIR (mesmo layout do --replay)
+${USAGE_SEM_ESPERA}`;
 
-const args = cliOptions({ replay: { type: "string" }, record: { type: "string" } }, USAGE);
+const args = cliOptions(
+  {
+    replay: { type: "string" },
+    record: { type: "string" },
+    ...SEM_ESPERA,
+  },
+  USAGE,
+);
 if (args.replay && args.record) {
   console.error(`--replay e --record não podem ser usados juntos\n${USAGE}`);
   process.exit(2);
@@ -20,13 +29,15 @@ if (args.replay && args.record) {
 
 try {
   const config = loadConfig();
-  const now = runClock();
   const log = (line: string) => console.log(line);
-  let loader = args.replay ? createReplayLoader(args.replay, () => now) : createLiveLoader({ log });
-  if (args.record) loader = withRecording(loader, args.record, log);
-  const report = await runUpdate({ loader, config, now, log });
+  // one run at a time on the data directory: the store is read inside runUpdate, under the lock
+  const report = await withDataLock(config.publicDir, { esperar: !args["sem-espera"], log }, () => {
+    const now = runClock();
+    let loader = args.replay ? createReplayLoader(args.replay, () => now) : createLiveLoader({ log });
+    if (args.record) loader = withRecording(loader, args.record, log);
+    return runUpdate({ loader, config, now, log });
+  });
   process.exitCode = report.exitCode;
 } catch (err) {
-  console.error((err as Error).message);
-  process.exitCode = 1;
+  falhou(err);
 }

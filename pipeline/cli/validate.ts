@@ -1,17 +1,23 @@
 /**
  * `npm run validate [dir]`: validates every file under public/ (or dir) against schemas/ and
- * the checks in code; prints every error grouped per file, a summary, and exits 1 on any error.
+ * the checks in code, each file and across files (aggregates, index and status against the
+ * series); prints every error grouped per file, a summary, and exits 1 on any error. First, under
+ * the data directory's lock, it finishes or rolls back a publish a killed run left behind.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
+import { hasInterrupted, isControlPath } from "../publish/journal.ts";
+import { withDataLock } from "../publish/lock.ts";
 import { validateFiles } from "../validate/ajv.ts";
 
-function listFiles(dir: string): string[] {
+/** The site's files: the lock, an interrupted publish's staging and journal, and temp files are not the site. */
+function listFiles(dir: string, root = dir): string[] {
   const out: string[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const p = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...listFiles(p));
+    if (isControlPath(relative(root, p).split(sep).join("/"))) continue;
+    if (entry.isDirectory()) out.push(...listFiles(p, root));
     else if (entry.isFile()) out.push(p);
   }
   return out;
@@ -48,6 +54,32 @@ export function runValidate(dirArg: string | undefined): number {
   return comErros.length > 0 ? 1 : 0;
 }
 
+/**
+ * Recovers an interrupted publish under the lock (printing what it did), then validates. A tree
+ * this user cannot write (no lock possible) is validated as it is, unless a publish was left
+ * unfinished in it: then it cannot be trusted, and that is the error.
+ */
+export async function runValidateRecovering(dirArg: string | undefined): Promise<number> {
+  const dir = resolve(dirArg ?? "public");
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) return runValidate(dir);
+  try {
+    return await withDataLock(dir, { esperar: true, log: (l) => console.error(`validate: ${l}`), comando: "npm run validate" }, async () => runValidate(dir));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== "EACCES" && code !== "EPERM" && code !== "EROFS") throw err;
+    if (await hasInterrupted(dir)) {
+      console.error(`validate: ${dir} tem uma publicação interrompida e não pode ser recuperada sem permissão de escrita (${code}); rode npm run validate com permissão de escrita`);
+      return 1;
+    }
+    return runValidate(dir);
+  }
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  process.exitCode = runValidate(process.argv[2]);
+  try {
+    process.exitCode = await runValidateRecovering(process.argv[2]);
+  } catch (err) {
+    console.error((err as Error).message);
+    process.exitCode = 1;
+  }
 }

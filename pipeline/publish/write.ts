@@ -1,9 +1,12 @@
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { PipelineError } from "../domain/errors.ts";
 import type { RenderedFile } from "../render/site.ts";
 import { FileValidator } from "../validate/ajv.ts";
+import { commitStaged, JOURNAL_NAME, Passos, QuedaSimulada, STAGING_DIR, writeDurable, writerDeTeste } from "./journal.ts";
+import { holdsDataLock, withDataLock } from "./lock.ts";
 
-/** The temp file a write goes through, beside its target (removed if a run dies: removeLeftovers). */
+/** The temp file a write goes through, beside its target (a dead run's is removed by recovery: journal.ts). */
 export function tempPath(target: string): string {
   return `${target}.tmp-${process.pid}`;
 }
@@ -44,56 +47,68 @@ export interface PublishResult {
 }
 
 /**
- * Validates every file, stages the ones whose bytes differ from what is on disk (a temp file in
- * the target's directory), and only when the whole set is valid renames the staged files into
- * place: a reader, or a crash, never sees half a file, and an invalid set replaces nothing.
+ * Publishes a whole set of files or none of it. Every file is validated (with the checks across
+ * files) and the ones whose bytes differ from what is on disk are staged in a directory inside
+ * the site root; only when the whole set is valid is it committed through a journal (journal.ts),
+ * so a reader sees each file whole, an invalid set or a failed write (a full disk) replaces
+ * nothing, and a run killed at any instant leaves the old set or the new set once the next
+ * command recovers. Takes the data directory's lock unless this process holds it already.
  * Files are taken one at a time, so their texts need not all be in memory at once.
  */
 export async function publishFiles(root: string, files: Iterable<RenderedFile>): Promise<PublishResult> {
-  await removeLeftovers(root);
+  if (!holdsDataLock(root)) return withDataLock(root, { esperar: true, comando: "publicação" }, () => publishFiles(root, files));
+  const passos = new Passos();
   const validator = new FileValidator();
-  const staged: Array<[tmp: string, target: string, rel: string]> = [];
+  const staging = join(root, STAGING_DIR);
+  const write = writerDeTeste() ?? writeDurable;
+  const changed: string[] = [];
   let unchanged = 0;
-  const discard = () => Promise.all(staged.map(([tmp]) => rm(tmp, { force: true })));
+  const discard = () => rm(staging, { recursive: true, force: true });
+  // left by a run killed before its journal: never part of the site (withDataLock recovered it)
+  await discard();
+  let current = "";
   try {
     for (const f of files) {
+      current = f.path;
       validator.add(f.path, f.text, f.doc);
-      const target = join(root, f.path);
       const bytes = Buffer.from(f.text, "utf8");
-      if (await sameBytes(target, bytes)) {
+      if (await sameBytes(join(root, f.path), bytes)) {
         unchanged++;
         continue;
       }
-      await mkdir(dirname(target), { recursive: true });
-      const tmp = tempPath(target);
-      await writeFile(tmp, bytes);
-      staged.push([tmp, target, f.path]);
+      await passos.antes({ tipo: "preparar", arquivo: f.path });
+      const staged = join(staging, f.path);
+      await mkdir(dirname(staged), { recursive: true });
+      await write(staged, bytes);
+      changed.push(f.path);
     }
+    current = "";
+    const { erros } = validator.report();
+    if (erros.length > 0) {
+      await discard();
+      return { written: [], unchanged, erros };
+    }
+    if (changed.length > 0) await commitStaged(root, changed, passos);
   } catch (err) {
-    await discard();
-    throw err;
+    if (err instanceof QuedaSimulada) throw err;
+    // before the journal is in place nothing of the set is published: discard it whole; after,
+    // the journal stays and the next command finishes the publish
+    if (!(await hasCommitted(root))) await discard().catch(() => {});
+    throw new PipelineError({
+      stage: "write",
+      reason: `falha ao publicar${current ? ` ${current}` : ""} em ${root}: ${describeIoError(err)}; ${(await hasCommitted(root)) ? "a publicação foi confirmada e será concluída pelo próximo comando (npm run validate, build ou update)" : "nada foi publicado"}`,
+      cause: err,
+    });
   }
-  const { erros } = validator.report();
-  if (erros.length > 0) {
-    await discard();
-    return { written: [], unchanged, erros };
-  }
-  for (const [tmp, target] of staged) await rename(tmp, target);
-  return { written: staged.map(([, , rel]) => rel).sort(), unchanged, erros: [] };
+  return { written: changed.sort(), unchanged, erros: [] };
 }
 
-const TEMP = /\.tmp-\d+$/;
-
-/** Temp files a killed run left behind, so they are never deployed with the site. */
-async function removeLeftovers(root: string): Promise<void> {
-  let entries;
-  try {
-    entries = await readdir(root, { recursive: true, withFileTypes: true });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return;
-    throw err;
-  }
-  for (const e of entries) {
-    if (e.isFile() && TEMP.test(e.name)) await rm(join(e.parentPath, e.name), { force: true });
-  }
+function describeIoError(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  if (e.code === "ENOSPC") return "sem espaço em disco (ENOSPC)";
+  if (e.code === "EDQUOT") return "cota de disco excedida (EDQUOT)";
+  if (e.code === "EACCES" || e.code === "EPERM") return `sem permissão de escrita (${e.code})`;
+  return e.code ? `${e.code}: ${e.message}` : (e as Error).message;
 }
+
+const hasCommitted = (root: string) => stat(join(root, JOURNAL_NAME)).then(() => true, () => false);

@@ -3,6 +3,7 @@ import { PipelineError } from "../domain/errors.ts";
 import { allSeries } from "../domain/series.ts";
 import { emptyEventos, loadEventos } from "../events/model.ts";
 import { loadStore } from "../history/store.ts";
+import { withDataLock } from "../publish/lock.ts";
 import { publishFiles } from "../publish/write.ts";
 import { renderSerie } from "../render/serie.ts";
 import { renderSiteFiles } from "../render/site.ts";
@@ -15,7 +16,19 @@ import { nextStatus } from "./status.ts";
  * from their history, praças, provenance and update time, so a change in how a derived field is
  * written reaches every file, and a build of unchanged data changes no byte.
  */
-export async function runBuild(config: Config, now: Date): Promise<{ written: string[]; files: number }> {
+export async function runBuild(config: Config, now: Date, lock: BuildLockOptions = {}): Promise<{ written: string[]; files: number }> {
+  // the lock first: a build must not read a tree another run is publishing
+  return withDataLock(config.publicDir, { esperar: lock.esperar ?? true, log: lock.log, comando: lock.comando }, () => build(config, now));
+}
+
+export interface BuildLockOptions {
+  /** wait for a run holding the data directory (default), or fail at once naming it */
+  esperar?: boolean;
+  log?: (line: string) => void;
+  comando?: string;
+}
+
+async function build(config: Config, now: Date): Promise<{ written: string[]; files: number }> {
   const store = await loadStore(config.publicDir);
   const series = new Map<string, SerieFile>();
   for (const def of allSeries()) {

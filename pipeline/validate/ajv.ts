@@ -14,6 +14,9 @@ import { hasAtMostTwoDecimals } from "../domain/money.ts";
 import { isProduto, type Produto } from "../domain/products.ts";
 import { isUF, type UF } from "../domain/ufs.ts";
 import { checarAgregado, checarSerie } from "./checks.ts";
+import { historicoCsv } from "../render/csv.ts";
+import type { HistoricoEntry } from "../render/shapes.ts";
+import { ChecagemCruzada } from "./cruzada.ts";
 import { checarCsvHistorico, type CsvLinha } from "./csv.ts";
 import { linha, mostrar, problemasDoAjv, type Problema } from "./messages.ts";
 
@@ -66,6 +69,8 @@ export function schemaFor(relPath: string): SchemaMatch | null {
   if (m && isProduto(m[1]!) && isUF(m[2]!)) {
     return { kind: "serie", schema: "serie.schema.json", produto: m[1] as Produto, uf: m[2] as UF };
   }
+  // the capture log, one file per year (schemas/capturas.schema.json, once it exists)
+  if (/^api\/v1\/capturas\/\d{4}\.json$/.test(p) && compiled().has("capturas.schema.json")) return { kind: "outro", schema: "capturas.schema.json" };
   // files added later (eventos.json, ...) only need their schema in schemas/
   m = /^api\/v1\/([a-z0-9_-]+)\.json$/.exec(p);
   if (m && !["cotacao", "index", "status", "common", "serie"].includes(m[1]!) && compiled().has(`${m[1]}.schema.json`)) {
@@ -183,8 +188,9 @@ export class FileValidator {
   private readonly ignorados: string[] = [];
   /** series histories, kept until their CSV is seen (or for the index check) */
   private readonly series = new Map<string, unknown>();
-  private readonly csvPendentes = new Map<string, CsvLinha[]>();
+  private readonly csvPendentes = new Map<string, CsvLido>();
   private index: unknown;
+  private readonly cruzada = new ChecagemCruzada();
 
   private push(p: string, erros: string[]): void {
     const prev = this.results.get(p);
@@ -204,7 +210,10 @@ export class FileValidator {
           return;
         }
       }
-      this.push(p, validateDocument(p, data));
+      const erros = validateDocument(p, data);
+      this.push(p, erros);
+      // a file wrong on its own is reported once, not again against every file that quotes it
+      if (erros.length === 0) this.cruzada.add(p, data);
       if (p === "api/v1/index.json") this.index = data;
       if (p.startsWith("api/v1/cotacao/")) {
         const csv = csvDoJson(p);
@@ -217,14 +226,16 @@ export class FileValidator {
         }
       }
     } else if (/^api\/v1\/historico\/.+\.csv$/.test(p)) {
-      const csv = checarCsvHistorico(texto(content));
-      this.push(p, csv.problemas.map((pr) => linha(p, pr)));
+      const text = texto(content);
+      const lido = checarCsvHistorico(text);
+      this.push(p, lido.problemas.map((pr) => linha(p, pr)));
+      const csv: CsvLido = { linhas: lido.linhas, texto: text };
       const json = jsonDoCsv(p);
       if (this.series.has(json)) {
-        this.push(p, compararCsvJson(p, csv.linhas, this.series.get(json)));
+        this.push(p, compararCsvJson(p, csv, this.series.get(json)));
         this.series.delete(json);
       } else {
-        this.csvPendentes.set(p, csv.linhas);
+        this.csvPendentes.set(p, csv);
       }
     } else if (/^schemas\/[^/]+\.json$/.test(p)) {
       this.push(p, checarCopiaDoSchema(p, texto(content)));
@@ -239,6 +250,7 @@ export class FileValidator {
    */
   report(arvore?: { has(path: string): boolean }): ValidationReport {
     if (arvore && this.index) this.push("api/v1/index.json", checarCaminhosDoIndice(this.index as { series?: unknown; produtos?: unknown; ufs?: unknown }, arvore));
+    for (const [p, erros] of this.cruzada.problemas()) this.push(p, erros);
     const arquivos = [...this.results.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([path, erros]) => ({ path, erros }));
     return { arquivos, ignorados: [...this.ignorados].sort(), erros: arquivos.flatMap((a) => a.erros) };
   }
@@ -258,8 +270,15 @@ export function validateFiles(files: Map<string, string | Buffer>, opts: Validat
   return v.report(opts.arvoreCompleta ? byPath : undefined);
 }
 
-/** CSV and JSON of the same series must hold the same days and values. */
-function compararCsvJson(p: string, linhas: CsvLinha[], doc: unknown): string[] {
+/** A CSV as read: its lines, and its text until it is compared with its JSON. */
+type CsvLido = { linhas: CsvLinha[]; texto?: string };
+
+/**
+ * CSV and JSON of the same series must hold the same days and values, and then the very lines
+ * the JSON history renders to (every column: US$, 30 days, praças).
+ */
+function compararCsvJson(p: string, csv: CsvLido, doc: unknown): string[] {
+  const { linhas } = csv;
   const jsonPath = jsonDoCsv(p);
   const d = doc as { historico?: unknown } | undefined;
   if (!d || !Array.isArray(d.historico)) return [];
@@ -274,6 +293,21 @@ function compararCsvJson(p: string, linhas: CsvLinha[], doc: unknown): string[] 
     const h = hist[i]!;
     if (l.data !== h.data || Number(l.valor) !== h.valor) {
       erros.push(`${p}: linha ${l.linha}: ${l.data},${l.valor} difere de ${jsonPath} /historico/${i} (${mostrar(h.data)}, ${mostrar(h.valor)})`);
+    }
+  }
+  if (erros.length === 0 && csv.texto !== undefined) {
+    let esperado: string;
+    try {
+      esperado = historicoCsv(hist as HistoricoEntry[]);
+    } catch {
+      return erros;
+    }
+    if (esperado !== csv.texto) {
+      const a = csv.texto.split("\n");
+      const b = esperado.split("\n");
+      let i = 0;
+      while (i < a.length && a[i] === b[i]) i++;
+      erros.push(`${p}: linha ${i + 1}: ${mostrar(a[i] ?? "")} difere do que ${jsonPath} dá para essa linha (${mostrar(b[i] ?? "")}); os dois arquivos são de versões diferentes dos dados`);
     }
   }
   return erros;

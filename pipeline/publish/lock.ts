@@ -1,0 +1,228 @@
+/**
+ * One run at a time on a data directory, the way git guards its index: a lock file created
+ * exclusively inside the site root (`.cotacao.lock`), naming its holder (PID, host, command,
+ * start time). A second run waits for it, or with `esperar: false` fails at once naming the
+ * holder. A lock whose PID is gone on this host is stale and is broken. While holding the lock,
+ * and before anything else, an interrupted publish is finished or rolled back (journal.ts).
+ */
+import { randomBytes } from "node:crypto";
+import { link, mkdir, readFile, readdir, rm, unlink, writeFile } from "node:fs/promises";
+import { hostname } from "node:os";
+import { join, resolve } from "node:path";
+import { PipelineError } from "../domain/errors.ts";
+import { recoverInterrupted } from "./journal.ts";
+
+/** The lock file, inside the site root: a dotfile, never served, deployed nor committed. */
+export const LOCK_NAME = ".cotacao.lock";
+/** Held for an instant while a stale lock is removed, so two waiters never both break it. */
+const BREAKER_NAME = ".cotacao.lock.quebra";
+/** The lock's content is written here first and then hard-linked to LOCK_NAME (all or nothing). */
+const LOCK_TEMP = /^\.cotacao\.lock\.(\d+)\.[0-9a-f]+$/;
+
+export interface LockHolder {
+  pid: number;
+  host: string;
+  /** ISO date-time the holder took the lock */
+  desde: string;
+  /** what the holder runs ("npm run update -- --replay x") */
+  comando: string;
+  /** random, tells two holders with the same PID apart (a PID reused after a crash) */
+  token: string;
+}
+
+export interface LockOptions {
+  /** wait for the holder to finish (default), or fail at once naming it */
+  esperar: boolean;
+  log?: (line: string) => void;
+  /** what this run is, shown to a second run; default: the command line */
+  comando?: string;
+  /** polling interval while waiting (ms) */
+  intervaloMs?: number;
+  /** how often a waiting run says it is still waiting (ms) */
+  progressoMs?: number;
+}
+
+/** Thrown when the data directory is locked and the caller chose not to wait. */
+export class LockOcupadoError extends PipelineError {
+  readonly holder: LockHolder | null;
+  constructor(dir: string, holder: LockHolder | null) {
+    super({
+      stage: "write",
+      reason: `${dir} está em uso por outra execução (${descreverDono(holder)}); nada foi feito. Espere ela terminar ou rode sem --sem-espera para aguardar`,
+    });
+    this.name = "LockOcupadoError";
+    this.holder = holder;
+  }
+}
+
+/** Exit code of a command that found the data directory locked and did not wait (EX_TEMPFAIL). */
+export const EXIT_LOCK_OCUPADO = 75;
+
+export function descreverDono(h: LockHolder | null): string {
+  if (!h) return "dono desconhecido: arquivo de trava ilegível";
+  return `PID ${h.pid} em ${h.host}, "${h.comando}", desde ${h.desde}`;
+}
+
+/** Locks this process holds, by resolved directory: withDataLock is re-entrant. */
+const held = new Map<string, { token: string; depth: number }>();
+
+/** True when this process holds the lock on `dir` (publishFiles takes it only when not). */
+export function holdsDataLock(dir: string): boolean {
+  return held.has(resolve(dir));
+}
+
+const isCode = (err: unknown, code: string) => (err as NodeJS.ErrnoException | undefined)?.code === code;
+
+/** Whether a process with this PID exists on this host (EPERM: it exists, owned by someone else). */
+export function pidAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return isCode(err, "EPERM");
+  }
+}
+
+async function readHolder(file: string): Promise<LockHolder | null | "ausente"> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (err) {
+    if (isCode(err, "ENOENT")) return "ausente";
+    throw err;
+  }
+  try {
+    const h = JSON.parse(text) as LockHolder;
+    return typeof h.pid === "number" && typeof h.token === "string" ? h : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A holder is gone when it ran on this host and its PID no longer exists, or when the PID is
+ * ours but this process does not hold the lock (a PID reused after the holder was killed, as
+ * happens in a fresh container). A holder on another host is never judged: only a person can.
+ */
+function isStale(h: LockHolder, dir: string): boolean {
+  if (h.host !== hostname()) return false;
+  if (h.pid === process.pid) return held.get(dir)?.token !== h.token;
+  return !pidAlive(h.pid);
+}
+
+/** Creates `name` in `dir` holding `text`, only if it does not exist: written aside, then linked. */
+async function createExclusive(dir: string, name: string, text: string): Promise<boolean> {
+  const tmp = join(dir, `${LOCK_NAME}.${process.pid}.${randomBytes(6).toString("hex")}`);
+  await writeFile(tmp, text, { flag: "wx" });
+  try {
+    await link(tmp, join(dir, name));
+    return true;
+  } catch (err) {
+    if (isCode(err, "EEXIST")) return false;
+    throw err;
+  } finally {
+    await rm(tmp, { force: true });
+  }
+}
+
+/** Removes a stale lock, under the breaker, only if it is still the one judged stale. */
+async function breakStale(dir: string, stale: LockHolder, me: LockHolder): Promise<void> {
+  const breaker = join(dir, BREAKER_NAME);
+  if (!(await createExclusive(dir, BREAKER_NAME, JSON.stringify(me)))) {
+    const b = await readHolder(breaker);
+    // a breaker is held for an instant; one left by a killed process is removed
+    if (b !== "ausente" && (b === null || isStale(b, dir))) await rm(breaker, { force: true });
+    return;
+  }
+  try {
+    const now = await readHolder(join(dir, LOCK_NAME));
+    if (now !== "ausente" && now !== null && now.token === stale.token) await unlink(join(dir, LOCK_NAME));
+  } finally {
+    await rm(breaker, { force: true });
+  }
+}
+
+/** Lock temp files whose writer is dead (killed between writing and linking). */
+async function removeDeadLockTemps(dir: string): Promise<void> {
+  for (const name of await readdir(dir)) {
+    const m = LOCK_TEMP.exec(name);
+    if (m && Number(m[1]) !== process.pid && !pidAlive(Number(m[1]))) await rm(join(dir, name), { force: true });
+  }
+}
+
+function defaultComando(): string {
+  const script = process.env.npm_lifecycle_event;
+  const args = process.argv.slice(2).join(" ");
+  if (script) return `npm run ${script}${args ? ` -- ${args}` : ""}`;
+  return process.argv.slice(1).join(" ");
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Runs `fn` holding the lock on the data directory `dir` (created if missing). Before `fn`, an
+ * interrupted publish left in `dir` by a killed run is finished or rolled back. Re-entrant within
+ * one process: a nested call on the same directory just runs `fn`.
+ */
+export async function withDataLock<T>(dirArg: string, opts: LockOptions, fn: () => Promise<T>): Promise<T> {
+  const dir = resolve(dirArg);
+  const mine = held.get(dir);
+  if (mine) {
+    mine.depth++;
+    try {
+      return await fn();
+    } finally {
+      mine.depth--;
+    }
+  }
+  const log = opts.log ?? (() => {});
+  const me: LockHolder = {
+    pid: process.pid,
+    host: hostname(),
+    desde: new Date().toISOString(),
+    comando: opts.comando ?? defaultComando(),
+    token: randomBytes(12).toString("hex"),
+  };
+  await mkdir(dir, { recursive: true });
+  const file = join(dir, LOCK_NAME);
+  const intervalo = opts.intervaloMs ?? 250;
+  const progresso = opts.progressoMs ?? 10_000;
+  const start = Date.now();
+  let avisado: string | null = null;
+  let ultimoAviso = start;
+  for (;;) {
+    if (await createExclusive(dir, LOCK_NAME, `${JSON.stringify(me, null, 2)}\n`)) break;
+    const h = await readHolder(file);
+    if (h === "ausente") continue;
+    if (h !== null && isStale(h, dir)) {
+      log(`trava: a execução que travava ${dir} (${descreverDono(h)}) não existe mais; trava abandonada removida`);
+      await breakStale(dir, h, me);
+      continue;
+    }
+    if (!opts.esperar) throw new LockOcupadoError(dir, h);
+    const quem = descreverDono(h);
+    const now = Date.now();
+    if (avisado !== quem) {
+      log(`trava: ${dir} está em uso por outra execução (${quem}); aguardando ela terminar (use --sem-espera para sair em vez de esperar)`);
+      avisado = quem;
+      ultimoAviso = now;
+    } else if (now - ultimoAviso >= progresso) {
+      log(`trava: ainda aguardando ${h ? `PID ${h.pid}` : "a outra execução"} (há ${Math.round((now - start) / 1000)} s)`);
+      ultimoAviso = now;
+    }
+    await sleep(intervalo);
+  }
+  held.set(dir, { token: me.token, depth: 1 });
+  try {
+    if (avisado) log(`trava: ${dir} liberada após ${Math.round((Date.now() - start) / 1000)} s; seguindo`);
+    await removeDeadLockTemps(dir);
+    const recovered = await recoverInterrupted(dir);
+    if (recovered) log(recovered);
+    return await fn();
+  } finally {
+    held.delete(dir);
+    const h = await readHolder(file).catch(() => null);
+    if (h !== "ausente" && h !== null && h.token === me.token) await rm(file, { force: true });
+  }
+}

@@ -21,6 +21,8 @@ import { lookupPublico, motivoUrlRecusada } from "./net.ts";
 import { PROJECT_URL } from "../domain/site.ts";
 
 export const SIGNATURE_HEADER = "X-Cotacao-Signature";
+/** what is read of a receiver's reply body before the rest is dropped (nothing in it is used) */
+export const RESPOSTA_MAX_BYTES = 64 * 1024;
 export const WEBHOOK_USER_AGENT = `CotacaoAberta-Webhooks/1.0 (+${PROJECT_URL})`;
 
 export const AssinanteSchema = z.strictObject({
@@ -124,7 +126,7 @@ export function corpoDoEvento(e: Evento): string {
 }
 
 export interface OpcoesEntrega {
-  /** per attempt, whole request */
+  /** per attempt, the whole exchange: connect, send, status and headers, reply body */
   timeoutMs?: number;
   /** attempts per event (1 = no retry) */
   tentativas?: number;
@@ -163,6 +165,18 @@ function pendentesPara(a: Assinante, eventos: EventosFile, entregues: ReadonlySe
     .reverse(); // oldest first: a subscriber sees events in the order they happened
 }
 
+/**
+ * One attempt, under one deadline for the whole exchange (connect, send, headers, reply body):
+ * undici's own timeouts only watch for silence, and a receiver that trickles a byte at a time
+ * never goes silent.
+ *
+ * Policy: the status line decides. A 2xx is the receiver's acknowledgement, so the event counts
+ * as delivered even when its reply body is then cut by the deadline or by the cap (sending it
+ * again would deliver the event twice). A deadline reached before the status is a failure, and
+ * retried. The body is read only so that a short reply leaves the connection reusable: at most
+ * RESPOSTA_MAX_BYTES of it, then the stream is cancelled, which closes the connection, so a
+ * receiver answering gigabytes costs us 64 KiB and socket buffers.
+ */
 async function postar(
   dispatcher: Dispatcher,
   url: string,
@@ -172,13 +186,19 @@ async function postar(
   tentativa: number,
   timeoutMs: number,
 ): Promise<{ ok: boolean; retry: boolean; status: number | null; motivo: string | null }> {
+  const ctrl = new AbortController();
+  let esgotado = false;
+  const prazo = setTimeout(() => {
+    esgotado = true;
+    ctrl.abort();
+  }, timeoutMs);
   try {
     const res = await fetch(url, {
       method: "POST",
       body,
       redirect: "manual",
       dispatcher,
-      signal: AbortSignal.timeout(timeoutMs),
+      signal: ctrl.signal,
       headers: {
         "content-type": "application/json; charset=utf-8",
         "user-agent": WEBHOOK_USER_AGENT,
@@ -188,8 +208,7 @@ async function postar(
         "X-Cotacao-Tentativa": String(tentativa),
       },
     });
-    // the answer body is not used; read it so the connection can be reused
-    await res.arrayBuffer().catch(() => undefined);
+    await descartarResposta(res.body, RESPOSTA_MAX_BYTES);
     if (res.status >= 200 && res.status < 300) return { ok: true, retry: false, status: res.status, motivo: null };
     if (res.status >= 300 && res.status < 400) {
       return { ok: false, retry: false, status: res.status, motivo: `HTTP ${res.status}: redirecionamento não é seguido (cadastre a URL final)` };
@@ -198,11 +217,33 @@ async function postar(
     return { ok: false, retry, status: res.status, motivo: `HTTP ${res.status}` };
   } catch (err) {
     const e2 = err as Error & { cause?: { code?: string; message?: string } };
-    const timeout = e2.name === "TimeoutError" || e2.name === "AbortError";
+    const timeout = esgotado || e2.name === "TimeoutError" || e2.cause?.code === "UND_ERR_HEADERS_TIMEOUT" || e2.cause?.code === "UND_ERR_CONNECT_TIMEOUT";
     const motivo = timeout ? `sem resposta em ${timeoutMs} ms` : `falha de rede: ${e2.cause?.message ?? e2.message}`;
     const recusado = e2.cause?.code === "EADDRNOTPUBLIC";
     return { ok: false, retry: !recusado, status: null, motivo };
+  } finally {
+    clearTimeout(prazo);
   }
+}
+
+/**
+ * Reads and drops a reply body, up to `max` bytes; past that, or on any error (the deadline, a
+ * reset), the stream is cancelled. Never throws: the status already said what happened.
+ */
+async function descartarResposta(stream: Awaited<ReturnType<typeof fetch>>["body"], max: number): Promise<void> {
+  if (!stream) return;
+  const reader = stream.getReader();
+  let lidos = 0;
+  try {
+    while (lidos <= max) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      lidos += (value as Uint8Array).byteLength;
+    }
+  } catch {
+    // cut by the deadline or the receiver: nothing more to read
+  }
+  await reader.cancel().catch(() => {});
 }
 
 /**

@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { nextEventos, type EventosFile } from "../../pipeline/events/model.ts";
 import { isPrivateAddress, lookupPublico, motivoUrlRecusada } from "../../pipeline/events/net.ts";
 import {
+  RESPOSTA_MAX_BYTES,
   assinatura,
   entregarEventos,
   formatarRelatorio,
@@ -17,6 +18,7 @@ import {
   type Assinante,
 } from "../../pipeline/events/webhooks.ts";
 import type { SeriesChange } from "../../pipeline/run/apply.ts";
+import { pump } from "../fetch/server.ts";
 
 interface Recebido {
   path: string;
@@ -24,10 +26,14 @@ interface Recebido {
   body: string;
 }
 
-/** A receiver on 127.0.0.1 whose answer per request is chosen by the test. */
+/**
+ * A receiver on 127.0.0.1 whose answer per request is chosen by the test: a status, never
+ * answering, or a function that writes the reply itself.
+ */
 class Receptor {
   recebidos: Recebido[] = [];
-  responder: (req: Recebido, n: number) => { status: number; headers?: Record<string, string> } | "pendurar" = () => ({ status: 204 });
+  responder: (req: Recebido, n: number) => { status: number; headers?: Record<string, string> } | "pendurar" | ((res: ServerResponse) => void) =
+    () => ({ status: 204 });
   private server!: Server;
   private sockets = new Set<Socket>();
 
@@ -40,6 +46,7 @@ class Receptor {
         this.recebidos.push(r);
         const a = this.responder(r, this.recebidos.length);
         if (a === "pendurar") return; // never answers: the client's timeout must fire
+        if (typeof a === "function") return a(res);
         res.writeHead(a.status, a.headers ?? {});
         res.end();
       });
@@ -65,9 +72,11 @@ const NOW = "2026-09-28T12:00:00-03:00";
 const SEGREDO = "segredo-de-teste-123";
 
 function eventos(): EventosFile {
+  // no field-level revisions in these changes (campos, rebase): only new days
+  const change = (c: Omit<SeriesChange, "campos" | "rebase">): SeriesChange => ({ campos: [], rebase: [], ...c }) as SeriesChange;
   const changes: SeriesChange[] = [
-    { id: "boi_gordo", added: ["2026-09-04"], revised: [], pracasChanged: false, antes: { data: "2026-09-03", valor: 347.6 }, depois: { data: "2026-09-04", valor: 347.7 } },
-    { id: "milho", added: ["2026-09-04"], revised: [], pracasChanged: false, antes: { data: "2026-09-03", valor: 71.2 }, depois: { data: "2026-09-04", valor: 70.93 } },
+    change({ id: "boi_gordo", added: ["2026-09-04"], revised: [], pracasChanged: false, antes: { data: "2026-09-03", valor: 347.6 }, depois: { data: "2026-09-04", valor: 347.7 } }),
+    change({ id: "milho", added: ["2026-09-04"], revised: [], pracasChanged: false, antes: { data: "2026-09-03", valor: 71.2 }, depois: { data: "2026-09-04", valor: 70.93 } }),
   ];
   return nextEventos(null, changes, new Date(NOW));
 }
@@ -161,6 +170,82 @@ describe("webhook delivery to a local receiver", () => {
     expect(r.entregas[0]).toMatchObject({ ok: false, tentativas: 2, status: null, motivo: "sem resposta em 300 ms" });
     expect(rx.recebidos).toHaveLength(2);
     expect(await loadEstado(estadoFile)).toEqual({ versao: 1, assinantes: [{ url: assinante.url, entregues: [] }] });
+  });
+
+  describe("a receiver's reply is bounded in size and in time", () => {
+    const GIGA_E_MEIO = 1.5 * 1024 * 1024 * 1024;
+    /** what each reply managed to get out before the client stopped reading */
+    let enviados: Promise<number>[];
+    beforeEach(() => {
+      enviados = [];
+    });
+    const inunda =
+      (status: number) =>
+      (res: ServerResponse): void => {
+        res.writeHead(status, { "content-type": "application/octet-stream" });
+        enviados.push(pump(res, GIGA_E_MEIO));
+      };
+
+    it("a 2xx with a 1.5 GB body is delivered, and the client reads only the first 64 KiB of it", async () => {
+      rx.responder = () => inunda(200);
+      const r = await entregarEventos(eventos(), [assinante], estadoVazio(), { ...rapido, estadoFile });
+      expect(r.ok).toBe(true);
+      expect(r.entregas.map((x) => [x.ok, x.tentativas, x.status])).toEqual([
+        [true, 1, 200],
+        [true, 1, 200],
+        [true, 1, 200],
+      ]);
+      const sent = await Promise.all(enviados);
+      expect(sent).toHaveLength(3);
+      for (const n of sent) {
+        // the cap, then socket buffers: far below what the receiver wanted to send
+        expect(n).toBeGreaterThan(RESPOSTA_MAX_BYTES);
+        expect(n).toBeLessThan(GIGA_E_MEIO / 50);
+      }
+    });
+
+    it("a 503 with a huge body is retried, its body dropped the same way", async () => {
+      rx.responder = (_req, n) => inunda(n === 1 ? 503 : 200);
+      const r = await entregarEventos(eventos(), [assinante], estadoVazio(), { ...rapido, estadoFile });
+      expect(r.ok).toBe(true);
+      expect(r.entregas[0]).toMatchObject({ ok: true, tentativas: 2, status: 200 });
+      for (const n of await Promise.all(enviados)) expect(n).toBeLessThan(GIGA_E_MEIO / 50);
+    });
+
+    it("a 2xx whose body trickles forever is cut by the attempt's deadline and counts as delivered", async () => {
+      let fechadas = 0;
+      rx.responder = () => (res) => {
+        res.writeHead(200, { "content-type": "text/plain" });
+        const t = setInterval(() => res.write("."), 20);
+        res.once("close", () => {
+          clearInterval(t);
+          fechadas++;
+        });
+      };
+      const r = await entregarEventos(eventos(), [assinante], estadoVazio(), { ...rapido, timeoutMs: 300, estadoFile });
+      // the 2xx was the receiver's acknowledgement: sending again would deliver the event twice
+      expect(r.ok).toBe(true);
+      expect(r.entregas.map((x) => x.tentativas)).toEqual([1, 1, 1]);
+      expect(rx.recebidos).toHaveLength(3);
+      // every trickling reply was hung up on by the client
+      await expect.poll(() => fechadas).toBe(3);
+    });
+
+    it("a receiver that trickles its headers forever is cut by the deadline: a failure, retried", async () => {
+      rx.responder = () => (res) => {
+        const s = res.socket!;
+        s.write("HTTP/1.1 200 OK\r\n");
+        let n = 0;
+        const t = setInterval(() => s.write(`X-Lento-${n++}: sim\r\n`), 20);
+        s.once("close", () => clearInterval(t));
+      };
+      const r = await entregarEventos(eventos(), [assinante], estadoVazio(), { ...rapido, timeoutMs: 300, tentativas: 2, estadoFile });
+      expect(r.ok).toBe(false);
+      expect(r.entregas).toHaveLength(1);
+      expect(r.entregas[0]).toMatchObject({ ok: false, tentativas: 2, status: null, motivo: "sem resposta em 300 ms" });
+      expect(rx.recebidos).toHaveLength(2);
+      expect(r.resumo[0]).toMatchObject({ entregues: 0, falhas: 1, pendentes: 2 });
+    });
   });
 
   it("does not follow redirects and does not retry a 4xx", async () => {

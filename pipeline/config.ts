@@ -2,6 +2,7 @@ import { readFileSync, existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import type { RevisaoAceita } from "./check/revisions.ts";
 import { FONTES, type Fonte } from "./domain/row.ts";
 import { DEFAULT_PRACAS_REFERENCIA } from "./domain/series.ts";
 import { SCOT_UFS, type UF } from "./domain/ufs.ts";
@@ -17,6 +18,20 @@ const ConfigSchema = z.strictObject({
   fontes: z.partialRecord(z.enum(FONTES), z.strictObject({ ativa: z.boolean() })).optional(),
   /** reference praça per Scot UF, by the praça's cleaned name ("Barretos", "C. Grande") */
   pracasReferencia: z.partialRecord(z.enum(SCOT_UFS), z.string().min(1)).optional(),
+  /**
+   * revisions beyond a product's bound that an operator has checked and accepts: exactly this
+   * series, day, field and new value (the same as `update --aceitar-revisao`)
+   */
+  revisoesAceitas: z
+    .array(
+      z.strictObject({
+        serie: z.string().regex(/^[a-z_]+(\/[A-Z]{2})?$/),
+        data: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+        campo: z.string().min(1).default("valor"),
+        valor: z.number().finite().nullable(),
+      }),
+    )
+    .optional(),
 });
 
 export interface Config {
@@ -24,6 +39,8 @@ export interface Config {
   publicDir: string;
   fontesAtivas: Record<Fonte, boolean>;
   pracasReferencia: Record<UF, string>;
+  /** from cotacao.config.json; `update --aceitar-revisao` adds to them for one run */
+  revisoesAceitas: RevisaoAceita[];
 }
 
 /**
@@ -62,5 +79,6 @@ export function loadConfig(opts: { root?: string; publicDir?: string; env?: Node
     publicDir: resolve(opts.publicDir ?? env.COTACAO_PUBLIC_DIR ?? join(root, "public")),
     fontesAtivas,
     pracasReferencia: { ...DEFAULT_PRACAS_REFERENCIA, ...parsed.pracasReferencia } as Record<UF, string>,
+    revisoesAceitas: parsed.revisoesAceitas ?? [],
   };
 }

@@ -52,14 +52,15 @@ describe("a reference praça missing from the table", () => {
   });
   afterAll(() => cleanup(site, pages));
 
-  it("fails the page, loudly, and still merges every series it could read", async () => {
+  it("fails the page, loudly, and merges nothing of it (a page is atomic)", async () => {
     const r = await replay(pages, site, "2026-09-27T13:00:00-03:00");
     expect(r.exitCode).toBe(1);
     const o = r.outcomes.find((x) => x.source === "scot" && x.page === "boi-gordo")!;
     expect(o).toMatchObject({ ok: false, kind: "parse_error" });
     expect(!o.ok && o.reason).toMatch(/boi_gordo\/SP: praça de referência "Barretos" não está na tabela \(praças de SP: Barretos-Frigorífico, Araçatuba\)/);
     expect((await readJson(site, "api/v1/cotacao/boi_gordo/SP.json")).data_cotacao).toBe("2026-08-05");
-    expect((await readJson(site, "api/v1/cotacao/boi_gordo/MS.json")).data_cotacao).toBe("2026-08-06");
+    // MS was read fine from the same page, but a page is accepted whole or not at all
+    expect((await readJson(site, "api/v1/cotacao/boi_gordo/MS.json")).data_cotacao).toBe("2026-08-05");
     const status = await readJson(site, "api/v1/status.json");
     const scotStatus = status.fontes.find((f: { id: string }) => f.id === "scot");
     expect(scotStatus.estado).toBe("failed");

@@ -285,7 +285,7 @@ describe("invalid documents fail with a readable pt-BR message", () => {
     expect(validateDocument("api/v1/status.json", doc)).toEqual([
       `api/v1/status.json: /fontes/0/estado: deve ser um destes valores: "ok", "stale", "blocked", "failed", "disabled" (recebido "down")`,
       `api/v1/status.json: /fontes/1/falhas_consecutivas: deve ser maior ou igual a 0 (recebido -1)`,
-      `api/v1/status.json: /fontes/1/paginas/0/estado: deve ser um destes valores: "ok", "blocked", "soft_block", "timeout", "http_error", "network_error", "parse_error", "rejected", "missing" (recebido "captcha")`,
+      `api/v1/status.json: /fontes/1/paginas/0/estado: deve ser um destes valores: "ok", "blocked", "soft_block", "timeout", "http_error", "network_error", "parse_error", "rejected", "revisao_suspeita", "missing" (recebido "captcha")`,
     ]);
   });
 

@@ -1,17 +1,33 @@
-import { dayBrasilia, daysBetween } from "../domain/dates.ts";
+import { dayBrasilia, daysBetween, formatDateBR } from "../domain/dates.ts";
 import { PRODUTO_INFO } from "../domain/products.ts";
 import { formatDecimalBR, variationPct } from "../domain/money.ts";
 import type { HistoricoEntry } from "../render/shapes.ts";
 import type { SeriesUpdate } from "../history/assemble.ts";
 
-/** A jump is only judged against a previous day at most this many days before. */
-const JUMP_WINDOW_DAYS = 10;
+/** Below this many calendar days between two quotes the product's own jump limit applies as is. */
+export const JUMP_BASE_DAYS = 7;
+/** However long the gap, the limit never grows past this multiple of the product's limit. */
+export const JUMP_MAX_FACTOR = 3;
+
+/**
+ * The largest change accepted between two consecutive quotes `gapDays` apart. A price may drift
+ * further the longer nobody looked, so the product's limit widens with the square root of the
+ * gap in weeks (a random walk's spread), capped at JUMP_MAX_FACTOR times the limit: 10 % the
+ * next day, 13,1 % after 12 days, 20,7 % after a month, 30 % after two months or more. The
+ * largest limit of any product is therefore 36 %: a +189 % "quote" after any gap is held for an
+ * operator, never published.
+ */
+export function jumpLimitPct(basePct: number, gapDays: number): number {
+  const factor = Math.min(JUMP_MAX_FACTOR, Math.max(1, Math.sqrt(gapDays / JUMP_BASE_DAYS)));
+  return Math.round(basePct * factor * 100) / 100;
+}
 
 /**
  * The gates a page must pass before any of its values is merged: plausible range for the
- * product and unit, no day in the future (Brasília), no day-over-day jump beyond the product's
- * threshold (against the page's own previous day or the stored history). Returns the reasons
- * the page is rejected; empty when it passes.
+ * product and unit, no day in the future (Brasília), no jump beyond the product's limit between
+ * consecutive quotes of the stored history with the page's days laid in, whatever the gap
+ * (jumpLimitPct), for the series' value and for every praça of a state series. Returns the
+ * reasons the page is rejected; empty when it passes.
  */
 export function checkUpdates(
   updates: readonly SeriesUpdate[],
@@ -20,17 +36,22 @@ export function checkUpdates(
 ): string[] {
   const problems: string[] = [];
   const today = dayBrasilia(now);
+  const fmt = formatDecimalBR;
   for (const u of updates) {
     const info = PRODUTO_INFO[u.def.produto];
     const range = info.faixa[u.def.unidade];
-    const fmt = formatDecimalBR;
     const inRange = (v: number) => !range || (v >= range[0] && v <= range[1]);
     for (const e of u.entries) {
       if (e.data > today) {
-        problems.push(`${u.def.id}: data ${e.data} no futuro (hoje é ${today} em Brasília)`);
+        problems.push(`${u.def.id}: data ${formatDateBR(e.data)} no futuro (hoje é ${formatDateBR(today)} em Brasília)`);
       }
       if (!inRange(e.valor)) {
-        problems.push(`${u.def.id} em ${e.data}: R$ ${fmt(e.valor)}/${u.def.unidade} fora da faixa plausível (${range![0]}–${range![1]})`);
+        problems.push(`${u.def.id} em ${formatDateBR(e.data)}: R$ ${fmt(e.valor)}/${u.def.unidade} fora da faixa plausível (${range![0]}–${range![1]})`);
+      }
+      for (const [praca, v] of Object.entries(e.pracas ?? {})) {
+        if (!inRange(v)) {
+          problems.push(`${u.def.id}, praça ${praca} em ${formatDateBR(e.data)}: R$ ${fmt(v)}/${u.def.unidade} fora da faixa plausível (${range![0]}–${range![1]})`);
+        }
       }
     }
     for (const q of u.pracas?.quotes ?? []) {
@@ -39,22 +60,34 @@ export function checkUpdates(
         problems.push(`${u.def.id}, praça ${q.praca}: R$ ${fmt(q.valor)}/${q.unidade} fora da faixa plausível (${r[0]}–${r[1]})`);
       }
     }
-    // day-over-day jumps, over the stored history with the page's days laid in
+    // jumps, over the stored history with the page's days laid in: every pair of consecutive
+    // days of which at least one comes from the page is judged, however far apart they are
     const incoming = new Set(u.entries.map((e) => e.data));
     const merged = new Map<string, HistoricoEntry>();
     for (const e of history(u.def.id)) merged.set(e.data, e);
     for (const e of u.entries) merged.set(e.data, e);
     const days = [...merged.values()].sort((a, b) => (a.data < b.data ? -1 : 1));
+    const nome = info.nome.toLowerCase();
     for (let i = 1; i < days.length; i++) {
       const prev = days[i - 1]!;
       const cur = days[i]!;
       if (!incoming.has(cur.data) && !incoming.has(prev.data)) continue;
-      if (daysBetween(prev.data, cur.data) > JUMP_WINDOW_DAYS) continue;
-      const pct = variationPct(prev.valor, cur.valor);
-      if (Math.abs(pct) > info.saltoMaximoPct) {
-        problems.push(
-          `${u.def.id}: salto de ${formatDecimalBR(pct)}% de ${prev.data} (R$ ${fmt(prev.valor)}) para ${cur.data} (R$ ${fmt(cur.valor)}), acima do limite de ${info.saltoMaximoPct}% para ${info.nome.toLowerCase()}`,
-        );
+      const gap = daysBetween(prev.data, cur.data);
+      const limit = jumpLimitPct(info.saltoMaximoPct, gap);
+      const judge = (what: string, a: number, b: number) => {
+        const pct = variationPct(a, b);
+        if (Math.abs(pct) > limit) {
+          problems.push(
+            `${u.def.id}${what}: salto de ${fmt(pct)}% de ${formatDateBR(prev.data)} (R$ ${fmt(a)}) para ${formatDateBR(cur.data)} (R$ ${fmt(b)}), ` +
+              `acima do limite de ${fmt(limit)}% para ${nome} com ${gap} dia(s) de intervalo`,
+          );
+        }
+      };
+      judge("", prev.valor, cur.valor);
+      // each praça against its own previous quote (a praça may be absent on some days)
+      for (const [praca, v] of Object.entries(cur.pracas ?? {})) {
+        const before = prev.pracas?.[praca];
+        if (before !== undefined) judge(`, praça ${praca}`, before, v);
       }
     }
   }

@@ -10,6 +10,7 @@ export const FAILURE_KINDS = [
   "network_error",
   "parse_error", // the page has the table but it could not be read
   "rejected", // read fine, but the values failed the plausibility gates
+  "revisao_suspeita", // would change a published day beyond the product's revision bound: held for an operator
   "missing", // replay: the recorded page is not there
 ] as const;
 export type FailureKind = (typeof FAILURE_KINDS)[number];

@@ -10,16 +10,25 @@ export interface ProdutoInfo {
   unidade: Unidade;
   /** plausible range per unit, in R$ (outside it a page is rejected, not published) */
   faixa: Partial<Record<Unidade, readonly [number, number]>>;
-  /** largest accepted day-over-day change, in percent, before a page is held for review */
+  /**
+   * largest accepted change from the last stored day, in percent, before a page is held for
+   * review; after a gap it widens (check/gates.ts: jumpLimitPct), never beyond 3 times this
+   */
   saltoMaximoPct: number;
+  /**
+   * largest accepted revision of a day already published, in percent of the published value,
+   * for every money field of the day (and in percentage points for Scot's base_sp). CEPEA's
+   * real revisions are centavos; Scot re-quotes a day by a real or two at most.
+   */
+  revisaoMaximaPct: number;
 }
 
 export const PRODUTO_INFO: Record<Produto, ProdutoInfo> = {
-  boi_gordo: { nome: "Boi gordo", unidade: "@", faixa: { "@": [100, 1000], kg: [4, 60] }, saltoMaximoPct: 10 },
-  vaca_gorda: { nome: "Vaca gorda", unidade: "@", faixa: { "@": [100, 1000], kg: [4, 60] }, saltoMaximoPct: 10 },
-  soja: { nome: "Soja", unidade: "sc60kg", faixa: { sc60kg: [40, 500] }, saltoMaximoPct: 10 },
-  milho: { nome: "Milho", unidade: "sc60kg", faixa: { sc60kg: [15, 250] }, saltoMaximoPct: 12 },
-  bezerro: { nome: "Bezerro", unidade: "cabeca", faixa: { cabeca: [500, 15000] }, saltoMaximoPct: 12 },
+  boi_gordo: { nome: "Boi gordo", unidade: "@", faixa: { "@": [100, 1000], kg: [4, 60] }, saltoMaximoPct: 10, revisaoMaximaPct: 1.5 },
+  vaca_gorda: { nome: "Vaca gorda", unidade: "@", faixa: { "@": [100, 1000], kg: [4, 60] }, saltoMaximoPct: 10, revisaoMaximaPct: 1.5 },
+  soja: { nome: "Soja", unidade: "sc60kg", faixa: { sc60kg: [40, 500] }, saltoMaximoPct: 10, revisaoMaximaPct: 1 },
+  milho: { nome: "Milho", unidade: "sc60kg", faixa: { sc60kg: [15, 250] }, saltoMaximoPct: 12, revisaoMaximaPct: 1 },
+  bezerro: { nome: "Bezerro", unidade: "cabeca", faixa: { cabeca: [500, 15000] }, saltoMaximoPct: 12, revisaoMaximaPct: 1.5 },
 };
 
 export const UNIDADE_INFO: Record<Unidade, { nome: string; sufixo: string }> = {

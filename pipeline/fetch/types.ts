@@ -12,6 +12,9 @@ export interface LoadOk {
   fetchedAt: Date;
   /** how it was obtained, for the report: "http", "browser", "mirror", "replay" */
   method: string;
+  /** SHA-256 (hex) and size of the bytes as received, before decoding; when absent, of the text as UTF-8 */
+  sha256?: string;
+  bytes?: number;
 }
 
 export interface LoadFail {

@@ -22,24 +22,26 @@ export function canonicalQuote(q: PracaQuote): PracaQuote {
 }
 
 /**
- * A known day seen again. The page's values win; what the page does not carry is kept: the
+ * A known day seen again. The page's values win; columns the page does not carry are kept: the
  * Notícias Agrícolas mirror publishes only part of Scot's columns, and reading the same day
- * through it must neither erase the others nor count as a revision.
+ * through it must neither erase the others nor count as a revision. The day's praças are
+ * exactly the page's (never a union: a praça read wrongly once must be removable by a later,
+ * correct page of the same day, as a revision).
  */
 export function mergeEntry(stored: HistoricoEntry, incoming: HistoricoEntry): HistoricoEntry {
   const merged: HistoricoEntry = { ...stored, ...incoming };
-  if (stored.pracas || incoming.pracas) merged.pracas = { ...stored.pracas, ...incoming.pracas };
+  if (incoming.pracas) merged.pracas = { ...incoming.pracas };
   return canonicalEntry(merged);
 }
 
-/** The praças of one day seen again: merged praça by praça, in the stored (source) order. */
+/**
+ * The praças of one day seen again: exactly the page's praças, in the page's (source) order;
+ * a praça quoted before keeps the columns the page does not carry (mirror).
+ */
 export function mergeQuotes(stored: readonly PracaQuote[], incoming: readonly PracaQuote[]): PracaQuote[] {
-  const byName = new Map(incoming.map((q) => [q.praca, q]));
-  const out = stored.map((q) => {
-    const n = byName.get(q.praca);
-    byName.delete(q.praca);
-    return canonicalQuote(n ? { ...q, ...n } : q);
+  const byName = new Map(stored.map((q) => [q.praca, q]));
+  return incoming.map((q) => {
+    const s = byName.get(q.praca);
+    return canonicalQuote(s ? { ...s, ...q } : q);
   });
-  for (const q of byName.values()) out.push(canonicalQuote(q));
-  return out;
 }

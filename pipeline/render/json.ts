@@ -3,7 +3,7 @@
  * renderer builds them, and the elements of "line arrays" (historico, pracas, ...) each on one
  * line, so a new day is a one-line diff and a revision is one changed line.
  */
-const LINE_ARRAYS = new Set(["historico", "pracas", "eventos"]);
+const LINE_ARRAYS = new Set(["historico", "pracas", "eventos", "capturas"]);
 
 export function stringifyDoc(doc: unknown): string {
   return write(doc, "", null) + "\n";

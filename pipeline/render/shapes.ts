@@ -159,6 +159,8 @@ export interface StatusPage {
   ultimo_sucesso: IsoDateTime | null;
   falhas_consecutivas: number;
   falhando_desde: IsoDateTime | null;
+  /** only with estado "revisao_suspeita": what the page would change beyond the bound */
+  revisoes_suspeitas?: Array<{ serie: string; data: IsoDate; campo: string; antes: number | string | null; depois: number | string | null; aceitar: string }>;
 }
 
 export interface StatusSource {

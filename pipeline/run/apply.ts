@@ -1,3 +1,4 @@
+import { diffEntry, diffQuotes, type RevisaoCampo } from "../check/revisions.ts";
 import { isoBrasilia } from "../domain/dates.ts";
 import type { SeriesDef } from "../domain/series.ts";
 import { mergeHistorico, type Revision } from "../history/merge.ts";
@@ -12,6 +13,13 @@ export interface SeriesChange {
   id: string;
   added: string[];
   revised: Revision[];
+  /**
+   * every published field the page itself changes (not those a new reference praça in the
+   * configuration re-bases), for the revision bound and the capture log
+   */
+  campos: RevisaoCampo[];
+  /** the fields changed by re-basing on a reference praça changed in the configuration */
+  rebase: RevisaoCampo[];
   pracasChanged: boolean;
   antes: { data: string; valor: number } | null;
   depois: { data: string; valor: number };
@@ -43,10 +51,13 @@ export function applyUpdate(
   const rebaseTo = existing?.praca && update.pracas && def.uf !== null && update.pracas.praca !== existing.praca ? update.pracas.praca : null;
   const base = rebaseTo ? stored.map((e) => rebased(e, rebaseTo)) : stored;
   const merged = mergeHistorico(base, update.entries);
+  const campos = merged.revised.flatMap((r) => diffEntry(def.id, r.antes, r.depois));
+  const rebase: RevisaoCampo[] = [];
   if (rebaseTo) {
     const final = new Map(merged.historico.map((e) => [e.data, e]));
     const already = new Set(merged.revised.map((r) => r.data));
     stored.forEach((e, i) => {
+      if (base[i] !== e) rebase.push(...diffEntry(def.id, e, base[i]!));
       if (base[i] !== e && !already.has(e.data)) merged.revised.push({ data: e.data, antes: e, depois: final.get(e.data)! });
     });
     merged.revised.sort((a, b) => (a.data < b.data ? -1 : 1));
@@ -62,6 +73,7 @@ export function applyUpdate(
     // the same day seen again (e.g. through a mirror with fewer columns): merge, never erase
     const sameDay = existing?.pracas && existing.data_cotacao === newest.data;
     pracas = sameDay ? mergeQuotes(existing.pracas!, update.pracas.quotes) : update.pracas.quotes;
+    if (sameDay) campos.push(...diffQuotes(def.id, newest.data, existing.pracas!, pracas));
   }
   const pracasChanged = JSON.stringify(pracas) !== JSON.stringify(existing?.pracas ?? null) || praca !== (existing?.praca ?? null);
   if (existing && merged.added.length === 0 && merged.revised.length === 0 && !pracasChanged) return null;
@@ -93,6 +105,8 @@ export function applyUpdate(
       id: def.id,
       added: merged.added,
       revised: merged.revised,
+      campos,
+      rebase,
       pracasChanged,
       antes: before ? { data: before.data, valor: before.valor } : null,
       depois: { data: newest.data, valor: newest.valor },

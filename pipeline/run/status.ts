@@ -9,7 +9,7 @@ import type { SerieFile, SourceState, StatusFile, StatusPage, StatusSource } fro
 /** What happened to one page in this run. */
 export type PageOutcome =
   | { source: string; page: string; ok: true; url: string; via: string | null; changed: boolean }
-  | { source: string; page: string; ok: false; url: string; kind: FailureKind; reason: string };
+  | { source: string; page: string; ok: false; url: string; kind: FailureKind; reason: string; revisoes?: StatusPage["revisoes_suspeitas"] };
 
 const EMPTY_PAGE = (id: string, url: string): StatusPage => ({
   id,
@@ -28,10 +28,13 @@ function nextPage(prev: StatusPage, o: PageOutcome | undefined, now: string): St
   if (o.ok) {
     const recovering = prev.estado !== "ok" || prev.via !== o.via || prev.url !== o.url;
     if (!o.changed && !recovering && prev.ultimo_sucesso !== null) return prev;
-    return { ...prev, url: o.url, estado: "ok", motivo: null, via: o.via, ultima_tentativa: now, ultimo_sucesso: now, falhas_consecutivas: 0, falhando_desde: null };
+    const { revisoes_suspeitas: _, ...rest } = prev;
+    return { ...rest, url: o.url, estado: "ok", motivo: null, via: o.via, ultima_tentativa: now, ultimo_sucesso: now, falhas_consecutivas: 0, falhando_desde: null };
   }
+  const { revisoes_suspeitas: _, ...rest } = prev;
   return {
-    ...prev,
+    ...rest,
+    ...(o.revisoes && o.revisoes.length > 0 ? { revisoes_suspeitas: o.revisoes } : {}),
     url: o.url,
     estado: o.kind,
     motivo: o.reason,

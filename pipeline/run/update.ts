@@ -1,7 +1,12 @@
 import type { Config } from "../config.ts";
 import { ParseError, PipelineError } from "../domain/errors.ts";
 import { PriceRowSchema, type PriceRow } from "../domain/row.ts";
+import { checkRows } from "../check/coherence.ts";
 import { checkUpdates } from "../check/gates.ts";
+import { aceiteArg, describeRevision, judgeRevisions, type RevisaoAceita, type RevisaoCampo } from "../check/revisions.ts";
+import { dayBrasilia, isoBrasilia } from "../domain/dates.ts";
+import { capturaId, loadCapturas, sha256Hex, type Captura, type CapturaRevisao } from "../history/capturas.ts";
+import { withCapturas } from "../render/capturas.ts";
 import { pageUrl, type PageLoader } from "../fetch/types.ts";
 import { loadEventos, nextEventos } from "../events/model.ts";
 import { assemble } from "../history/assemble.ts";
@@ -19,6 +24,8 @@ export interface UpdateOptions {
   loader: PageLoader;
   config: Config;
   now: Date;
+  /** revisions beyond the bound an operator accepts for this run (`--aceitar-revisao`), besides the configuration's */
+  aceitar?: RevisaoAceita[];
   env?: NodeJS.ProcessEnv;
   log?: (line: string) => void;
 }
@@ -40,7 +47,7 @@ function readPage(
   parse: (html: string) => { rows: PriceRow[]; avisos: string[] },
   config: Config,
 ):
-  | { ok: true; updates: ReturnType<typeof assemble>["updates"]; avisos: string[]; faltas: string[] }
+  | { ok: true; updates: ReturnType<typeof assemble>["updates"]; avisos: string[]; incoerentes: string[] }
   | { ok: false; kind: "parse_error" | "soft_block" | "rejected"; reason: string } {
   let parsed;
   try {
@@ -58,14 +65,13 @@ function readPage(
   }
   const a = assemble(source, page, parsed.rows, config);
   if (a.problemas.length > 0) return { ok: false, kind: "rejected", reason: a.problemas.join("; ") };
-  return { ok: true, updates: a.updates, avisos: [...parsed.avisos, ...a.avisos], faltas: a.faltas };
+  // a page is atomic: a series it should have fed and could not (a UF without rows, a reference
+  // praça renamed) fails the whole page, so nothing of a half-read page is ever merged
+  if (a.faltas.length > 0) return { ok: false, kind: "parse_error", reason: a.faltas.join("; ") };
+  // cross-field checks are judged with the other gates, so one report lists every problem
+  return { ok: true, updates: a.updates, avisos: [...parsed.avisos, ...a.avisos], incoerentes: checkRows(parsed.rows) };
 }
 
-/**
- * fetch -> parse -> check -> merge -> render -> validate -> write. A page that fails keeps its
- * series as they were and is recorded in status.json; the other pages still update. Nothing is
- * written unless every file of the new site validates.
- */
 export async function runUpdate(opts: UpdateOptions): Promise<UpdateReport> {
   const { loader, config, now } = opts;
   const env = opts.env ?? process.env;
@@ -80,6 +86,9 @@ export async function runUpdate(opts: UpdateOptions): Promise<UpdateReport> {
     outcomes.push(o);
     log(outcomeLine(o));
   };
+  const aceitas = [...config.revisoesAceitas, ...(opts.aceitar ?? [])];
+  const usadas = new Set<RevisaoAceita>();
+  const capturas: Captura[] = [];
   try {
     for (const source of SOURCES) {
       if (!config.fontesAtivas[source.id]) {
@@ -93,48 +102,84 @@ export async function runUpdate(opts: UpdateOptions): Promise<UpdateReport> {
           record({ source: source.id, page: page.id, ok: false, url: loaded.url || url, kind: loaded.kind, reason: loaded.reason });
           continue;
         }
+        const where = loaded.mirrorUrl ?? url;
         const parse = loaded.mirror ? loaded.mirror.parse.bind(loaded.mirror) : page.parse.bind(page);
         const read = readPage(source, page, loaded.html, parse, config);
         if (!read.ok) {
-          record({ source: source.id, page: page.id, ok: false, url: loaded.mirrorUrl ?? url, kind: read.kind, reason: read.reason });
+          record({ source: source.id, page: page.id, ok: false, url: where, kind: read.kind, reason: read.reason });
           continue;
         }
-        const problems = checkUpdates(read.updates, (id) => series.get(id)?.historico ?? [], now);
+        const problems = [...checkUpdates(read.updates, (id) => series.get(id)?.historico ?? [], now), ...read.incoerentes];
+
+        // merge every series of the page aside (applyUpdate is pure), judge what it would
+        // revise, and only then keep all of it or none of it
+        const origin = { url, via: loaded.mirror?.id ?? null, viaUrl: loaded.mirrorUrl, fetchedAt: loaded.fetchedAt };
+        const applied = read.updates.map((u) => ({ u, r: applyUpdate(u.def, source, series.get(u.def.id), u, origin, now) }));
+        const revisoes: CapturaRevisao[] = [];
+        const suspeitas: RevisaoCampo[] = [];
+        for (const { u, r } of applied) {
+          if (!r) continue;
+          const v = judgeRevisions(u.def, r.change.campos, aceitas, u.pracas?.praca ?? null);
+          revisoes.push(...v.todas, ...r.change.rebase.map((c) => ({ ...c, aceita: true })));
+          suspeitas.push(...v.suspeitas);
+          for (const c of v.todas) if (c.aceita) for (const a of aceitas) if (a.serie === c.serie && a.data === c.data) usadas.add(a);
+        }
+        if (suspeitas.length > 0) {
+          const reason =
+            `a página mudaria ${suspeitas.length} valor(es) já publicado(s) além do limite de revisão; nada dela foi mesclado: ` +
+            suspeitas.map(describeRevision).join("; ") +
+            (problems.length > 0 ? `; além disso: ${problems.join("; ")}` : "") +
+            `. Se a revisão for legítima, aceite-a: npm run update -- ${suspeitas.map((c) => `--aceitar-revisao ${aceiteArg(c)}`).join(" ")}`;
+          const lista = suspeitas.map((c) => ({ ...c, aceitar: aceiteArg(c) }));
+          record({ source: source.id, page: page.id, ok: false, url: where, kind: "revisao_suspeita", reason, revisoes: lista });
+          continue;
+        }
         if (problems.length > 0) {
-          record({ source: source.id, page: page.id, ok: false, url: loaded.mirrorUrl ?? url, kind: "rejected", reason: problems.join("; ") });
+          record({ source: source.id, page: page.id, ok: false, url: where, kind: "rejected", reason: problems.join("; ") });
           continue;
         }
         for (const a of read.avisos) avisos.push(`${source.id}/${page.id}: ${a}`);
-        let changed = false;
-        for (const u of read.updates) {
-          const def = u.def;
-          const applied = applyUpdate(def, source, series.get(def.id), u, {
+        const novos: Record<string, string[]> = {};
+        for (const { u, r } of applied) {
+          if (!r) continue;
+          series.set(u.def.id, r.file);
+          changes.push(r.change);
+          if (r.change.added.length > 0) novos[u.def.id] = r.change.added;
+        }
+        const changed = applied.some(({ r }) => r !== null);
+        if (changed) {
+          const sha256 = loaded.sha256 ?? sha256Hex(loaded.html);
+          capturas.push({
+            id: capturaId(source.id, page.id, sha256),
+            fonte: source.id,
+            pagina: page.id,
             url,
-            via: loaded.mirror?.id ?? null,
-            viaUrl: loaded.mirrorUrl,
-            fetchedAt: loaded.fetchedAt,
-          }, now);
-          if (applied) {
-            series.set(def.id, applied.file);
-            changes.push(applied.change);
-            changed = true;
-          }
+            via: origin.via,
+            via_url: origin.viaUrl,
+            coletado_em: isoBrasilia(loaded.fetchedAt),
+            registrado_em: isoBrasilia(now),
+            sha256,
+            bytes: loaded.bytes ?? Buffer.byteLength(loaded.html),
+            dias: [...new Set(read.updates.flatMap((u) => u.entries.map((e) => e.data)))].sort(),
+            novos,
+            revisoes,
+          });
         }
-        if (read.faltas.length > 0) {
-          // the series that could be read were merged; the page still fails, loudly
-          record({ source: source.id, page: page.id, ok: false, url: loaded.mirrorUrl ?? url, kind: "parse_error", reason: read.faltas.join("; ") });
-        } else {
-          record({ source: source.id, page: page.id, ok: true, url, via: loaded.mirror?.id ?? null, changed });
-        }
+        record({ source: source.id, page: page.id, ok: true, url, via: loaded.mirror?.id ?? null, changed });
       }
     }
   } finally {
     await loader.close();
   }
+  for (const a of aceitas) {
+    if (!usadas.has(a)) avisos.push(`revisão aceita não usada nesta execução: ${a.serie} em ${a.data}, ${a.campo} = ${a.valor ?? "nenhum"}`);
+  }
 
   const status = nextStatus(store.status, outcomes, series, config, now, env);
   const eventos = nextEventos(await loadEventos(config.publicDir), changes, now);
-  const published = await publishFiles(config.publicDir, renderSiteFiles(series, status, config, { eventos }));
+  const log_ = capturas.length > 0 ? await loadCapturas(config.publicDir, Number(dayBrasilia(now).slice(0, 4))) : null;
+  const files = log_ ? withCapturas(renderSiteFiles(series, status, config, { eventos }), { ...log_, capturas: [...log_.capturas, ...capturas] }) : renderSiteFiles(series, status, config, { eventos });
+  const published = await publishFiles(config.publicDir, files);
   if (published.erros.length > 0) {
     throw new PipelineError({
       stage: "validate",

@@ -16,14 +16,20 @@ const NOW3 = "2026-09-29T12:00:00-03:00";
 /**
  * "Before" pages: the real pages one day earlier and with two values the sources later revised.
  * CEPEA boi gordo without its latest day (04/09/2026) and with 20/08/2026 at 345,20 instead of
- * 345,70; Scot's MT reference praça (Cuiabá) at 322,00 instead of 326,00 on 05/08/2026.
+ * 345,70; Scot's MT reference praça (Cuiabá) at 322,00 instead of 326,00 on 05/08/2026 (each column R$ 4 lower).
  */
 async function beforePages(): Promise<string> {
   const dir = await replayDir();
   await editPage(dir, "cepea/boi-gordo.html", (h) =>
     h.replace(/<tr>\s*<td>04\/09\/2026<\/td>[\s\S]*?<\/tr>/, "").replace(/(<td>20\/08\/2026<\/td>\s*<td>)345,70/, "$1345,20"),
   );
-  await editPage(dir, "scot/boi-gordo.html", (h) => h.replace(/(MT Cuiabá\*<\/td>\s*<td>)326,00/, "$1322,00"));
+  // every column of the row moves with the cash price, as Scot's own correction would
+  await editPage(dir, "scot/boi-gordo.html", (h) =>
+    h.replace(/MT Cuiabá\*<\/td>[\s\S]*?329,50/, (row) => {
+      const shift: Record<string, string> = { "326,00": "322,00", "330,00": "326,00", "320,50": "316,50", "324,50": "320,50", "325,50": "321,50", "329,50": "325,50" };
+      return row.replace(/\d{3},\d{2}/g, (v) => shift[v] ?? v);
+    }),
+  );
   return dir;
 }
 
@@ -175,6 +181,8 @@ describe("events model", () => {
     id: "milho",
     added: ["2026-09-05"],
     revised: [],
+    campos: [],
+    rebase: [],
     pracasChanged: false,
     antes: { data: "2026-09-04", valor: 70.93 },
     depois: { data: "2026-09-05", valor: 70.1 },

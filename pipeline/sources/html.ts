@@ -161,17 +161,42 @@ export function visible(text: string): string {
   return collapse(text.replace(INVALID_CHARS_G, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`));
 }
 
+/** The end of `text` after its last `</tag>`, or null when there is none. */
+function afterLastEndTag(text: string, tag: string): string | null {
+  const re = new RegExp(`</${tag}\\s*>`, "gi");
+  let end = -1;
+  for (let m = re.exec(text); m; m = re.exec(text)) end = m.index + m[0].length;
+  return end < 0 ? null : text.slice(end);
+}
+
 /**
- * A full document (one with `<html`) must end with `</html>` (trailing whitespace allowed).
- * An extract (no `<html`, like the recorded Scot tables) has no end marker of its own: its
- * tables must all be closed, which checkFragmentTables verifies after parsing.
+ * What may follow a document's last end tag: whitespace, comments, and whole <script>/<style>
+ * elements (Cloudflare injects its beacon script after `</html>` on live CEPEA pages).
+ */
+function onlyTrailer(rest: string): boolean {
+  return stripScriptsAndStyles(rest).replace(/<!--[\s\S]*?-->/g, "").trim() === "";
+}
+
+/**
+ * The page must be whole. A full document (one with `<html`) must end with `</html>` (followed
+ * at most by whitespace, comments or whole scripts). An extract (no `<html`, like the recorded
+ * Scot tables) must end with `</table>`; checkFragmentTables then verifies, after parsing, that
+ * every table in it was closed by the page itself.
  */
 export function checkDocumentEnd(html: string): void {
   if (html.includes("\u0000")) {
     throw new ParseError("página inválida: contém o caractere nulo U+0000 (não é HTML em texto, ou foi decodificada com o charset errado)");
   }
-  if (isFullDocument(html) && !/<\/html\s*>\s*$/i.test(html)) {
-    throw new ParseError(`página incompleta: o documento não termina em </html> (termina em "${tail(html)}")`);
+  if (isFullDocument(html)) {
+    const rest = afterLastEndTag(html, "html");
+    if (rest === null || !onlyTrailer(rest)) {
+      throw new ParseError(`página incompleta: o documento não termina em </html> (termina em "${tail(html)}")`);
+    }
+  } else if (/<table[\s>]/i.test(html)) {
+    const rest = afterLastEndTag(html, "table");
+    if (rest === null || !onlyTrailer(rest)) {
+      throw new ParseError(`trecho de página incompleto: não termina em </table> (termina em "${tail(html)}")`);
+    }
   }
 }
 

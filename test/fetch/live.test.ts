@@ -11,7 +11,23 @@ import { cepea } from "../../pipeline/sources/cepea.ts";
 import { naBoiGordo, naVacaGorda } from "../../pipeline/sources/noticias-agricolas.ts";
 import { scot } from "../../pipeline/sources/scot.ts";
 import { SOURCES } from "../../pipeline/sources/index.ts";
-import { endlessChallenge, fixture, hang, latin1, noTable, ok, redirect, startSources, status } from "./server.ts";
+import {
+  chunkedCut,
+  cloudflareBlock,
+  endlessChallenge,
+  fixture,
+  hang,
+  hardBlock,
+  latin1,
+  noTable,
+  ok,
+  raw,
+  redirect,
+  sequence,
+  startSources,
+  status,
+  truncatedBody,
+} from "./server.ts";
 
 type Sites = Awaited<ReturnType<typeof startSources>>;
 let s: Sites;
@@ -157,6 +173,57 @@ describe("live loader", () => {
     const r = okResult(await l.load(scot, page(scot, "boi-gordo")));
     expect(r.method).toBe("mirror");
   }, 10_000);
+});
+
+describe("live loader, one loopback test per fault", () => {
+  const CEPEA_BOI = "/br/indicador/boi-gordo.aspx";
+
+  it("503 and 429 are retried (Retry-After honoured) and the page then read", async () => {
+    const waited: number[] = [];
+    const l = loader({ http: { backoffBaseMs: 10, backoffMaxMs: 20, random: () => 0.5, sleep: async (ms) => void waited.push(ms) } });
+    s.cepea.route(CEPEA_BOI, sequence(status(503), status(429, { "retry-after": "2" }), ok(fixture("cepea/boi-gordo.html"))));
+    const before = s.cepea.hits(CEPEA_BOI);
+    const r = okResult(await l.load(cepea, page(cepea, "boi-gordo")));
+    expect(r.method).toBe("http");
+    expect(s.cepea.hits(CEPEA_BOI) - before).toBe(3);
+    expect(waited).toEqual([8, 2000]);
+  });
+
+  it("a hard block (plain 403) is http_error, asked once; Scot then goes to its mirror", async () => {
+    s.cepea.route(CEPEA_BOI, hardBlock());
+    const before = s.cepea.hits(CEPEA_BOI);
+    const r = await loader().load(cepea, page(cepea, "boi-gordo"));
+    expect(r).toMatchObject({ ok: false, kind: "http_error", reason: "HTTP 403" });
+    expect(s.cepea.hits(CEPEA_BOI) - before).toBe(1);
+
+    s.scot.route("/cotacoes/boi-gordo/", hardBlock());
+    expect(okResult(await loader().load(scot, page(scot, "boi-gordo"))).method).toBe("mirror");
+  });
+
+  it("Cloudflare's block page (no challenge to solve) is blocked", async () => {
+    s.cepea.route(CEPEA_BOI, cloudflareBlock());
+    const r = await loader().load(cepea, page(cepea, "boi-gordo"));
+    expect(r).toMatchObject({ ok: false, kind: "blocked" });
+    if (!r.ok) expect(r.reason).toContain("Attention Required! | Cloudflare");
+  });
+
+  it("a page cut short of its Content-Length, every attempt, is a network_error and never parsed", async () => {
+    const html = fixture("cepea/boi-gordo.html");
+    // cut inside the table: what a parser would have read as a shorter table
+    s.cepea.route(CEPEA_BOI, raw(truncatedBody(Buffer.from(html).subarray(0, Math.floor(html.length / 2)), Buffer.byteLength(html))));
+    const before = s.cepea.hits(CEPEA_BOI);
+    const r = await loader({ http: { retries: 2, backoffBaseMs: 1, backoffMaxMs: 2 } }).load(cepea, page(cepea, "boi-gordo"));
+    expect(r).toMatchObject({ ok: false, kind: "network_error" });
+    if (!r.ok) expect(r.reason).toMatch(new RegExp(`^corpo interrompido: \\d+ de ${Buffer.byteLength(html)} bytes recebidos \\(Content-Length\\).*\\(3 tentativas\\)$`));
+    expect(s.cepea.hits(CEPEA_BOI) - before).toBe(3);
+  });
+
+  it("a Scot page whose chunked body is cut falls back to the mirror", async () => {
+    s.scot.route("/cotacoes/boi-gordo/", raw(chunkedCut(fixture("scot/boi-gordo.html").slice(0, 4000))));
+    const r = okResult(await loader({ http: { retries: 0 } }).load(scot, page(scot, "boi-gordo")));
+    expect(r.method).toBe("mirror");
+    expect(r.mirror).toBe(naBoiGordo);
+  });
 });
 
 describe("recording", () => {

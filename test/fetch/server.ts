@@ -95,6 +95,18 @@ export function firstThen(n: number, first: Handler, then: Handler): Handler {
   return (req, res, hit) => (hit <= n ? first(req, res, hit) : then(req, res, hit - n));
 }
 
+/**
+ * Its own count, from its first request on (firstThen counts the path's hits since the site
+ * started): the 1st request gets handlers[0], the 2nd handlers[1], ..., the last one repeats.
+ */
+export function sequence(...handlers: Handler[]): Handler {
+  let n = 0;
+  return (req, res) => {
+    n++;
+    handlers[Math.min(n, handlers.length) - 1]!(req, res, n);
+  };
+}
+
 /** never answers; the connection stays open until the client gives up or the server closes */
 export function hang(): Handler {
   return () => {};

@@ -1,7 +1,8 @@
 /**
  * The one test every source passes: each page of each registered source is parsed from its
  * recorded page in test/fixtures/{source}/{page}.html and compared to the golden
- * {page}.expected.json next to it; each source's sem-dados.html must be refused clearly.
+ * {page}.expected.json next to it; each source's sem-dados.html must be refused clearly. Mirrors
+ * (MIRRORS) pass the same comparison with their recorded page.
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -9,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { ParseError } from "../pipeline/domain/errors.ts";
 import { PriceRowSchema } from "../pipeline/domain/row.ts";
 import { stripScriptsAndStyles } from "../pipeline/sources/html.ts";
-import { SOURCES } from "../pipeline/sources/index.ts";
+import { MIRRORS, SOURCES } from "../pipeline/sources/index.ts";
 
 const fixture = (source: string, file: string) =>
   readFileSync(fileURLToPath(new URL(`./fixtures/${source}/${file}`, import.meta.url)), "utf8");
@@ -95,6 +96,54 @@ describe.each(SOURCES.map((s) => [s.id, s] as const))("fonte %s", (_id, source) 
   });
 });
 
+/*
+ * Mirrors pass the same test: the recorded page of a mirror is
+ * test/fixtures/{mirror}/{last segment of its path}.html, and one golden file next to it holds
+ * what each page it stands in for reads from it, keyed "{source}/{page}" as in MIRRORS.
+ */
+const mirrorPages = [...new Set(Object.values(MIRRORS).map((m) => `${m.id}|${m.path}`))].map((key) => {
+  const [id, path] = key.split("|") as [string, string];
+  const file = path.split("/").filter(Boolean).pop()!;
+  return [`${id}${path}`, id, file, Object.entries(MIRRORS).filter(([, m]) => m.id === id && m.path === path)] as const;
+});
+
+describe.each(mirrorPages)("espelho %s", (_name, id, file, mirrors) => {
+  const html = fixture(id, `${file}.html`);
+
+  it.each(mirrors)("%s: finds its table and returns valid rows of the original source", (key, mirror) => {
+    expect(mirror.hasTable(html)).toBe(true);
+    const { rows } = mirror.parse(html);
+    expect(rows.length).toBeGreaterThan(0);
+    const [fonte] = key.split("/");
+    for (const row of rows) {
+      expect(PriceRowSchema.safeParse(row).error).toBeUndefined();
+      expect(row.fonte).toBe(fonte);
+    }
+  });
+
+  it("matches the golden file byte for byte", () => {
+    const golden = fixture(id, `${file}.expected.json`);
+    const result = Object.fromEntries(mirrors.map(([key, m]) => [key, m.parse(html)]));
+    expect(JSON.parse(golden)).toEqual(result);
+    expect(`${JSON.stringify(result, null, 2)}\n`).toBe(golden);
+  });
+
+  it.each(mirrors)("%s: the page with its table emptied is refused as a soft block", (_key, mirror) => {
+    // derived here rather than recorded: the recorded page with every body row of its tables removed
+    const empty = html.replace(/<tbody>[\s\S]*?<\/tbody>/g, "<tbody></tbody>");
+    expect(mirror.hasTable(empty)).toBe(false);
+    let err: unknown;
+    try {
+      mirror.parse(empty);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ParseError);
+    expect((err as ParseError).kind).toBe("soft_block");
+    expect((err as ParseError).message).toMatch(/tabela "[^"]+".*vazia/);
+  });
+});
+
 describe("stripScriptsAndStyles (how pages are recorded)", () => {
   it("drops script and style elements with their content and keeps every other byte", () => {
     const page =
@@ -111,6 +160,10 @@ describe("stripScriptsAndStyles (how pages are recorded)", () => {
         const html = fixture(s.id, `${p.id}.html`);
         expect(stripScriptsAndStyles(html), `${s.id}/${p.id}`).toBe(html);
       }
+    }
+    for (const [name, id, file] of mirrorPages) {
+      const html = fixture(id, `${file}.html`);
+      expect(stripScriptsAndStyles(html), name).toBe(html);
     }
   });
 });

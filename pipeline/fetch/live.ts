@@ -3,7 +3,7 @@ import { MIRRORS } from "../sources/index.ts";
 import type { MirrorDef, PageDef, SourceDef } from "../sources/types.ts";
 import { createBrowserFetcher, type BrowserFetcher } from "./browser.ts";
 import { classifyResponse } from "./challenge.ts";
-import { FetchError, HostGate, createHttpClient, type HttpOptions } from "./http.ts";
+import { FetchError, HostGate, MAX_PAGE_BYTES, createHttpClient, type HttpOptions } from "./http.ts";
 import { pageUrl, type LoadResult, type PageLoader } from "./types.ts";
 
 export interface Timeouts {
@@ -65,6 +65,7 @@ export function createLiveLoader(opts: LiveLoaderOptions = {}): LiveLoader {
     connectTimeoutMs: t.connectMs,
     requestTimeoutMs: t.requestMs,
   });
+  const maxBytes = opts.http?.maxBytes ?? MAX_PAGE_BYTES;
   let browser: BrowserFetcher | null = null;
   let closed = false;
 
@@ -97,6 +98,13 @@ export function createLiveLoader(opts: LiveLoaderOptions = {}): LiveLoader {
     log(`${where}: abrindo no navegador`);
     browser ??= createBrowserFetcher({ env, gate, log });
     const b = await browser.fetch(url, hasTable, left);
+    // the page Chromium ends on was never measured by the HTTP client: the same cap applies
+    const size = b.ok ? Buffer.byteLength(b.html, "utf8") : 0;
+    if (b.ok && size > maxBytes) {
+      const reason = `resposta grande demais no navegador: ${size} bytes, limite ${maxBytes}`;
+      log(`${where}: ${reason}`);
+      return { ok: false, kind: "http_error", url: res.url, reason };
+    }
     if (b.ok) {
       log(`${where}: ok pelo navegador`);
       return { ok: true, html: b.html, url: b.url, method: "browser" };

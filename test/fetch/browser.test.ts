@@ -32,8 +32,11 @@ describe("browser fallback", () => {
   it("clears a JavaScript challenge in Chromium, once launched, and gives up on one that never clears", async () => {
     const boi = cepea.pages.find((p) => p.id === "boi-gordo")!;
     const milho = cepea.pages.find((p) => p.id === "milho")!;
+    const soja = cepea.pages.find((p) => p.id === "soja")!;
     s.cepea.route("/br/indicador/boi-gordo.aspx", jsChallenge(ok(fixture("cepea/boi-gordo.html"))));
     s.cepea.route("/br/indicador/milho.aspx", endlessChallenge());
+    const padded = fixture("cepea/soja.html").replace("</body>", `<!-- ${"x".repeat(120_000)} --></body>`);
+    s.cepea.route("/br/indicador/soja.aspx", jsChallenge(ok(padded)));
     const lines: string[] = [];
     loader = createLiveLoader({
       env: s.env,
@@ -41,6 +44,8 @@ describe("browser fallback", () => {
       browser: true,
       // the browser's wait includes launching Chromium; the never-clearing page takes all of it
       timeouts: { requestMs: 5000, pageMs: 40_000, browserMs: 10_000 },
+      // the recorded pages are ~50 KB; the padded soja page below is past this cap
+      http: { maxBytes: 100_000 },
       log: (l) => lines.push(l),
     });
 
@@ -66,6 +71,11 @@ describe("browser fallback", () => {
     }
     // a challenge that reloads forever is given up after a few loads, not hammered until the deadline
     expect(s.cepea.hits("/br/indicador/milho.aspx")).toBe(1 + 6);
+
+    // a page past the size cap is refused after the browser too, not only over HTTP
+    const big = await loader.load(cepea, soja);
+    expect(big).toMatchObject({ ok: false, kind: "http_error" });
+    if (!big.ok) expect(big.reason).toMatch(/^resposta grande demais no navegador: 1\d{5} bytes, limite 100000$/);
 
     expect(lines.filter((l) => l.startsWith("navegador: iniciando Chromium"))).toHaveLength(1);
   }, 90_000);

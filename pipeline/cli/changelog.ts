@@ -1,9 +1,10 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { loadConfig } from "../config.ts";
-import { buildChangelog, changedFiles, readSiteChange, withExtraFiles } from "../publish/changelog.ts";
+import { buildChangelog, changedFiles, forbiddenFiles, readSiteChange, sitePathspecsOf, withExtraFiles } from "../publish/changelog.ts";
 import { pushCurrentBranch } from "../publish/deploy.ts";
-import { cliOptions } from "./args.ts";
+import { withDataLock } from "../publish/lock.ts";
+import { cliOptions, falhou } from "./args.ts";
 
 const USAGE = `uso: npm run changelog [-- --commit [--push]] [--extra ARQUIVO ...]
   (sem opções)    imprime a mensagem de commit das mudanças do site (public/) em relação ao HEAD;
@@ -11,7 +12,9 @@ const USAGE = `uso: npm run changelog [-- --commit [--push]] [--extra ARQUIVO ..
   --commit        faz o commit de public/ com essa mensagem
   --push          depois do commit, envia o branch atual para origin (token de GITHUB_TOKEN/GH_TOKEN)
   --extra ARQUIVO arquivo guardado junto com os dados (ex.: webhooks-entregues.json, o registro
-                  de entregas do npm run notify); entra no mesmo commit`;
+                  de entregas do npm run notify); entra no mesmo commit
+  antes de tudo, conclui ou desfaz uma publicação interrompida em public/ (com a trava do diretório);
+  com --commit, recusa (código 1) se houver arquivos temporários ou de controle no site`;
 
 const run = promisify(execFile);
 
@@ -23,9 +26,28 @@ if (args.push && !args.commit) {
 
 try {
   const config = loadConfig();
+  // under the data directory's lock: an interrupted publish is finished or rolled back first,
+  // and no update publishes while the tree is read, committed and (on push) rebased
+  await withDataLock(config.publicDir, { esperar: true, log: (l) => console.error(`changelog: ${l}`), comando: "npm run changelog" }, () => changelog(config));
+} catch (err) {
+  falhou(err);
+}
+
+async function changelog(config: ReturnType<typeof loadConfig>): Promise<void> {
   // git paths below are relative to the top of the repository
   const cwd = (await run("git", ["rev-parse", "--show-toplevel"], { encoding: "utf8" })).stdout.trim();
   const extras = await changedFiles(process.cwd(), args.extra ?? []);
+  const proibidos = await forbiddenFiles(process.cwd(), config.publicDir, args.extra ?? []);
+  if (proibidos.length > 0) {
+    const lista = proibidos.map((p) => `  ${p}`).join("\n");
+    if (args.commit) {
+      throw new Error(
+        `changelog: arquivos temporários ou de controle no site; nada foi commitado:\n${lista}\n` +
+          "(são de uma execução em andamento ou de uma publicação que não pôde ser recuperada; confira .gitignore e rode npm run validate)",
+      );
+    }
+    console.error(`changelog: aviso: arquivos temporários ou de controle no site (com --commit, nada seria commitado):\n${lista}`);
+  }
   const message = withExtraFiles(buildChangelog(await readSiteChange(cwd, config.publicDir)), extras);
   if (message === null) {
     const onde = [config.publicDir, ...(args.extra ?? [])].join(", ");
@@ -34,7 +56,7 @@ try {
     process.stdout.write(message);
     if (args.commit) {
       const opts = { cwd, env: { ...process.env, GIT_TERMINAL_PROMPT: "0" } };
-      await run("git", ["add", "--all", "--", config.publicDir, ...extras], opts);
+      await run("git", ["add", "--all", "--", ...sitePathspecsOf(cwd, config.publicDir), ...extras], opts);
       const child = execFile("git", ["commit", "--quiet", "--file", "-"], opts);
       const done = new Promise<void>((resolve, reject) => {
         let stderr = "";
@@ -49,7 +71,4 @@ try {
       if (args.push) await pushCurrentBranch(cwd, { log: (l) => console.error(l) });
     }
   }
-} catch (err) {
-  console.error((err as Error).message);
-  process.exitCode = 1;
 }

@@ -17,6 +17,8 @@ export interface SummaryInput {
   outcome?: string;
   /** subject of the data commit this run made, if any */
   commit?: string | null;
+  /** outcome of the validate step after the update: "failure" = the tree was invalid and restored */
+  validacao?: string;
 }
 
 export interface FailedPage {
@@ -44,19 +46,23 @@ export function failedPages(status: StatusFile | null): FailedPage[] {
 const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
 
 /** Markdown for the step summary and whether the job must fail. */
-export function stepSummary({ status, outcome, commit }: SummaryInput): { markdown: string; failed: boolean; failures: FailedPage[] } {
+export function stepSummary({ status, outcome, commit, validacao }: SummaryInput): { markdown: string; failed: boolean; failures: FailedPage[] } {
   const failures = failedPages(status);
-  const failed = outcome === undefined || outcome === "" ? failures.length > 0 : outcome !== "success";
+  const invalid = validacao === "failure";
+  const failed = invalid || (outcome === undefined || outcome === "" ? failures.length > 0 : outcome !== "success");
   const md: string[] = [];
   md.push(failed ? `## Atualização: falhou${failures.length ? ` (${failures.length} página(s))` : ""}` : "## Atualização: ok", "");
   md.push(commit ? `Commit de dados: \`${cell(commit)}\`` : "Nenhum dado novo nesta execução (nada commitado).", "");
-  if (failed && failures.length === 0) {
+  if (invalid) {
+    md.push("O site gerado não passou em `npm run validate`: os dados foram restaurados ao último commit e nada foi commitado nem publicado; veja o log do passo de validação.", "");
+  }
+  if (failed && failures.length === 0 && !invalid) {
     md.push("A atualização terminou com erro antes de registrar as páginas em `status.json`; veja o log do passo `npm run update`.", "");
   }
   if (failures.length) {
     md.push("### Páginas com falha", "", "| fonte | página | estado | motivo | falhando desde | falhas seguidas |", "|---|---|---|---|---|---|");
     for (const f of failures) md.push(`| ${f.fonte} | [${f.pagina}](${f.url}) | ${f.estado} | ${cell(f.motivo)} | ${f.desde ?? ""} | ${f.falhas} |`);
-    md.push("", "Os dados bons das outras páginas foram commitados e publicados; as séries das páginas com falha mantêm o último dado válido.", "");
+    md.push("", invalid ? "" : "Os dados bons das outras páginas foram commitados e publicados; as séries das páginas com falha mantêm o último dado válido.", "");
   }
   if (status) {
     md.push("### Fontes", "", "| fonte | estado | último dado | último sucesso | motivo |", "|---|---|---|---|---|");
@@ -90,7 +96,12 @@ function dataCommit(env: NodeJS.ProcessEnv): string | null {
 
 function main(): void {
   const env = process.env;
-  const { markdown, failed, failures } = stepSummary({ status: readStatus(loadConfig().publicDir), outcome: env.UPDATE_OUTCOME, commit: dataCommit(env) });
+  const { markdown, failed, failures } = stepSummary({
+    status: readStatus(loadConfig().publicDir),
+    outcome: env.UPDATE_OUTCOME,
+    commit: dataCommit(env),
+    validacao: env.VALIDATE_OUTCOME,
+  });
   if (env.GITHUB_STEP_SUMMARY) appendFileSync(env.GITHUB_STEP_SUMMARY, `${markdown}\n`);
   else process.stdout.write(`${markdown}\n`);
   for (const f of failures) {
@@ -99,7 +110,8 @@ function main(): void {
     if (env.GITHUB_ACTIONS) console.log(`::error title=Página com falha::${msg}`);
   }
   if (failed) {
-    console.error(`summary: a atualização falhou${failures.length ? `: ${failures.map((f) => `${f.fonte}/${f.pagina}`).join(", ")}` : ""}`);
+    const motivo = env.VALIDATE_OUTCOME === "failure" ? ": o site gerado não passou na validação (dados restaurados)" : "";
+    console.error(`summary: a atualização falhou${motivo}${failures.length ? `: ${failures.map((f) => `${f.fonte}/${f.pagina}`).join(", ")}` : ""}`);
     process.exitCode = 1;
   }
 }

@@ -1,5 +1,5 @@
 /**
- * `npm run validate [dir]`: validates every file under public/ (or dir) against schemas/ and
+ * `npm run validate [dir]`: validates every file under public/ (COTACAO_PUBLIC_DIR, or dir) against schemas/ and
  * the checks in code, each file and across files (aggregates, index and status against the
  * series); prints every error grouped per file, a summary, and exits 1 on any error. First, under
  * the data directory's lock, it finishes or rolls back a publish a killed run left behind.
@@ -7,6 +7,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
+import { loadConfig } from "../config.ts";
 import { hasInterrupted, isControlPath } from "../publish/journal.ts";
 import { withDataLock } from "../publish/lock.ts";
 import { validateFiles } from "../validate/ajv.ts";
@@ -77,7 +78,7 @@ export async function runValidateRecovering(dirArg: string | undefined): Promise
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   try {
-    process.exitCode = await runValidateRecovering(process.argv[2]);
+    process.exitCode = await runValidateRecovering(process.argv[2] ?? loadConfig().publicDir);
   } catch (err) {
     console.error((err as Error).message);
     process.exitCode = 1;

@@ -4,13 +4,15 @@
  * them is below it and stays thin.
  */
 import { execFile } from "node:child_process";
-import { readFile } from "node:fs/promises";
+import type { Dirent } from "node:fs";
+import { readdir, readFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { promisify } from "node:util";
 import { diff, formatDecimalBR, variationPct } from "../domain/money.ts";
 import { isProduto, UNIDADE_INFO } from "../domain/products.ts";
 import { allSeries } from "../domain/series.ts";
 import type { HistoricoEntry, SerieFile, SourceState, StatusFile, StatusSource } from "../render/shapes.ts";
+import { CONTROL_NAME, isControlPath, TEMP_FILE } from "./journal.ts";
 
 const run = promisify(execFile);
 
@@ -305,8 +307,9 @@ export async function readSiteChange(repoDir: string, siteDir: string): Promise<
   if (rel.startsWith("..")) throw new Error(`changelog: ${siteDir} está fora do repositório ${top}`);
   const head = await hasHead(top);
   const changed = new Set<string>();
-  const tracked = head ? await git(top, ["diff", "--name-only", "-z", "--no-renames", "HEAD", "--", rel]) : "";
-  const untracked = await git(top, ["ls-files", "-z", "--others", "--exclude-standard", "--", rel]);
+  const spec = sitePathspecs(rel);
+  const tracked = head ? await git(top, ["diff", "--name-only", "-z", "--no-renames", "HEAD", "--", ...spec]) : "";
+  const untracked = await git(top, ["ls-files", "-z", "--others", "--exclude-standard", "--", ...spec]);
   for (const p of `${tracked}\0${untracked}`.split("\0")) if (p) changed.add(p);
   const before = new Map<string, string | null>();
   const after = new Map<string, string | null>();
@@ -353,4 +356,59 @@ export function withExtraFiles(message: string | null, extras: readonly string[]
   if (extras.length === 0) return message;
   if (message === null) return `registro atualizado: ${extras.join(", ")}\n`;
   return `${message.trimEnd()}\n- também: ${extras.join(", ")}\n`;
+}
+
+/**
+ * The site directory as git pathspecs (relative to the repository's top), without the control
+ * and temp files: they are never read as a change nor staged, even in a clone whose .gitignore
+ * lost the rules (the lock is in the tree while changelog itself holds it).
+ */
+export function sitePathspecs(rel: string): string[] {
+  const base = rel === "" ? "" : `${rel}/`;
+  return [rel === "" ? "." : rel, `:(exclude,glob)${base}.cotacao*`, `:(exclude,glob)${base}.cotacao*/**`, `:(exclude,glob)${base}**/*.tmp-[0-9]*`];
+}
+
+/** The site directory's pathspecs for a directory given by path (absolute or relative to `top`). */
+export function sitePathspecsOf(top: string, siteDir: string): string[] {
+  const rel = relative(top, siteDir).split(sep).join("/");
+  if (rel.startsWith("..")) throw new Error(`changelog: ${siteDir} está fora do repositório ${top}`);
+  return sitePathspecs(rel);
+}
+
+/** The lock's own files: held by the committing run itself (or by a run waiting for it), ignored by git. */
+const LOCK_FILE = /^\.cotacao\.lock(?:\..+)?$/;
+
+/**
+ * Files that must never reach git, as paths relative to the repository: temp and control files
+ * (an interrupted publish's staging and journal, `*.tmp-PID`) in the site tree, and any such
+ * file among what `git add --all` would stage (a .gitignore that lost a rule). The caller
+ * refuses to commit when this is not empty.
+ */
+export async function forbiddenFiles(repoDir: string, siteDir: string, extras: readonly string[] = []): Promise<string[]> {
+  const top = (await git(repoDir, ["rev-parse", "--show-toplevel"])).trim();
+  const rel = relative(top, siteDir).split(sep).join("/");
+  const out = new Set<string>();
+  let entries: Dirent[] = [];
+  try {
+    entries = await readdir(siteDir, { recursive: true, withFileTypes: true });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+  }
+  for (const e of entries) {
+    const inSite = relative(siteDir, join(e.parentPath, e.name)).split(sep).join("/");
+    const first = inSite.split("/")[0]!;
+    if (LOCK_FILE.test(first) && !inSite.includes("/")) continue;
+    if (CONTROL_NAME.test(first)) out.add(rel ? `${rel}/${first}` : first);
+    else if (TEMP_FILE.test(e.name)) out.add(rel ? `${rel}/${inSite}` : inSite);
+  }
+  const staged = await git(top, ["-c", "core.quotepath=off", "add", "--all", "--dry-run", "--ignore-missing", "--", rel || ".", ...extras.map((x) => relative(top, join(repoDir, x)) || x)]);
+  for (const line of staged.split("\n")) {
+    const m = /^add '(.*)'$/.exec(line);
+    if (!m) continue;
+    const p = m[1]!;
+    const inSite = rel && p.startsWith(`${rel}/`) ? p.slice(rel.length + 1) : p;
+    if (LOCK_FILE.test(inSite)) continue;
+    if (isControlPath(inSite) || TEMP_FILE.test(p) || p.split("/").some((s) => CONTROL_NAME.test(s))) out.add(p);
+  }
+  return [...out].sort();
 }

@@ -8,8 +8,9 @@ import { execFile } from "node:child_process";
 import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative, sep } from "node:path";
 import { promisify } from "node:util";
+import { isControlPath, TEMP_FILE } from "./journal.ts";
 
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
@@ -97,9 +98,18 @@ export interface DeployResult {
   files: number;
 }
 
+/**
+ * What gh-pages copies: every file but dotfiles (the data directory's lock, an interrupted
+ * publish's staging and journal are dotfiles at the root) and `*.tmp-PID` temp files.
+ */
+const SRC = ["**/*", "!**/*.tmp-[0-9]*"];
+
 async function countFiles(dir: string): Promise<number> {
   let n = 0;
-  for (const e of await readdir(dir, { withFileTypes: true, recursive: true })) if (e.isFile() && !e.name.startsWith(".")) n++;
+  for (const e of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    const rel = relative(dir, join(e.parentPath, e.name)).split(sep).join("/");
+    if (e.isFile() && !rel.split("/").some((s) => s.startsWith(".")) && !isControlPath(rel) && !TEMP_FILE.test(e.name)) n++;
+  }
   return n;
 }
 
@@ -141,7 +151,7 @@ export async function deploy(opts: DeployOptions): Promise<DeployResult> {
     log(`deploy: publicando ${files} arquivo(s) de ${opts.dir} em ${mask(repo)} (${branch})`);
     // gh-pages reports failures only through the callback (its promise resolves either way)
     await new Promise<void>((resolve, reject) => {
-      const options = { repo, branch, remote: "origin", dotfiles: false, nojekyll: true, history: false, push: false, message, user };
+      const options = { src: SRC, repo, branch, remote: "origin", dotfiles: false, nojekyll: true, history: false, push: false, message, user };
       const ret = ghpages.publish(opts.dir, options, (err) => (err ? reject(err) : resolve()));
       if (ret instanceof Promise) ret.catch(reject);
     });

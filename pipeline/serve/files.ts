@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { readFile, realpath, stat } from "node:fs/promises";
 import { extname, join, sep } from "node:path";
 import { brotliCompressSync, constants as zc, gzipSync } from "node:zlib";
+import { isControlPath } from "../publish/journal.ts";
 
 /**
  * The files of public/ held in memory with their ETag and, once asked for, their gzip and
@@ -60,6 +61,8 @@ export class FileCache {
    * leads out of the root is treated as missing.
    */
   async resolve(rel: string): Promise<Resolved> {
+    // the lock, an interrupted publish's staging and journal, temp files: never the site
+    if (isControlPath(rel)) return { kind: "missing" };
     const now = (this.opts.now ?? Date.now)();
     const cached = this.entries.get(rel);
     if (cached && now - cached.checkedAt < (this.opts.recheckMs ?? 1000)) {

@@ -69,3 +69,14 @@ describe("step summary", () => {
     expect(stepSummary({ status: disabled }).failed).toBe(false);
   });
 });
+
+describe("step summary after an invalid tree", () => {
+  it("fails the job and says the data was restored, even when the update step itself succeeded", () => {
+    const ok = status([source("cepea", [page("soja")])]);
+    const s = stepSummary({ status: ok, outcome: "success", commit: null, validacao: "failure" });
+    expect(s.failed).toBe(true);
+    expect(s.markdown).toContain("## Atualização: falhou");
+    expect(s.markdown).toContain("não passou em `npm run validate`: os dados foram restaurados ao último commit");
+    expect(stepSummary({ status: ok, outcome: "success", commit: null, validacao: "success" }).failed).toBe(false);
+  });
+});

@@ -125,6 +125,8 @@ describe("workflows", () => {
       "npm ci",
       "npx playwright install --with-deps chromium",
       "npm run update",
+      "npm run validate",
+      "git checkout -- public\ngit clean -ffdx -- public",
       "npm run changelog -- --commit --push",
       "npm run deploy",
       "npm run notify",
@@ -149,6 +151,29 @@ describe("workflows", () => {
     const summary = step("npm run summary");
     expect(summary.if).toBe("always()");
     expect(summary.env?.UPDATE_OUTCOME).toBe("${{ steps.update.outcome }}");
+    expect(summary.env?.VALIDATE_OUTCOME).toBe("${{ steps.validate.outcome }}");
+  });
+
+  it("update: only a tree that validates is committed; an invalid one is restored before anything else", () => {
+    const job = load("update.yml").jobs.update!;
+    const at = (run: string) => job.steps.findIndex((s) => s.run?.trim().startsWith(run));
+    const validate = job.steps[at("npm run validate")]!;
+    // right after the update, and it is not allowed to fail quietly: a red validate skips the
+    // commit, deploy and notify steps (their default if: success())
+    expect(at("npm run validate")).toBe(at("npm run update") + 1);
+    expect(validate.id).toBe("validate");
+    expect(validate["continue-on-error"]).toBeUndefined();
+    expect(validate.if).toBeUndefined();
+    const restore = job.steps[at("git checkout -- public")]!;
+    expect(at("git checkout -- public")).toBe(at("npm run validate") + 1);
+    expect(restore.if).toBe("${{ failure() && steps.validate.outcome == 'failure' }}");
+    expect(restore.run).toContain("git clean -ffdx -- public");
+    for (const r of ["npm run changelog", "npm run deploy", "npm run notify"]) {
+      expect(at(r), r).toBeGreaterThan(at("git checkout -- public"));
+      const s = job.steps[at(r)]!;
+      // no status function in if: GitHub applies success(), so they never run after a red validate
+      expect(s.if ?? "", r).not.toMatch(/always\(\)|failure\(\)/);
+    }
   });
 
   it("update: the token reaches only the steps that push, and checkout does not keep it", () => {

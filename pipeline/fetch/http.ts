@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { Agent, fetch, type Dispatcher } from "undici";
 import type { FailureKind } from "../domain/errors.ts";
 import { PROJECT_URL } from "../domain/site.ts";
@@ -43,6 +44,8 @@ export interface HttpResponse {
   headers: Headers;
   body: string;
   bytes: number;
+  /** hex SHA-256 of the body's bytes as received (after content decoding, before charset decoding) */
+  sha256: string;
   charset: string;
   attempts: number;
 }
@@ -340,7 +343,16 @@ export function createHttpClient(over: Partial<HttpOptions> = {}): HttpClient {
         return {
           ok: true,
           retryAfterMs: ra,
-          res: { url, status: res.status, headers: res.headers as unknown as Headers, body: text, bytes: bytes.byteLength, charset, attempts: n },
+          res: {
+            url,
+            status: res.status,
+            headers: res.headers as unknown as Headers,
+            body: text,
+            bytes: bytes.byteLength,
+            sha256: createHash("sha256").update(bytes).digest("hex"),
+            charset,
+            attempts: n,
+          },
         };
       } catch (err) {
         // a cut body is retried like any network failure; a refused one (too big) is not

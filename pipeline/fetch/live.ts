@@ -46,7 +46,9 @@ export interface LiveLoader extends PageLoader {
   browserLaunchMs(): number | null;
 }
 
-type Got = { ok: true; html: string; url: string; method: "http" | "browser" } | { ok: false; kind: FailureKind; url: string; reason: string };
+type Got =
+  | { ok: true; html: string; url: string; method: "http" | "browser"; sha256?: string; bytes?: number }
+  | { ok: false; kind: FailureKind; url: string; reason: string };
 
 /**
  * The live path: HTTP first; a Cloudflare challenge goes to Chromium; a page with a mirror
@@ -86,7 +88,7 @@ export function createLiveLoader(opts: LiveLoaderOptions = {}): LiveLoader {
     const tries = res.attempts > 1 ? ` (${res.attempts} tentativas)` : "";
     if (verdict.ok) {
       log(`${where}: ok, HTTP ${res.status}, ${res.bytes} bytes${tries}`);
-      return { ok: true, html: res.body, url: res.url, method: "http" };
+      return { ok: true, html: res.body, url: res.url, method: "http", sha256: res.sha256, bytes: res.bytes };
     }
     log(`${where}: ${verdict.reason}${tries}`);
     if (verdict.kind !== "blocked") return { ok: false, kind: verdict.kind, url: res.url, reason: verdict.reason + tries };
@@ -120,7 +122,7 @@ export function createLiveLoader(opts: LiveLoaderOptions = {}): LiveLoader {
       log(`${where}: GET ${url}`);
       const got = await get(where, url, (html) => page.hasTable(html));
       if (got.ok) {
-        return { ok: true, html: got.html, url: got.url, mirror: null, mirrorUrl: null, fetchedAt: now(), method: got.method };
+        return { ok: true, html: got.html, url: got.url, mirror: null, mirrorUrl: null, fetchedAt: now(), method: got.method, ...received(got) };
       }
       const mirror = mirrors[where];
       if (!mirror || !MIRROR_ON.has(got.kind)) return got;
@@ -129,7 +131,7 @@ export function createLiveLoader(opts: LiveLoaderOptions = {}): LiveLoader {
       log(`${where}: tentando o espelho ${mirror.nome} (${mUrl})`);
       const via = await get(`${where} via ${mirror.id}`, mUrl, (html) => mirror.hasTable(html));
       if (via.ok) {
-        return { ok: true, html: via.html, url: got.url, mirror, mirrorUrl: via.url, fetchedAt: now(), method: "mirror" };
+        return { ok: true, html: via.html, url: got.url, mirror, mirrorUrl: via.url, fetchedAt: now(), method: "mirror", ...received(via) };
       }
       return { ...got, reason: `${got.reason}; espelho ${mirror.nome}: ${via.reason}` };
     },
@@ -141,4 +143,9 @@ export function createLiveLoader(opts: LiveLoaderOptions = {}): LiveLoader {
     requestsPerHost: () => gate.snapshot(),
     browserLaunchMs: () => browser?.launchMs() ?? null,
   };
+}
+
+/** the received bytes' hash and size, when the HTTP client saw them (the browser's page has none) */
+function received(g: { sha256?: string; bytes?: number }): { sha256?: string; bytes?: number } {
+  return g.sha256 !== undefined && g.bytes !== undefined ? { sha256: g.sha256, bytes: g.bytes } : {};
 }

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { join, resolve } from "node:path";
@@ -41,7 +42,8 @@ export function createReplayLoader(dir: string, now: () => Date, env: NodeJS.Pro
           const viaHtml = via.html;
           const v = classifyResponse({ status: 200, headers: new Headers(), body: viaHtml, bytes: via.bytes }, (h) => mirror.hasTable(h));
           if (!v.ok) return { ok: false, kind: v.kind, url: mirrorUrl, reason: `${v.reason} (página gravada ${viaFile})` };
-          return { ok: true, html: viaHtml, url: viaFile, mirror, mirrorUrl, fetchedAt: capturas.get(`${mirror.id}/${page.id}`) ?? now(), method: "replay" };
+          const fetchedAt = capturas.get(`${mirror.id}/${page.id}`) ?? now();
+          return { ok: true, html: viaHtml, url: viaFile, mirror, mirrorUrl, fetchedAt, method: "replay", sha256: via.sha256, bytes: via.bytes };
         }
       }
       if (!got.ok) {
@@ -58,14 +60,14 @@ export function createReplayLoader(dir: string, now: () => Date, env: NodeJS.Pro
       const verdict = classifyResponse({ status: 200, headers: new Headers(), body: html, bytes: got.bytes }, (h) => page.hasTable(h));
       if (!verdict.ok) return { ok: false, kind: verdict.kind, url, reason: `${verdict.reason} (página gravada ${file})` };
       const fetchedAt = capturas.get(`${source.id}/${page.id}`) ?? now();
-      return { ok: true, html, url: file, mirror: null, mirrorUrl: null, fetchedAt, method: "replay" };
+      return { ok: true, html, url: file, mirror: null, mirrorUrl: null, fetchedAt, method: "replay", sha256: got.sha256, bytes: got.bytes };
     },
     async close() {},
     requestsPerHost: () => ({}),
   };
 }
 
-type PageRead = { ok: true; html: string; bytes: number } | { ok: false; code: string; reason: string };
+type PageRead = { ok: true; html: string; bytes: number; sha256: string } | { ok: false; code: string; reason: string };
 
 /**
  * A recorded page as UTF-8 (the encoding --record writes), or why not. The size comes from the
@@ -95,7 +97,8 @@ async function readPage(file: string, cap = MAX_PAGE_BYTES): Promise<PageRead> {
       if (n === buf.length) break;
     }
     if (n !== st.size) return { ok: false, code: "ECHANGED", reason: `${file} mudou durante a leitura (${st.size} bytes antes, ${n} depois)` };
-    return { ok: true, html: buf.toString("utf8", 0, n), bytes: n };
+    const raw = buf.subarray(0, n);
+    return { ok: true, html: raw.toString("utf8"), bytes: n, sha256: createHash("sha256").update(raw).digest("hex") };
   } catch (err) {
     return { ok: false, code: (err as NodeJS.ErrnoException).code ?? "EIO", reason: (err as Error).message };
   } finally {

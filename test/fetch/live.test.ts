@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { mkdtemp, readFile, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -143,6 +144,9 @@ describe("live loader", () => {
     const r = okResult(await loader().load(cepea, boi));
     expect(r.html).toBe(fixture("cepea/boi-gordo.html"));
     expect(boi.parse(r.html).rows).toEqual(boi.parse(fixture("cepea/boi-gordo.html")).rows);
+    // provenance hashes the bytes the source sent (ISO-8859-1 here), not the decoded text
+    expect(r.bytes).toBeLessThan(Buffer.byteLength(r.html));
+    expect(r.sha256).toBe(createHash("sha256").update(Buffer.from(r.html, "latin1")).digest("hex"));
   });
 
   it("says http_error for a redirect to another host", async () => {

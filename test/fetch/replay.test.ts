@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { mkdir, mkdtemp, rm, truncate, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -71,6 +72,8 @@ describe("replay obeys the live page size cap", () => {
     await writeFile(join(dir, "noticias-agricolas", "boi-gordo-scot-consultoria.html"), fixture("noticias-agricolas/boi-gordo-scot-consultoria.html"));
     const r = await createReplayLoader(dir, () => new Date(0), env).load(scot, scotBoi);
     expect(r).toMatchObject({ ok: true, mirror: naBoiGordo, method: "replay" });
+    const bytes = Buffer.from(fixture("noticias-agricolas/boi-gordo-scot-consultoria.html"));
+    expect(r).toMatchObject({ bytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") });
   });
 });
 

@@ -5,6 +5,7 @@
  * holder. A lock whose PID is gone on this host is stale and is broken. While holding the lock,
  * and before anything else, an interrupted publish is finished or rolled back (journal.ts).
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { randomBytes } from "node:crypto";
 import { link, mkdir, readFile, readdir, rm, unlink, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
@@ -63,12 +64,18 @@ export function descreverDono(h: LockHolder | null): string {
   return `PID ${h.pid} em ${h.host}, "${h.comando}", desde ${h.desde}`;
 }
 
-/** Locks this process holds, by resolved directory: withDataLock is re-entrant. */
-const held = new Map<string, { token: string; depth: number }>();
+/** Locks this process holds, by resolved directory, with their token (to tell a reused PID's stale lock from ours). */
+const held = new Map<string, string>();
+/**
+ * The directories locked by the current call chain: withDataLock is re-entrant for code running
+ * inside its `fn` (runBuild inside the build command, publishFiles inside runUpdate), while an
+ * unrelated task of the same process waits like any other run.
+ */
+const chain = new AsyncLocalStorage<ReadonlySet<string>>();
 
-/** True when this process holds the lock on `dir` (publishFiles takes it only when not). */
+/** True when the current call chain holds the lock on `dir` (publishFiles takes it only when not). */
 export function holdsDataLock(dir: string): boolean {
-  return held.has(resolve(dir));
+  return chain.getStore()?.has(resolve(dir)) ?? false;
 }
 
 const isCode = (err: unknown, code: string) => (err as NodeJS.ErrnoException | undefined)?.code === code;
@@ -107,7 +114,7 @@ async function readHolder(file: string): Promise<LockHolder | null | "ausente"> 
  */
 function isStale(h: LockHolder, dir: string): boolean {
   if (h.host !== hostname()) return false;
-  if (h.pid === process.pid) return held.get(dir)?.token !== h.token;
+  if (h.pid === process.pid) return held.get(dir) !== h.token;
   return !pidAlive(h.pid);
 }
 
@@ -162,20 +169,13 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Runs `fn` holding the lock on the data directory `dir` (created if missing). Before `fn`, an
- * interrupted publish left in `dir` by a killed run is finished or rolled back. Re-entrant within
- * one process: a nested call on the same directory just runs `fn`.
+ * interrupted publish left in `dir` by a killed run is finished or rolled back. Re-entrant: a call
+ * made inside `fn` on the same directory just runs its own `fn`.
  */
 export async function withDataLock<T>(dirArg: string, opts: LockOptions, fn: () => Promise<T>): Promise<T> {
   const dir = resolve(dirArg);
-  const mine = held.get(dir);
-  if (mine) {
-    mine.depth++;
-    try {
-      return await fn();
-    } finally {
-      mine.depth--;
-    }
-  }
+  const outer = chain.getStore();
+  if (outer?.has(dir)) return fn();
   const log = opts.log ?? (() => {});
   const me: LockHolder = {
     pid: process.pid,
@@ -213,13 +213,13 @@ export async function withDataLock<T>(dirArg: string, opts: LockOptions, fn: () 
     }
     await sleep(intervalo);
   }
-  held.set(dir, { token: me.token, depth: 1 });
+  held.set(dir, me.token);
   try {
     if (avisado) log(`trava: ${dir} liberada após ${Math.round((Date.now() - start) / 1000)} s; seguindo`);
     await removeDeadLockTemps(dir);
     const recovered = await recoverInterrupted(dir);
     if (recovered) log(recovered);
-    return await fn();
+    return await chain.run(new Set([...(outer ?? []), dir]), fn);
   } finally {
     held.delete(dir);
     const h = await readHolder(file).catch(() => null);

@@ -8,6 +8,7 @@ import {
   cellText,
   checkDocumentEnd,
   checkedRow,
+  checkLabel,
   checkFragmentTables,
   checkRow,
   checkTableClosed,
@@ -48,6 +49,14 @@ function titulos($: Cheerio$): string[] {
   return $("div.imagenet-table-titulo")
     .toArray()
     .map((el) => cellText($, el));
+}
+
+/**
+ * Titles are how tables are found, so a title the page garbled (U+FFFD of a wrong charset,
+ * control characters) is refused instead of being silently "not found".
+ */
+function checkTitulos($: Cheerio$): void {
+  for (const el of $("div.imagenet-table-titulo").toArray()) checkLabel($(el).text(), "título de tabela");
 }
 
 /** The table right after the title `titulo`, or null when the page has no such title/table. */
@@ -192,6 +201,7 @@ function pagina(id: string, path: string, titulo: string, indicadores: [Indicado
       checkDocumentEnd(html);
       const $ = load(html);
       checkFragmentTables($, html);
+      checkTitulos($);
       const rows = indicadores.flatMap((ind) => lerIndicador($, ind));
       return { rows: sortBySeries(rows, `página ${id}`), avisos: [] };
     },

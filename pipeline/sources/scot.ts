@@ -279,7 +279,8 @@ function parseMercadoFisico(html: string, pageId: string, categoria: string, pro
     const marca = p.marca ?? (sup.length ? cellText($, sup[0]!) : null);
     if (marca) {
       nota = footnotes.get(marca);
-      if (!nota) avisos.push(`${linha}: nota "${marca}" sem texto no rodapé da tabela`);
+      // the footnote is part of the row: a table whose tfoot lost it is not whole
+      if (!nota) throw new ParseError(`${linha}: a nota "${marca}" não tem texto no rodapé da tabela (esperada uma linha "${marca} ..." no tfoot)`);
     }
     rows.push(linhaDaPraca({ p, linha }, produto, data, valor, extras, nota));
   });

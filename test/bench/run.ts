@@ -2,6 +2,7 @@
  * npm run bench: prints the figures the issues ask for. Nothing here is asserted; goals are
  * printed next to the measurements. Run it on an otherwise idle machine.
  */
+import { benchFaults } from "./faults.ts";
 import { benchLive } from "./live.ts";
 import { benchServe } from "./serve.ts";
 import { benchBuild, benchParse, benchReplay, benchSizes } from "./pipeline.ts";
@@ -14,6 +15,7 @@ const sections: Array<[string, () => Promise<void>]> = [
   ["sizes", benchSizes],
   ["live", benchLive],
   ["serve", benchServe],
+  ["faults", benchFaults],
 ];
 
 console.log(`# Cotação Aberta — benchmark (${new Date().toISOString()}, Node ${process.version})`);

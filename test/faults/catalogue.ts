@@ -5,11 +5,12 @@
  * catalogue.ts, hence by both the vitest suite and `npm run bench -- faults`.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { readdirSync } from "node:fs";
 import { cp, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { runValidate } from "../../pipeline/cli/validate.ts";
+import { runValidate, runValidateRecovering } from "../../pipeline/cli/validate.ts";
 import type { EventosFile } from "../../pipeline/events/model.ts";
 import { entregarEventos, estadoVazio, formatarRelatorio } from "../../pipeline/events/webhooks.ts";
 import { createLiveLoader } from "../../pipeline/fetch/live.ts";
@@ -90,6 +91,13 @@ export class Lab {
   private base: Promise<string> | null = null;
   private sites: Promise<Sites> | null = null;
   private readonly dirs: string[] = [];
+  private readonly memos = new Map<string, Promise<unknown>>();
+
+  /** one computation shared by the cases that need it */
+  memo<T>(key: string, make: () => Promise<T>): Promise<T> {
+    if (!this.memos.has(key)) this.memos.set(key, make());
+    return this.memos.get(key) as Promise<T>;
+  }
 
   /** a site built by `update --replay` of the recorded pages at NOW */
   baseline(): Promise<string> {
@@ -234,7 +242,35 @@ function statusPages(tree: Tree): Record<string, PageStatus> {
  * `npm run validate` over a directory, in process (its own function, so it checks exactly what
  * the command checks); its printout is captured and returned when it fails.
  */
-export async function validateTree(dir: string): Promise<string[]> {
+export function validateTree(dir: string): Promise<string[]> {
+  // console is swapped while it runs: one at a time, whatever runs concurrently
+  const run = validating.then(() => validateOnce(dir));
+  validating = run.catch(() => {});
+  return run;
+}
+let validating: Promise<unknown> = Promise.resolve();
+
+/** what `npm run validate DIR` runs: recover an interrupted publish, then validate */
+export function recoveringValidate(dir: string): Promise<{ code: number; output: string }> {
+  const run = validating.then(async () => {
+    const lines: string[] = [];
+    const { log, error } = console;
+    console.log = (...a: unknown[]) => void lines.push(a.join(" "));
+    console.error = (...a: unknown[]) => void lines.push(a.join(" "));
+    try {
+      return { code: await runValidateRecovering(dir), output: lines.join("\n") };
+    } catch (err) {
+      return { code: 1, output: [...lines, (err as Error).message].join("\n") };
+    } finally {
+      console.log = log;
+      console.error = error;
+    }
+  });
+  validating = run.catch(() => {});
+  return run;
+}
+
+async function validateOnce(dir: string): Promise<string[]> {
   const lines: string[] = [];
   const { log, error } = console;
   console.log = (...a: unknown[]) => void lines.push(a.join(" "));
@@ -515,6 +551,7 @@ const CEPEA_MILHO = "cepea/milho.html";
 const CEPEA_SOJA = "cepea/soja.html";
 const SCOT_BOI = "scot/boi-gordo.html";
 const MILHO_PATH = "/br/indicador/milho.aspx";
+const SOJA_PATH = "/br/indicador/soja.aspx";
 const BOI_PATH = "/br/indicador/boi-gordo.aspx";
 
 /** the latest row of a CEPEA table moved one day on: a day the store does not have (a canary) */
@@ -617,15 +654,20 @@ function closeDelimitedCut(body: string): Handler {
 
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
 
-/** Two runs on one site: A live, its milho page held until `releaseWhen`; B (or C) started once A is fetching. */
-async function heldLiveRun(lab: Lab, site: string) {
-  const s = await lab.sources();
-  const milho = held(ok(page(CEPEA_MILHO, nextDayAt("04/09/2026", "05/09/2026", "71,00"))));
-  s.cepea.route(MILHO_PATH, milho);
-  // the live command as the workflow runs it, pointed at the loopback sources
+/**
+ * Run A: the live `update` against its own loopback sources, its soja page (the last CEPEA
+ * page) held until `release()`, with a day the store does not have. `started` resolves once A
+ * holds the data directory (its lock file is there) or, without a lock, once it is fetching:
+ * the moment a second run is started.
+ */
+async function heldLiveRun(site: string) {
+  const s = await startSources();
+  const soja = held(ok(page(CEPEA_SOJA, nextDayAt("25/09/2026", "26/09/2026", "161,50"))));
+  s.cepea.route(SOJA_PATH, soja);
   const a = cli("update", [], site, { ...s.env });
-  const fetching = await until(() => milho.waiting() > 0, 60_000);
-  return { a, milho, fetching };
+  const locked = () => readdirSync(site).some((n) => n.startsWith(".") && /lock/.test(n));
+  await until(() => locked() || soja.waiting() > 0, 60_000);
+  return { a, soja, close: () => s.close() };
 }
 
 // ---- the cases -----------------------------------------------------------------------------
@@ -929,18 +971,22 @@ export const CASES: readonly FaultCase[] = [
     run: async (lab) => {
       const site = await lab.site();
       const before = await snapshot(site);
-      const { a, milho } = await heldLiveRun(lab, site);
-      // B starts while A is in the middle of its fetch, with a page A does not have
-      const pages = await lab.pages((d) => edit(d, CEPEA_SOJA, nextDayAt("25/09/2026", "26/09/2026", "161,50")));
-      const b = cli("update", ["--replay", pages], site);
-      let bDone = false;
-      void b.done.then(() => (bDone = true));
-      // A goes on once B waits for it (or finished without waiting, which is the fault)
-      await until(() => bDone || /aguardando/.test(b.output()), 60_000);
-      milho.release();
-      const [ra, rb] = await Promise.all([finish(a, 60_000), finish(b, 60_000)]);
-      const exit = ra.code === 0 && rb.code === 0 ? 0 : ra.code !== 0 ? ra.code : rb.code;
-      return measure(site, before, exit, `A:\n${a.output()}\nB:\n${b.output()}`, [`A saiu com ${ra.code}, B com ${rb.code}`]);
+      // B brings a day A does not have
+      const pages = await lab.pages((d) => edit(d, CEPEA_MILHO, nextDayAt("04/09/2026", "05/09/2026", "71,00")));
+      const { a, soja, close } = await heldLiveRun(site);
+      try {
+        const b = cli("update", ["--replay", pages], site);
+        let bDone = false;
+        void b.done.then(() => (bDone = true));
+        // A goes on once B waits for it (or finished without waiting, which is the fault)
+        await until(() => bDone || /aguardando/.test(b.output()), 60_000);
+        soja.release();
+        const [ra, rb] = await Promise.all([finish(a, 60_000), finish(b, 60_000)]);
+        const exit = ra.code === 0 && rb.code === 0 ? 0 : ra.code !== 0 ? ra.code : rb.code;
+        return measure(site, before, exit, `A:\n${a.output()}\nB:\n${b.output()}`, [`A saiu com ${ra.code}, B com ${rb.code}`]);
+      } finally {
+        await close();
+      }
     },
   },
   {
@@ -949,7 +995,7 @@ export const CASES: readonly FaultCase[] = [
     fault: "duas atualizações ao mesmo tempo, a segunda com --sem-espera",
     expect: {
       exit: "não zero",
-      values: ["milho@2026-09-05 novo"],
+      values: ["soja@2026-09-26 novo"],
       check: (o) => {
         const [pidNote, aNote] = [o.notes.find((n) => n.startsWith("A: PID")), o.notes.find((n) => n.startsWith("A saiu"))];
         const pid = pidNote?.match(/PID (\d+)/)?.[1];
@@ -962,12 +1008,16 @@ export const CASES: readonly FaultCase[] = [
     run: async (lab) => {
       const site = await lab.site();
       const before = await snapshot(site);
-      const { a, milho } = await heldLiveRun(lab, site);
-      const c = cli("update", ["--replay", FIXTURES, "--sem-espera"], site);
-      const rc = await finish(c, 60_000);
-      milho.release();
-      const ra = await finish(a, 60_000);
-      return measure(site, before, rc.code, c.output(), [`A: PID ${a.pid}`, `A saiu com ${ra.code}`]);
+      const { a, soja, close } = await heldLiveRun(site);
+      try {
+        const c = cli("update", ["--replay", FIXTURES, "--sem-espera"], site);
+        const rc = await finish(c, 60_000);
+        soja.release();
+        const ra = await finish(a, 60_000);
+        return measure(site, before, rc.code, c.output(), [`A: PID ${a.pid}`, `A saiu com ${ra.code}`]);
+      } finally {
+        await close();
+      }
     },
   },
   ...[
@@ -985,16 +1035,19 @@ export const CASES: readonly FaultCase[] = [
         check: (o) => o.notes.filter((n) => n.startsWith("✗ ")).map((n) => n.slice(2)),
       },
       run: async (lab) => {
-        const pages = await lab.pages(async (d) => {
-          await edit(d, CEPEA_BOI, nextDayAt("04/09/2026", "05/09/2026", "348,00"));
-          await edit(d, CEPEA_MILHO, nextDayAt("04/09/2026", "05/09/2026", "71,00"));
+        // the pages, and what an uninterrupted run of them writes
+        const { pages, refTree, n } = await lab.memo("sigkill", async () => {
+          const pages = await lab.pages(async (d) => {
+            await edit(d, CEPEA_BOI, nextDayAt("04/09/2026", "05/09/2026", "348,00"));
+            await edit(d, CEPEA_MILHO, nextDayAt("04/09/2026", "05/09/2026", "71,00"));
+          });
+          const ref = await lab.site();
+          const base = await snapshot(ref);
+          await runReplay(pages, ref);
+          const refTree = await snapshot(ref);
+          const n = [...refTree.keys()].filter((f) => !isLeftover(f) && !base.get(f)?.equals(refTree.get(f)!)).length;
+          return { pages, refTree, n };
         });
-        // what an uninterrupted run writes
-        const ref = await lab.site();
-        const base = await snapshot(ref);
-        await runReplay(pages, ref);
-        const refTree = await snapshot(ref);
-        const n = [...refTree.keys()].filter((f) => !isLeftover(f) && !base.get(f)?.equals(refTree.get(f)!)).length;
         const step = at(n);
 
         const site = await lab.site();
@@ -1003,10 +1056,9 @@ export const CASES: readonly FaultCase[] = [
         const k = cli("update", ["--replay", pages], site, { COTACAO_TESTE_MATAR_NO_PASSO: String(step) });
         const rk = await k.done;
         if (rk.signal !== "SIGKILL") notes.push(`✗ a execução não foi morta no passo ${step} (saiu com ${rk.code}): o gancho COTACAO_TESTE_MATAR_NO_PASSO não agiu`);
-        // the next command recovers first: validate sees the old set or the new set, never a mix
-        const v = cli("validate", [site], site);
-        const rv = await finish(v, 60_000);
-        if (rv.code !== 0) notes.push(`✗ validate depois do SIGKILL saiu com ${rv.code}: ${v.output().slice(-300)}`);
+        // the next command recovers first: `npm run validate` sees the old set or the new set, never a mix
+        const v = await recoveringValidate(site);
+        if (v.code !== 0) notes.push(`✗ validate depois do SIGKILL saiu com ${v.code}: ${v.output.slice(-300)}`);
         const seen = await snapshot(site);
         const site0 = (t: Tree) => JSON.stringify([...t].filter(([f]) => !isLeftover(f)).map(([f, b]) => [f, b.toString("base64")]));
         const state = site0(seen) === site0(before) ? "antigo" : site0(seen) === site0(refTree) ? "novo" : "misturado";

@@ -14,7 +14,7 @@ const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !
 
 /**
  * The national series each aggregate key quotes. The same table as render/site.ts's AGGREGATE
- * (test/validate-cruzada.test.ts renders an aggregate and checks this agrees with it).
+ * (test/validate-cli.test.ts and test/publish/kill.test.ts validate real rendered trees with it).
  */
 export const SERIE_DO_AGREGADO: Readonly<Record<string, string>> = {
   boi_gordo_cepea_sp: "boi_gordo",

@@ -73,6 +73,26 @@ describe("deploy", () => {
     expect(inBare("show", "gh-pages:api/v1/cotacao/soja.json")).toBe('{"valor":162}');
   });
 
+  it("never ships the data directory's lock, an interrupted publish's staging and journal, nor temp files", async () => {
+    const other = join(tmp, "control.git");
+    execFileSync("git", ["init", "-q", "--bare", other]);
+    const junk = [".cotacao.lock", ".cotacao-journal.json", ".cotacao-staging/api/v1/cotacao.json", "api/v1/cotacao.json.tmp-4242"];
+    for (const f of junk) write(f, "{ metade");
+    try {
+      const r = await deploy({ dir: site, cwd: work, env, repo: other });
+      expect(r.files).toBe(3);
+      expect(execFileSync("git", ["--git-dir", other, "ls-tree", "-r", "--name-only", "gh-pages"], { encoding: "utf8" }).trim().split("\n").sort()).toEqual([
+        ".nojekyll",
+        "api/v1/cotacao.json",
+        "api/v1/cotacao/soja.json",
+        "api/v1/status.json",
+      ]);
+    } finally {
+      for (const f of junk) rmSync(join(site, f));
+      rmSync(join(site, ".cotacao-staging"), { recursive: true });
+    }
+  });
+
   it("the same site again pushes nothing", async () => {
     const before = inBare("rev-parse", "gh-pages");
     const r = await deploy({ dir: site, cwd: work, env });

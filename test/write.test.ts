@@ -60,3 +60,32 @@ describe("FileValidator", () => {
     }
   });
 });
+
+describe("publishFiles' gate across files", () => {
+  let root: string;
+  beforeEach(async () => {
+    root = await mkdtemp(join(tmpdir(), "cotacao-write-"));
+  });
+  afterEach(() => rm(root, { recursive: true, force: true }));
+
+  it("refuses a set whose aggregate does not quote its series' last day, naming both files, and writes nothing", async () => {
+    const { renderSite } = await import("../pipeline/render/site.ts");
+    const { replay, tempSite, testConfig, cleanup, FIXTURES } = await import("./helpers/pipeline.ts");
+    const site = await tempSite();
+    try {
+      await replay(FIXTURES, site, "2026-09-27T22:00:00-03:00");
+      const { loadStore } = await import("../pipeline/history/store.ts");
+      const store = await loadStore(site);
+      const files = renderSite(store.series, store.status!, testConfig(root));
+      const agg = JSON.parse(files.get("api/v1/cotacao.json")!);
+      agg.soja = 999.99;
+      files.set("api/v1/cotacao.json", `${JSON.stringify(agg, null, 2)}\n`);
+      const r = await publishFiles(root, [...files].map(([path, text]) => ({ path, text })));
+      expect(r.written).toEqual([]);
+      expect(r.erros).toContainEqual(expect.stringMatching(/^api\/v1\/cotacao\.json: \/soja: 999\.99 de "2026-09-25" não confere com api\/v1\/cotacao\/soja\.json, cujo último dia é "2026-09-25" \(161\)/));
+      expect(await tree(root)).toEqual([]);
+    } finally {
+      await cleanup(site);
+    }
+  }, 60_000);
+});

@@ -183,17 +183,16 @@ describe("bad input never costs good data", () => {
     const before = await readFile(join(site, "api/v1/cotacao/bezerro.json"), "utf8");
     const r = await withPages((d) => editPage(d, "cepea/bezerro.html", (h) => h.replace("3.426,02", "34.260,20")));
     const o = r.outcomes.find((x) => x.page === "bezerro")!;
-    // 25/09 is already published: the page is held as a suspicious revision, and the report
-    // still says everything else that is wrong with it
-    expect(o).toMatchObject({ ok: false, kind: "revisao_suspeita" });
-    expect(!o.ok && o.reason).toMatch(/fora da faixa plausível/);
+    // 25/09 is already published: the reason also says the page would revise it beyond the bound
+    expect(o).toMatchObject({ ok: false, kind: "rejected" });
+    expect(!o.ok && o.reason).toMatch(/fora da faixa plausível.*além disso, mudaria valores já publicados além do limite de revisão: bezerro em 25\/09\/2026, valor: 3.426,02 → 34.260,20/);
     expect(await readFile(join(site, "api/v1/cotacao/bezerro.json"), "utf8")).toBe(before);
   });
 
   it("rejects a day-over-day jump beyond the product's threshold", async () => {
     const r = await withPages((d) => editPage(d, "cepea/milho.html", (h) => h.replace("<td>70,93</td>", "<td>90,93</td>")));
     const o = r.outcomes.find((x) => x.page === "milho")!;
-    expect(o).toMatchObject({ ok: false, kind: "revisao_suspeita" });
+    expect(o).toMatchObject({ ok: false, kind: "rejected" });
     expect(!o.ok && o.reason).toMatch(/salto de/);
     expect((await readJson(site, "api/v1/cotacao/milho.json")).valor).toBe(70.93);
   });

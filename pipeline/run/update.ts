@@ -124,18 +124,20 @@ export async function runUpdate(opts: UpdateOptions): Promise<UpdateReport> {
           suspeitas.push(...v.suspeitas);
           for (const c of v.todas) if (c.aceita) for (const a of aceitas) if (a.serie === c.serie && a.data === c.data) usadas.add(a);
         }
+        // a page that fails a plausibility gate is rejected outright: what it would revise is
+        // said too, but an operator is never invited to accept numbers the gates refuse
+        if (problems.length > 0) {
+          const revisa = suspeitas.length > 0 ? `; além disso, mudaria valores já publicados além do limite de revisão: ${suspeitas.map(describeRevision).join("; ")}` : "";
+          record({ source: source.id, page: page.id, ok: false, url: where, kind: "rejected", reason: problems.join("; ") + revisa });
+          continue;
+        }
         if (suspeitas.length > 0) {
           const reason =
             `a página mudaria ${suspeitas.length} valor(es) já publicado(s) além do limite de revisão; nada dela foi mesclado: ` +
             suspeitas.map(describeRevision).join("; ") +
-            (problems.length > 0 ? `; além disso: ${problems.join("; ")}` : "") +
             `. Se a revisão for legítima, aceite-a: npm run update -- ${suspeitas.map((c) => `--aceitar-revisao ${aceiteArg(c)}`).join(" ")}`;
           const lista = suspeitas.map((c) => ({ ...c, aceitar: aceiteArg(c) }));
           record({ source: source.id, page: page.id, ok: false, url: where, kind: "revisao_suspeita", reason, revisoes: lista });
-          continue;
-        }
-        if (problems.length > 0) {
-          record({ source: source.id, page: page.id, ok: false, url: where, kind: "rejected", reason: problems.join("; ") });
           continue;
         }
         for (const a of read.avisos) avisos.push(`${source.id}/${page.id}: ${a}`);

@@ -78,11 +78,44 @@ describe("a published number changes only within its bound, or by an operator's 
     }
   });
 
-  it("Barretos at 863,75 on the published 05/08/2026 is held whole: no byte changes but status.json, exit 1", async () => {
+  it("Barretos at 863,75 on the published 05/08/2026 is refused whole: no byte changes but status.json, exit 1", async () => {
     const site = await fresh();
     const pages = await replayDir();
     try {
       await editPage(pages, "scot/boi-gordo.html", (h) => h.replace(/(SP Barretos<\/td>\s*<td>)345,50/, "$1863,75"));
+      const before = await snapshot(site);
+      const r = await update(pages, site, NOW2);
+      expect(r.exitCode).toBe(1);
+      const o = r.outcomes.find((x) => x.source === "scot" && x.page === "boi-gordo")!;
+      // its own columns (Funrural, Senar, 30 days) contradict it: refused, never offered for acceptance
+      expect(o).toMatchObject({ ok: false, kind: "rejected" });
+      expect(!o.ok && o.reason).toMatch(/praça Barretos em 05\/08\/2026: Senar à vista \/ à vista = 345,00 \/ 863,75/);
+      expect(!o.ok && o.reason).toMatch(/além do limite de revisão: boi_gordo\/SP em 05\/08\/2026, valor: 345,50 → 863,75/);
+      expect(!o.ok && o.reason).not.toMatch(/aceitar-revisao/);
+      const after = await snapshot(site);
+      for (const [f, text] of before) if (f !== "/api/v1/status.json") expect(after.get(f), f).toBe(text);
+      expect([...after.keys()]).toEqual([...before.keys()]);
+      const p = await pageStatus(site, "scot", "boi-gordo");
+      expect(p.estado).toBe("rejected");
+      expect(p.revisoes_suspeitas).toBeUndefined();
+      // the other page of the same source still updates (nothing new here) and stays ok
+      expect(r.outcomes.find((x) => x.page === "vaca-gorda")).toMatchObject({ ok: true });
+    } finally {
+      await cleanup(site, pages);
+    }
+  });
+
+  it("the same 863,75 with Scot's every column moved along is a plausible page: held as a suspicious revision", async () => {
+    const site = await fresh();
+    const pages = await replayDir();
+    try {
+      // à vista, 30 d, Funrural and Senar all × 2,5: self-consistent, but 150 % off the published day
+      await editPage(pages, "scot/boi-gordo.html", (h) =>
+        h.replace(/SP Barretos<\/td>[\s\S]*?349,50/, (row) => {
+          const x: Record<string, string> = { "345,50": "863,75", "350,00": "875,00", "340,00": "850,00", "344,50": "861,25", "345,00": "862,50", "349,50": "873,75" };
+          return row.replace(/\d{3},\d{2}/g, (v) => x[v] ?? v);
+        }),
+      );
       const before = await snapshot(site);
       const r = await update(pages, site, NOW2);
       expect(r.exitCode).toBe(1);
@@ -92,12 +125,9 @@ describe("a published number changes only within its bound, or by an operator's 
       expect(!o.ok && o.reason).toMatch(/npm run update -- --aceitar-revisao boi_gordo\/SP@2026-08-05=863.75/);
       const after = await snapshot(site);
       for (const [f, text] of before) if (f !== "/api/v1/status.json") expect(after.get(f), f).toBe(text);
-      expect([...after.keys()]).toEqual([...before.keys()]);
       const p = await pageStatus(site, "scot", "boi-gordo");
       expect(p.estado).toBe("revisao_suspeita");
       expect(p.revisoes_suspeitas).toContainEqual({ serie: "boi_gordo/SP", data: "2026-08-05", campo: "valor", antes: 345.5, depois: 863.75, aceitar: "boi_gordo/SP@2026-08-05=863.75" });
-      // the other page of the same source still updates (nothing new here) and stays ok
-      expect(r.outcomes.find((x) => x.page === "vaca-gorda")).toMatchObject({ ok: true });
     } finally {
       await cleanup(site, pages);
     }

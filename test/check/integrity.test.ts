@@ -168,6 +168,30 @@ describe("a published number changes only within its bound, or by an operator's 
     }
   });
 
+  it("a revisoesAceitas entry in cotacao.config.json accepts the same way; a bad entry is a clear configuration error", async () => {
+    const { mkdtemp, writeFile } = await import("node:fs/promises");
+    const { tmpdir } = await import("node:os");
+    const { loadConfig } = await import("../../pipeline/config.ts");
+    const site = await fresh();
+    const pages = await replayDir();
+    const root = await mkdtemp(join(tmpdir(), "cotacao-config-"));
+    try {
+      await editPage(pages, "cepea/milho.html", (h) => h.replace(/<td>70,93<\/td>([\s\S]*?)<td>13,83<\/td>/, "<td>72,93</td>$1<td>14,22</td>"));
+      await writeFile(
+        join(root, "cotacao.config.json"),
+        JSON.stringify({ revisoesAceitas: [{ serie: "milho", data: "2026-09-04", valor: 72.93 }, { serie: "milho", data: "2026-09-04", campo: "valor_usd", valor: 14.22 }] }),
+      );
+      const at = new Date(NOW2);
+      const r = await runUpdate({ loader: createReplayLoader(pages, () => at, {}), config: loadConfig({ root, publicDir: site, env: {} }), now: at, env: {}, log: () => {} });
+      expect(r.exitCode).toBe(0);
+      expect((await readJson(site, "api/v1/cotacao/milho.json")).valor).toBe(72.93);
+      await writeFile(join(root, "cotacao.config.json"), JSON.stringify({ revisoesAceitas: [{ serie: "milho", data: "04/09/2026", valor: "72,93" }] }));
+      expect(() => loadConfig({ root, publicDir: site, env: {} })).toThrow(/cotacao.config.json: revisoesAceitas\.0\.data: .*; revisoesAceitas\.0\.valor: /);
+    } finally {
+      await cleanup(site, pages, root);
+    }
+  });
+
   it("a day's praças are exactly the page's: a praça gone from a later page of the same day is removed only when accepted", async () => {
     const site = await fresh();
     const pages = await replayDir();

@@ -60,7 +60,8 @@ export class LockOcupadoError extends PipelineError {
 export const EXIT_LOCK_OCUPADO = 75;
 
 export function descreverDono(h: LockHolder | null): string {
-  if (!h) return "dono desconhecido: arquivo de trava ilegível";
+  // the lock is linked into place already written: unreadable means damaged by hand or another tool
+  if (!h) return `dono desconhecido: o arquivo de trava ${LOCK_NAME} está ilegível; apague-o se nenhuma execução estiver rodando`;
   return `PID ${h.pid} em ${h.host}, "${h.comando}", desde ${h.desde}`;
 }
 

@@ -218,7 +218,12 @@ export async function recoverInterrupted(root: string): Promise<string | null> {
     if (staged !== null || temp) {
       await rm(join(root, JOURNAL_TEMP), { force: true });
       await rm(join(root, STAGING_DIR), { recursive: true, force: true });
-      said.push(`recuperação: publicação interrompida antes de confirmada descartada (${staged ?? 0} arquivo(s) preparado(s) removido(s)); o site ficou como estava`);
+      said.push(
+        staged
+          ? `recuperação: publicação interrompida antes de confirmada descartada (${staged} arquivo(s) preparado(s) removido(s)); o site ficou como estava`
+          : // killed after its last rename and its journal's removal: only empty directories were left
+            "recuperação: restos vazios de uma publicação já concluída removidos",
+      );
     }
   }
   const temps = await removeDeadTemps(root);

@@ -159,10 +159,15 @@ async function removeDeadLockTemps(dir: string): Promise<void> {
   }
 }
 
+/**
+ * The holder as an operator would have typed it. Read from this process's own script, not from
+ * npm's environment: npm_lifecycle_event is inherited by every child (a test runner started by
+ * `npm test`, an npx), so it would name the parent's script instead.
+ */
 function defaultComando(): string {
-  const script = process.env.npm_lifecycle_event;
   const args = process.argv.slice(2).join(" ");
-  if (script) return `npm run ${script}${args ? ` -- ${args}` : ""}`;
+  const cli = /(?:^|[\\/])pipeline[\\/]cli[\\/]([a-z-]+)\.ts$/.exec(process.argv[1] ?? "");
+  if (cli) return `npm run ${cli[1]}${args ? ` -- ${args}` : ""}`;
   return process.argv.slice(1).join(" ");
 }
 

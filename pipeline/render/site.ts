@@ -14,7 +14,7 @@ import { stringifyDoc } from "./json.ts";
 import type { AggregateFile, AggregateKey, IndexFile, SerieFile, StatusFile, UfQuote } from "./shapes.ts";
 
 /** Aggregate keys and the national series each one shows. */
-const AGGREGATE: ReadonlyArray<[AggregateKey, string]> = [
+export const AGGREGATE: ReadonlyArray<[AggregateKey, string]> = [
   ["boi_gordo_cepea_sp", "boi_gordo"],
   ["vaca_gorda", "vaca_gorda"],
   ["soja", "soja"],

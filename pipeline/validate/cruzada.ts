@@ -8,21 +8,13 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import { mostrar } from "./messages.ts";
+import { AGGREGATE } from "../render/site.ts";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/**
- * The national series each aggregate key quotes. The same table as render/site.ts's AGGREGATE
- * (test/validate-cli.test.ts and test/publish/kill.test.ts validate real rendered trees with it).
- */
-export const SERIE_DO_AGREGADO: Readonly<Record<string, string>> = {
-  boi_gordo_cepea_sp: "boi_gordo",
-  vaca_gorda: "vaca_gorda",
-  soja: "soja",
-  milho: "milho",
-  bezerro_ms: "bezerro",
-};
+/** Each key of the aggregate and the series whose last day it shows (one table, in render/site.ts). */
+export const SERIE_DO_AGREGADO: Readonly<Record<string, string>> = Object.fromEntries(AGGREGATE);
 
 /** The quotes of a state aggregate and the product of the state series each one shows. */
 const COTACAO_UF: Readonly<Record<string, string>> = { boi_gordo_uf: "boi_gordo", vaca_gorda_uf: "vaca_gorda" };

@@ -157,6 +157,8 @@ describe("npm run update with another run holding the data directory", () => {
     const [a, b] = await Promise.all([run(), run()]);
     const waited = [a, b].filter((r) => /está em uso por outra execução .*aguardando/.test(r.out));
     expect(waited).toHaveLength(1);
+    // the holder is named as an operator types it, whatever npm script started the test runner
+    expect(waited[0]!.out).toMatch(new RegExp(`"npm run update -- --replay ${FIXTURES.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}"`));
     expect([a.code, b.code]).toEqual([0, 0]);
     expect(await readdir(dir)).not.toContain(LOCK_NAME);
   }, 120_000);

@@ -32,11 +32,11 @@ function formatBRL(value) {
 // pipeline/domain/products.ts
 var PRODUTOS = ["boi_gordo", "vaca_gorda", "soja", "milho", "bezerro"];
 var PRODUTO_INFO = {
-  boi_gordo: { nome: "Boi gordo", unidade: "@", faixa: { "@": [100, 1e3], kg: [4, 60] }, saltoMaximoPct: 10 },
-  vaca_gorda: { nome: "Vaca gorda", unidade: "@", faixa: { "@": [100, 1e3], kg: [4, 60] }, saltoMaximoPct: 10 },
-  soja: { nome: "Soja", unidade: "sc60kg", faixa: { sc60kg: [40, 500] }, saltoMaximoPct: 10 },
-  milho: { nome: "Milho", unidade: "sc60kg", faixa: { sc60kg: [15, 250] }, saltoMaximoPct: 12 },
-  bezerro: { nome: "Bezerro", unidade: "cabeca", faixa: { cabeca: [500, 15e3] }, saltoMaximoPct: 12 }
+  boi_gordo: { nome: "Boi gordo", unidade: "@", faixa: { "@": [100, 1e3], kg: [4, 60] }, saltoMaximoPct: 10, revisaoMaximaPct: 1.5 },
+  vaca_gorda: { nome: "Vaca gorda", unidade: "@", faixa: { "@": [100, 1e3], kg: [4, 60] }, saltoMaximoPct: 10, revisaoMaximaPct: 1.5 },
+  soja: { nome: "Soja", unidade: "sc60kg", faixa: { sc60kg: [40, 500] }, saltoMaximoPct: 10, revisaoMaximaPct: 1 },
+  milho: { nome: "Milho", unidade: "sc60kg", faixa: { sc60kg: [15, 250] }, saltoMaximoPct: 12, revisaoMaximaPct: 1 },
+  bezerro: { nome: "Bezerro", unidade: "cabeca", faixa: { cabeca: [500, 15e3] }, saltoMaximoPct: 12, revisaoMaximaPct: 1.5 }
 };
 
 // pipeline/domain/ufs.ts

@@ -213,6 +213,16 @@ export function buildOpenApi(files: ReadonlyMap<string, string>): Obj {
       // no example: status.json records every run's attempt, and openapi.json must not change with it
       content: { "application/json": { schema: ref("status.schema.json") } },
     }),
+    "/api/v1/capturas/{ano}.json": staticGet({
+      id: "getCapturas",
+      summary: "Registro de capturas de um ano (proveniência de cada dia)",
+      description:
+        "Cada página aceita que mudou dados publicados: fonte, página, URL, espelho, quando foi buscada, SHA-256 dos bytes, os dias que trouxe, os dias que acrescentou a cada série (`novos`) e cada valor publicado que revisou (`revisoes`). Um arquivo por ano de registro, uma captura por linha; só cresce.",
+      tag: "Catálogo",
+      params: [{ name: "ano", in: "path", required: true, description: "Ano de registro (horário de Brasília).", schema: { type: "integer", minimum: 2000, maximum: 2999 }, example: 2026 }],
+      // no example: the log grows with every run that brings data, and openapi.json must not change with it
+      content: { "application/json": { schema: ref("capturas.schema.json") } },
+    }),
     [`/${EVENTOS_PATH}`]: staticGet({
       id: "getEventos",
       summary: "Eventos recentes (mudanças de preço, revisões, atualizações)",

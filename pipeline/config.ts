@@ -3,9 +3,9 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import type { RevisaoAceita } from "./check/revisions.ts";
-import { FONTES, type Fonte } from "./domain/row.ts";
-import { DEFAULT_PRACAS_REFERENCIA } from "./domain/series.ts";
-import { SCOT_UFS, type UF } from "./domain/ufs.ts";
+import type { Fonte } from "./domain/row.ts";
+import { ALL_UFS, type UF } from "./domain/ufs.ts";
+import { allSeries, SOURCES } from "./sources/index.ts";
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 export const CONFIG_FILE = "cotacao.config.json";
@@ -13,26 +13,35 @@ export const CONFIG_FILE = "cotacao.config.json";
 // messages of configuration errors are shown to operators: in Portuguese
 z.config(z.locales.pt());
 
-const ConfigSchema = z.strictObject({
-  /** turn a source off: its series keep their data and status.json says "disabled" */
-  fontes: z.partialRecord(z.enum(FONTES), z.strictObject({ ativa: z.boolean() })).optional(),
-  /** reference praça per Scot UF, by the praça's cleaned name ("Barretos", "C. Grande") */
-  pracasReferencia: z.partialRecord(z.enum(SCOT_UFS), z.string().min(1)).optional(),
-  /**
-   * revisions beyond a product's bound that an operator has checked and accepts: exactly this
-   * series, day, field and new value (the same as `update --aceitar-revisao`)
-   */
-  revisoesAceitas: z
-    .array(
-      z.strictObject({
-        serie: z.string().regex(/^[a-z_]+(\/[A-Z]{2})?$/),
-        data: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
-        campo: z.string().min(1).default("valor"),
-        valor: z.number().finite().nullable(),
-      }),
-    )
-    .optional(),
-});
+/** The sources' ids and the UFs whose value comes from a reference praça, from the catalogue. */
+function catalogo(): { fontes: string[]; ufsPraca: UF[]; pracasPadrao: Partial<Record<UF, string>> } {
+  const pracasPadrao: Partial<Record<UF, string>> = {};
+  for (const d of allSeries()) if (d.ufReferencia && d.pracaReferencia) pracasPadrao[d.ufReferencia] ??= d.pracaReferencia;
+  return { fontes: SOURCES.map((s) => s.id), ufsPraca: Object.keys(pracasPadrao) as UF[], pracasPadrao };
+}
+
+function configSchema(fontes: readonly string[]) {
+  return z.strictObject({
+    /** turn a source off: its series keep their data and status.json says "disabled" */
+    fontes: z.partialRecord(z.enum(fontes as [string, ...string[]]), z.strictObject({ ativa: z.boolean() })).optional(),
+    /** reference praça per UF of a praça table, by the praça's cleaned name ("Barretos", "C. Grande") */
+    pracasReferencia: z.partialRecord(z.enum(ALL_UFS as [UF, ...UF[]]), z.string().min(1)).optional(),
+    /**
+     * revisions beyond a product's bound that an operator has checked and accepts: exactly this
+     * series, day, field and new value (the same as `update --aceitar-revisao`)
+     */
+    revisoesAceitas: z
+      .array(
+        z.strictObject({
+          serie: z.string().regex(/^[a-z_]+(\/[A-Z]{2})?$/),
+          data: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+          campo: z.string().min(1).default("valor"),
+          valor: z.number().finite().nullable(),
+        }),
+      )
+      .optional(),
+  });
+}
 
 export interface Config {
   /** the site root: public/ of the repo, or a temp dir in tests */
@@ -51,7 +60,8 @@ export function loadConfig(opts: { root?: string; publicDir?: string; env?: Node
   const root = opts.root ?? REPO_ROOT;
   const env = opts.env ?? process.env;
   const file = join(root, CONFIG_FILE);
-  let parsed: z.infer<typeof ConfigSchema> = {};
+  const cat = catalogo();
+  let parsed: z.infer<ReturnType<typeof configSchema>> = {};
   if (existsSync(file)) {
     let raw: unknown;
     try {
@@ -59,26 +69,30 @@ export function loadConfig(opts: { root?: string; publicDir?: string; env?: Node
     } catch (err) {
       throw new Error(`${CONFIG_FILE}: JSON inválido (${(err as Error).message})`);
     }
-    const r = ConfigSchema.safeParse(raw);
+    const r = configSchema(cat.fontes).safeParse(raw);
     if (!r.success) {
       throw new Error(
         `${CONFIG_FILE}: ${r.error.issues.map((i) => `${i.path.join(".") || "(raiz)"}: ${i.message}`).join("; ")} ` +
-          `(fontes válidas: ${FONTES.join(", ")}; UFs com praça de referência: ${SCOT_UFS.join(" ")})`,
+          `(fontes válidas: ${cat.fontes.join(", ")}; UFs com praça de referência: ${cat.ufsPraca.join(" ")})`,
       );
     }
     parsed = r.data;
+    const fora = Object.keys(parsed.pracasReferencia ?? {}).filter((uf) => !cat.ufsPraca.includes(uf as UF));
+    if (fora.length > 0) {
+      throw new Error(`${CONFIG_FILE}: pracasReferencia: ${fora.join(", ")} sem série de praças (UFs com praça de referência: ${cat.ufsPraca.join(" ")})`);
+    }
   }
-  const fontesAtivas = Object.fromEntries(FONTES.map((f) => [f, parsed.fontes?.[f]?.ativa ?? true])) as Record<Fonte, boolean>;
+  const fontesAtivas = Object.fromEntries(cat.fontes.map((f) => [f, parsed.fontes?.[f]?.ativa ?? true])) as Record<Fonte, boolean>;
   for (const id of (env.COTACAO_FONTES_DESATIVADAS ?? "").split(",").map((s) => s.trim()).filter(Boolean)) {
-    if (!(FONTES as readonly string[]).includes(id)) {
-      throw new Error(`COTACAO_FONTES_DESATIVADAS: fonte desconhecida "${id}" (válidas: ${FONTES.join(", ")})`);
+    if (!cat.fontes.includes(id)) {
+      throw new Error(`COTACAO_FONTES_DESATIVADAS: fonte desconhecida "${id}" (válidas: ${cat.fontes.join(", ")})`);
     }
     fontesAtivas[id as Fonte] = false;
   }
   return {
     publicDir: resolve(opts.publicDir ?? env.COTACAO_PUBLIC_DIR ?? join(root, "public")),
     fontesAtivas,
-    pracasReferencia: { ...DEFAULT_PRACAS_REFERENCIA, ...parsed.pracasReferencia } as Record<UF, string>,
+    pracasReferencia: { ...cat.pracasPadrao, ...parsed.pracasReferencia } as Record<UF, string>,
     revisoesAceitas: parsed.revisoesAceitas ?? [],
   };
 }

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { ParseError } from "../pipeline/domain/errors.ts";
-import { SCOT_UFS } from "../pipeline/domain/ufs.ts";
+import { SCOT_UFS } from "../pipeline/sources/scot.ts";
 import { lerPraca, scot } from "../pipeline/sources/scot.ts";
 
 const html = (page: string) =>

@@ -1,7 +1,7 @@
 import { readFile, stat, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SCOT_UFS } from "../pipeline/domain/ufs.ts";
+import { SCOT_UFS } from "../pipeline/sources/scot.ts";
 import { PRODUTOS } from "../pipeline/domain/products.ts";
 import { FIXTURES, cleanup, editPage, listFiles, readJson, replay, replayDir, tempSite } from "./helpers/pipeline.ts";
 

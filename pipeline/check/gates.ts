@@ -1,5 +1,6 @@
 import { dayBrasilia, daysBetween, formatDateBR } from "../domain/dates.ts";
 import { PRODUTO_INFO } from "../domain/products.ts";
+import { limitesDaSerie } from "../domain/series.ts";
 import { formatDecimalBR, variationPct } from "../domain/money.ts";
 import type { HistoricoEntry } from "../render/shapes.ts";
 import type { SeriesUpdate } from "../history/assemble.ts";
@@ -39,7 +40,8 @@ export function checkUpdates(
   const fmt = formatDecimalBR;
   for (const u of updates) {
     const info = PRODUTO_INFO[u.def.produto];
-    const range = info.faixa[u.def.unidade];
+    const limites = limitesDaSerie(u.def);
+    const range = limites.faixa[u.def.unidade];
     const inRange = (v: number) => !range || (v >= range[0] && v <= range[1]);
     for (const e of u.entries) {
       if (e.data > today) {
@@ -55,7 +57,7 @@ export function checkUpdates(
       }
     }
     for (const q of u.pracas?.quotes ?? []) {
-      const r = info.faixa[q.unidade];
+      const r = limites.faixa[q.unidade];
       if (r && (q.valor < r[0] || q.valor > r[1])) {
         problems.push(`${u.def.id}, praça ${q.praca}: R$ ${fmt(q.valor)}/${q.unidade} fora da faixa plausível (${r[0]}–${r[1]})`);
       }
@@ -73,7 +75,7 @@ export function checkUpdates(
       const cur = days[i]!;
       if (!incoming.has(cur.data) && !incoming.has(prev.data)) continue;
       const gap = daysBetween(prev.data, cur.data);
-      const limit = jumpLimitPct(info.saltoMaximoPct, gap);
+      const limit = jumpLimitPct(limites.saltoMaximoPct, gap);
       const judge = (what: string, a: number, b: number) => {
         const pct = variationPct(a, b);
         if (Math.abs(pct) > limit) {

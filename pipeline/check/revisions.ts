@@ -1,7 +1,6 @@
 import { formatDateBR } from "../domain/dates.ts";
 import { formatDecimalBR, toHundredths } from "../domain/money.ts";
-import { PRODUTO_INFO } from "../domain/products.ts";
-import type { SeriesDef } from "../domain/series.ts";
+import { limitesDaSerie, type SeriesDef } from "../domain/series.ts";
 import type { HistoricoEntry, PracaQuote } from "../render/shapes.ts";
 
 /** A published value a page wants to change. `null` is a value that disappears (or appears). */
@@ -104,7 +103,7 @@ export function judgeRevisions(
   aceitas: readonly RevisaoAceita[],
   refPraca: string | null,
 ): RevisionVerdict {
-  const pct = PRODUTO_INFO[def.produto].revisaoMaximaPct;
+  const pct = limitesDaSerie(def).revisaoMaximaPct;
   const todas: RevisionVerdict["todas"] = [];
   const suspeitas: RevisaoCampo[] = [];
   for (const c of changes) {

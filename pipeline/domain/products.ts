@@ -1,11 +1,36 @@
-export const PRODUTOS = ["boi_gordo", "vaca_gorda", "soja", "milho", "bezerro"] as const;
-export type Produto = (typeof PRODUTOS)[number];
-
+/**
+ * The products: each one declared once, with the traits everything else derives from (names,
+ * units, sanity bounds, how the simulator sells it, whether the aggregate shows it). A series of
+ * a product is declared by the source page that feeds it (pipeline/sources/*); the catalogue
+ * (pipeline/catalogo.ts) puts the two together.
+ *
+ * This module is bundled into the dashboard and the simulator page: plain data, no imports of
+ * the pipeline.
+ */
 export const UNIDADES = ["@", "kg", "sc60kg", "cabeca"] as const;
 export type Unidade = (typeof UNIDADES)[number];
 
+export const UNIDADE_INFO: Record<Unidade, { nome: string; sufixo: string }> = {
+  "@": { nome: "arroba (15 kg de carcaça)", sufixo: "/@" },
+  kg: { nome: "quilo", sufixo: "/kg" },
+  sc60kg: { nome: "saca de 60 kg", sufixo: "/sc 60 kg" },
+  cabeca: { nome: "cabeça", sufixo: "/cabeça" },
+};
+
+/**
+ * How a product is sold, which decides what a sale simulation asks for: cattle by the arroba of
+ * carcass (head count, live weight, carcass yield), animals by the head (head count), grain by
+ * the 60 kg sack (sacks).
+ */
+export const TIPOS_PRODUTO = ["gado_arroba", "cabeca", "grao_saca"] as const;
+export type TipoProduto = (typeof TIPOS_PRODUTO)[number];
+
+/** The keys of the aggregate cotacao.json (fixed by the v1 contract). */
+export type AggregateKey = "boi_gordo_cepea_sp" | "vaca_gorda" | "soja" | "milho" | "bezerro_ms";
+
 export interface ProdutoInfo {
   nome: string;
+  tipo: TipoProduto;
   /** unit of the national reference */
   unidade: Unidade;
   /** plausible range per unit, in R$ (outside it a page is rejected, not published) */
@@ -21,23 +46,119 @@ export interface ProdutoInfo {
    * real revisions are centavos; Scot re-quotes a day by a real or two at most.
    */
   revisaoMaximaPct: number;
+  /**
+   * the aggregate cotacao.json shows this product's national series under `chave`; `rotulo`
+   * names it in the aggregate's `fonte` ("CEPEA/ESALQ (boi gordo SP, ...)"); `praca` is a text
+   * field the contract puts right after the value
+   */
+  agregado?: { chave: AggregateKey; rotulo: string; praca?: { chave: string; texto: string } };
+  /**
+   * the state aggregates cotacao/uf/{UF}.json show this product's state series under `chave`;
+   * `rotulo` names it in their `fonte` ("Scot Consultoria (boi e vaca gorda MS)")
+   */
+  agregadoUf?: { chave: string; rotulo: string };
 }
 
-export const PRODUTO_INFO: Record<Produto, ProdutoInfo> = {
-  boi_gordo: { nome: "Boi gordo", unidade: "@", faixa: { "@": [100, 1000], kg: [4, 60] }, saltoMaximoPct: 10, revisaoMaximaPct: 1.5 },
-  vaca_gorda: { nome: "Vaca gorda", unidade: "@", faixa: { "@": [100, 1000], kg: [4, 60] }, saltoMaximoPct: 10, revisaoMaximaPct: 1.5 },
-  soja: { nome: "Soja", unidade: "sc60kg", faixa: { sc60kg: [40, 500] }, saltoMaximoPct: 10, revisaoMaximaPct: 1 },
-  milho: { nome: "Milho", unidade: "sc60kg", faixa: { sc60kg: [15, 250] }, saltoMaximoPct: 12, revisaoMaximaPct: 1 },
-  bezerro: { nome: "Bezerro", unidade: "cabeca", faixa: { cabeca: [500, 15000] }, saltoMaximoPct: 12, revisaoMaximaPct: 1.5 },
-};
+const PRODUTOS_DECLARADOS = {
+  boi_gordo: {
+    nome: "Boi gordo",
+    tipo: "gado_arroba",
+    unidade: "@",
+    faixa: { "@": [100, 1000], kg: [4, 60] },
+    saltoMaximoPct: 10,
+    revisaoMaximaPct: 1.5,
+    agregado: { chave: "boi_gordo_cepea_sp", rotulo: "boi gordo SP", praca: { chave: "boi_gordo_praca", texto: "Estado de São Paulo (Indicador CEPEA/ESALQ)" } },
+    agregadoUf: { chave: "boi_gordo_uf", rotulo: "boi" },
+  },
+  vaca_gorda: {
+    nome: "Vaca gorda",
+    tipo: "gado_arroba",
+    unidade: "@",
+    faixa: { "@": [100, 1000], kg: [4, 60] },
+    saltoMaximoPct: 10,
+    revisaoMaximaPct: 1.5,
+    agregado: { chave: "vaca_gorda", rotulo: "vaca gorda SP" },
+    agregadoUf: { chave: "vaca_gorda_uf", rotulo: "vaca gorda" },
+  },
+  soja: {
+    nome: "Soja",
+    tipo: "grao_saca",
+    unidade: "sc60kg",
+    faixa: { sc60kg: [40, 500] },
+    saltoMaximoPct: 10,
+    revisaoMaximaPct: 1,
+    agregado: { chave: "soja", rotulo: "soja Paranaguá" },
+  },
+  milho: {
+    nome: "Milho",
+    tipo: "grao_saca",
+    unidade: "sc60kg",
+    faixa: { sc60kg: [15, 250] },
+    saltoMaximoPct: 12,
+    revisaoMaximaPct: 1,
+    agregado: { chave: "milho", rotulo: "milho Campinas" },
+  },
+  bezerro: {
+    nome: "Bezerro",
+    tipo: "cabeca",
+    unidade: "cabeca",
+    faixa: { cabeca: [500, 15000] },
+    saltoMaximoPct: 12,
+    revisaoMaximaPct: 1.5,
+    agregado: { chave: "bezerro_ms", rotulo: "bezerro MS" },
+  },
+} as const satisfies Record<string, ProdutoInfo>;
 
-export const UNIDADE_INFO: Record<Unidade, { nome: string; sufixo: string }> = {
-  "@": { nome: "arroba (15 kg de carcaça)", sufixo: "/@" },
-  kg: { nome: "quilo", sufixo: "/kg" },
-  sc60kg: { nome: "saca de 60 kg", sufixo: "/sc 60 kg" },
-  cabeca: { nome: "cabeça", sufixo: "/cabeça" },
-};
+/** The shipped products' ids (the type); a product registered at run time (tests) is cast to it. */
+export type Produto = keyof typeof PRODUTOS_DECLARADOS;
+
+/** Every product, in catalogue order (live: registrarProduto appends). */
+export const PRODUTOS: readonly Produto[] = Object.keys(PRODUTOS_DECLARADOS) as Produto[];
+
+/** Each product's traits (live: registrarProduto adds). */
+export const PRODUTO_INFO: Readonly<Record<Produto, ProdutoInfo>> = { ...PRODUTOS_DECLARADOS };
+
+/**
+ * Adds a product at run time, for a test that proves the catalogue drives everything (a product
+ * of an existing kind needs nothing else). Shipped products are declared above.
+ */
+export function registrarProduto(id: string, info: ProdutoInfo): void {
+  if (!/^[a-z][a-z_]*[a-z]$/.test(id)) throw new Error(`produto "${id}": use letras minúsculas e _`);
+  if (isProduto(id)) throw new Error(`produto "${id}" já existe`);
+  (PRODUTOS as string[]).push(id);
+  (PRODUTO_INFO as Record<string, ProdutoInfo>)[id] = info;
+}
+
+/** Removes a product registered with registrarProduto (tests clean up after themselves). */
+export function removerProduto(id: string): void {
+  if (id in PRODUTOS_DECLARADOS) throw new Error(`produto "${id}" é declarado, não registrado`);
+  const i = (PRODUTOS as string[]).indexOf(id);
+  if (i >= 0) (PRODUTOS as string[]).splice(i, 1);
+  delete (PRODUTO_INFO as Record<string, ProdutoInfo>)[id];
+}
 
 export function isProduto(value: string): value is Produto {
   return (PRODUTOS as readonly string[]).includes(value);
+}
+
+/** The products sold as `tipo`, by name ("boi gordo e vaca gorda"), for messages. */
+export function nomesDoTipo(tipo: TipoProduto): string {
+  const nomes = PRODUTOS.filter((p) => PRODUTO_INFO[p].tipo === tipo).map((p) => PRODUTO_INFO[p].nome.toLowerCase());
+  return nomes.length <= 1 ? (nomes[0] ?? "") : `${nomes.slice(0, -1).join(", ")} e ${nomes[nomes.length - 1]}`;
+}
+
+/** The aggregate's keys and the product each one shows, in catalogue order. */
+export function agregados(): Array<{ chave: AggregateKey; produto: Produto; rotulo: string; praca?: { chave: string; texto: string } }> {
+  return PRODUTOS.flatMap((p) => {
+    const a = PRODUTO_INFO[p].agregado;
+    return a ? [{ ...a, produto: p }] : [];
+  });
+}
+
+/** The state aggregates' quote keys and the product each one shows, in catalogue order. */
+export function agregadosUf(): Array<{ chave: string; produto: Produto; rotulo: string }> {
+  return PRODUTOS.flatMap((p) => {
+    const a = PRODUTO_INFO[p].agregadoUf;
+    return a ? [{ ...a, produto: p }] : [];
+  });
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { hasAtMostTwoDecimals } from "./money.ts";
-import { PRODUTOS, UNIDADES } from "./products.ts";
+import { isProduto, UNIDADES } from "./products.ts";
 import { ALL_UFS } from "./ufs.ts";
 
 const money = z.number().finite().refine(hasAtMostTwoDecimals, "valor com mais de duas casas decimais");
@@ -10,8 +10,9 @@ const money = z.number().finite().refine(hasAtMostTwoDecimals, "valor com mais d
  * reference of the product; `praca` is set for sources quoted per praça (Scot).
  */
 export const PriceRowSchema = z.strictObject({
-  fonte: z.enum(["cepea", "scot"]),
-  produto: z.enum(PRODUTOS),
+  // ids are checked against the live catalogue (a product registered at run time is valid too)
+  fonte: z.string().regex(/^[a-z][a-z0-9-]*$/),
+  produto: z.string().refine(isProduto, "produto fora do catálogo (domain/products.ts)"),
   uf: z.enum(ALL_UFS as [string, ...string[]]).nullable(),
   praca: z.string().min(1).nullable(),
   data: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
@@ -23,12 +24,14 @@ export const PriceRowSchema = z.strictObject({
   nota: z.string().optional(),
 });
 
-export type PriceRow = z.infer<typeof PriceRowSchema> & {
+export type PriceRow = Omit<z.infer<typeof PriceRowSchema>, "fonte" | "produto" | "uf"> & {
+  fonte: Fonte;
+  produto: import("./products.ts").Produto;
   uf: import("./ufs.ts").UF | null;
 };
 
-export const FONTES = ["cepea", "scot"] as const;
-export type Fonte = (typeof FONTES)[number];
+/** A source's id (pipeline/sources/index.ts lists them; the schemas' enum is generated from it). */
+export type Fonte = "cepea" | "scot";
 
 /**
  * The columns Scot's "Mercado Físico" publishes besides the gross à vista price, in the order

@@ -32,11 +32,6 @@ export type UF = keyof typeof UFS;
 
 export const ALL_UFS = Object.keys(UFS).sort() as UF[];
 
-/** The 18 UFs of Scot Consultoria's "Mercado Físico" table, in the order the API lists them. */
-export const SCOT_UFS = [
-  "SP", "MG", "GO", "MS", "RS", "BA", "MT", "PR", "SC",
-  "MA", "AL", "PA", "RO", "TO", "AC", "ES", "RJ", "RR",
-] as const satisfies readonly UF[];
 
 export function isUF(value: string): value is UF {
   return Object.prototype.hasOwnProperty.call(UFS, value);

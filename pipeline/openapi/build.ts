@@ -8,7 +8,8 @@
 import { licenseShort, PROJECT_NAME } from "../domain/license.ts";
 import { SOURCES } from "../sources/index.ts";
 import { PRODUTOS } from "../domain/products.ts";
-import { SCOT_UFS } from "../domain/ufs.ts";
+import { agregadosUf, PRODUTO_INFO } from "../domain/products.ts";
+import { allSeries, getSource, produtosComUf, ufsComSerie, ufsDoAgregado } from "../sources/index.ts";
 import { EVENTOS_PATH, FEED_PATH } from "../events/model.ts";
 import { stringifyDoc } from "../render/json.ts";
 import { JSDELIVR_URL, LOCAL_URL, SITE_URL } from "./servers.ts";
@@ -22,8 +23,24 @@ const SCHEMAS = "../../schemas/";
 const ref = (schema: string, pointer = "") => ({ $ref: `${SCHEMAS}${schema}${pointer ? `#${pointer}` : ""}` });
 
 /** UFs with a state series: Scot's 18 plus PR (CEPEA's Paraná soy indicator). */
-const UFS_COM_SERIE = [...new Set([...SCOT_UFS, "PR"])].sort();
-const PRODUTOS_UF = ["boi_gordo", "vaca_gorda", "soja"];
+/** "boi gordo e vaca gorda: 18 UFs (Scot Consultoria); soja: PR (CEPEA/ESALQ)", from the catalogue. */
+function ufsPorProduto(): string {
+  const grupos = new Map<string, string[]>();
+  for (const p of produtosComUf()) {
+    const defs = allSeries().filter((d) => d.produto === p && d.uf !== null);
+    const fontes = [...new Set(defs.map((d) => getSource(d.fonte).nomeCurto))].join(", ");
+    const ufs = defs.length > 3 ? `${defs.length} UFs` : defs.map((d) => d.uf).join(", ");
+    const chave = `${ufs} (${fontes})`;
+    grupos.set(chave, [...(grupos.get(chave) ?? []), PRODUTO_INFO[p].nome.toLowerCase()]);
+  }
+  return [...grupos].map(([onde, nomes]) => `${nomes.join(" e ")}: ${onde}`).join("; ");
+}
+
+/** "Scot Consultoria": the sources of the state aggregates' quotes. */
+function fontesDoAgregadoUf(): string {
+  const produtos = new Set(agregadosUf().map((a) => a.produto));
+  return [...new Set(allSeries().filter((d) => d.uf && produtos.has(d.produto)).map((d) => getSource(d.fonte).nome))].join(", ");
+}
 
 function parseJson(files: ReadonlyMap<string, string>, path: string): Json | undefined {
   const text = files.get(path);
@@ -384,9 +401,9 @@ export function buildOpenApi(files: ReadonlyMap<string, string>): Obj {
     components: {
       parameters: {
         produtoPath: pathParam("produto", "Produto.", PRODUTOS),
-        produtoUfPath: pathParam("produto", "Produto com séries estaduais.", PRODUTOS_UF),
-        ufPath: pathParam("uf", "UF com série estadual (boi e vaca gorda: 18 UFs da Scot; soja: PR).", UFS_COM_SERIE),
-        ufScotPath: pathParam("uf", "UF coberta pela Scot Consultoria.", SCOT_UFS),
+        produtoUfPath: pathParam("produto", "Produto com séries estaduais.", produtosComUf()),
+        ufPath: pathParam("uf", `UF com série estadual (${ufsPorProduto()}).`, [...ufsComSerie()].sort()),
+        ufScotPath: pathParam("uf", `UF coberta pela ${fontesDoAgregadoUf()}.`, ufsDoAgregado()),
         ufQuery: { name: "uf", in: "query", required: false, description: "Sigla da UF (ex.: MS).", schema: ref("common.schema.json", "/$defs/uf") },
         produtoQuery: { name: "produto", in: "query", required: false, description: "Produto.", schema: ref("common.schema.json", "/$defs/produto") },
       },

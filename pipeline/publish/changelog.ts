@@ -10,7 +10,7 @@ import { join, relative, sep } from "node:path";
 import { promisify } from "node:util";
 import { diff, formatDecimalBR, variationPct } from "../domain/money.ts";
 import { isProduto, UNIDADE_INFO } from "../domain/products.ts";
-import { allSeries } from "../domain/series.ts";
+import { allSeries } from "../sources/index.ts";
 import type { HistoricoEntry, SerieFile, SourceState, StatusFile, StatusSource } from "../render/shapes.ts";
 import { CONTROL_NAME, isControlPath, TEMP_FILE } from "./journal.ts";
 

@@ -2,10 +2,10 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO_ROOT, type Config } from "../config.ts";
 import { licenseFull, licenseShort, serieLicense } from "../domain/license.ts";
-import { PRODUTOS, PRODUTO_INFO, type Unidade } from "../domain/products.ts";
-import { allSeries, seriesCsvPath, seriesJsonPath, type SeriesDef } from "../domain/series.ts";
-import { SCOT_UFS, UFS, type UF } from "../domain/ufs.ts";
-import { SOURCES } from "../sources/index.ts";
+import { PRODUTOS, PRODUTO_INFO, agregadosUf, type Unidade } from "../domain/products.ts";
+import { seriesCsvPath, seriesJsonPath, type SeriesDef } from "../domain/series.ts";
+import { UFS, type UF } from "../domain/ufs.ts";
+import { SOURCES, agregadoSeries, allSeries, fonteDoAgregado, ufsDoAgregado } from "../sources/index.ts";
 import type { EventosFile } from "../events/model.ts";
 import { eventosFiles } from "../events/render.ts";
 import { apiDescriptionFiles } from "../openapi/site.ts";
@@ -13,14 +13,10 @@ import { historicoCsv } from "./csv.ts";
 import { stringifyDoc } from "./json.ts";
 import type { AggregateFile, AggregateKey, IndexFile, SerieFile, StatusFile, UfQuote } from "./shapes.ts";
 
-/** Aggregate keys and the national series each one shows. */
-export const AGGREGATE: ReadonlyArray<[AggregateKey, string]> = [
-  ["boi_gordo_cepea_sp", "boi_gordo"],
-  ["vaca_gorda", "vaca_gorda"],
-  ["soja", "soja"],
-  ["milho", "milho"],
-  ["bezerro_ms", "bezerro"],
-];
+/** Aggregate keys and the national series each one shows (from the catalogue). */
+export function aggregateTable(): Array<[AggregateKey, string]> {
+  return agregadoSeries().flatMap((a) => (a.serie ? [[a.chave, a.serie.id] as [AggregateKey, string]] : []));
+}
 
 const EPOCH = "1970-01-01T00:00:00-03:00";
 
@@ -42,38 +38,25 @@ export function renderAggregate(series: ReadonlyMap<string, SerieFile>, uf: UF |
     if (f) used.push(f);
     return f;
   };
-  const values = {} as Record<AggregateKey, number | null>;
-  const datas = {} as Record<AggregateKey, string | null>;
-  const unidades = {} as Record<AggregateKey, Unidade>;
-  for (const [key, id] of AGGREGATE) {
-    const f = pick(id);
-    values[key] = f?.valor ?? null;
-    datas[key] = f?.data_cotacao ?? null;
-    unidades[key] = PRODUTO_INFO[id as keyof typeof PRODUTO_INFO].unidade;
+  // the contract's key order: each value (and its text field), then units, days, the state quotes
+  const doc: Record<string, unknown> = {};
+  const unidades: Record<string, Unidade> = {};
+  const datas: Record<string, string | null> = {};
+  for (const a of agregadoSeries()) {
+    const f = a.serie ? pick(a.serie.id) : undefined;
+    doc[a.chave] = f?.valor ?? null;
+    if (a.praca) doc[a.praca.chave] = a.praca.texto;
+    datas[a.chave] = f?.data_cotacao ?? null;
+    unidades[a.chave] = PRODUTO_INFO[a.produto].unidade;
   }
-  const doc: AggregateFile = {
-    boi_gordo_cepea_sp: values.boi_gordo_cepea_sp,
-    boi_gordo_praca: "Estado de São Paulo (Indicador CEPEA/ESALQ)",
-    vaca_gorda: values.vaca_gorda,
-    soja: values.soja,
-    milho: values.milho,
-    bezerro_ms: values.bezerro_ms,
-    unidades,
-    datas,
-    atualizado: EPOCH,
-    fonte: "CEPEA/ESALQ (boi gordo SP, soja Paranaguá, milho Campinas, bezerro MS); Scot Consultoria (vaca gorda SP)",
-    api_version: "v1",
-    license: licenseShort(SOURCES),
-  };
-  if (uf) {
-    doc.boi_gordo_uf = ufQuote(pick(`boi_gordo/${uf}`));
-    doc.vaca_gorda_uf = ufQuote(pick(`vaca_gorda/${uf}`));
-    doc.fonte += `; Scot Consultoria (boi e vaca gorda ${uf})`;
-  }
+  doc.unidades = unidades;
+  doc.datas = datas;
+  if (uf) for (const a of agregadosUf()) doc[a.chave] = ufQuote(pick(`${a.produto}/${uf}`));
   doc.atualizado = maxTime(used.map((f) => f.atualizado));
-  // keep key order stable: atualizado after the per-UF quotes
-  const { atualizado, fonte, api_version, license, ...rest } = doc;
-  return { ...rest, atualizado, fonte, api_version, license };
+  doc.fonte = fonteDoAgregado(uf);
+  doc.api_version = "v1";
+  doc.license = licenseShort(SOURCES);
+  return doc as unknown as AggregateFile;
 }
 
 export function renderIndex(series: ReadonlyMap<string, SerieFile>, config: Config): IndexFile {
@@ -93,7 +76,7 @@ export function renderIndex(series: ReadonlyMap<string, SerieFile>, config: Conf
       termos_url: s.termos.url,
     })),
     produtos: PRODUTOS.map((p) => ({ produto: p, nome: PRODUTO_INFO[p].nome, unidade: PRODUTO_INFO[p].unidade, path: `api/v1/cotacao/${p}.json` })),
-    ufs: SCOT_UFS.map((uf) => ({ uf, nome: UFS[uf], path: `api/v1/cotacao/uf/${uf}.json` })),
+    ufs: ufsDoAgregado().map((uf) => ({ uf, nome: UFS[uf], path: `api/v1/cotacao/uf/${uf}.json` })),
     series: defs
       .filter((d) => series.has(d.id))
       .map((d: SeriesDef) => {
@@ -176,7 +159,7 @@ export function* renderSiteFiles(
   }
   const agg = renderAggregate(series, null);
   yield emit("api/v1/cotacao.json", stringifyDoc(agg), agg);
-  for (const uf of SCOT_UFS) {
+  for (const uf of ufsDoAgregado()) {
     const doc = renderAggregate(series, uf);
     yield emit(`api/v1/cotacao/uf/${uf}.json`, stringifyDoc(doc), doc);
   }

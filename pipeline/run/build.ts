@@ -1,6 +1,6 @@
 import type { Config } from "../config.ts";
 import { PipelineError } from "../domain/errors.ts";
-import { allSeries } from "../domain/series.ts";
+import { allSeries } from "../sources/index.ts";
 import { emptyEventos, loadEventos } from "../events/model.ts";
 import { loadStore } from "../history/store.ts";
 import { withDataLock } from "../publish/lock.ts";

@@ -1,6 +1,6 @@
 import type { Config } from "../config.ts";
 import { dayBrasilia, daysBetween, formatDateBR, isoBrasilia } from "../domain/dates.ts";
-import { allSeries } from "../domain/series.ts";
+import { allSeries } from "../sources/index.ts";
 import type { FailureKind } from "../domain/errors.ts";
 import { SOURCES } from "../sources/index.ts";
 import { pageUrl } from "../fetch/types.ts";

@@ -6,7 +6,7 @@
  * with one rounding (half up) per published figure: no float ever touches money.
  */
 import { formatBRL, fromHundredths, parseBRDecimal, toHundredths } from "../domain/money.ts";
-import { PRODUTO_INFO, PRODUTOS, type Produto, type Unidade } from "../domain/products.ts";
+import { nomesDoTipo, PRODUTO_INFO, PRODUTOS, type Produto, type TipoProduto, type Unidade } from "../domain/products.ts";
 import { normalizeUF, type UF } from "../domain/ufs.ts";
 
 /**
@@ -46,13 +46,13 @@ export interface CampoErro {
 export interface Entrada {
   produto: Produto;
   uf: UF | null;
-  /** boi_gordo, vaca_gorda, bezerro */
+  /** products sold by the arroba or by the head */
   cabecas: number | null;
-  /** boi_gordo, vaca_gorda: average live weight per head, hundredths of a kg */
+  /** by the arroba: average live weight per head, hundredths of a kg */
   pesoVivoCentesimosKg: bigint | null;
-  /** boi_gordo, vaca_gorda: carcass yield, hundredths of a percent (52% = 5200) */
+  /** by the arroba: carcass yield, hundredths of a percent (52% = 5200) */
   rendimentoCentesimosPct: bigint | null;
-  /** soja, milho: 60 kg sacks, hundredths of a sack */
+  /** by the sack: 60 kg sacks, hundredths of a sack */
   sacasCentesimos: bigint | null;
   /** optional price per unit, in centavos, replacing the published one */
   precoCentavos: bigint | null;
@@ -267,8 +267,10 @@ export function validarEntrada(params: Params, limites: Limites = LIMITES): { ok
     return v;
   };
 
-  const gado = produto === "boi_gordo" || produto === "vaca_gorda";
-  const grao = produto === "soja" || produto === "milho";
+  // what is asked depends on how the product is sold (domain/products.ts: tipo), never on its id
+  const tipo: TipoProduto | null = produto ? PRODUTO_INFO[produto].tipo : null;
+  const gado = tipo === "gado_arroba";
+  const grao = tipo === "grao_saca";
   let cabecas: number | null = null;
   if (produto && !grao) {
     const c = decimal("cabecas", 0, limites.cabecas, " cabeças", true, null);
@@ -280,11 +282,11 @@ export function validarEntrada(params: Params, limites: Limites = LIMITES): { ok
   const rend = gado ? decimal("rendimento_pct", 2, limites.rendimentoPct, "%", true, null) : null;
   if (produto && !gado) {
     for (const k of ["peso_vivo_kg", "rendimento_pct"] as const) {
-      if (get(k) !== undefined) erros.push({ campo: k, mensagem: `${rotulo(k)}: só se aplica a boi gordo e vaca gorda` });
+      if (get(k) !== undefined) erros.push({ campo: k, mensagem: `${rotulo(k)}: só se aplica a ${nomesDoTipo("gado_arroba")}` });
     }
   }
   const sacas = grao ? decimal("sacas", 2, limites.sacas, " sacas", true, null) : null;
-  if (produto && !grao && get("sacas") !== undefined) erros.push({ campo: "sacas", mensagem: `${rotulo("sacas")}: só se aplica a soja e milho` });
+  if (produto && !grao && get("sacas") !== undefined) erros.push({ campo: "sacas", mensagem: `${rotulo("sacas")}: só se aplica a ${nomesDoTipo("grao_saca")}` });
   const preco = decimal("preco", 2, limites.preco, "", false, null);
   const funrural = decimal("funrural_pct", 2, limites.funruralPct, "%", false, BigInt(FUNRURAL_PADRAO.aliquotaCentesimos));
   const comissao = decimal("comissao_pct", 2, limites.comissaoPct, "%", false, 0n);
@@ -335,7 +337,8 @@ function contas(entrada: Entrada, precoCent: bigint, unidade: Unidade): Contas {
   const publicados: bigint[] = [precoCent];
   let bruto: bigint;
   let unidadesVendidas: bigint;
-  if (entrada.produto === "boi_gordo" || entrada.produto === "vaca_gorda") {
+  const tipo = PRODUTO_INFO[entrada.produto].tipo;
+  if (tipo === "gado_arroba") {
     const cab = BigInt(entrada.cabecas!);
     const pesoTotal = cab * entrada.pesoVivoCentesimosKg!; // hundredths of kg
     const carcacaX = pesoTotal * entrada.rendimentoCentesimosPct!; // kg × 10^6
@@ -353,7 +356,7 @@ function contas(entrada: Entrada, precoCent: bigint, unidade: Unidade): Contas {
       bruto = divRound(arrobasCent * precoCent, 100n);
       unidadesVendidas = arrobasCent;
     }
-  } else if (entrada.produto === "bezerro") {
+  } else if (tipo === "cabeca") {
     quantidade.cabecas = entrada.cabecas!;
     quantidade.base = "cabeças";
     bruto = BigInt(entrada.cabecas!) * precoCent;
@@ -377,7 +380,7 @@ function contas(entrada: Entrada, precoCent: bigint, unidade: Unidade): Contas {
 /** The error when some figure of c is not a safe integer (an exact number once divided by 100). */
 function foraDoLimite(entrada: Entrada, c: Contas): CampoErro | null {
   if (c.publicados.every((x) => x <= MAX_CENTAVOS && x >= -MAX_CENTAVOS)) return null;
-  const campo: Campo = entrada.produto === "soja" || entrada.produto === "milho" ? "sacas" : "cabecas";
+  const campo: Campo = PRODUTO_INFO[entrada.produto].tipo === "grao_saca" ? "sacas" : "cabecas";
   return {
     campo,
     mensagem:
@@ -403,13 +406,9 @@ export function simular(entrada: Entrada, preco: PrecoReferencia | null): Result
   const obs: string[] = [];
   const informado = entrada.precoCentavos !== null;
   if (!informado && !preco) throw new Error("simular: sem preço publicado e sem preço informado");
-  const unidade: Unidade = informado
-    ? entrada.produto === "soja" || entrada.produto === "milho"
-      ? "sc60kg"
-      : entrada.produto === "bezerro"
-        ? "cabeca"
-        : (preco?.unidade ?? "@")
-    : preco!.unidade;
+  const tipo = PRODUTO_INFO[entrada.produto].tipo;
+  // a price the user informs is in the product's own unit (a cattle series may be per kg: RS)
+  const unidade: Unidade = informado ? (tipo === "gado_arroba" ? (preco?.unidade ?? PRODUTO_INFO[entrada.produto].unidade) : PRODUTO_INFO[entrada.produto].unidade) : preco!.unidade;
   const precoCent = informado ? entrada.precoCentavos! : BigInt(toHundredths(preco!.valor));
 
   const c = contas(entrada, precoCent, unidade);
@@ -417,13 +416,13 @@ export function simular(entrada: Entrada, preco: PrecoReferencia | null): Result
   const fora = foraDoLimite(entrada, c);
   if (fora) throw new SimulacaoForaDoLimite([fora]);
   const { quantidade, bruto, funrural, comissao, totalDed, liquido, unidadesVendidas } = c;
-  if (entrada.produto === "boi_gordo" || entrada.produto === "vaca_gorda") {
+  if (tipo === "gado_arroba") {
     obs.push(
       unidade === "kg"
         ? "Preço cotado por kg de peso vivo (como a Scot publica o RS): bruto = peso vivo total × R$/kg; as arrobas são só informativas."
         : "Arrobas = cabeças × peso vivo × rendimento de carcaça ÷ 15 kg, arredondadas ao centésimo antes de multiplicar pelo preço.",
     );
-  } else if (entrada.produto === "bezerro") {
+  } else if (tipo === "cabeca") {
     obs.push("Animal vendido para reprodução ou criação não integra a base do Funrural (Lei 8.212/1991, art. 25, § 12): se for o caso, use alíquota 0.");
   }
   if (liquido < 0n) obs.push("As deduções superam o valor bruto: o resultado líquido é negativo.");

@@ -1,9 +1,8 @@
 import { parseDateBR } from "../domain/dates.ts";
 import { ParseError } from "../domain/errors.ts";
 import { fromHundredths } from "../domain/money.ts";
-import type { Produto, Unidade } from "../domain/products.ts";
 import type { PriceRow } from "../domain/row.ts";
-import type { UF } from "../domain/ufs.ts";
+import type { SerieDecl } from "../domain/series.ts";
 import {
   cellText,
   checkDocumentEnd,
@@ -23,13 +22,10 @@ import {
 } from "./html.ts";
 import type { PageDef, ParsedPage, SourceDef } from "./types.ts";
 
-/** One indicator table of a CEPEA page and the series it feeds. */
-interface Indicador {
+/** One indicator table of a CEPEA page and the series it feeds (its catalogue entry). */
+interface Indicador extends SerieDecl {
   /** the table's title as CEPEA writes it (compared without accents or case) */
   titulo: string;
-  produto: Produto;
-  uf: UF | null;
-  unidade: Unidade;
 }
 
 /*
@@ -205,12 +201,14 @@ function pagina(id: string, path: string, titulo: string, indicadores: [Indicado
       const rows = indicadores.flatMap((ind) => lerIndicador($, ind));
       return { rows: sortBySeries(rows, `página ${id}`), avisos: [] };
     },
+    series: indicadores.map(({ titulo: _, ...decl }) => decl),
   };
 }
 
 export const cepea: SourceDef = {
   id: "cepea",
   nome: "CEPEA/ESALQ-USP",
+  nomeCurto: "CEPEA/ESALQ",
   site: "https://www.cepea.org.br",
   baseUrlEnv: "COTACAO_CEPEA_URL",
   maxIdadeDias: 5,
@@ -224,19 +222,26 @@ export const cepea: SourceDef = {
   pages: [
     pagina("boi-gordo", "/br/indicador/boi-gordo.aspx", "Indicador do Boi Gordo CEPEA/ESALQ (SP, à vista)", [
       // the page also has "Media Móvel (5 últimos indic.)" and "Boi Gordo - Média a Prazo"; not read
-      { titulo: "INDICADOR DO BOI GORDO CEPEA/ESALQ", produto: "boi_gordo", uf: null, unidade: "@" },
+      { titulo: "INDICADOR DO BOI GORDO CEPEA/ESALQ", produto: "boi_gordo", uf: null, unidade: "@", regiao: "Estado de São Paulo (Indicador do Boi Gordo CEPEA/ESALQ, à vista)" },
     ]),
     pagina("bezerro", "/br/indicador/bezerro.aspx", "Indicador do Bezerro CEPEA/ESALQ (MS, por cabeça)", [
       // the price is per head ("3.426,02"); "Peso Médio do Bezerro - MS" (kg) is not read
-      { titulo: "INDICADOR DO BEZERRO CEPEA/ESALQ - MATO GROSSO DO SUL", produto: "bezerro", uf: null, unidade: "cabeca" },
+      { titulo: "INDICADOR DO BEZERRO CEPEA/ESALQ - MATO GROSSO DO SUL", produto: "bezerro", uf: null, unidade: "cabeca", regiao: "Mato Grosso do Sul (Indicador do Bezerro CEPEA/ESALQ)" },
     ]),
     pagina("milho", "/br/indicador/milho.aspx", "Indicador do Milho ESALQ/BM&FBovespa (Campinas-SP)", [
-      { titulo: "INDICADOR DO MILHO ESALQ/BM&FBOVESPA", produto: "milho", uf: null, unidade: "sc60kg" },
+      { titulo: "INDICADOR DO MILHO ESALQ/BM&FBOVESPA", produto: "milho", uf: null, unidade: "sc60kg", regiao: "Campinas, SP (Indicador do Milho ESALQ/BM&FBovespa)" },
     ]),
     pagina("soja", "/br/indicador/soja.aspx", "Indicadores da Soja CEPEA/ESALQ (Paranaguá e Paraná)", [
       // two tables whose titles differ only in "PARANAGUÁ" / "PARANÁ": titles are compared whole
-      { titulo: "INDICADOR DA SOJA CEPEA/ESALQ - PARANAGUÁ", produto: "soja", uf: null, unidade: "sc60kg" },
-      { titulo: "INDICADOR DA SOJA CEPEA/ESALQ - PARANÁ", produto: "soja", uf: "PR", unidade: "sc60kg" },
+      { titulo: "INDICADOR DA SOJA CEPEA/ESALQ - PARANAGUÁ", produto: "soja", uf: null, unidade: "sc60kg", regiao: "Paranaguá, PR (Indicador da Soja CEPEA/ESALQ)" },
+      {
+        titulo: "INDICADOR DA SOJA CEPEA/ESALQ - PARANÁ",
+        produto: "soja",
+        uf: "PR",
+        unidade: "sc60kg",
+        regiao: "Paraná (Indicador da Soja CEPEA/ESALQ - Paraná)",
+        praca: "Paraná (média estadual)",
+      },
     ]),
   ],
 };

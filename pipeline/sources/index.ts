@@ -1,20 +1,121 @@
+/**
+ * The catalogue: every source with its pages and the series each page feeds (declared in the
+ * source's own module), put together with the products' traits (domain/products.ts). Every list
+ * of series, pages, UFs and aggregates the pipeline, the site, the server, the API description
+ * and the commands use comes from here, so a new series of an existing kind is one entry in its
+ * source's declaration.
+ */
+import { agregados, agregadosUf, PRODUTOS, type AggregateKey, type Produto } from "../domain/products.ts";
 import type { Fonte } from "../domain/row.ts";
+import { seriesId, type SeriesDef } from "../domain/series.ts";
+import type { UF } from "../domain/ufs.ts";
 import { cepea } from "./cepea.ts";
-import { naBoiGordo, naVacaGorda } from "./noticias-agricolas.ts";
+import { ESPELHOS_NA } from "./noticias-agricolas.ts";
 import { scot } from "./scot.ts";
 import type { MirrorDef, SourceDef } from "./types.ts";
 
-/** Every source, in the order runs visit them. Adding a source = one module + one line here. */
+/** Every source, in the order runs visit them (live: registrarFonte appends). */
 export const SOURCES: readonly SourceDef[] = [cepea, scot];
 
-/** Mirrors that republish a page, keyed "{source}/{page}", tried when the page stays blocked. */
-export const MIRRORS: Readonly<Record<string, MirrorDef>> = {
-  "scot/boi-gordo": naBoiGordo,
-  "scot/vaca-gorda": naVacaGorda,
-};
+/** Mirrors that republish a page, keyed "{source}/{page}", tried when the page stays blocked (live). */
+export const MIRRORS: Readonly<Record<string, MirrorDef>> = Object.fromEntries(ESPELHOS_NA.map((m) => [m.paraPagina, m]));
 
 export function getSource(id: Fonte): SourceDef {
   const s = SOURCES.find((x) => x.id === id);
   if (!s) throw new Error(`fonte desconhecida: ${id}`);
   return s;
+}
+
+/**
+ * Adds a source at run time, for a test that proves the catalogue drives everything (a new
+ * source module is otherwise one line in SOURCES above).
+ */
+export function registrarFonte(source: SourceDef): void {
+  if (SOURCES.some((s) => s.id === source.id)) throw new Error(`fonte "${source.id}" já existe`);
+  (SOURCES as SourceDef[]).push(source);
+}
+
+export function removerFonte(id: string): void {
+  const i = SOURCES.findIndex((s) => s.id === id);
+  if (i >= 0 && SOURCES[i] !== cepea && SOURCES[i] !== scot) (SOURCES as SourceDef[]).splice(i, 1);
+}
+
+/**
+ * Every series the API publishes, in catalogue order: the national series in product order,
+ * then the state series grouped by product (in product order), each group in the order its
+ * source declares them. That order is the order of index.json, status.json and events.
+ */
+export function allSeries(): SeriesDef[] {
+  const declared: SeriesDef[] = SOURCES.flatMap((source) =>
+    source.pages.flatMap((page) => page.series.map((d): SeriesDef => ({ id: seriesId(d), fonte: source.id, pagina: page.id, ...d }))),
+  );
+  const rank = new Map<string, number>(PRODUTOS.map((p, i) => [p, i]));
+  const order = (d: SeriesDef) => (d.uf === null ? 0 : 1) * 1e6 + (rank.get(d.produto) ?? 1e5) * 1e3;
+  const seen = new Set<string>();
+  for (const d of declared) {
+    if (seen.has(d.id)) throw new Error(`série ${d.id} declarada duas vezes (catálogo)`);
+    seen.add(d.id);
+    if (!rank.has(d.produto)) throw new Error(`série ${d.id}: produto "${d.produto}" não declarado em domain/products.ts`);
+  }
+  // a stable sort keeps each group in declaration order
+  return declared.map((d, i) => [d, i] as const).sort(([a, i], [b, j]) => order(a) - order(b) || i - j).map(([d]) => d);
+}
+
+/** The series of one id, or undefined. */
+export function serieDef(id: string): SeriesDef | undefined {
+  return allSeries().find((d) => d.id === id);
+}
+
+/** The products with a series in some state (their files take a UF). */
+export function produtosComUf(): Produto[] {
+  const comUf = new Set(allSeries().filter((d) => d.uf !== null).map((d) => d.produto));
+  return PRODUTOS.filter((p) => comUf.has(p));
+}
+
+/** Every UF with a state series, in catalogue order. */
+export function ufsComSerie(): UF[] {
+  return [...new Set(allSeries().flatMap((d) => (d.uf ? [d.uf] : [])))];
+}
+
+/** The UFs with a state aggregate (cotacao/uf/{UF}.json): those where a product the state aggregates show has a series. */
+export function ufsDoAgregado(): UF[] {
+  const produtos = new Set(agregadosUf().map((a) => a.produto));
+  return [...new Set(allSeries().flatMap((d) => (d.uf && produtos.has(d.produto) ? [d.uf] : [])))];
+}
+
+/** The aggregate's keys, each with the national series it shows. */
+export function agregadoSeries(): Array<{ chave: AggregateKey; produto: Produto; serie: SeriesDef | undefined; rotulo: string; praca?: { chave: string; texto: string } }> {
+  return agregados().map((a) => ({ chave: a.chave, produto: a.produto, serie: serieDef(a.produto), rotulo: a.rotulo, ...(a.praca ? { praca: a.praca } : {}) }));
+}
+
+/**
+ * The aggregate's `fonte`: each source with what it gives, in order ("CEPEA/ESALQ (boi gordo SP,
+ * soja Paranaguá, ...); Scot Consultoria (vaca gorda SP)"), and for a state aggregate the state
+ * quotes too ("Scot Consultoria (boi e vaca gorda MS)").
+ */
+export function fonteDoAgregado(uf: UF | null): string {
+  const grupos = new Map<string, string[]>();
+  const add = (fonte: Fonte | undefined, rotulo: string) => {
+    if (!fonte) return;
+    const nome = getSource(fonte).nomeCurto;
+    grupos.set(nome, [...(grupos.get(nome) ?? []), rotulo]);
+  };
+  for (const a of agregadoSeries()) add(a.serie?.fonte, a.rotulo);
+  const partes = [...grupos].map(([nome, rotulos]) => `${nome} (${rotulos.join(", ")})`);
+  if (uf) {
+    const porUf = new Map<string, string[]>();
+    for (const a of agregadosUf()) {
+      const d = serieDef(`${a.produto}/${uf}`);
+      if (!d) continue;
+      const nome = getSource(d.fonte).nomeCurto;
+      porUf.set(nome, [...(porUf.get(nome) ?? []), a.rotulo]);
+    }
+    for (const [nome, rotulos] of porUf) partes.push(`${nome} (${rotulos.join(" e ")} ${uf})`);
+  }
+  return partes.join("; ");
+}
+
+/** The replay layout, for usage texts: "DIR/cepea/{boi-gordo,bezerro,milho,soja}.html". */
+export function layoutDoReplay(dir = "DIR"): string[] {
+  return SOURCES.map((s) => `${dir}/${s.id}/${s.pages.length === 1 ? s.pages[0]!.id : `{${s.pages.map((p) => p.id).join(",")}}`}.html`);
 }

@@ -175,8 +175,9 @@ function parseNA(html: string, produto: Produto): ParsedPage {
   return { rows: sortBySeries(rows, `espelho ${NA_ID} (${produto})`), avisos };
 }
 
-function espelho(produto: Produto): MirrorDef {
+function espelho(produto: Produto, paraPagina: string): MirrorDef {
   return {
+    paraPagina,
     id: NA_ID,
     nome: "Notícias Agrícolas",
     site: "https://www.noticiasagricolas.com.br",
@@ -188,6 +189,9 @@ function espelho(produto: Produto): MirrorDef {
 }
 
 /** Stands in for scot/boi-gordo: Boi Gordo à vista, with the 30-day price as `valor_30d`. */
-export const naBoiGordo: MirrorDef = espelho("boi_gordo");
+export const naBoiGordo: MirrorDef = espelho("boi_gordo", "scot/boi-gordo");
 /** Stands in for scot/vaca-gorda: Vaca Gorda à vista (the page has no 30-day vaca price). */
-export const naVacaGorda: MirrorDef = espelho("vaca_gorda");
+export const naVacaGorda: MirrorDef = espelho("vaca_gorda", "scot/vaca-gorda");
+
+/** The pages Notícias Agrícolas republishes, each standing in for the source's own page. */
+export const ESPELHOS_NA: readonly MirrorDef[] = [naBoiGordo, naVacaGorda];

@@ -1,11 +1,11 @@
 import { parseDateBR } from "../domain/dates.ts";
 import { ParseError } from "../domain/errors.ts";
 import { fromHundredths } from "../domain/money.ts";
-import type { Produto, Unidade } from "../domain/products.ts";
+import { PRODUTO_INFO, type Produto, type Unidade } from "../domain/products.ts";
 import type { PriceRow } from "../domain/row.ts";
 import { EXTRAS_PRACA } from "../domain/row.ts";
-import { SCOT_UNIDADE_UF } from "../domain/series.ts";
-import { SCOT_UFS, UFS, isUF, type UF } from "../domain/ufs.ts";
+import type { SerieDecl } from "../domain/series.ts";
+import { UFS, isUF, type UF } from "../domain/ufs.ts";
 import {
   cellText,
   checkDocumentEnd,
@@ -25,6 +25,65 @@ import {
   type Cheerio$,
 } from "./html.ts";
 import type { PageDef, ParsedPage, SourceDef } from "./types.ts";
+
+/** The 18 UFs of Scot Consultoria's "Mercado Físico" table, in the order the API lists them. */
+export const SCOT_UFS = [
+  "SP", "MG", "GO", "MS", "RS", "BA", "MT", "PR", "SC",
+  "MA", "AL", "PA", "RO", "TO", "AC", "ES", "RJ", "RR",
+] as const satisfies readonly UF[];
+
+/**
+ * Reference praça of each UF by default (cotacao.config.json `pracasReferencia` chooses another):
+ * its price is the state's value. A UF with one unnamed praça is quoted under the state's name.
+ */
+const PRACAS_REFERENCIA: Record<(typeof SCOT_UFS)[number], string> = {
+  SP: "Barretos",
+  MG: "Triângulo",
+  GO: "Goiânia",
+  MS: "C. Grande",
+  RS: "Oeste",
+  BA: "Sul",
+  MT: "Cuiabá",
+  PR: "Noroeste",
+  SC: UFS.SC,
+  MA: "Oeste",
+  AL: UFS.AL,
+  PA: "Marabá",
+  RO: "Sudeste",
+  TO: "Sul",
+  AC: UFS.AC,
+  ES: UFS.ES,
+  RJ: UFS.RJ,
+  RR: UFS.RR,
+};
+
+/** Scot quotes RS per kg of live weight (50% carcass yield), every other UF per arroba. */
+const UNIDADE_UF: Partial<Record<UF, Unidade>> = { RS: "kg" };
+
+/**
+ * The series a "Mercado Físico" table feeds: the product in each of the 18 UFs (its reference
+ * praça's price, with every praça kept), and, where Scot is the national reference (vaca gorda),
+ * the SP reference praça as the national series.
+ */
+function seriesDaTabela(produto: Produto, nacional: boolean): SerieDecl[] {
+  const porUf = (uf: (typeof SCOT_UFS)[number]): SerieDecl => ({
+    produto,
+    uf,
+    unidade: UNIDADE_UF[uf] ?? PRODUTO_INFO[produto].unidade,
+    regiao: `${UFS[uf]} (Mercado Físico, Scot Consultoria)`,
+    ufReferencia: uf,
+    pracaReferencia: PRACAS_REFERENCIA[uf],
+  });
+  const nacionalSP: SerieDecl = {
+    produto,
+    uf: null,
+    unidade: PRODUTO_INFO[produto].unidade,
+    regiao: "São Paulo (praça de referência da Scot Consultoria)",
+    ufReferencia: "SP",
+    pracaReferencia: PRACAS_REFERENCIA.SP,
+  };
+  return [...(nacional ? [nacionalSP] : []), ...SCOT_UFS.map(porUf)];
+}
 
 /*
  * Scot Consultoria's quotation pages ("/cotacoes/boi-gordo/", "/cotacoes/vaca-gorda/") hold a
@@ -290,11 +349,12 @@ function parseMercadoFisico(html: string, pageId: string, categoria: string, pro
   return { rows: sortBySeries(rows, `página ${pageId}`), avisos };
 }
 
-function pagina(id: string, path: string, titulo: string, categoria: string, produto: Produto, campos: readonly Campo[]): PageDef {
+function pagina(id: string, path: string, titulo: string, categoria: string, produto: Produto, campos: readonly Campo[], series: SerieDecl[]): PageDef {
   return {
     id,
     path,
     titulo,
+    series,
     hasTable(html: string): boolean {
       const $ = load(html);
       const found = tabelaMercadoFisico($);
@@ -307,6 +367,7 @@ function pagina(id: string, path: string, titulo: string, categoria: string, pro
 export const scot: SourceDef = {
   id: "scot",
   nome: "Scot Consultoria",
+  nomeCurto: "Scot Consultoria",
   site: "https://www.scotconsultoria.com.br",
   baseUrlEnv: "COTACAO_SCOT_URL",
   maxIdadeDias: 5,
@@ -318,12 +379,17 @@ export const scot: SourceDef = {
     url: "https://www.scotconsultoria.com.br/",
   },
   pages: [
-    pagina("boi-gordo", "/cotacoes/boi-gordo/", "Mercado Físico do boi gordo (Scot Consultoria)", "BOI GORDO", "boi_gordo", ["valor", ...EXTRAS]),
-    // the vaca table has no "# base" column
-    pagina("vaca-gorda", "/cotacoes/vaca-gorda/", "Mercado Físico da vaca gorda (Scot Consultoria)", "VACA GORDA", "vaca_gorda", [
-      "valor",
-      ...EXTRAS.filter((c) => c !== "base_sp"),
-    ]),
+    pagina("boi-gordo", "/cotacoes/boi-gordo/", "Mercado Físico do boi gordo (Scot Consultoria)", "BOI GORDO", "boi_gordo", ["valor", ...EXTRAS], seriesDaTabela("boi_gordo", false)),
+    // the vaca table has no "# base" column; its SP reference praça is the national vaca gorda
+    pagina(
+      "vaca-gorda",
+      "/cotacoes/vaca-gorda/",
+      "Mercado Físico da vaca gorda (Scot Consultoria)",
+      "VACA GORDA",
+      "vaca_gorda",
+      ["valor", ...EXTRAS.filter((c) => c !== "base_sp")],
+      seriesDaTabela("vaca_gorda", true),
+    ),
   ],
 };
 
@@ -367,7 +433,7 @@ export function linhaDaPraca(
       praca: p.praca,
       data,
       valor,
-      unidade: p.unidade ?? SCOT_UNIDADE_UF[p.uf] ?? "@",
+      unidade: p.unidade ?? UNIDADE_UF[p.uf] ?? "@",
       extras,
       ...(nota ? { nota } : {}),
     },

@@ -1,4 +1,5 @@
 import type { PriceRow, Fonte } from "../domain/row.ts";
+import type { SerieDecl } from "../domain/series.ts";
 
 export interface ParsedPage {
   rows: PriceRow[];
@@ -17,6 +18,8 @@ export interface PageDef {
   hasTable(html: string): boolean;
   /** pure: HTML in, rows out; throws ParseError when the page is not what it should be */
   parse(html: string): ParsedPage;
+  /** the series this page feeds, in the order the source lists them (the catalogue's entries) */
+  series: readonly SerieDecl[];
 }
 
 export interface Termos {
@@ -32,6 +35,8 @@ export interface Termos {
 export interface SourceDef {
   id: Fonte;
   nome: string;
+  /** how the aggregate's `fonte` names it ("CEPEA/ESALQ (boi gordo SP, ...)") */
+  nomeCurto: string;
   /** default base URL (the real site) */
   site: string;
   /** environment variable that overrides the base URL */
@@ -47,6 +52,8 @@ export interface SourceDef {
  * Físico"). Rows read through a mirror keep the original `fonte`; the series records `via`.
  */
 export interface MirrorDef {
+  /** the page it stands in for: "{source}/{page}" */
+  paraPagina: string;
   id: string;
   nome: string;
   site: string;

@@ -5,7 +5,7 @@
  * on documents that may also have failed the schema.
  */
 import { diff, hasAtMostTwoDecimals, toHundredths, variationPct } from "../domain/money.ts";
-import type { Produto } from "../domain/products.ts";
+import { agregados, agregadosUf, type Produto } from "../domain/products.ts";
 import type { UF } from "../domain/ufs.ts";
 import { mostrar, type Problema } from "./messages.ts";
 
@@ -142,13 +142,12 @@ export function checarSerie(doc: unknown, esperado: SerieEsperada): Problema[] {
   return out;
 }
 
-const AGG_KEYS = ["boi_gordo_cepea_sp", "vaca_gorda", "soja", "milho", "bezerro_ms"] as const;
 
 /** Checks of an aggregate (`uf` null for cotacao.json, the UF for cotacao/uf/{UF}.json). */
 export function checarAgregado(doc: unknown, uf: UF | null): Problema[] {
   if (!isObj(doc)) return [];
   const out: Problema[] = [];
-  for (const campo of ["boi_gordo_uf", "vaca_gorda_uf"] as const) {
+  for (const campo of agregadosUf().map((a) => a.chave)) {
     if (!(campo in doc)) continue;
     const q = doc[campo];
     if (uf === null) {
@@ -159,7 +158,7 @@ export function checarAgregado(doc: unknown, uf: UF | null): Problema[] {
   }
   const datas = doc.datas;
   if (isObj(datas)) {
-    for (const k of AGG_KEYS) {
+    for (const k of agregados().map((a) => a.chave)) {
       if (!(k in doc) || !(k in datas)) continue;
       const temValor = doc[k] !== null;
       const temData = datas[k] !== null;

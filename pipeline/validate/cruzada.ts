@@ -8,16 +8,17 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import { mostrar } from "./messages.ts";
-import { AGGREGATE } from "../render/site.ts";
+import { agregadosUf } from "../domain/products.ts";
+import { aggregateTable } from "../render/site.ts";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Each key of the aggregate and the series whose last day it shows (one table, in render/site.ts). */
-export const SERIE_DO_AGREGADO: Readonly<Record<string, string>> = Object.fromEntries(AGGREGATE);
+const serieDoAgregado = (): Readonly<Record<string, string>> => Object.fromEntries(aggregateTable());
 
 /** The quotes of a state aggregate and the product of the state series each one shows. */
-const COTACAO_UF: Readonly<Record<string, string>> = { boi_gordo_uf: "boi_gordo", vaca_gorda_uf: "vaca_gorda" };
+const cotacaoUf = (): Readonly<Record<string, string>> => Object.fromEntries(agregadosUf().map((a) => [a.chave, a.produto]));
 
 interface ResumoSerie {
   primeira: unknown;
@@ -77,7 +78,7 @@ export class ChecagemCruzada {
 
     for (const [p, agg] of this.agregados) {
       const datas = isObj(agg.datas) ? agg.datas : {};
-      for (const [k, id] of Object.entries(SERIE_DO_AGREGADO)) {
+      for (const [k, id] of Object.entries(serieDoAgregado())) {
         const sp = serieDoId(id);
         const s = this.series.get(sp);
         if (!s || !(k in agg)) continue;
@@ -87,7 +88,7 @@ export class ChecagemCruzada {
       }
       const uf = /uf\/([A-Z]{2})\.json$/.exec(p)?.[1];
       if (!uf) continue;
-      for (const [campo, produto] of Object.entries(COTACAO_UF)) {
+      for (const [campo, produto] of Object.entries(cotacaoUf())) {
         if (!(campo in agg)) continue;
         const sp = serieDoId(`${produto}/${uf}`);
         const s = this.series.get(sp);
@@ -147,6 +148,6 @@ export class ChecagemCruzada {
 
 function pickAgregado(d: Obj): Obj {
   const out: Obj = { datas: d.datas };
-  for (const k of [...Object.keys(SERIE_DO_AGREGADO), ...Object.keys(COTACAO_UF)]) if (k in d) out[k] = d[k];
+  for (const k of [...Object.keys(serieDoAgregado()), ...Object.keys(cotacaoUf())]) if (k in d) out[k] = d[k];
   return out;
 }

@@ -4,12 +4,11 @@ import { isWeekend } from "date-fns/isWeekend";
 import { loadConfig } from "../../pipeline/config.ts";
 import { isoBrasilia } from "../../pipeline/domain/dates.ts";
 import { PRODUTO_INFO } from "../../pipeline/domain/products.ts";
-import { allSeries, DEFAULT_PRACAS_REFERENCIA } from "../../pipeline/domain/series.ts";
 import { publishFiles } from "../../pipeline/publish/write.ts";
 import { renderSerie } from "../../pipeline/render/serie.ts";
 import { renderSiteFiles } from "../../pipeline/render/site.ts";
 import type { HistoricoEntry, SerieFile } from "../../pipeline/render/shapes.ts";
-import { getSource } from "../../pipeline/sources/index.ts";
+import { allSeries, getSource } from "../../pipeline/sources/index.ts";
 import { nextStatus } from "../../pipeline/run/status.ts";
 import type { UF } from "../../pipeline/domain/ufs.ts";
 
@@ -39,7 +38,7 @@ export function syntheticSeries(days: readonly string[], now: Date): Map<string,
   for (const def of allSeries()) {
     const [lo, hi] = PRODUTO_INFO[def.produto].faixa[def.unidade]!;
     let cents = Math.round(((lo + hi) / 4) * 100);
-    const pracaNames = def.praca ? [def.praca] : def.uf ? PRACAS[def.uf] ?? [DEFAULT_PRACAS_REFERENCIA[def.uf as keyof typeof DEFAULT_PRACAS_REFERENCIA] ?? def.uf] : [];
+    const pracaNames = def.praca ? [def.praca] : def.uf ? PRACAS[def.uf] ?? [def.pracaReferencia ?? def.uf] : [];
     const historico: HistoricoEntry[] = days.map((data) => {
       cents = Math.max(lo * 100 + 100, Math.min(hi * 100 - 100, cents + Math.round((rnd() - 0.5) * cents * 0.02)));
       const e: HistoricoEntry = { data, valor: cents / 100 };

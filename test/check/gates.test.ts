@@ -6,7 +6,7 @@ import { JUMP_MAX_FACTOR, checkUpdates, jumpLimitPct } from "../../pipeline/chec
 import { aceiteArg, diffEntry, judgeRevisions, parseAceite } from "../../pipeline/check/revisions.ts";
 import { PRODUTOS, PRODUTO_INFO } from "../../pipeline/domain/products.ts";
 import type { PriceRow } from "../../pipeline/domain/row.ts";
-import { allSeries } from "../../pipeline/domain/series.ts";
+import { allSeries } from "../../pipeline/sources/index.ts";
 import { FIXTURES } from "../helpers/pipeline.ts";
 
 const def = (id: string) => allSeries().find((d) => d.id === id)!;

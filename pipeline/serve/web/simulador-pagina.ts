@@ -4,7 +4,7 @@
  * /api/v1/simulador runs (pipeline/simulator/simulator.ts); this file only reads the form, fetches
  * the published price and shows the result.
  */
-import { PRODUTO_INFO, type Produto } from "../../domain/products.ts";
+import { PRODUTO_INFO, PRODUTOS, type Produto, type TipoProduto } from "../../domain/products.ts";
 import type { IndexFile, SerieFile } from "../../render/shapes.ts";
 import { FUNRURAL_PADRAO, serieDaEntrada, simular, SimulacaoForaDoLimite, validarEntrada, type CampoErro, type PrecoReferencia, type Resultado } from "../../simulator/simulator.ts";
 import { clear, dataBR, el, getJSON, preco } from "./dom.ts";
@@ -13,26 +13,26 @@ import { formatBRL, formatDecimalBR } from "../../domain/money.ts";
 const RAIZ = "../";
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 
-const CAMPOS_POR_PRODUTO: Record<Produto, string[]> = {
-  boi_gordo: ["cabecas", "peso_vivo_kg", "rendimento_pct"],
-  vaca_gorda: ["cabecas", "peso_vivo_kg", "rendimento_pct"],
-  bezerro: ["cabecas"],
-  soja: ["sacas"],
-  milho: ["sacas"],
+/** What the form asks for each way a product is sold (domain/products.ts: tipo). */
+const CAMPOS_POR_TIPO: Record<TipoProduto, string[]> = {
+  gado_arroba: ["cabecas", "peso_vivo_kg", "rendimento_pct"],
+  cabeca: ["cabecas"],
+  grao_saca: ["sacas"],
 };
+const camposDo = (produto: Produto) => CAMPOS_POR_TIPO[PRODUTO_INFO[produto].tipo];
 const TODOS = ["cabecas", "peso_vivo_kg", "rendimento_pct", "sacas"];
 
 let index: IndexFile | null = null;
 
 function produtoAtual(): Produto {
-  return ($<HTMLSelectElement>("produto").value || "boi_gordo") as Produto;
+  return ($<HTMLSelectElement>("produto").value || PRODUTOS[0]) as Produto;
 }
 
 function ajustarCampos(): void {
   const produto = produtoAtual();
   for (const c of TODOS) {
     const grupo = document.querySelector<HTMLElement>(`[data-grupo="${c}"]`);
-    if (grupo) grupo.hidden = !CAMPOS_POR_PRODUTO[produto].includes(c);
+    if (grupo) grupo.hidden = !camposDo(produto).includes(c);
   }
   const uf = $<HTMLSelectElement>("uf");
   const anterior = uf.value;
@@ -47,7 +47,7 @@ function ajustarCampos(): void {
 function campos(): Record<string, string> {
   const produto = produtoAtual();
   const out: Record<string, string> = { produto };
-  const ids = ["uf", ...CAMPOS_POR_PRODUTO[produto], "preco", "funrural_pct", "comissao_pct", "frete"];
+  const ids = ["uf", ...camposDo(produto), "preco", "funrural_pct", "comissao_pct", "frete"];
   for (const id of ids) {
     const v = ($<HTMLInputElement>(id).value ?? "").trim();
     if (v !== "") out[id] = v;

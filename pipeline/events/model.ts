@@ -5,17 +5,21 @@
  * adds nothing; a run with no changes adds no event and so changes no byte.
  */
 import { createHash } from "node:crypto";
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { daysBetween, isoBrasilia } from "../domain/dates.ts";
-import { PipelineError } from "../domain/errors.ts";
 import { diff, variationPct } from "../domain/money.ts";
-import { PRODUTO_INFO, type Produto, type Unidade } from "../domain/products.ts";
+import { PRODUTO_INFO } from "../domain/products.ts";
 import { allSeries, seriesJsonPath, type SeriesDef } from "../domain/series.ts";
-import type { Fonte } from "../domain/row.ts";
-import type { UF } from "../domain/ufs.ts";
-import type { IsoDate, IsoDateTime, Money } from "../render/shapes.ts";
+import type {
+  CotacaoAtualizada,
+  Evento as EventoGerado,
+  Eventos,
+  EventosSerie,
+  HistoricoRevisado,
+  Ponto,
+  PriceChanged,
+} from "../domain/publicados.gerados.ts";
 import type { SeriesChange } from "../run/apply.ts";
+import { readPublished } from "../validate/contrato.ts";
 
 export const EVENTOS_PATH = "api/v1/eventos.json";
 export const FEED_PATH = "api/v1/feed.xml";
@@ -23,64 +27,19 @@ export const FEED_PATH = "api/v1/feed.xml";
 export const EVENTOS_LIMITE = 200;
 const EPOCH = "1970-01-01T00:00:00-03:00";
 
-export const TIPOS_EVENTO = ["cotacao_atualizada", "price_changed", "historico_revisado"] as const;
+export const TIPOS_EVENTO = ["cotacao_atualizada", "price_changed", "historico_revisado"] as const satisfies ReadonlyArray<EventoGerado["tipo"]>;
 export type TipoEvento = (typeof TIPOS_EVENTO)[number];
 
-export interface Ponto {
-  data: IsoDate;
-  valor: Money;
-}
-
-interface SerieRef {
-  serie: string;
-  produto: Produto;
-  nome: string;
-  uf: UF | null;
-  unidade: Unidade;
-  fonte: Fonte;
-  path: string;
-}
-
-export interface PriceChangedDados extends SerieRef {
-  anterior: Ponto;
-  atual: Ponto;
-  variacao: { absoluta: Money; percentual: number };
-  /** calendar days between the previous latest day and the new one (0: the latest day was revised) */
-  dias: number;
-  /** days added to the series by this run */
-  dias_novos: IsoDate[];
-}
-
-export interface HistoricoRevisadoDados extends SerieRef {
-  revisoes: Array<{ data: IsoDate; anterior: Money; atual: Money }>;
-}
-
-export interface CotacaoAtualizadaDados {
-  series: Array<{ serie: string; path: string; unidade: Unidade; data: IsoDate; valor: Money; dias_novos: number; revisoes: number }>;
-  dias_novos: number;
-  revisoes: number;
-}
-
-interface EventoBase<T extends TipoEvento, D> {
-  id: string;
-  tipo: T;
-  criado_em: IsoDateTime;
-  dados: D;
-}
-
-export type Evento =
-  | EventoBase<"cotacao_atualizada", CotacaoAtualizadaDados>
-  | EventoBase<"price_changed", PriceChangedDados>
-  | EventoBase<"historico_revisado", HistoricoRevisadoDados>;
-
-export interface EventosFile {
-  api_version: "v1";
-  /** criado_em of the newest event (the run that last brought new data) */
-  atualizado: IsoDateTime;
-  limite: number;
-  feed: string;
-  eventos: Evento[];
-}
+// The shapes come from schemas/eventos.schema.json (../domain/publicados.gerados.ts); the names
+// below are the ones the events code and its importers use.
+export type { Ponto };
+type SerieRef = EventosSerie;
+export type PriceChangedDados = PriceChanged;
+export type HistoricoRevisadoDados = HistoricoRevisado;
+export type CotacaoAtualizadaDados = CotacaoAtualizada;
+/** One event; `tipo` says the shape of `dados` (the schema's if/then, as a union). */
+export type Evento = EventoGerado;
+export type EventosFile = Eventos;
 
 export function emptyEventos(): EventosFile {
   return { api_version: "v1", atualizado: EPOCH, limite: EVENTOS_LIMITE, feed: FEED_PATH, eventos: [] };
@@ -181,47 +140,11 @@ export function nextEventos(previous: EventosFile | null, changes: readonly Seri
   };
 }
 
-/** Guards the shape of a published eventos.json before its events are reused. */
-function isEventosFile(doc: unknown): doc is EventosFile {
-  if (!doc || typeof doc !== "object") return false;
-  const d = doc as Partial<EventosFile>;
-  return (
-    d.api_version === "v1" &&
-    typeof d.atualizado === "string" &&
-    Array.isArray(d.eventos) &&
-    d.eventos.every(
-      (e) => e && typeof e.id === "string" && (TIPOS_EVENTO as readonly string[]).includes(e.tipo) && typeof e.criado_em === "string" && e.dados && typeof e.dados === "object",
-    )
-  );
-}
-
 /**
- * Reads the published eventos.json (null when there is none yet). A damaged file stops the run
- * like a damaged series file does: dropping it would lose the events and re-send them.
+ * Reads the published eventos.json (null when there is none yet), validated against its schema.
+ * A damaged file stops the run like a damaged series file does: dropping it would lose the events
+ * and re-send them.
  */
 export async function loadEventos(publicDir: string): Promise<EventosFile | null> {
-  let text: string;
-  try {
-    text = await readFile(join(publicDir, EVENTOS_PATH), "utf8");
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw new PipelineError({ stage: "merge", reason: `não foi possível ler ${EVENTOS_PATH}: ${(err as Error).message}`, cause: err });
-  }
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch (err) {
-    throw new PipelineError({
-      stage: "merge",
-      reason: `${EVENTOS_PATH} não é JSON válido (${(err as Error).message}); nada foi escrito — restaure o arquivo com git`,
-      cause: err,
-    });
-  }
-  if (!isEventosFile(doc)) {
-    throw new PipelineError({
-      stage: "merge",
-      reason: `${EVENTOS_PATH} não tem a forma esperada (api_version "v1", atualizado, eventos[] com id, tipo, criado_em, dados); nada foi escrito`,
-    });
-  }
-  return doc;
+  return readPublished(publicDir, EVENTOS_PATH, "eventos.schema.json");
 }

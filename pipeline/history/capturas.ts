@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { PipelineError } from "../domain/errors.ts";
-import type { IsoDate, IsoDateTime } from "../render/shapes.ts";
+import type { Captura as CapturaGerada, Capturas } from "../domain/publicados.gerados.ts";
+import type { IsoDate } from "../render/shapes.ts";
+import { readPublished } from "../validate/contrato.ts";
 
 /**
  * The capture log: every page that changed published data leaves one record (where it came
@@ -15,36 +15,9 @@ import type { IsoDate, IsoDateTime } from "../render/shapes.ts";
  * new must change no byte of the repository, and such a page is no evidence of anything that
  * is published (the workflow log still lists it).
  */
-export interface CapturaRevisao {
-  serie: string;
-  data: IsoDate;
-  campo: string;
-  antes: number | string | null;
-  depois: number | string | null;
-  aceita: boolean;
-}
-
-export interface Captura {
-  id: string;
-  fonte: string;
-  pagina: string;
-  url: string;
-  via: string | null;
-  via_url: string | null;
-  coletado_em: IsoDateTime;
-  registrado_em: IsoDateTime;
-  sha256: string;
-  bytes: number;
-  dias: IsoDate[];
-  novos: Record<string, IsoDate[]>;
-  revisoes: CapturaRevisao[];
-}
-
-export interface CapturasFile {
-  api_version: "v1";
-  ano: number;
-  capturas: Captura[];
-}
+export type Captura = CapturaGerada;
+export type CapturaRevisao = Captura["revisoes"][number];
+export type CapturasFile = Capturas;
 
 export function capturasPath(ano: number): string {
   return `api/v1/capturas/${ano}.json`;
@@ -58,24 +31,16 @@ export function capturaId(fonte: string, pagina: string, sha256: string): string
   return `${fonte}/${pagina}/${sha256.slice(0, 16)}`;
 }
 
-/** The year's log as stored, or an empty one; a damaged file stops the run before anything is written. */
+/**
+ * The year's log as stored (validated against its schema), or an empty one; a damaged file stops
+ * the run before anything is written.
+ */
 export async function loadCapturas(publicDir: string, ano: number): Promise<CapturasFile> {
   const rel = capturasPath(ano);
-  let text: string;
-  try {
-    text = await readFile(join(publicDir, rel), "utf8");
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return { api_version: "v1", ano, capturas: [] };
-    throw new PipelineError({ stage: "merge", reason: `não foi possível ler ${rel}: ${(err as Error).message}`, cause: err });
-  }
-  let doc: CapturasFile;
-  try {
-    doc = JSON.parse(text) as CapturasFile;
-  } catch (err) {
-    throw new PipelineError({ stage: "merge", reason: `${rel} não é JSON válido (${(err as Error).message}); nada foi escrito — restaure o arquivo com git`, cause: err });
-  }
-  if (!Array.isArray(doc.capturas) || doc.ano !== ano) {
-    throw new PipelineError({ stage: "merge", reason: `${rel} não tem a forma de um registro de capturas de ${ano}; nada foi escrito` });
+  const doc = await readPublished(publicDir, rel, "capturas.schema.json");
+  if (!doc) return { api_version: "v1", ano, capturas: [] };
+  if (doc.ano !== ano) {
+    throw new PipelineError({ stage: "merge", reason: `${rel} tem as capturas de ${doc.ano}, não de ${ano}; nada foi escrito — restaure o arquivo com git` });
   }
   return doc;
 }

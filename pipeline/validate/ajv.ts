@@ -1,143 +1,34 @@
 /**
- * The gate before anything is published: one Ajv (JSON Schema 2020-12, every error, strict)
- * loaded with every schema in schemas/, plus the checks JSON Schema cannot express (history
- * order, headline = last day, content matching its path, CSV layout). The pipeline calls
- * `validateFiles` on the rendered set before writing; `npm run validate` calls it on public/.
+ * The gate before anything is published: every rendered set goes through the schemas of
+ * ./contrato.ts (one Ajv, JSON Schema 2020-12) plus the checks JSON Schema cannot express
+ * (history order, headline = last day, content matching its path, CSV layout, files agreeing
+ * with each other). The pipeline calls `validateFiles`/`FileValidator` on the rendered set before
+ * writing; `npm run validate` calls it on public/.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
-import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
-import addFormatsModule from "ajv-formats";
-import { hasAtMostTwoDecimals } from "../domain/money.ts";
-import { isProduto, type Produto } from "../domain/products.ts";
-import { isUF, type UF } from "../domain/ufs.ts";
-import { checarAgregado, checarSerie } from "./checks.ts";
 import { historicoCsv } from "../render/csv.ts";
 import type { HistoricoEntry } from "../render/shapes.ts";
+import { listSchemaFiles, normalizePath, SCHEMA_DIR, validateDocument } from "./contrato.ts";
 import { ChecagemCruzada } from "./cruzada.ts";
 import { checarCsvHistorico, type CsvLinha } from "./csv.ts";
-import { linha, mostrar, problemasDoAjv, type Problema } from "./messages.ts";
+import { linha, mostrar } from "./messages.ts";
 
-/** Absolute path of the schemas/ folder at the repository root. */
-export const SCHEMA_DIR = fileURLToPath(new URL("../../schemas/", import.meta.url));
-
-/** The schema files (names, sorted), which the build copies to public/schemas/. */
-export function listSchemaFiles(): string[] {
-  return readdirSync(SCHEMA_DIR)
-    .filter((f) => f.endsWith(".schema.json"))
-    .sort();
-}
-
-/**
- * JSON files under api/v1/ that may be published without a schema of their own. A top-level
- * api/v1/{nome}.json is validated by schemas/{nome}.schema.json as soon as that file exists
- * (then this list no longer applies to it); any other JSON under api/v1/ without a schema is
- * an error.
- */
-export const SEM_SCHEMA_PERMITIDOS: readonly string[] = ["api/v1/openapi.json"];
-
-export type SchemaKind = "cotacao" | "serie" | "index" | "status";
-
-export interface SchemaMatch {
-  /** "outro": a top-level api/v1/{nome}.json validated by schemas/{nome}.schema.json */
-  kind: SchemaKind | "outro";
-  /** file name in schemas/, also the schema's `$id` */
-  schema: string;
-  /** aggregate: null for cotacao.json, the UF for cotacao/uf/{UF}.json; series: its UF or null */
-  uf?: UF | null;
-  produto?: Produto;
-}
-
-/** "public/api/v1/x.json", "/api/v1/x.json", "api\\v1\\x.json" -> "api/v1/x.json" */
-export function normalizePath(relPath: string): string {
-  return relPath.replace(/\\/g, "/").replace(/^(\.\/)+/, "").replace(/^\/+/, "").replace(/^public\//, "");
-}
-
-/** The schema a file under public/ is validated against, or null when there is none. */
-export function schemaFor(relPath: string): SchemaMatch | null {
-  const p = normalizePath(relPath);
-  if (p === "api/v1/cotacao.json") return { kind: "cotacao", schema: "cotacao.schema.json", uf: null };
-  if (p === "api/v1/index.json") return { kind: "index", schema: "index.schema.json" };
-  if (p === "api/v1/status.json") return { kind: "status", schema: "status.schema.json" };
-  let m = /^api\/v1\/cotacao\/uf\/([^/]+)\.json$/.exec(p);
-  if (m) return isUF(m[1]!) ? { kind: "cotacao", schema: "cotacao.schema.json", uf: m[1] as UF } : null;
-  m = /^api\/v1\/cotacao\/([^/]+)\.json$/.exec(p);
-  if (m) return isProduto(m[1]!) ? { kind: "serie", schema: "serie.schema.json", produto: m[1] as Produto, uf: null } : null;
-  m = /^api\/v1\/cotacao\/([^/]+)\/([^/]+)\.json$/.exec(p);
-  if (m && isProduto(m[1]!) && isUF(m[2]!)) {
-    return { kind: "serie", schema: "serie.schema.json", produto: m[1] as Produto, uf: m[2] as UF };
-  }
-  // the capture log, one file per year (schemas/capturas.schema.json, once it exists)
-  if (/^api\/v1\/capturas\/\d{4}\.json$/.test(p) && compiled().has("capturas.schema.json")) return { kind: "outro", schema: "capturas.schema.json" };
-  // files added later (eventos.json, ...) only need their schema in schemas/
-  m = /^api\/v1\/([a-z0-9_-]+)\.json$/.exec(p);
-  if (m && !["cotacao", "index", "status", "common", "serie"].includes(m[1]!) && compiled().has(`${m[1]}.schema.json`)) {
-    return { kind: "outro", schema: `${m[1]}.schema.json` };
-  }
-  return null;
-}
-
-/** True when the shortest decimal form of the number has at most two places (347.7, not 347.70000000000005). */
-export const isDecimal2 = hasAtMostTwoDecimals;
-
-// ajv-formats is CommonJS: under Node's ESM loader the default import is module.exports
-type FormatsPlugin = (ajv: Ajv2020) => Ajv2020;
-const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin }).default ??
-  addFormatsModule) as unknown as FormatsPlugin;
-
-let validators: Map<string, ValidateFunction> | undefined;
-
-/** Compiles every schema once; later calls reuse the compiled validators. */
-function compiled(): Map<string, ValidateFunction> {
-  if (validators) return validators;
-  const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true });
-  addFormats(ajv);
-  // `multipleOf: 0.01` cannot be used for money: Ajv rejects 0.07 and 1234.56 (float
-  // division), and with `multipleOfPrecision` it accepts 347.70000000000005.
-  ajv.addFormat("decimal2", { type: "number", validate: isDecimal2 });
-  const files = listSchemaFiles();
-  for (const f of files) {
-    const schema = JSON.parse(readFileSync(join(SCHEMA_DIR, f), "utf8")) as { $id?: string };
-    if (schema.$id !== f) throw new Error(`schemas/${f}: "$id" deve ser "${f}" (recebido ${JSON.stringify(schema.$id)})`);
-    ajv.addSchema(schema);
-  }
-  const out = new Map<string, ValidateFunction>();
-  for (const f of files) {
-    const v = ajv.getSchema(f);
-    if (!v) throw new Error(`schemas/${f}: não compilou`);
-    out.set(f, v);
-  }
-  validators = out;
-  return out;
-}
-
-function problemasDoDocumento(match: SchemaMatch, data: unknown): Problema[] {
-  const validate = compiled().get(match.schema);
-  if (!validate) throw new Error(`schema ${match.schema} não encontrado em ${SCHEMA_DIR}`);
-  const out = validate(data) ? [] : problemasDoAjv(validate.errors);
-  if (match.kind === "serie") out.push(...checarSerie(data, { produto: match.produto!, uf: match.uf ?? null }));
-  if (match.kind === "cotacao") out.push(...checarAgregado(data, match.uf ?? null));
-  return out;
-}
-
-/**
- * Validates one parsed document against the schema of its path (and the checks in code).
- * Returns readable pt-BR lines, one per problem; empty when the document is valid.
- */
-export function validateDocument(relPath: string, data: unknown): string[] {
-  const p = normalizePath(relPath);
-  const match = schemaFor(p);
-  if (!match) {
-    if (SEM_SCHEMA_PERMITIDOS.includes(p)) return [];
-    return [
-      `${p}: sem schema: nenhum schema em schemas/ cobre este caminho (arquivo desconhecido; se deve ser publicado, ` +
-        "crie o schema dele ou inclua-o em SEM_SCHEMA_PERMITIDOS em pipeline/validate/ajv.ts)",
-    ];
-  }
-  return problemasDoDocumento(match, data).map((pr) => linha(p, pr));
-}
+// the schema half lives in ./contrato.ts, which readers of published files import without
+// pulling in the cross-file checks (and, through them, the renderers)
+export {
+  isDecimal2,
+  listSchemaFiles,
+  normalizePath,
+  readPublished,
+  SCHEMA_DIR,
+  schemaFor,
+  SEM_SCHEMA_PERMITIDOS,
+  validateDocument,
+  type SchemaKind,
+  type SchemaMatch,
+} from "./contrato.ts";
 
 export interface FileResult {
   path: string;

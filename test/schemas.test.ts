@@ -3,7 +3,7 @@ import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { FAILURE_KINDS } from "../pipeline/domain/errors.ts";
 import { PRODUTOS, UNIDADES } from "../pipeline/domain/products.ts";
-import { FONTES } from "../pipeline/domain/row.ts";
+import { SOURCES } from "../pipeline/sources/index.ts";
 import { ALL_UFS } from "../pipeline/domain/ufs.ts";
 import {
   isDecimal2,
@@ -466,7 +466,7 @@ describe("the schemas themselves", () => {
     expect(defs.unidade.enum).toEqual([...UNIDADES]);
     expect(defs.uf.enum).toEqual([...ALL_UFS]);
     expect(defs.uf.enum).toHaveLength(27);
-    expect(defs.fonte.enum).toEqual([...FONTES]);
+    expect(defs.fonte.enum).toEqual(SOURCES.map((s) => s.id));
     expect(schemaJson("status.schema.json").$defs.estadoPagina.enum).toEqual(["ok", ...FAILURE_KINDS]);
   });
 });

@@ -8,7 +8,8 @@ import { createHash } from "node:crypto";
 import { daysBetween, isoBrasilia } from "../domain/dates.ts";
 import { diff, variationPct } from "../domain/money.ts";
 import { PRODUTO_INFO } from "../domain/products.ts";
-import { allSeries, seriesJsonPath, type SeriesDef } from "../domain/series.ts";
+import { seriesJsonPath, type SeriesDef } from "../domain/series.ts";
+import { allSeries } from "../sources/index.ts";
 import type {
   CotacaoAtualizada,
   Evento as EventoGerado,

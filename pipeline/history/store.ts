@@ -1,4 +1,5 @@
-import { allSeries, seriesJsonPath } from "../domain/series.ts";
+import { seriesJsonPath } from "../domain/series.ts";
+import { allSeries } from "../sources/index.ts";
 import type { SerieFile, StatusFile } from "../render/shapes.ts";
 import { readPublished } from "../validate/contrato.ts";
 

@@ -12,7 +12,7 @@
  */
 import { createHmac } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { writeAtomic } from "../publish/write.ts";
+import { writeAtomic } from "../io/files.ts";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Agent, fetch, type Dispatcher } from "undici";
 import { z } from "zod";

@@ -1,4 +1,4 @@
-import { writeAtomic } from "../publish/write.ts";
+import { writeAtomic } from "../io/files.ts";
 import { basename, join, resolve } from "node:path";
 import { stripScriptsAndStyles } from "../sources/html.ts";
 import type { MirrorDef, PageDef, SourceDef } from "../sources/types.ts";

@@ -9,7 +9,7 @@
  */
 import { open, readdir, readFile, rename, rm, mkdir, stat } from "node:fs/promises";
 import { dirname, join, sep } from "node:path";
-import { pidAlive } from "./lock.ts";
+import { pidAlive } from "../io/files.ts";
 
 /** The staging directory, inside the site root: never served, deployed nor committed. */
 export const STAGING_DIR = ".cotacao-staging";

@@ -11,6 +11,7 @@ import { link, mkdir, readFile, readdir, rm, unlink, writeFile } from "node:fs/p
 import { hostname } from "node:os";
 import { join, resolve } from "node:path";
 import { PipelineError } from "../domain/errors.ts";
+import { pidAlive } from "../io/files.ts";
 import { recoverInterrupted } from "./journal.ts";
 
 /** The lock file, inside the site root: a dotfile, never served, deployed nor committed. */
@@ -80,17 +81,6 @@ export function holdsDataLock(dir: string): boolean {
 }
 
 const isCode = (err: unknown, code: string) => (err as NodeJS.ErrnoException | undefined)?.code === code;
-
-/** Whether a process with this PID exists on this host (EPERM: it exists, owned by someone else). */
-export function pidAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return isCode(err, "EPERM");
-  }
-}
 
 async function readHolder(file: string): Promise<LockHolder | null | "ausente"> {
   let text: string;

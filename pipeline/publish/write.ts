@@ -1,28 +1,10 @@
-import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { PipelineError } from "../domain/errors.ts";
 import type { RenderedFile } from "../render/site.ts";
 import { FileValidator } from "../validate/ajv.ts";
 import { commitStaged, JOURNAL_NAME, Passos, QuedaSimulada, STAGING_DIR, writeDurable, writerDeTeste } from "./journal.ts";
 import { holdsDataLock, withDataLock } from "./lock.ts";
-
-/** The temp file a write goes through, beside its target (a dead run's is removed by recovery: journal.ts). */
-export function tempPath(target: string): string {
-  return `${target}.tmp-${process.pid}`;
-}
-
-/** One file replaced whole: written beside its target, then renamed over it. */
-export async function writeAtomic(target: string, data: string | Buffer): Promise<void> {
-  await mkdir(dirname(target), { recursive: true });
-  const tmp = tempPath(target);
-  try {
-    await writeFile(tmp, data);
-    await rename(tmp, target);
-  } catch (err) {
-    await rm(tmp, { force: true });
-    throw err;
-  }
-}
 
 /**
  * True when the file on disk holds exactly these bytes: compared by size first, then whole (one

@@ -1,6 +1,16 @@
 import { formatDecimalBR } from "../domain/money.ts";
-import type { UpdateReport } from "./update.ts";
+import type { SeriesChange } from "./apply.ts";
 import type { PageOutcome } from "./status.ts";
+
+/** What one update did: every page's outcome, the series it changed, and its exit code. */
+export interface UpdateReport {
+  outcomes: PageOutcome[];
+  changes: SeriesChange[];
+  avisos: string[];
+  written: string[];
+  /** 0 when every enabled page was read and merged, 1 otherwise */
+  exitCode: number;
+}
 
 export function outcomeLine(o: PageOutcome): string {
   if (o.ok) return `${o.source}/${o.page}: ok${o.via ? ` (via ${o.via})` : ""}${o.changed ? ", dados novos" : ", nada novo"}`;

@@ -17,7 +17,7 @@ import type { SerieFile } from "../render/shapes.ts";
 import { SOURCES } from "../sources/index.ts";
 import type { PageDef, SourceDef } from "../sources/types.ts";
 import { applyUpdate, type SeriesChange } from "./apply.ts";
-import { formatReport, outcomeLine } from "./report.ts";
+import { formatReport, outcomeLine, type UpdateReport } from "./report.ts";
 import { nextStatus, type PageOutcome } from "./status.ts";
 
 export interface UpdateOptions {
@@ -30,14 +30,7 @@ export interface UpdateOptions {
   log?: (line: string) => void;
 }
 
-export interface UpdateReport {
-  outcomes: PageOutcome[];
-  changes: SeriesChange[];
-  avisos: string[];
-  written: string[];
-  /** 0 when every enabled page was read and merged, 1 otherwise */
-  exitCode: number;
-}
+export type { UpdateReport } from "./report.ts";
 
 /** Parsing, validating and assembling one page; a failure names source, page and URL. */
 function readPage(

@@ -1,6 +1,16 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { stringifyDoc } from "../pipeline/render/json.ts";
-import { fromHundredths, parseBRDecimal, variationPct, diff } from "../pipeline/domain/money.ts";
+import { fromHundredths, parseBRDecimal, toHundredths, variationPct, diff } from "../pipeline/domain/money.ts";
+
+/** Integer centavos as the shortest decimal text, by integer arithmetic only: 34770 -> "347.7", -7 -> "-0.07". */
+function decimalDosCentavos(c: number): string {
+  const sinal = c < 0 ? "-" : "";
+  const abs = Math.abs(c);
+  const reais = Math.floor(abs / 100);
+  const cents = String(abs % 100).padStart(2, "0").replace(/0$/, "");
+  return `${sinal}${reais}${cents === "" || cents === "0" ? "" : `.${cents}`}`;
+}
 
 describe("deterministic JSON", () => {
   it("writes each historico entry on its own line, the rest indented", () => {
@@ -32,11 +42,26 @@ describe("money to the centavo", () => {
     expect(parseBRDecimal("R$ 161,00")).toBe(16100);
   });
 
-  it("never writes more than two decimals for any centavo amount", () => {
-    for (let c = 0; c < 200_000; c += 7) {
-      const s = JSON.stringify(fromHundredths(c));
-      expect(s.split(".")[1]?.length ?? 0).toBeLessThanOrEqual(2);
-    }
+  // The published text must carry exactly the centavos that were read: the literal in the file
+  // is the shortest decimal of c/100 ("347.7", "161", "0.07", "-4.35"), written by the real
+  // serializer in a line array and in a nested object, and reading it back gives c again. A
+  // fromHundredths that rounds or drifts, a serializer that writes toFixed(2) ("347.70") or
+  // drops the sign, or a toHundredths that truncates would each fail here.
+  it("writes every centavo amount as its exact decimal text, which reads back to the same centavos", () => {
+    // up to R$ 10 million: toHundredths's fixed 1e-6 tolerance wrongly refuses some two-decimal
+    // values above ~R$ 90 million (134414215.39), far beyond any price
+    const centavos = fc.oneof(fc.integer({ min: -1_000_000_000, max: 1_000_000_000 }), fc.integer({ min: -1_000, max: 1_000 }));
+    fc.assert(
+      fc.property(centavos, (c) => {
+        const valor = fromHundredths(c);
+        const text = stringifyDoc({ valor, variacao: { absoluta: valor }, historico: [{ data: "2026-09-25", valor }] });
+        const literais = [...text.matchAll(/"(?:valor|absoluta)":\s?(-?[0-9.eE+-]+)/g)].map((m) => m[1]);
+        expect(literais).toEqual([decimalDosCentavos(c), decimalDosCentavos(c), decimalDosCentavos(c)]);
+        expect(toHundredths(JSON.parse(text).historico[0].valor)).toBe(c);
+        expect(parseBRDecimal(decimalDosCentavos(c).replace(".", ","))).toBe(c);
+      }),
+      { numRuns: 5_000 },
+    );
   });
 
   it("computes variations on integers", () => {

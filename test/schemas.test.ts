@@ -1,13 +1,19 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { FAILURE_KINDS } from "../pipeline/domain/errors.ts";
+import { FAILURE_KINDS, PipelineError } from "../pipeline/domain/errors.ts";
+import { loadEventos } from "../pipeline/events/model.ts";
+import { loadCapturas } from "../pipeline/history/capturas.ts";
 import { PRODUTOS, UNIDADES } from "../pipeline/domain/products.ts";
 import { SOURCES } from "../pipeline/sources/index.ts";
 import { ALL_UFS } from "../pipeline/domain/ufs.ts";
 import {
   isDecimal2,
   listSchemaFiles,
+  readPublished,
   SCHEMA_DIR,
   schemaFor,
   SEM_SCHEMA_PERMITIDOS,
@@ -43,6 +49,23 @@ const SOJA = "api/v1/cotacao/soja.json";
 const ESTADO = "api/v1/cotacao/boi_gordo/MS.json";
 const AGREGADO = "api/v1/cotacao.json";
 const AGREGADO_UF = "api/v1/cotacao/uf/MS.json";
+
+/** Decimal places of the number's shortest form ("347.7" -> 1, "1e-7" -> 7, "1e+21" -> 0). */
+function casasDecimais(v: number): number {
+  if (!Number.isFinite(v)) return Infinity;
+  const [mantissa, exp = "0"] = String(v).split("e");
+  const casas = (mantissa!.split(".")[1] ?? "").length;
+  return Math.max(0, casas - Number(exp));
+}
+
+/** The double `k` steps (ulps) away from `v`. */
+function vizinho(v: number, k: number): number {
+  const f = new Float64Array([v]);
+  const i = new BigInt64Array(f.buffer);
+  // for negative numbers the bit pattern grows away from zero
+  i[0] = i[0]! + BigInt(v < 0 ? -k : k);
+  return f[0]!;
+}
 
 function schemaJson(name: string): Doc {
   return JSON.parse(readFileSync(join(SCHEMA_DIR, name), "utf8")) as Doc;
@@ -80,8 +103,48 @@ describe("money: at most two decimals, judged on the number as written", () => {
     expect(isDecimal2(v)).toBe(false);
   });
 
-  it("every cent from 0.01 to 20 000.00 passes (no float multipleOf trap)", () => {
-    for (let h = 1; h <= 2_000_000; h += 7) expect(isDecimal2(h / 100)).toBe(true);
+  // The contract: a number passes when its shortest decimal form (what JSON.stringify writes)
+  // has at most two places. The oracle reads that form as text; the implementation must agree
+  // with it on whole centavos, on their float neighbours (347.70000000000005 is one ulp above
+  // 347.7), on values with a third decimal and on any double in the money range. Accepting
+  // everything, a float tolerance, `% 1` or toFixed would each fail one of these.
+  it("agrees with the number's shortest decimal form: centavos pass; their float neighbours and a third decimal fail", () => {
+    const centavos = fc.integer({ min: -100_000_000_000, max: 100_000_000_000 });
+    const exemplos = fc.oneof(
+      centavos.map((c) => c / 100),
+      fc.tuple(centavos, fc.integer({ min: -4, max: 4 }).filter((k) => k !== 0)).map(([c, k]) => vizinho(c / 100, k)),
+      fc.tuple(centavos, fc.integer({ min: 1, max: 9 })).map(([c, d]) => (c * 10 + Math.sign(c || 1) * d) / 1000),
+      fc.double({ min: -1e9, max: 1e9, noNaN: true }),
+    );
+    fc.assert(
+      fc.property(exemplos, (v) => {
+        expect(isDecimal2(v), `${v}`).toBe(casasDecimais(v) <= 2);
+      }),
+      { numRuns: 20_000 },
+    );
+    // the generators reach both answers (a property that only ever sees "true" proves nothing)
+    expect([isDecimal2(347.7), isDecimal2(vizinho(347.7, 1)), isDecimal2(347.705)]).toEqual([true, false, false]);
+  });
+
+  it("a series whose value has a third decimal is rejected by the schema; the same value in centavos passes", () => {
+    const base = load(SERIE);
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 99_999_999 }), fc.integer({ min: 1, max: 9 }), (c, d) => {
+        const ok = structuredClone(base);
+        ok.historico.at(-1).valor = ok.valor = c / 100;
+        ok.variacao = null;
+        ok.historico = [ok.historico.at(-1)];
+        expect(validateDocument(SERIE, ok)).toEqual([]);
+        const ruim = structuredClone(ok);
+        const v = (c * 10 + d) / 1000;
+        ruim.historico[0].valor = ruim.valor = v;
+        expect(validateDocument(SERIE, ruim)).toEqual([
+          `${SERIE}: /valor: deve ser um número com no máximo duas casas decimais (recebido ${v})`,
+          `${SERIE}: /historico/0/valor: deve ser um número com no máximo duas casas decimais (recebido ${v})`,
+        ]);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it("float drift in a history is reported with the value as received", () => {
@@ -468,5 +531,70 @@ describe("the schemas themselves", () => {
     expect(defs.uf.enum).toHaveLength(27);
     expect(defs.fonte.enum).toEqual(SOURCES.map((s) => s.id));
     expect(schemaJson("status.schema.json").$defs.estadoPagina.enum).toEqual(["ok", ...FAILURE_KINDS]);
+  });
+});
+
+describe("readPublished: what the pipeline reads back is validated against its schema", () => {
+  async function site(files: Record<string, string>): Promise<string> {
+    const dir = await mkdtemp(join(tmpdir(), "cotacao-ler-"));
+    for (const [rel, text] of Object.entries(files)) {
+      await mkdir(join(dir, rel, ".."), { recursive: true });
+      await writeFile(join(dir, rel), text);
+    }
+    return dir;
+  }
+
+  it("returns the document when valid, null when the file does not exist", async () => {
+    const dir = await site({ [SOJA]: JSON.stringify(load(SOJA)) });
+    try {
+      expect(await readPublished(dir, SOJA, "serie.schema.json")).toEqual(load(SOJA));
+      expect(await readPublished(dir, "api/v1/cotacao/milho.json", "serie.schema.json")).toBeNull();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("names the file and each schema problem in Portuguese, and says nothing was written", async () => {
+    const doc = load(SOJA);
+    doc.historico[0].valor = "161,00";
+    delete doc.bordao;
+    const dir = await site({ [SOJA]: JSON.stringify(doc), "api/v1/cotacao/milho.json": JSON.stringify(load(SOJA)), "api/v1/status.json": "{ quebrado" });
+    try {
+      const erro = await readPublished(dir, SOJA, "serie.schema.json").catch((e: unknown) => e);
+      expect(erro).toBeInstanceOf(PipelineError);
+      expect((erro as Error).message).toMatch(/^\[merge\] api\/v1\/cotacao\/soja\.json não segue schemas\/serie\.schema\.json: /);
+      expect((erro as Error).message).toContain('/: falta o campo obrigatório "bordao"');
+      expect((erro as Error).message).toContain('/historico/0/valor: deve ser número (recebido "161,00")');
+      expect((erro as Error).message).toContain("nada foi escrito");
+      // schema-valid, but the soja series is not the milho file
+      await expect(readPublished(dir, "api/v1/cotacao/milho.json", "serie.schema.json")).rejects.toThrow(/milho\.json não segue .*\/produto: não corresponde ao caminho do arquivo: deve ser "milho"/);
+      await expect(readPublished(dir, "api/v1/status.json", "status.schema.json")).rejects.toThrow(/^\[merge\] api\/v1\/status\.json não é JSON válido/);
+      await expect(readPublished(dir, SOJA, "status.schema.json")).rejects.toThrow(/soja\.json não é validado por schemas\/status\.schema\.json \(o caminho pede schemas\/serie\.schema\.json\)/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("the loaders of events and of the capture log refuse a file that breaks its schema", async () => {
+    const eventos = {
+      api_version: "v1",
+      atualizado: "2026-09-25T18:00:00-03:00",
+      limite: 200,
+      feed: "api/v1/feed.xml",
+      // dados of a price_changed without its series: the old hand-written guard let it through
+      eventos: [{ id: "evt_0123456789abcdef0123", tipo: "price_changed", criado_em: "2026-09-25T18:00:00-03:00", dados: { anterior: { data: "2026-09-24", valor: 1 } } }],
+    };
+    const capturas = { api_version: "v1", ano: 2025, capturas: [] };
+    const dir = await site({ "api/v1/eventos.json": JSON.stringify(eventos), "api/v1/capturas/2026.json": JSON.stringify(capturas), "api/v1/capturas/2024.json": '{"api_version":"v1","ano":2024}' });
+    try {
+      await expect(loadEventos(dir)).rejects.toThrow(
+        /^\[merge\] api\/v1\/eventos\.json não segue schemas\/eventos\.schema\.json: \/eventos\/0\/dados: falta o campo obrigatório "serie";.*; e mais 6\. /,
+      );
+      await expect(loadCapturas(dir, 2026)).rejects.toThrow("api/v1/capturas/2026.json tem as capturas de 2025, não de 2026");
+      await expect(loadCapturas(dir, 2024)).rejects.toThrow(/capturas\/2024\.json não segue schemas\/capturas\.schema\.json: \/: falta o campo obrigatório "capturas"/);
+      expect(await loadCapturas(dir, 2023)).toEqual({ api_version: "v1", ano: 2023, capturas: [] });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { mergeHistorico } from "../pipeline/history/merge.ts";
-import type { HistoricoEntry } from "../pipeline/render/shapes.ts";
+import type { HistoricoEntry } from "../pipeline/domain/publicados.ts";
 
 const day = fc.integer({ min: 0, max: 60 }).map((n) => new Date(Date.UTC(2026, 7, 1 + n)).toISOString().slice(0, 10));
 const cents = fc.integer({ min: 10_000, max: 50_000 }).map((c) => c / 100);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../pipeline/config.ts";
 import { assemble } from "../pipeline/history/assemble.ts";
 import { applyUpdate } from "../pipeline/run/apply.ts";
-import type { SerieFile } from "../pipeline/render/shapes.ts";
+import type { SerieFile } from "../pipeline/domain/publicados.ts";
 import type { PriceRow } from "../pipeline/domain/row.ts";
 import { scot } from "../pipeline/sources/scot.ts";
 import { FIXTURES, cleanup, editPage, readJson, replay, replayDir, tempSite } from "./helpers/pipeline.ts";

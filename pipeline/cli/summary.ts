@@ -9,7 +9,7 @@ import { appendFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { loadConfig } from "../config.ts";
-import type { StatusFile } from "../render/shapes.ts";
+import type { StatusFile } from "../domain/publicados.ts";
 
 export interface SummaryInput {
   status: StatusFile | null;

@@ -20,7 +20,7 @@ import type {
   PriceChanged,
 } from "../domain/publicados.gerados.ts";
 import type { SeriesChange } from "../run/apply.ts";
-import { readPublished } from "../validate/contrato.ts";
+import { readPublished } from "../contract/schemas.ts";
 
 export const EVENTOS_PATH = "api/v1/eventos.json";
 export const FEED_PATH = "api/v1/feed.xml";

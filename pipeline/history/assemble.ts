@@ -2,7 +2,7 @@ import type { Config } from "../config.ts";
 import { EXTRAS_PRACA, type PriceRow } from "../domain/row.ts";
 import type { SeriesDef } from "../domain/series.ts";
 import { allSeries } from "../sources/index.ts";
-import type { HistoricoEntry, PracaQuote } from "../render/shapes.ts";
+import type { HistoricoEntry, PracaQuote } from "../domain/publicados.ts";
 import type { PageDef, SourceDef } from "../sources/types.ts";
 import { canonicalEntry, canonicalQuote } from "./entry.ts";
 

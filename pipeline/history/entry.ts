@@ -1,5 +1,5 @@
 import { EXTRAS_PRACA } from "../domain/row.ts";
-import type { HistoricoEntry, PracaQuote } from "../render/shapes.ts";
+import type { HistoricoEntry, PracaQuote } from "../domain/publicados.ts";
 
 /** Key order of a history line and of a praça quote, whatever order they were built or merged in. */
 const ENTRY_KEYS = ["data", "valor", "valor_usd", ...EXTRAS_PRACA, "pracas"] as const;

@@ -1,4 +1,4 @@
-import type { HistoricoEntry } from "../render/shapes.ts";
+import type { HistoricoEntry } from "../domain/publicados.ts";
 import { canonicalEntry, mergeEntry } from "./entry.ts";
 
 export interface Revision {

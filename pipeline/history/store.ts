@@ -1,7 +1,7 @@
 import { seriesJsonPath } from "../domain/series.ts";
 import { allSeries } from "../sources/index.ts";
-import type { SerieFile, StatusFile } from "../render/shapes.ts";
-import { readPublished } from "../validate/contrato.ts";
+import type { SerieFile, StatusFile } from "../domain/publicados.ts";
+import { readPublished } from "../contract/schemas.ts";
 
 /**
  * The history lives in the published series files themselves (git is the database). Loading is

@@ -7,7 +7,7 @@ import { withDataLock } from "../publish/lock.ts";
 import { publishFiles } from "../publish/write.ts";
 import { renderSerie } from "../render/serie.ts";
 import { renderSiteFiles } from "../render/site.ts";
-import type { SerieFile } from "../render/shapes.ts";
+import type { SerieFile } from "../domain/publicados.ts";
 import { getSource } from "../sources/index.ts";
 import { nextStatus } from "./status.ts";
 

@@ -1,6 +1,6 @@
 import { PRODUTOS, type Produto } from "../domain/products.ts";
 import { ALL_UFS, normalizeUF, type UF } from "../domain/ufs.ts";
-import type { AggregateFile, HistoricoEntry, IndexFile, SerieFile } from "../render/shapes.ts";
+import type { AggregateFile, HistoricoEntry, IndexFile, SerieFile } from "../domain/publicados.ts";
 import { serieDaEntrada, simular, validarEntrada, CAMPOS_SIMULADOR, SimulacaoForaDoLimite, type PrecoReferencia } from "../simulator/simulator.ts";
 import type { FileCache, FileEntry } from "./files.ts";
 

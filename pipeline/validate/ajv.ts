@@ -1,6 +1,6 @@
 /**
  * The gate before anything is published: every rendered set goes through the schemas of
- * ./contrato.ts (one Ajv, JSON Schema 2020-12) plus the checks JSON Schema cannot express
+ * ../contract/schemas.ts (one Ajv, JSON Schema 2020-12) plus the checks JSON Schema cannot express
  * (history order, headline = last day, content matching its path, CSV layout, files agreeing
  * with each other). The pipeline calls `validateFiles`/`FileValidator` on the rendered set before
  * writing; `npm run validate` calls it on public/.
@@ -9,13 +9,13 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { historicoCsv } from "../render/csv.ts";
-import type { HistoricoEntry } from "../render/shapes.ts";
-import { listSchemaFiles, normalizePath, SCHEMA_DIR, validateDocument } from "./contrato.ts";
+import type { HistoricoEntry } from "../domain/publicados.ts";
+import { listSchemaFiles, normalizePath, SCHEMA_DIR, validateDocument } from "../contract/schemas.ts";
 import { ChecagemCruzada } from "./cruzada.ts";
 import { checarCsvHistorico, type CsvLinha } from "./csv.ts";
-import { linha, mostrar } from "./messages.ts";
+import { linha, mostrar } from "../contract/messages.ts";
 
-// the schema half lives in ./contrato.ts, which readers of published files import without
+// the schema half lives in ../contract/schemas.ts, which readers of published files import without
 // pulling in the cross-file checks (and, through them, the renderers)
 export {
   isDecimal2,
@@ -28,7 +28,7 @@ export {
   validateDocument,
   type SchemaKind,
   type SchemaMatch,
-} from "./contrato.ts";
+} from "../contract/schemas.ts";
 
 export interface FileResult {
   path: string;

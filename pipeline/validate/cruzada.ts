@@ -7,7 +7,7 @@
  * set (a run's set is the whole site; `npm run validate` sees the whole tree).
  */
 import { isDeepStrictEqual } from "node:util";
-import { mostrar } from "./messages.ts";
+import { mostrar } from "../contract/messages.ts";
 import { agregadosUf } from "../domain/products.ts";
 import { aggregateTable } from "../render/site.ts";
 

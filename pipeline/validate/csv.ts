@@ -3,7 +3,7 @@
  * `data,valor`, one row per line (LF), ISO dates oldest first, '.' decimals with at most two
  * places, the same number of fields on every line.
  */
-import { mostrar, type Problema } from "./messages.ts";
+import { mostrar, type Problema } from "../contract/messages.ts";
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const NUMERIC_EXTRAS = new Set(["base_sp", "funrural_avista", "funrural_30d", "senar_avista", "senar_30d"]);

@@ -7,7 +7,7 @@ import { PRODUTO_INFO } from "../../pipeline/domain/products.ts";
 import { publishFiles } from "../../pipeline/publish/write.ts";
 import { renderSerie } from "../../pipeline/render/serie.ts";
 import { renderSiteFiles } from "../../pipeline/render/site.ts";
-import type { HistoricoEntry, SerieFile } from "../../pipeline/render/shapes.ts";
+import type { HistoricoEntry, SerieFile } from "../../pipeline/domain/publicados.ts";
 import { allSeries, getSource } from "../../pipeline/sources/index.ts";
 import { nextStatus } from "../../pipeline/run/status.ts";
 import type { UF } from "../../pipeline/domain/ufs.ts";

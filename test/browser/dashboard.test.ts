@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { Page } from "playwright";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../pipeline/config.ts";
-import type { AggregateFile, IndexFile, SerieFile, StatusFile } from "../../pipeline/render/shapes.ts";
+import type { AggregateFile, IndexFile, SerieFile, StatusFile } from "../../pipeline/domain/publicados.ts";
 import { startServer, type RunningServer } from "../../pipeline/serve/app.ts";
 import { ROTULOS } from "../../pipeline/simulator/simulator.ts";
 import { buildTestSite } from "../serve/site.ts";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLiveLoader } from "../../pipeline/fetch/live.ts";
-import type { StatusFile } from "../../pipeline/render/shapes.ts";
+import type { StatusFile } from "../../pipeline/domain/publicados.ts";
 import { runUpdate } from "../../pipeline/run/update.ts";
 import { cleanup, readJson, tempSite, testConfig } from "../helpers/pipeline.ts";
 import { endlessChallenge, hang, noTable, startSources } from "./server.ts";

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig, REPO_ROOT } from "../../pipeline/config.ts";
 import { createReplayLoader } from "../../pipeline/fetch/replay.ts";
 import { buildChangelog, diffSerie, readSiteChange, seriesIdOfPath, serieLines } from "../../pipeline/publish/changelog.ts";
-import type { SerieFile } from "../../pipeline/render/shapes.ts";
+import type { SerieFile } from "../../pipeline/domain/publicados.ts";
 import { runUpdate } from "../../pipeline/run/update.ts";
 
 const FIXTURES = join(REPO_ROOT, "test", "fixtures");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { failedPages, stepSummary } from "../../pipeline/cli/summary.ts";
-import type { StatusFile, StatusPage, StatusSource } from "../../pipeline/render/shapes.ts";
+import type { StatusFile, StatusPage, StatusSource } from "../../pipeline/domain/publicados.ts";
 
 const page = (id: string, extra: Partial<StatusPage> = {}): StatusPage => ({
   id,

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../../pipeline/serve/app.ts";
-import type { AggregateFile, SerieFile } from "../../pipeline/render/shapes.ts";
+import type { AggregateFile, SerieFile } from "../../pipeline/domain/publicados.ts";
 import { get, rawRequest } from "./http.ts";
 import { buildTestSite } from "./site.ts";
 

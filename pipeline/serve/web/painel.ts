@@ -7,7 +7,7 @@
 import uPlot from "uplot";
 import { formatBRL, formatDecimalBR } from "../../domain/money.ts";
 import { PRODUTO_INFO, UNIDADE_INFO, type Produto } from "../../domain/products.ts";
-import type { AggregateFile, AggregateKey, IndexFile, IndexSeries, SerieFile, StatusFile } from "../../render/shapes.ts";
+import type { AggregateFile, AggregateKey, IndexFile, IndexSeries, SerieFile, StatusFile } from "../../domain/publicados.ts";
 import { clear, dataBR, dataHoraBR, el, getJSON, percentualBR, preco, precoEl, reaisComSinal } from "./dom.ts";
 
 const API = "api/v1/";

@@ -5,7 +5,7 @@
  * the published price and shows the result.
  */
 import { PRODUTO_INFO, PRODUTOS, type Produto, type TipoProduto } from "../../domain/products.ts";
-import type { IndexFile, SerieFile } from "../../render/shapes.ts";
+import type { IndexFile, SerieFile } from "../../domain/publicados.ts";
 import { FUNRURAL_PADRAO, serieDaEntrada, simular, SimulacaoForaDoLimite, validarEntrada, type CampoErro, type PrecoReferencia, type Resultado } from "../../simulator/simulator.ts";
 import { clear, dataBR, el, getJSON, preco } from "./dom.ts";
 import { formatBRL, formatDecimalBR } from "../../domain/money.ts";

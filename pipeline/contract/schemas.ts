@@ -1,0 +1,194 @@
+/**
+ * The public contract in code: one Ajv (JSON Schema 2020-12, every error, strict, formats)
+ * loaded with every schema in schemas/, the schema of each published path, and the one reader
+ * of published files (`readPublished`): whatever the pipeline reads back from public/ (series,
+ * status, events, capture log) is parsed and validated here before it is believed, instead of
+ * each loader guarding a few fields by hand. What comes in from sources (scraped rows,
+ * configuration) is checked with zod where it enters; this is for what goes out and comes back.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+import { PipelineError, type Stage } from "../domain/errors.ts";
+import { hasAtMostTwoDecimals } from "../domain/money.ts";
+import { isProduto, type Produto } from "../domain/products.ts";
+import type { PorSchema } from "../domain/publicados.gerados.ts";
+import { isUF, type UF } from "../domain/ufs.ts";
+import { checarAgregado, checarSerie } from "./checks.ts";
+import { linha, problemasDoAjv, type Problema } from "./messages.ts";
+
+/** Absolute path of the schemas/ folder at the repository root. */
+export const SCHEMA_DIR = fileURLToPath(new URL("../../schemas/", import.meta.url));
+
+/** The schema files (names, sorted), which the build copies to public/schemas/. */
+export function listSchemaFiles(): string[] {
+  return readdirSync(SCHEMA_DIR)
+    .filter((f) => f.endsWith(".schema.json"))
+    .sort();
+}
+
+/**
+ * JSON files under api/v1/ that may be published without a schema of their own. A top-level
+ * api/v1/{nome}.json is validated by schemas/{nome}.schema.json as soon as that file exists
+ * (then this list no longer applies to it); any other JSON under api/v1/ without a schema is
+ * an error.
+ */
+export const SEM_SCHEMA_PERMITIDOS: readonly string[] = ["api/v1/openapi.json"];
+
+export type SchemaKind = "cotacao" | "serie" | "index" | "status";
+
+export interface SchemaMatch {
+  /** "outro": a top-level api/v1/{nome}.json validated by schemas/{nome}.schema.json */
+  kind: SchemaKind | "outro";
+  /** file name in schemas/, also the schema's `$id` */
+  schema: string;
+  /** aggregate: null for cotacao.json, the UF for cotacao/uf/{UF}.json; series: its UF or null */
+  uf?: UF | null;
+  produto?: Produto;
+}
+
+/** "public/api/v1/x.json", "/api/v1/x.json", "api\\v1\\x.json" -> "api/v1/x.json" */
+export function normalizePath(relPath: string): string {
+  return relPath.replace(/\\/g, "/").replace(/^(\.\/)+/, "").replace(/^\/+/, "").replace(/^public\//, "");
+}
+
+/** The schema a file under public/ is validated against, or null when there is none. */
+export function schemaFor(relPath: string): SchemaMatch | null {
+  const p = normalizePath(relPath);
+  if (p === "api/v1/cotacao.json") return { kind: "cotacao", schema: "cotacao.schema.json", uf: null };
+  if (p === "api/v1/index.json") return { kind: "index", schema: "index.schema.json" };
+  if (p === "api/v1/status.json") return { kind: "status", schema: "status.schema.json" };
+  let m = /^api\/v1\/cotacao\/uf\/([^/]+)\.json$/.exec(p);
+  if (m) return isUF(m[1]!) ? { kind: "cotacao", schema: "cotacao.schema.json", uf: m[1] as UF } : null;
+  m = /^api\/v1\/cotacao\/([^/]+)\.json$/.exec(p);
+  if (m) return isProduto(m[1]!) ? { kind: "serie", schema: "serie.schema.json", produto: m[1] as Produto, uf: null } : null;
+  m = /^api\/v1\/cotacao\/([^/]+)\/([^/]+)\.json$/.exec(p);
+  if (m && isProduto(m[1]!) && isUF(m[2]!)) {
+    return { kind: "serie", schema: "serie.schema.json", produto: m[1] as Produto, uf: m[2] as UF };
+  }
+  // the capture log, one file per year (schemas/capturas.schema.json, once it exists)
+  if (/^api\/v1\/capturas\/\d{4}\.json$/.test(p) && compiled().has("capturas.schema.json")) return { kind: "outro", schema: "capturas.schema.json" };
+  // files added later (eventos.json, ...) only need their schema in schemas/
+  m = /^api\/v1\/([a-z0-9_-]+)\.json$/.exec(p);
+  if (m && !["cotacao", "index", "status", "common", "serie"].includes(m[1]!) && compiled().has(`${m[1]}.schema.json`)) {
+    return { kind: "outro", schema: `${m[1]}.schema.json` };
+  }
+  return null;
+}
+
+/** True when the shortest decimal form of the number has at most two places (347.7, not 347.70000000000005). */
+export const isDecimal2 = hasAtMostTwoDecimals;
+
+// ajv-formats is CommonJS: under Node's ESM loader the default import is module.exports
+type FormatsPlugin = (ajv: Ajv2020) => Ajv2020;
+const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin }).default ??
+  addFormatsModule) as unknown as FormatsPlugin;
+
+let validators: Map<string, ValidateFunction> | undefined;
+
+/** Compiles every schema once; later calls reuse the compiled validators. */
+function compiled(): Map<string, ValidateFunction> {
+  if (validators) return validators;
+  const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true });
+  addFormats(ajv);
+  // `multipleOf: 0.01` cannot be used for money: Ajv rejects 0.07 and 1234.56 (float
+  // division), and with `multipleOfPrecision` it accepts 347.70000000000005.
+  ajv.addFormat("decimal2", { type: "number", validate: isDecimal2 });
+  const files = listSchemaFiles();
+  for (const f of files) {
+    const schema = JSON.parse(readFileSync(join(SCHEMA_DIR, f), "utf8")) as { $id?: string };
+    if (schema.$id !== f) throw new Error(`schemas/${f}: "$id" deve ser "${f}" (recebido ${JSON.stringify(schema.$id)})`);
+    ajv.addSchema(schema);
+  }
+  const out = new Map<string, ValidateFunction>();
+  for (const f of files) {
+    const v = ajv.getSchema(f);
+    if (!v) throw new Error(`schemas/${f}: não compilou`);
+    out.set(f, v);
+  }
+  validators = out;
+  return out;
+}
+
+function problemasDoDocumento(match: SchemaMatch, data: unknown): Problema[] {
+  const validate = compiled().get(match.schema);
+  if (!validate) throw new Error(`schema ${match.schema} não encontrado em ${SCHEMA_DIR}`);
+  const out = validate(data) ? [] : problemasDoAjv(validate.errors);
+  if (match.kind === "serie") out.push(...checarSerie(data, { produto: match.produto!, uf: match.uf ?? null }));
+  if (match.kind === "cotacao") out.push(...checarAgregado(data, match.uf ?? null));
+  return out;
+}
+
+/**
+ * Validates one parsed document against the schema of its path (and the checks in code).
+ * Returns readable pt-BR lines, one per problem; empty when the document is valid.
+ */
+export function validateDocument(relPath: string, data: unknown): string[] {
+  const p = normalizePath(relPath);
+  const match = schemaFor(p);
+  if (!match) {
+    if (SEM_SCHEMA_PERMITIDOS.includes(p)) return [];
+    return [
+      `${p}: sem schema: nenhum schema em schemas/ cobre este caminho (arquivo desconhecido; se deve ser publicado, ` +
+        "crie o schema dele ou inclua-o em SEM_SCHEMA_PERMITIDOS em pipeline/contract/schemas.ts)",
+    ];
+  }
+  return problemasDoDocumento(match, data).map((pr) => linha(p, pr));
+}
+
+
+/** How many schema problems a reader's error quotes (a damaged history can have thousands). */
+const PROBLEMAS_CITADOS = 5;
+
+/**
+ * Reads a published file back (`relPath` under `publicDir`, e.g. "api/v1/status.json"), parses it
+ * and validates it against `schema` and the checks in code (a series must also be the series of
+ * its path). Returns null when the file does not exist. A file that cannot be read, is not JSON
+ * or breaks its schema stops the caller with a PipelineError naming the file and its problems:
+ * a damaged file is never "repaired" into an empty one, and nothing is written after it.
+ */
+export async function readPublished<K extends keyof PorSchema>(
+  publicDir: string,
+  relPath: string,
+  schema: K,
+  opts: { stage?: Stage } = {},
+): Promise<PorSchema[K] | null> {
+  const stage = opts.stage ?? "merge";
+  const rel = normalizePath(relPath);
+  const match = schemaFor(rel);
+  if (match?.schema !== schema) {
+    throw new PipelineError({ stage, reason: `${rel} não é validado por schemas/${schema} (o caminho pede ${match ? `schemas/${match.schema}` : "nenhum schema"})` });
+  }
+  let text: string;
+  try {
+    text = await readFile(join(publicDir, rel), "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw new PipelineError({ stage, reason: `não foi possível ler ${rel}: ${(err as Error).message}`, cause: err });
+  }
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (err) {
+    throw new PipelineError({
+      stage,
+      reason: `${rel} não é JSON válido (${(err as Error).message}); nada foi escrito — restaure o arquivo com git`,
+      cause: err,
+    });
+  }
+  const problemas = validateDocument(rel, doc);
+  if (problemas.length > 0) {
+    const citados = problemas.slice(0, PROBLEMAS_CITADOS).map((p) => p.replace(`${rel}: `, ""));
+    const mais = problemas.length > PROBLEMAS_CITADOS ? `; e mais ${problemas.length - PROBLEMAS_CITADOS}` : "";
+    throw new PipelineError({
+      stage,
+      reason:
+        `${rel} não segue schemas/${schema}: ${citados.join("; ")}${mais}. ` +
+        "O arquivo guardado não passou na validação; nada foi escrito — restaure o arquivo com git",
+    });
+  }
+  return doc as PorSchema[K];
+}

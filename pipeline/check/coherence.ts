@@ -6,7 +6,7 @@ import type { PriceRow } from "../domain/row.ts";
  * The BRL/USD rate a CEPEA row implies (R$ value ÷ US$ value) must be one the Real has had on
  * that day's era: it floated from January 1999 and has stayed between 1,5 and 7 since; before
  * that it crawled from 0,83 (July 1994) to 1,21. The bounds are wide on purpose: they catch
- * columns read in the wrong place (R$ and US$ swapped gives 0,19 on the bezerro page), not the
+ * columns read in the wrong place (R$ and US$ swapped gives 0,19 on CEPEA's calf page), not the
  * market.
  */
 export function cambioPlausivel(data: string): readonly [number, number] {
@@ -14,6 +14,9 @@ export function cambioPlausivel(data: string): readonly [number, number] {
   if (data < "1999-01-15") return [0.8, 1.3];
   return [1.5, 8];
 }
+
+/** The SP price a Scot row's "# base" implies may differ from the table's by at most this much. */
+export const BASE_DESVIO_MAX = 0.01;
 
 /** One row's rate may differ from the median of its page by at most this much (same days, same rate). */
 export const CAMBIO_DESVIO_MAX = 0.08;
@@ -84,6 +87,29 @@ export function checkRows(rows: readonly PriceRow[]): string[] {
         problems.push(
           `${where(r)}: câmbio implícito de ${rate.toFixed(2).replace(".", ",")} R$/US$ difere mais de ${CAMBIO_DESVIO_MAX * 100}% ` +
             `da mediana da página (${m.toFixed(2).replace(".", ",")})`,
+        );
+      }
+    }
+  }
+
+  // Scot's "# base" is each praça's price against São Paulo's, in percent: price ÷ (1 + base/100)
+  // gives the same SP price on every row of a table (within rounding: 345,5 to 346,2 on the
+  // recorded page). A base that implies another SP price than the table's is a misread column.
+  const grupos = new Map<string, Array<[PriceRow, number]>>();
+  for (const r of rows) {
+    const b = money(r, "base_sp");
+    if (r.fonte !== "scot" || b === undefined || b <= -100) continue;
+    const k = `${r.produto}|${r.unidade}|${r.data}`;
+    grupos.set(k, [...(grupos.get(k) ?? []), [r, r.valor / (1 + b / 100)]]);
+  }
+  for (const grupo of grupos.values()) {
+    if (grupo.length < 3) continue;
+    const m = median(grupo.map(([, x]) => x));
+    for (const [r, sp] of grupo) {
+      if (Math.abs(sp / m - 1) > BASE_DESVIO_MAX) {
+        problems.push(
+          `${where(r)}: base ${fmt(money(r, "base_sp")!)}% sobre R$ ${fmt(r.valor)} implica São Paulo a R$ ${fmt(Math.round(sp * 100) / 100)}, ` +
+            `mas a tabela implica R$ ${fmt(Math.round(m * 100) / 100)} (diferença acima de ${BASE_DESVIO_MAX * 100}%)`,
         );
       }
     }

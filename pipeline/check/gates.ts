@@ -2,7 +2,7 @@ import { dayBrasilia, daysBetween, formatDateBR } from "../domain/dates.ts";
 import { PRODUTO_INFO } from "../domain/products.ts";
 import { limitesDaSerie } from "../domain/series.ts";
 import { formatDecimalBR, variationPct } from "../domain/money.ts";
-import type { HistoricoEntry } from "../render/shapes.ts";
+import type { HistoricoEntry, PracaQuote } from "../render/shapes.ts";
 import type { SeriesUpdate } from "../history/assemble.ts";
 
 /** Below this many calendar days between two quotes the product's own jump limit applies as is. */
@@ -34,6 +34,8 @@ export function checkUpdates(
   updates: readonly SeriesUpdate[],
   history: (id: string) => readonly HistoricoEntry[],
   now: Date,
+  /** the stored series' latest praças (every column, every unit), when it has them */
+  storedQuotes: (id: string) => { data: string; quotes: readonly PracaQuote[] } | null = () => null,
 ): string[] {
   const problems: string[] = [];
   const today = dayBrasilia(now);
@@ -86,10 +88,53 @@ export function checkUpdates(
         }
       };
       judge("", prev.valor, cur.valor);
-      // each praça against its own previous quote (a praça may be absent on some days)
+      // the US$ value too: a page scaled whole keeps its own implied rate
+      if (prev.valor_usd !== undefined && cur.valor_usd !== undefined) judge(" (US$)", prev.valor_usd, cur.valor_usd);
+    }
+    // each praça against its own last quote, however many days back it was (a praça may be
+    // absent some days), with the limit widened by that gap
+    for (let i = 1; i < days.length; i++) {
+      const cur = days[i]!;
       for (const [praca, v] of Object.entries(cur.pracas ?? {})) {
-        const before = prev.pracas?.[praca];
-        if (before !== undefined) judge(`, praça ${praca}`, before, v);
+        let j = i - 1;
+        while (j >= 0 && days[j]!.pracas?.[praca] === undefined) j--;
+        if (j < 0) continue;
+        const prev = days[j]!;
+        if (!incoming.has(cur.data) && !incoming.has(prev.data)) continue;
+        const gap = daysBetween(prev.data, cur.data);
+        const limit = jumpLimitPct(limites.saltoMaximoPct, gap);
+        const a = prev.pracas![praca]!;
+        const pct = variationPct(a, v);
+        if (Math.abs(pct) > limit) {
+          problems.push(
+            `${u.def.id}, praça ${praca}: salto de ${fmt(pct)}% de ${formatDateBR(prev.data)} (R$ ${fmt(a)}) para ${formatDateBR(cur.data)} (R$ ${fmt(v)}), ` +
+              `acima do limite de ${fmt(limit)}% para ${nome} com ${gap} dia(s) de intervalo`,
+          );
+        }
+      }
+    }
+    // the latest praças in every unit (a praça quoted in another unit than the series' is not in
+    // the history's `pracas`): against the stored latest quotes; a praça never changes unit silently
+    const stored = storedQuotes(u.def.id);
+    if (u.pracas && stored && stored.data <= u.pracas.data) {
+      const byName = new Map(stored.quotes.map((q) => [q.praca, q]));
+      const gap = daysBetween(stored.data, u.pracas.data);
+      const limit = jumpLimitPct(limites.saltoMaximoPct, gap);
+      for (const q of u.pracas.quotes) {
+        const old = byName.get(q.praca);
+        if (!old) continue;
+        if (old.unidade !== q.unidade) {
+          problems.push(`${u.def.id}, praça ${q.praca}: cotada em "${q.unidade}" em ${formatDateBR(u.pracas.data)}, mas em "${old.unidade}" em ${formatDateBR(stored.data)}; uma praça não muda de unidade sem revisão`);
+          continue;
+        }
+        if (q.unidade === u.def.unidade) continue; // judged above, day by day
+        const pct = variationPct(old.valor, q.valor);
+        if (Math.abs(pct) > limit) {
+          problems.push(
+            `${u.def.id}, praça ${q.praca}: salto de ${fmt(pct)}% de ${formatDateBR(stored.data)} (R$ ${fmt(old.valor)}/${old.unidade}) para ${formatDateBR(u.pracas.data)} (R$ ${fmt(q.valor)}/${q.unidade}), ` +
+              `acima do limite de ${fmt(limit)}% para ${nome} com ${gap} dia(s) de intervalo`,
+          );
+        }
       }
     }
   }

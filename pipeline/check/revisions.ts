@@ -1,6 +1,7 @@
 import { formatDateBR } from "../domain/dates.ts";
 import { formatDecimalBR, toHundredths } from "../domain/money.ts";
 import { limitesDaSerie, type SeriesDef } from "../domain/series.ts";
+import { EXEMPLOS } from "../sources/index.ts";
 import type { HistoricoEntry, PracaQuote } from "../render/shapes.ts";
 
 /** A published value a page wants to change. `null` is a value that disappears (or appears). */
@@ -27,7 +28,12 @@ export interface RevisionVerdict {
   todas: Array<RevisaoCampo & { aceita: boolean }>;
   /** beyond the product's bound and not accepted: the page is held */
   suspeitas: RevisaoCampo[];
+  /** the operator's acceptances these revisions used */
+  usadas: RevisaoAceita[];
 }
+
+/** Text fields a revision may change freely: Scot's trend arrow. (A praça's unit may not.) */
+const TEXTOS_LIVRES = new Set(["tendencia"]);
 
 /** base_sp is itself a percentage: its bound is in percentage points, not relative. */
 const PONTOS_PERCENTUAIS = new Set(["base_sp"]);
@@ -69,7 +75,14 @@ export function diffEntry(serie: string, antes: HistoricoEntry, depois: Historic
 }
 
 /** Every field that differs between the stored and the new praça quotes of the same (latest) day. */
-export function diffQuotes(serie: string, data: string, antes: readonly PracaQuote[], depois: readonly PracaQuote[]): RevisaoCampo[] {
+export function diffQuotes(
+  serie: string,
+  data: string,
+  antes: readonly PracaQuote[],
+  depois: readonly PracaQuote[],
+  /** praças whose cash price the day's history line already carries (`pracas.<p>`) */
+  noDia: ReadonlySet<string> = new Set(),
+): RevisaoCampo[] {
   const out: RevisaoCampo[] = [];
   const byA = new Map(antes.map((q) => [q.praca, q]));
   const byD = new Map(depois.map((q) => [q.praca, q]));
@@ -78,8 +91,10 @@ export function diffQuotes(serie: string, data: string, antes: readonly PracaQuo
     const qd = byD.get(p);
     // a whole praça appearing or disappearing is already reported on the day's `pracas.<p>`
     if (!qa || !qd) continue;
-    const a = fieldsOf(qa, ["praca", "valor", "nota"]);
-    const d = fieldsOf(qd, ["praca", "valor", "nota"]);
+    // the cash price of a praça quoted in another unit than the series' is only here
+    const skip = noDia.has(p) ? ["praca", "valor", "nota"] : ["praca", "nota"];
+    const a = fieldsOf(qa, skip);
+    const d = fieldsOf(qd, skip);
     for (const k of new Set([...a.keys(), ...d.keys()])) {
       const x = (a.get(k) ?? null) as number | string | null;
       const y = (d.get(k) ?? null) as number | string | null;
@@ -102,38 +117,47 @@ export function judgeRevisions(
   changes: readonly RevisaoCampo[],
   aceitas: readonly RevisaoAceita[],
   refPraca: string | null,
+  /** the value a field was published at by right (history/capturas.ts: baselines), when it was revised before */
+  base: (c: RevisaoCampo) => number | string | null | undefined = () => undefined,
 ): RevisionVerdict {
   const pct = limitesDaSerie(def).revisaoMaximaPct;
   const todas: RevisionVerdict["todas"] = [];
   const suspeitas: RevisaoCampo[] = [];
+  const usadas: RevisaoAceita[] = [];
   for (const c of changes) {
     let ok: boolean;
-    if (typeof c.antes === "number" && typeof c.depois === "number") ok = withinBound(c.campo, c.antes, c.depois, pct);
+    if (typeof c.antes === "number" && typeof c.depois === "number") {
+      // against the stored value and against the value published by right, so that revisions
+      // each within the bound never add up to more than the bound
+      const b = base(c);
+      ok = withinBound(c.campo, c.antes, c.depois, pct) && (typeof b !== "number" || withinBound(c.campo, b, c.depois, pct));
+    }
     else if (c.antes === null) ok = true; // a value that was not published before
-    else if (typeof c.antes === "string" && typeof c.depois === "string") ok = true; // trend arrow
+    else if (typeof c.antes === "string" && typeof c.depois === "string") ok = TEXTOS_LIVRES.has(c.campo.split(".").pop()!); // trend arrow, not a unit
     else ok = false; // a published value that disappears
-    const aceita = !ok && isAccepted(c, aceitas, refPraca);
-    todas.push({ ...c, aceita });
-    if (!ok && !aceita) suspeitas.push(c);
+    const aceite = ok ? undefined : acceptance(c, aceitas, refPraca);
+    todas.push({ ...c, aceita: aceite !== undefined });
+    if (aceite) usadas.push(aceite);
+    else if (!ok) suspeitas.push(c);
   }
-  return { todas, suspeitas };
+  return { todas, suspeitas, usadas };
 }
 
-function isAccepted(c: RevisaoCampo, aceitas: readonly RevisaoAceita[], refPraca: string | null): boolean {
+function acceptance(c: RevisaoCampo, aceitas: readonly RevisaoAceita[], refPraca: string | null): RevisaoAceita | undefined {
   const depois = typeof c.depois === "number" ? c.depois : null;
-  if (c.depois !== null && depois === null) return false;
+  if (c.depois !== null && depois === null) return undefined;
   const campos = new Set([c.campo]);
   if (refPraca && (c.campo === `pracas.${refPraca}` || c.campo === `pracas.${refPraca}.valor`)) campos.add("valor");
-  return aceitas.some((a) => a.serie === c.serie && a.data === c.data && campos.has(a.campo) && a.valor === depois);
+  return aceitas.find((a) => a.serie === c.serie && a.data === c.data && campos.has(a.campo) && a.valor === depois);
 }
 
-/** "boi_gordo/SP@2026-08-05=863.75", "soja@2026-09-25:valor_usd=31,50", "boi_gordo/SP@2026-08-05:pracas.Araçatuba=nenhum" */
+/** "{serie}@2026-08-05=863.75", "{serie}@2026-09-25:valor_usd=31,50", "{serie}@2026-08-05:pracas.{praça}=nenhum" */
 export function parseAceite(text: string): RevisaoAceita {
   const m = /^([a-z_]+(?:\/[A-Z]{2})?)@(\d{4}-\d{2}-\d{2})(?::([^=]+))?=(.+)$/.exec(text.trim());
   if (!m) {
     throw new Error(
       `revisão aceita inválida: "${text}" (use SERIE@AAAA-MM-DD=VALOR ou SERIE@AAAA-MM-DD:CAMPO=VALOR, ` +
-        `ex.: boi_gordo/SP@2026-08-05=345.50; VALOR "nenhum" aceita a remoção do campo)`,
+        `ex.: ${EXEMPLOS.estadual}@2026-08-05=345.50; VALOR "nenhum" aceita a remoção do campo)`,
     );
   }
   const raw = m[4]!.trim();

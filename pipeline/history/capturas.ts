@@ -1,4 +1,6 @@
 import { createHash } from "node:crypto";
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
 import { PipelineError } from "../domain/errors.ts";
 import type { Captura as CapturaGerada, Capturas } from "../domain/publicados.gerados.ts";
 import type { IsoDate } from "../render/shapes.ts";
@@ -54,4 +56,37 @@ export function traceDay(logs: readonly CapturasFile[], serie: string, data: Iso
   const origem = all.find((c) => c.novos[serie]?.includes(data)) ?? null;
   const revisoes = all.flatMap((c) => c.revisoes.filter((r) => r.serie === serie && r.data === data).map((revisao) => ({ captura: c, revisao })));
   return { origem, revisoes };
+}
+
+/** Every year's log under publicDir (api/v1/capturas/{AAAA}.json), oldest first. */
+export async function loadTodasCapturas(publicDir: string): Promise<CapturasFile[]> {
+  let names: string[];
+  try {
+    names = await readdir(join(publicDir, "api/v1/capturas"));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw err;
+  }
+  const anos = names.flatMap((n) => (/^\d{4}\.json$/.test(n) ? [Number(n.slice(0, 4))] : [])).sort((a, b) => a - b);
+  const out: CapturasFile[] = [];
+  for (const ano of anos) out.push(await loadCapturas(publicDir, ano));
+  return out;
+}
+
+/**
+ * The value each revised field was last published at by right: the value first published, or
+ * the new value of the last revision an operator accepted. A revision is bounded against it as
+ * well as against the stored value, so small revisions cannot ratchet a number far from what
+ * was published ("serie|data|campo" → value).
+ */
+export function baselines(logs: readonly CapturasFile[]): Map<string, number | string | null> {
+  const out = new Map<string, number | string | null>();
+  for (const c of [...logs].sort((a, b) => a.ano - b.ano).flatMap((l) => l.capturas)) {
+    for (const r of c.revisoes) {
+      const key = `${r.serie}|${r.data}|${r.campo}`;
+      if (r.aceita) out.set(key, r.depois);
+      else if (!out.has(key)) out.set(key, r.antes);
+    }
+  }
+  return out;
 }

@@ -73,7 +73,7 @@ export function applyUpdate(
     // the same day seen again (e.g. through a mirror with fewer columns): merge, never erase
     const sameDay = existing?.pracas && existing.data_cotacao === newest.data;
     pracas = sameDay ? mergeQuotes(existing.pracas!, update.pracas.quotes) : update.pracas.quotes;
-    if (sameDay) campos.push(...diffQuotes(def.id, newest.data, existing.pracas!, pracas));
+    if (sameDay) campos.push(...diffQuotes(def.id, newest.data, existing.pracas!, pracas, new Set(Object.keys(newest.pracas ?? {}))));
   }
   const pracasChanged = JSON.stringify(pracas) !== JSON.stringify(existing?.pracas ?? null) || praca !== (existing?.praca ?? null);
   if (existing && merged.added.length === 0 && merged.revised.length === 0 && !pracasChanged) return null;

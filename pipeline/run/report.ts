@@ -13,8 +13,17 @@ export interface UpdateReport {
 }
 
 export function outcomeLine(o: PageOutcome): string {
-  if (o.ok) return `${o.source}/${o.page}: ok${o.via ? ` (via ${o.via})` : ""}${o.changed ? ", dados novos" : ", nada novo"}`;
+  if (o.ok) return `${o.source}/${o.page}: ok${o.via ? ` (via ${o.via})` : ""}, ${mudou(o)}`;
   return `${o.source}/${o.page}: FALHA ${o.kind} — ${o.reason} (${o.url})`;
+}
+
+/** "1 dia novo", "2 dia(s) revisado(s)", "nada novo": what a merged page changed. */
+function mudou(o: Extract<PageOutcome, { ok: true }>): string {
+  if (!o.changed) return "nada novo";
+  const partes: string[] = [];
+  if (o.diasNovos) partes.push(o.diasNovos === 1 ? "1 dia novo" : `${o.diasNovos} dias novos`);
+  if (o.diasRevisados) partes.push(o.diasRevisados === 1 ? "1 dia revisado" : `${o.diasRevisados} dias revisados`);
+  return partes.length > 0 ? partes.join(", ") : "praças atualizadas";
 }
 
 function pad(s: string, n: number): string {
@@ -39,7 +48,7 @@ export function formatReport(r: UpdateReport, requestsPerHost: Record<string, nu
   }
   for (const a of r.avisos) lines.push(`  aviso: ${a}`);
   lines.push("");
-  const rows = r.outcomes.map((o) => [`${o.source}/${o.page}`, o.ok ? (o.via ? `ok via ${o.via}` : "ok") : o.kind, o.ok ? (o.changed ? "dados novos" : "nada novo") : o.reason]);
+  const rows = r.outcomes.map((o) => [`${o.source}/${o.page}`, o.ok ? (o.via ? `ok via ${o.via}` : "ok") : o.kind, o.ok ? mudou(o) : o.reason]);
   const w0 = Math.max(6, ...rows.map((x) => x[0]!.length));
   const w1 = Math.max(6, ...rows.map((x) => x[1]!.length));
   lines.push(`${pad("página", w0)}  ${pad("estado", w1)}  detalhe`);

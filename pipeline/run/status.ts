@@ -8,7 +8,7 @@ import type { SerieFile, SourceState, StatusFile, StatusPage, StatusSource } fro
 
 /** What happened to one page in this run. */
 export type PageOutcome =
-  | { source: string; page: string; ok: true; url: string; via: string | null; changed: boolean }
+  | { source: string; page: string; ok: true; url: string; via: string | null; changed: boolean; diasNovos?: number; diasRevisados?: number }
   | { source: string; page: string; ok: false; url: string; kind: FailureKind; reason: string; revisoes?: StatusPage["revisoes_suspeitas"] };
 
 const EMPTY_PAGE = (id: string, url: string): StatusPage => ({

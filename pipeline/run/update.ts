@@ -5,7 +5,7 @@ import { checkRows } from "../check/coherence.ts";
 import { checkUpdates } from "../check/gates.ts";
 import { aceiteArg, describeRevision, judgeRevisions, type RevisaoAceita, type RevisaoCampo } from "../check/revisions.ts";
 import { dayBrasilia, isoBrasilia } from "../domain/dates.ts";
-import { capturaId, loadCapturas, sha256Hex, type Captura, type CapturaRevisao } from "../history/capturas.ts";
+import { baselines, capturaId, loadCapturas, loadTodasCapturas, sha256Hex, type Captura, type CapturaRevisao } from "../history/capturas.ts";
 import { withCapturas } from "../render/capturas.ts";
 import { pageUrl, type PageLoader } from "../fetch/types.ts";
 import { loadEventos, nextEventos } from "../events/model.ts";
@@ -82,6 +82,8 @@ export async function runUpdate(opts: UpdateOptions): Promise<UpdateReport> {
   const aceitas = [...config.revisoesAceitas, ...(opts.aceitar ?? [])];
   const usadas = new Set<RevisaoAceita>();
   const capturas: Captura[] = [];
+  // what each revised field was published at by right, from the capture log (no ratchet)
+  const base = baselines(await loadTodasCapturas(config.publicDir));
   try {
     for (const source of SOURCES) {
       if (!config.fontesAtivas[source.id]) {
@@ -102,7 +104,11 @@ export async function runUpdate(opts: UpdateOptions): Promise<UpdateReport> {
           record({ source: source.id, page: page.id, ok: false, url: where, kind: read.kind, reason: read.reason });
           continue;
         }
-        const problems = [...checkUpdates(read.updates, (id) => series.get(id)?.historico ?? [], now), ...read.incoerentes];
+        const storedQuotes = (id: string) => {
+          const f = series.get(id);
+          return f?.pracas ? { data: f.data_cotacao, quotes: f.pracas } : null;
+        };
+        const problems = [...checkUpdates(read.updates, (id) => series.get(id)?.historico ?? [], now, storedQuotes), ...read.incoerentes];
 
         // merge every series of the page aside (applyUpdate is pure), judge what it would
         // revise, and only then keep all of it or none of it
@@ -110,12 +116,13 @@ export async function runUpdate(opts: UpdateOptions): Promise<UpdateReport> {
         const applied = read.updates.map((u) => ({ u, r: applyUpdate(u.def, source, series.get(u.def.id), u, origin, now) }));
         const revisoes: CapturaRevisao[] = [];
         const suspeitas: RevisaoCampo[] = [];
+        const usadasAqui: RevisaoAceita[] = [];
         for (const { u, r } of applied) {
           if (!r) continue;
-          const v = judgeRevisions(u.def, r.change.campos, aceitas, u.pracas?.praca ?? null);
+          const v = judgeRevisions(u.def, r.change.campos, aceitas, u.pracas?.praca ?? null, (c) => base.get(`${c.serie}|${c.data}|${c.campo}`));
           revisoes.push(...v.todas, ...r.change.rebase.map((c) => ({ ...c, aceita: true })));
           suspeitas.push(...v.suspeitas);
-          for (const c of v.todas) if (c.aceita) for (const a of aceitas) if (a.serie === c.serie && a.data === c.data) usadas.add(a);
+          usadasAqui.push(...v.usadas);
         }
         // a page that fails a plausibility gate is rejected outright: what it would revise is
         // said too, but an operator is never invited to accept numbers the gates refuse
@@ -134,6 +141,13 @@ export async function runUpdate(opts: UpdateOptions): Promise<UpdateReport> {
           continue;
         }
         for (const a of read.avisos) avisos.push(`${source.id}/${page.id}: ${a}`);
+        // an acceptance counts as used only by a page that was merged
+        for (const a of usadasAqui) usadas.add(a);
+        for (const rv of revisoes) {
+          const key = `${rv.serie}|${rv.data}|${rv.campo}`;
+          if (rv.aceita) base.set(key, rv.depois);
+          else if (!base.has(key)) base.set(key, rv.antes);
+        }
         const novos: Record<string, string[]> = {};
         for (const { u, r } of applied) {
           if (!r) continue;
@@ -160,7 +174,9 @@ export async function runUpdate(opts: UpdateOptions): Promise<UpdateReport> {
             revisoes,
           });
         }
-        record({ source: source.id, page: page.id, ok: true, url, via: loaded.mirror?.id ?? null, changed });
+        const diasNovos = new Set(Object.values(novos).flat()).size;
+        const diasRevisados = new Set(revisoes.map((rv) => rv.data)).size;
+        record({ source: source.id, page: page.id, ok: true, url, via: loaded.mirror?.id ?? null, changed, diasNovos, diasRevisados });
       }
     }
   } finally {

@@ -105,15 +105,14 @@ describe("a published number changes only within its bound, or by an operator's 
     }
   });
 
-  it("the same 863,75 with Scot's every column moved along is a plausible page: held as a suspicious revision", async () => {
+  it("a self-consistent Scot revision beyond the bound (MS C. Grande +5 %, every column and the base along) is held as a suspicious revision", async () => {
     const site = await fresh();
     const pages = await replayDir();
     try {
-      // à vista, 30 d, Funrural and Senar all × 2,5: self-consistent, but 150 % off the published day
       await editPage(pages, "scot/boi-gordo.html", (h) =>
-        h.replace(/SP Barretos<\/td>[\s\S]*?349,50/, (row) => {
-          const x: Record<string, string> = { "345,50": "863,75", "350,00": "875,00", "340,00": "850,00", "344,50": "861,25", "345,00": "862,50", "349,50": "873,75" };
-          return row.replace(/\d{3},\d{2}/g, (v) => x[v] ?? v);
+        h.replace(/MS C\. Grande<\/td>[\s\S]*?341,50/, (row) => {
+          const x: Record<string, string> = { "338,00": "355,00", "342,00": "359,00", "-2,32": "2,59", "332,50": "349,50", "336,50": "353,50", "337,50": "354,50", "341,50": "358,50" };
+          return row.replace(/-?\d{1,3},\d{2}/g, (v) => x[v] ?? v);
         }),
       );
       const before = await snapshot(site);
@@ -121,13 +120,17 @@ describe("a published number changes only within its bound, or by an operator's 
       expect(r.exitCode).toBe(1);
       const o = r.outcomes.find((x) => x.source === "scot" && x.page === "boi-gordo")!;
       expect(o).toMatchObject({ ok: false, kind: "revisao_suspeita" });
-      expect(!o.ok && o.reason).toMatch(/nada dela foi mesclado: boi_gordo\/SP em 05\/08\/2026, valor: 345,50 → 863,75/);
-      expect(!o.ok && o.reason).toMatch(/npm run update -- --aceitar-revisao boi_gordo\/SP@2026-08-05=863.75/);
+      expect(!o.ok && o.reason).toMatch(/nada dela foi mesclado: boi_gordo\/MS em 05\/08\/2026, valor: 338,00 → 355,00/);
+      expect(!o.ok && o.reason).toMatch(/npm run update -- --aceitar-revisao boi_gordo\/MS@2026-08-05=355/);
       const after = await snapshot(site);
       for (const [f, text] of before) if (f !== "/api/v1/status.json") expect(after.get(f), f).toBe(text);
       const p = await pageStatus(site, "scot", "boi-gordo");
       expect(p.estado).toBe("revisao_suspeita");
-      expect(p.revisoes_suspeitas).toContainEqual({ serie: "boi_gordo/SP", data: "2026-08-05", campo: "valor", antes: 345.5, depois: 863.75, aceitar: "boi_gordo/SP@2026-08-05=863.75" });
+      expect(p.revisoes_suspeitas).toContainEqual({ serie: "boi_gordo/MS", data: "2026-08-05", campo: "valor", antes: 338, depois: 355, aceitar: "boi_gordo/MS@2026-08-05=355" });
+      // accepting valor covers the reference praça's own copy of the same number, not the other columns
+      expect(p.revisoes_suspeitas.map((c: { campo: string }) => c.campo)).toEqual(
+        expect.arrayContaining(["valor", "valor_30d", "funrural_avista", "senar_avista", "pracas.C. Grande"]),
+      );
     } finally {
       await cleanup(site, pages);
     }

@@ -13,8 +13,22 @@
 import { createHmac } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { writeAtomic } from "../io/files.ts";
-import { setTimeout as sleep } from "node:timers/promises";
-import { Agent, fetch, type Dispatcher } from "undici";
+import {
+  createDispatcher,
+  Deadline,
+  describeError,
+  errorCode,
+  isUndiciTimeout,
+  parseRetryAfter,
+  readBody,
+  retryableStatus,
+  send,
+  sleep,
+  withRetries,
+  type Attempt,
+  type Dispatcher,
+  type Response,
+} from "../io/http.ts";
 import { z } from "zod";
 import { TIPOS_EVENTO, type Evento, type EventosFile } from "./model.ts";
 import { lookupPublico, motivoUrlRecusada } from "./net.ts";
@@ -130,7 +144,7 @@ export interface OpcoesEntrega {
   timeoutMs?: number;
   /** attempts per event (1 = no retry) */
   tentativas?: number;
-  /** wait before the 2nd attempt; doubles each time */
+  /** wait before the 2nd attempt, about (jitter: half to all of it); doubles each time */
   backoffMs?: number;
   /** tests only: allow http and loopback (the local receiver) */
   permitirInseguro?: boolean;
@@ -165,6 +179,8 @@ function pendentesPara(a: Assinante, eventos: EventosFile, entregues: ReadonlySe
     .reverse(); // oldest first: a subscriber sees events in the order they happened
 }
 
+type Entrega = { ok: boolean; status: number | null; motivo: string | null };
+
 /**
  * One attempt, under one deadline for the whole exchange (connect, send, headers, reply body):
  * undici's own timeouts only watch for silence, and a receiver that trickles a byte at a time
@@ -185,20 +201,14 @@ async function postar(
   segredo: string,
   tentativa: number,
   timeoutMs: number,
-): Promise<{ ok: boolean; retry: boolean; status: number | null; motivo: string | null }> {
-  const ctrl = new AbortController();
-  let esgotado = false;
-  const prazo = setTimeout(() => {
-    esgotado = true;
-    ctrl.abort();
-  }, timeoutMs);
+): Promise<Attempt<Entrega>> {
+  const prazo = new Deadline(timeoutMs);
   try {
-    const res = await fetch(url, {
+    const res: Response = await send(url, {
       method: "POST",
       body,
-      redirect: "manual",
       dispatcher,
-      signal: ctrl.signal,
+      deadline: prazo,
       headers: {
         "content-type": "application/json; charset=utf-8",
         "user-agent": WEBHOOK_USER_AGENT,
@@ -208,42 +218,28 @@ async function postar(
         "X-Cotacao-Tentativa": String(tentativa),
       },
     });
-    await descartarResposta(res.body, RESPOSTA_MAX_BYTES);
-    if (res.status >= 200 && res.status < 300) return { ok: true, retry: false, status: res.status, motivo: null };
+    // read and dropped, up to the cap; a cut or failed reply body changes nothing: the status already said
+    await readBody(res.body, RESPOSTA_MAX_BYTES, { keep: false });
+    if (res.status >= 200 && res.status < 300) return { result: { ok: true, status: res.status, motivo: null }, retry: false };
     if (res.status >= 300 && res.status < 400) {
-      return { ok: false, retry: false, status: res.status, motivo: `HTTP ${res.status}: redirecionamento não é seguido (cadastre a URL final)` };
+      return { result: { ok: false, status: res.status, motivo: `HTTP ${res.status}: redirecionamento não é seguido (cadastre a URL final)` }, retry: false };
     }
-    const retry = res.status >= 500 || res.status === 429 || res.status === 408;
-    return { ok: false, retry, status: res.status, motivo: `HTTP ${res.status}` };
+    const retry = retryableStatus(res.status);
+    return {
+      result: { ok: false, status: res.status, motivo: `HTTP ${res.status}` },
+      retry,
+      retryAfterMs: retry ? parseRetryAfter(res.headers.get("retry-after"), Date.now()) : null,
+    };
   } catch (err) {
-    const e2 = err as Error & { cause?: { code?: string; message?: string } };
-    const timeout = esgotado || e2.name === "TimeoutError" || e2.cause?.code === "UND_ERR_HEADERS_TIMEOUT" || e2.cause?.code === "UND_ERR_CONNECT_TIMEOUT";
-    const motivo = timeout ? `sem resposta em ${timeoutMs} ms` : `falha de rede: ${e2.cause?.message ?? e2.message}`;
-    const recusado = e2.cause?.code === "EADDRNOTPUBLIC";
-    return { ok: false, retry: !recusado, status: null, motivo };
+    const timeout = prazo.expired || (err as Error).name === "TimeoutError" || isUndiciTimeout(err) !== null;
+    // undici's fetch wraps the socket's error: its cause says what happened ("connect ECONNREFUSED ...")
+    const causa = (err as { cause?: { message?: string } }).cause;
+    const motivo = timeout ? `sem resposta em ${timeoutMs} ms` : `falha de rede: ${causa?.message ?? describeError(err)}`;
+    // a name that resolves to a private address (events/net.ts) will not change on a retry
+    return { result: { ok: false, status: null, motivo }, retry: errorCode(err) !== "EADDRNOTPUBLIC" };
   } finally {
-    clearTimeout(prazo);
+    prazo.clear();
   }
-}
-
-/**
- * Reads and drops a reply body, up to `max` bytes; past that, or on any error (the deadline, a
- * reset), the stream is cancelled. Never throws: the status already said what happened.
- */
-async function descartarResposta(stream: Awaited<ReturnType<typeof fetch>>["body"], max: number): Promise<void> {
-  if (!stream) return;
-  const reader = stream.getReader();
-  let lidos = 0;
-  try {
-    while (lidos <= max) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      lidos += (value as Uint8Array).byteLength;
-    }
-  } catch {
-    // cut by the deadline or the receiver: nothing more to read
-  }
-  await reader.cancel().catch(() => {});
 }
 
 /**
@@ -271,11 +267,21 @@ export async function entregarEventos(
       entregues: (estadoAnterior.assinantes.find((s) => s.url === a.url)?.entregues ?? []).filter((id) => idsAtuais.has(id)),
     })),
   };
-  const dispatcher = new Agent({
-    connect: opts.permitirInseguro ? { timeout: timeoutMs } : { timeout: timeoutMs, lookup: lookupPublico },
-    headersTimeout: timeoutMs,
-    bodyTimeout: timeoutMs,
+  const dispatcher = createDispatcher({
+    connectTimeoutMs: timeoutMs,
+    idleTimeoutMs: timeoutMs,
+    ...(opts.permitirInseguro ? {} : { lookup: lookupPublico }),
   });
+  // the one retry policy of io/http.ts: jittered exponential backoff, Retry-After up to a minute
+  const politica = {
+    retries: tentativas - 1,
+    backoffBaseMs: backoffMs,
+    backoffMaxMs: Math.max(backoffMs, 60_000),
+    retryAfterMaxMs: 60_000,
+    random: Math.random,
+    sleep,
+    now: Date.now,
+  };
   const entregas: ResultadoEntrega[] = [];
   const resumo: RelatorioNotify["resumo"] = [];
   try {
@@ -296,15 +302,9 @@ export async function entregarEventos(
       }
       for (const [i, e] of fila.entries()) {
         const body = corpoDoEvento(e);
-        let r: Awaited<ReturnType<typeof postar>> = { ok: false, retry: false, status: null, motivo: null };
-        let n = 0;
-        while (n < tentativas) {
-          n++;
-          r = await postar(dispatcher, a.url, body, e, segredo, n, timeoutMs);
-          if (r.ok || !r.retry || n === tentativas) break;
-          log(`${a.url}: ${e.id} tentativa ${n} falhou (${r.motivo}); nova tentativa em ${backoffMs * 2 ** (n - 1)} ms`);
-          await sleep(backoffMs * 2 ** (n - 1));
-        }
+        const { result: r, attempts: n } = await withRetries((k) => postar(dispatcher, a.url, body, e, segredo, k, timeoutMs), politica, {
+          onRetry: (k, espera, falha) => log(`${a.url}: ${e.id} tentativa ${k} falhou (${falha.motivo}); nova tentativa em ${espera} ms`),
+        });
         entregas.push({ url: a.url, evento: e.id, tipo: e.tipo, ok: r.ok, tentativas: n, status: r.status, motivo: r.motivo });
         if (r.ok) {
           linha.entregues++;

@@ -1,8 +1,29 @@
 import { createHash } from "node:crypto";
-import { Agent, fetch, type Dispatcher } from "undici";
 import type { FailureKind } from "../domain/errors.ts";
 import { PROJECT_URL } from "../domain/site.ts";
+import {
+  createDispatcher,
+  Deadline,
+  decodeBody,
+  describeError,
+  errorCode,
+  HostGate,
+  isUndiciTimeout,
+  parseRetryAfter,
+  readBody,
+  retryableStatus,
+  send,
+  sleep,
+  withRetries,
+  type Attempt,
+  type Dispatcher,
+  type Response,
+  type RetryPolicy,
+} from "../io/http.ts";
 import { cloudflareChallenge } from "./challenge.ts";
+
+// the shared layer's pieces the fetcher's callers and tests know by this module
+export { backoffDelay, decodeBody, decodeWindows1252, HostGate, parseRetryAfter, sleep } from "../io/http.ts";
 
 /** Where the project lives (package.json's repository); the User-Agent points here so a site's operator can find us. */
 export { PROJECT_URL };
@@ -14,7 +35,7 @@ export const USER_AGENT = `CotacaoAberta/1.0 (+${PROJECT_URL})`;
  */
 export const MAX_PAGE_BYTES = 5 * 1024 * 1024;
 
-export interface HttpOptions {
+export interface HttpOptions extends RetryPolicy {
   userAgent: string;
   /** TCP + TLS handshake */
   connectTimeoutMs: number;
@@ -22,18 +43,9 @@ export interface HttpOptions {
   requestTimeoutMs: number;
   /** a body larger than this is abandoned (the page of a source is well under 1 MB) */
   maxBytes: number;
-  /** attempts after the first one, on network errors, timeouts, 5xx and 429 */
-  retries: number;
-  backoffBaseMs: number;
-  backoffMaxMs: number;
-  /** a Retry-After longer than this is not waited for: the request gives up instead */
-  retryAfterMaxMs: number;
   maxRedirects: number;
   /** the gate that spaces requests to the same host */
   gate: HostGate;
-  random: () => number;
-  sleep: (ms: number) => Promise<void>;
-  now: () => number;
   dispatcher?: Dispatcher;
 }
 
@@ -77,45 +89,6 @@ export interface HttpClient {
   close(): Promise<void>;
 }
 
-export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, Math.max(0, ms)));
-
-/**
- * Spaces requests to the same host by at least `minIntervalMs` and counts them. Slots are
- * reserved synchronously, so concurrent callers queue up instead of racing.
- */
-export class HostGate {
-  private readonly next = new Map<string, number>();
-  private readonly counts = new Map<string, number>();
-  constructor(
-    readonly minIntervalMs = 1000,
-    private readonly now: () => number = Date.now,
-    private readonly wait: (ms: number) => Promise<void> = sleep,
-  ) {}
-
-  /** waits for the host's next free slot and counts one request */
-  async pass(host: string): Promise<void> {
-    await this.reserve(host);
-    this.count(host);
-  }
-
-  /** waits for the host's next free slot without counting (the caller counts what it sends) */
-  async reserve(host: string): Promise<void> {
-    const t = this.now();
-    const slot = Math.max(t, this.next.get(host) ?? 0);
-    this.next.set(host, slot + this.minIntervalMs);
-    if (slot > t) await this.wait(slot - t);
-  }
-
-  /** counts a request sent by someone else (the browser) without waiting */
-  count(host: string, n = 1): void {
-    this.counts.set(host, (this.counts.get(host) ?? 0) + n);
-  }
-
-  snapshot(): Record<string, number> {
-    return Object.fromEntries([...this.counts].sort(([a], [b]) => a.localeCompare(b)));
-  }
-}
-
 export function defaultHttpOptions(given: Partial<HttpOptions> = {}): HttpOptions {
   const over = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) as Partial<HttpOptions>;
   const now = over.now ?? Date.now;
@@ -138,98 +111,15 @@ export function defaultHttpOptions(given: Partial<HttpOptions> = {}): HttpOption
   };
 }
 
-/**
- * Retry-After as milliseconds from `now`: delta-seconds or an HTTP date; null when absent or
- * unreadable.
- */
-export function parseRetryAfter(value: string | null, now: number): number | null {
-  if (value == null) return null;
-  const v = value.trim();
-  if (/^\d+$/.test(v)) return Number(v) * 1000;
-  const at = Date.parse(v);
-  if (Number.isNaN(at)) return null;
-  return Math.max(0, at - now);
-}
-
-/** Exponential backoff with jitter: attempt 1 waits base·[0.5, 1), attempt 2 base·2·[0.5, 1), ... */
-export function backoffDelay(attempt: number, o: Pick<HttpOptions, "backoffBaseMs" | "backoffMaxMs" | "random">): number {
-  const exp = Math.min(o.backoffMaxMs, o.backoffBaseMs * 2 ** (attempt - 1));
-  return Math.round(exp / 2 + (o.random() * exp) / 2);
-}
-
-const CHARSET_ALIASES: Record<string, string> = {
-  latin1: "windows-1252",
-  "iso-8859-1": "windows-1252",
-  "iso8859-1": "windows-1252",
-  "iso_8859-1": "windows-1252",
-  "us-ascii": "windows-1252",
-  ascii: "windows-1252",
-  cp1252: "windows-1252",
-  utf8: "utf-8",
-};
-
-function charsetFromContentType(ct: string | null): string | null {
-  const m = ct?.match(/charset\s*=\s*["']?([\w.:-]+)/i);
-  return m ? m[1]!.toLowerCase() : null;
-}
-
-/** <meta charset="..."> or <meta http-equiv="Content-Type" content="...; charset=...">, in the first 4 KB */
-function charsetFromMeta(bytes: Uint8Array): string | null {
-  const head = new TextDecoder("windows-1252").decode(bytes.subarray(0, 4096));
-  for (const tag of head.match(/<meta\b[^>]*>/gi) ?? []) {
-    const direct = tag.match(/\bcharset\s*=\s*["']?([\w.:-]+)/i);
-    if (direct) return direct[1]!.toLowerCase();
-  }
-  return null;
-}
-
-/**
- * Decodes a page by the charset its Content-Type names, else its <meta>, else as UTF-8.
- * ISO-8859-1 is read as Windows-1252, as browsers do (the 0x80–0x9F range holds “ ” – €).
- */
-export function decodeBody(bytes: Uint8Array, contentType: string | null): { text: string; charset: string } {
-  let label = charsetFromContentType(contentType) ?? charsetFromMeta(bytes) ?? "utf-8";
-  label = CHARSET_ALIASES[label] ?? label;
-  if (label === "windows-1252") return { text: decodeWindows1252(bytes), charset: label };
-  let decoder: TextDecoder;
-  try {
-    decoder = new TextDecoder(label);
-  } catch {
-    label = "utf-8";
-    decoder = new TextDecoder(label);
-  }
-  return { text: decoder.decode(bytes), charset: decoder.encoding };
-}
-
-/** 0x80–0x9F of Windows-1252 (the rest is ISO-8859-1); 0x81, 0x8D, 0x8F, 0x90, 0x9D are unassigned */
-const CP1252_80_9F = "€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008DŽ\u008F\u0090‘’“”•–—˜™š›œ\u009DžŸ";
-
-/**
- * Node 20's TextDecoder("windows-1252") decodes as plain ISO-8859-1 (0x96 becomes U+0096, not
- * "–"), so the 0x80–0x9F range is mapped here.
- */
-export function decodeWindows1252(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-    .toString("latin1")
-    .replace(/[\u0080-\u009f]/g, (c) => CP1252_80_9F[c.charCodeAt(0) - 0x80]!);
-}
-
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
-type Attempt =
-  | { ok: true; res: HttpResponse; retryAfterMs: number | null }
-  | { ok: false; error: FetchError; retryable: boolean };
+/** One request's outcome: a response (whatever its status) or the FetchError of no response. */
+type Outcome = { ok: true; res: HttpResponse } | { ok: false; error: FetchError };
 
 export function createHttpClient(over: Partial<HttpOptions> = {}): HttpClient {
   const o = defaultHttpOptions(over);
   const ownDispatcher = !o.dispatcher;
-  const dispatcher =
-    o.dispatcher ??
-    new Agent({
-      connect: { timeout: o.connectTimeoutMs },
-      headersTimeout: o.requestTimeoutMs,
-      bodyTimeout: o.requestTimeoutMs,
-    });
+  const dispatcher = o.dispatcher ?? createDispatcher({ connectTimeoutMs: o.connectTimeoutMs, idleTimeoutMs: o.requestTimeoutMs });
 
   /**
    * The body, whole, or a FetchError. A body that ends before its framing says it is complete
@@ -240,7 +130,7 @@ export function createHttpClient(over: Partial<HttpOptions> = {}): HttpClient {
    * connection closing (no Content-Length, not chunked) cannot be told from a complete one at
    * this layer: the parsers check that the document ends.
    */
-  async function readCapped(res: Awaited<ReturnType<typeof fetch>>, url: string, signal: AbortSignal): Promise<Uint8Array> {
+  async function readCapped(res: Response, url: string, signal: AbortSignal): Promise<Uint8Array> {
     const lengthHeader = res.headers.get("content-length");
     const declared = lengthHeader !== null && /^\s*\d+\s*$/.test(lengthHeader) ? Number(lengthHeader) : null;
     if (declared !== null && declared > o.maxBytes) {
@@ -251,66 +141,36 @@ export function createHttpClient(over: Partial<HttpOptions> = {}): HttpClient {
     const encoding = (res.headers.get("content-encoding") ?? "").trim().toLowerCase();
     const expected = encoding === "" || encoding === "identity" ? declared : null;
     const chunked = /\bchunked\b/i.test(res.headers.get("transfer-encoding") ?? "");
-    const chunks: Uint8Array[] = [];
-    let total = 0;
-    if (res.body) {
-      const reader = res.body.getReader();
-      for (;;) {
-        let step: ReadableStreamReadResult<Uint8Array>;
-        try {
-          step = await reader.read();
-        } catch (err) {
-          // our own deadline and undici's idle timeouts stay timeouts
-          const code = errorCode(err);
-          if (signal.aborted || code === "UND_ERR_BODY_TIMEOUT" || code === "UND_ERR_HEADERS_TIMEOUT") throw err;
-          throw new FetchError("network_error", url, cutReason(total, expected, chunked, code ?? describe(err)), err);
-        }
-        if (step.done) break;
-        const value = step.value;
-        total += value.byteLength;
-        if (total > o.maxBytes) {
-          await reader.cancel().catch(() => {});
-          throw new FetchError("http_error", url, `resposta grande demais: passou de ${o.maxBytes} bytes`);
-        }
-        chunks.push(value);
-      }
+    const body = await readBody(res.body, o.maxBytes, { keep: true });
+    if (body.error !== undefined) {
+      // our own deadline and undici's idle timeouts stay timeouts
+      if (signal.aborted || isUndiciTimeout(body.error) === "idle") throw body.error;
+      throw new FetchError("network_error", url, cutReason(body.total, expected, chunked, errorCode(body.error) ?? describeError(body.error)), body.error);
     }
-    if (expected !== null && total !== expected) {
-      throw new FetchError("network_error", url, cutReason(total, expected, chunked, null));
+    if (body.overCap) throw new FetchError("http_error", url, `resposta grande demais: passou de ${o.maxBytes} bytes`);
+    if (expected !== null && body.total !== expected) {
+      throw new FetchError("network_error", url, cutReason(body.total, expected, chunked, null));
     }
-    const out = new Uint8Array(total);
-    let at = 0;
-    for (const c of chunks) {
-      out.set(c, at);
-      at += c.byteLength;
-    }
-    return out;
+    return body.bytes;
   }
 
   /** one request, following same-host redirects; never throws */
-  async function attempt(startUrl: string, deadline: number, n: number): Promise<Attempt> {
+  async function attempt(startUrl: string, deadline: number, n: number): Promise<Attempt<Outcome>> {
     let url = startUrl;
     const origin = new URL(startUrl);
+    const refuse = (error: FetchError): Attempt<Outcome> => ({ result: { ok: false, error }, retry: false });
     for (let hop = 0; ; hop++) {
       const host = new URL(url).host;
       await o.gate.reserve(host);
       const budget = Math.min(o.requestTimeoutMs, deadline - o.now());
-      if (budget <= 0) {
-        return { ok: false, retryable: false, error: new FetchError("timeout", url, "tempo esgotado antes de completar a requisição") };
-      }
+      if (budget <= 0) return refuse(new FetchError("timeout", url, "tempo esgotado antes de completar a requisição"));
       o.gate.count(host);
-      const ctrl = new AbortController();
-      let timedOut = false;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        ctrl.abort();
-      }, budget);
+      const cut = new Deadline(budget);
       try {
-        const res = await fetch(url, {
+        const res = await send(url, {
           method: "GET",
-          redirect: "manual",
-          signal: ctrl.signal,
           dispatcher,
+          deadline: cut,
           headers: {
             "user-agent": o.userAgent,
             accept: "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5",
@@ -320,53 +180,43 @@ export function createHttpClient(over: Partial<HttpOptions> = {}): HttpClient {
         if (REDIRECTS.has(res.status)) {
           await res.body?.cancel().catch(() => {});
           const loc = res.headers.get("location");
-          if (!loc) {
-            return { ok: false, retryable: false, error: new FetchError("http_error", url, `HTTP ${res.status} sem cabeçalho Location`) };
-          }
+          if (!loc) return refuse(new FetchError("http_error", url, `HTTP ${res.status} sem cabeçalho Location`));
           const next = new URL(loc, url);
           if (next.host !== origin.host) {
-            return {
-              ok: false,
-              retryable: false,
-              error: new FetchError("http_error", url, `redirecionamento para outro host recusado: ${next.host} (esperado ${origin.host})`),
-            };
+            return refuse(new FetchError("http_error", url, `redirecionamento para outro host recusado: ${next.host} (esperado ${origin.host})`));
           }
-          if (hop >= o.maxRedirects) {
-            return { ok: false, retryable: false, error: new FetchError("http_error", url, `mais de ${o.maxRedirects} redirecionamentos`) };
-          }
+          if (hop >= o.maxRedirects) return refuse(new FetchError("http_error", url, `mais de ${o.maxRedirects} redirecionamentos`));
           url = next.href;
           continue;
         }
-        const bytes = await readCapped(res, url, ctrl.signal);
+        const bytes = await readCapped(res, url, cut.signal);
         const { text, charset } = decodeBody(bytes, res.headers.get("content-type"));
-        const ra = res.status === 429 || res.status >= 500 ? parseRetryAfter(res.headers.get("retry-after"), o.now()) : null;
-        return {
-          ok: true,
-          retryAfterMs: ra,
-          res: {
-            url,
-            status: res.status,
-            headers: res.headers as unknown as Headers,
-            body: text,
-            bytes: bytes.byteLength,
-            sha256: createHash("sha256").update(bytes).digest("hex"),
-            charset,
-            attempts: n,
-          },
+        const page: HttpResponse = {
+          url,
+          status: res.status,
+          headers: res.headers as unknown as Headers,
+          body: text,
+          bytes: bytes.byteLength,
+          sha256: createHash("sha256").update(bytes).digest("hex"),
+          charset,
+          attempts: n,
         };
+        // a challenge served as 503 is an answer, not an outage: asking again only repeats it
+        const retry = retryableStatus(res.status) && !cloudflareChallenge(res.status, page.headers, page.body);
+        return { result: { ok: true, res: page }, retry, retryAfterMs: retry ? parseRetryAfter(res.headers.get("retry-after"), o.now()) : null };
       } catch (err) {
         // a cut body is retried like any network failure; a refused one (too big) is not
-        if (err instanceof FetchError) return { ok: false, retryable: err.kind === "network_error", error: err };
-        const code = errorCode(err);
-        if (timedOut || code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT") {
-          return { ok: false, retryable: true, error: new FetchError("timeout", url, `sem resposta completa em ${Math.round(budget / 100) / 10} s`, err) };
-        }
-        if (code === "UND_ERR_CONNECT_TIMEOUT") {
-          return { ok: false, retryable: true, error: new FetchError("timeout", url, `conexão não estabelecida em ${o.connectTimeoutMs / 1000} s`, err) };
-        }
-        return { ok: false, retryable: true, error: new FetchError("network_error", url, `falha de rede: ${code ?? describe(err)}`, err) };
+        if (err instanceof FetchError) return { result: { ok: false, error: err }, retry: err.kind === "network_error" };
+        const timeout = cut.expired ? "idle" : isUndiciTimeout(err);
+        const error =
+          timeout === "idle"
+            ? new FetchError("timeout", url, `sem resposta completa em ${Math.round(budget / 100) / 10} s`, err)
+            : timeout === "connect"
+              ? new FetchError("timeout", url, `conexão não estabelecida em ${o.connectTimeoutMs / 1000} s`, err)
+              : new FetchError("network_error", url, `falha de rede: ${errorCode(err) ?? describeError(err)}`, err);
+        return { result: { ok: false, error }, retry: true };
       } finally {
-        clearTimeout(timer);
+        cut.clear();
       }
     }
   }
@@ -374,42 +224,16 @@ export function createHttpClient(over: Partial<HttpOptions> = {}): HttpClient {
   return {
     async get(url, opts = {}) {
       const deadline = opts.deadline ?? Number.POSITIVE_INFINITY;
-      let last: Attempt | undefined;
-      for (let n = 1; n <= o.retries + 1; n++) {
-        last = await attempt(url, deadline, n);
-        let wait: number;
-        if (last.ok) {
-          const { res, retryAfterMs } = last;
-          const retryable = (res.status === 429 || res.status >= 500) && !cloudflareChallenge(res.status, res.headers, res.body);
-          if (!retryable) return res;
-          if (retryAfterMs != null && retryAfterMs > o.retryAfterMaxMs) return res;
-          wait = Math.max(retryAfterMs ?? 0, backoffDelay(n, o));
-        } else {
-          last.error.attempts = n;
-          if (!last.retryable) throw last.error;
-          wait = backoffDelay(n, o);
-        }
-        if (n > o.retries || o.now() + wait >= deadline) break;
-        await o.sleep(wait);
-      }
-      if (last!.ok) return last!.res;
-      throw last!.error;
+      const { result, attempts } = await withRetries((n) => attempt(url, deadline, n), o, { deadline });
+      if (result.ok) return result.res;
+      result.error.attempts = attempts;
+      throw result.error;
     },
     requestsPerHost: () => o.gate.snapshot(),
     async close() {
-      if (ownDispatcher) await (dispatcher as Agent).destroy();
+      if (ownDispatcher) await (dispatcher as { destroy(): Promise<void> }).destroy();
     },
   };
-}
-
-function errorCode(err: unknown): string | undefined {
-  let e: unknown = err;
-  for (let i = 0; i < 4 && e && typeof e === "object"; i++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === "string") return code;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return undefined;
 }
 
 /** pt-BR: what arrived of a body that ended early, and what its framing had promised */
@@ -418,8 +242,4 @@ function cutReason(received: number, declared: number | null, chunked: boolean, 
   if (declared !== null) return `corpo interrompido: ${received} de ${declared} bytes recebidos (Content-Length)${how}`;
   if (chunked) return `corpo interrompido: ${received} bytes recebidos, transferência chunked sem o bloco final${how}`;
   return `corpo interrompido: ${received} bytes recebidos${how}`;
-}
-
-function describe(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

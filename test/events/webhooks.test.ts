@@ -163,6 +163,18 @@ describe("webhook delivery to a local receiver", () => {
     expect(r2.resumo[0]).toMatchObject({ entregues: 3 });
   });
 
+  it("follows the shared retry policy: a 429's Retry-After is waited for, one past the cap is not (no retry)", async () => {
+    rx.responder = (_req, n) => (n === 1 ? { status: 429, headers: { "retry-after": "0" } } : { status: 200 });
+    const r = await entregarEventos(eventos(), [assinante], estadoVazio(), { ...rapido, estadoFile });
+    expect(r.entregas[0]).toMatchObject({ ok: true, tentativas: 2, status: 200 });
+    rx.recebidos = [];
+    // an hour is past what a run waits for: the receiver asked not to be called now
+    rx.responder = () => ({ status: 503, headers: { "retry-after": "3600" } });
+    const r2 = await entregarEventos(eventos(), [assinante], estadoVazio(), { ...rapido });
+    expect(r2.entregas[0]).toMatchObject({ ok: false, tentativas: 1, status: 503 });
+    expect(rx.recebidos).toHaveLength(1);
+  });
+
   it("a receiver that never answers times out (and is retried)", async () => {
     rx.responder = () => "pendurar";
     const r = await entregarEventos(eventos(), [assinante], estadoVazio(), { ...rapido, timeoutMs: 300, tentativas: 2, estadoFile });

@@ -4,15 +4,13 @@
  * a history (the data's history is main's). A deploy whose tree equals the branch's pushes
  * nothing.
  */
-import { execFile } from "node:child_process";
 import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, relative, sep } from "node:path";
-import { promisify } from "node:util";
+import { gitValue, gitValueOrNull } from "../io/git.ts";
 import { isControlPath, TEMP_FILE } from "./journal.ts";
 
-const run = promisify(execFile);
 const require = createRequire(import.meta.url);
 
 interface GhPages {
@@ -56,24 +54,11 @@ export function maskSecrets(text: string, secrets: ReadonlyArray<string | null |
   return out.replace(/(https?:\/\/)[^/@\s'"]+@/gi, "$1***@");
 }
 
-async function git(cwd: string, args: string[], env?: NodeJS.ProcessEnv): Promise<string> {
-  const { stdout } = await run("git", args, { cwd, env: { ...process.env, ...env, GIT_TERMINAL_PROMPT: "0" }, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
-  return stdout.trim();
-}
-
-async function gitOrNull(cwd: string, args: string[]): Promise<string | null> {
-  try {
-    return await git(cwd, args);
-  } catch {
-    return null;
-  }
-}
-
 /** Who signs the gh-pages commit: the git identity from the environment or config, else a fixed one. */
 async function identity(cwd: string, env: NodeJS.ProcessEnv): Promise<{ name: string; email: string }> {
-  const name = env.GIT_COMMITTER_NAME || env.GIT_AUTHOR_NAME || (await gitOrNull(cwd, ["config", "user.name"])) || "Cotação Aberta";
+  const name = env.GIT_COMMITTER_NAME || env.GIT_AUTHOR_NAME || (await gitValueOrNull(cwd, ["config", "user.name"])) || "Cotação Aberta";
   const email =
-    env.GIT_COMMITTER_EMAIL || env.GIT_AUTHOR_EMAIL || (await gitOrNull(cwd, ["config", "user.email"])) || "cotacao-aberta@users.noreply.github.com";
+    env.GIT_COMMITTER_EMAIL || env.GIT_AUTHOR_EMAIL || (await gitValueOrNull(cwd, ["config", "user.email"])) || "cotacao-aberta@users.noreply.github.com";
   return { name, email };
 }
 
@@ -132,11 +117,11 @@ export async function deploy(opts: DeployOptions): Promise<DeployResult> {
 
   let repo = opts.repo;
   if (!repo) {
-    repo = (await gitOrNull(cwd, ["remote", "get-url", "origin"])) ?? undefined;
+    repo = (await gitValueOrNull(cwd, ["remote", "get-url", "origin"])) ?? undefined;
     if (!repo) throw new Error(`deploy: o repositório em ${cwd} não tem remoto "origin"; use --repo URL`);
   }
   const auth = gitAuthEnv(repo, token);
-  const source = await gitOrNull(cwd, ["rev-parse", "--short=12", "HEAD"]);
+  const source = await gitValueOrNull(cwd, ["rev-parse", "--short=12", "HEAD"]);
   const message = opts.message ?? (source ? `Deploy site from ${source}` : "Deploy site");
   const user = await identity(cwd, env);
 
@@ -156,19 +141,19 @@ export async function deploy(opts: DeployOptions): Promise<DeployResult> {
       if (ret instanceof Promise) ret.catch(reject);
     });
     const clone = ghpages.getCacheDir(repo);
-    const tree = await git(clone, ["rev-parse", "HEAD^{tree}"]);
-    const remoteCommit = await gitOrNull(clone, ["rev-parse", "--verify", "--quiet", `refs/remotes/origin/${branch}`]);
+    const tree = await gitValue(clone, ["rev-parse", "HEAD^{tree}"]);
+    const remoteCommit = await gitValueOrNull(clone, ["rev-parse", "--verify", "--quiet", `refs/remotes/origin/${branch}`]);
     if (remoteCommit) {
-      const remoteTree = await git(clone, ["rev-parse", `${remoteCommit}^{tree}`]);
-      const raw = await git(clone, ["cat-file", "-p", remoteCommit]);
+      const remoteTree = await gitValue(clone, ["rev-parse", `${remoteCommit}^{tree}`]);
+      const raw = await gitValue(clone, ["cat-file", "-p", remoteCommit]);
       const single = !/^parent /m.test(raw);
       if (remoteTree === tree && single) {
         log(`deploy: ${branch} já tem este site (${remoteCommit.slice(0, 12)}); nada a publicar`);
         return { published: false, branch, commit: remoteCommit, files };
       }
     }
-    await git(clone, ["push", "--force", "origin", `HEAD:refs/heads/${branch}`]);
-    const commit = await git(clone, ["rev-parse", "HEAD"]);
+    await gitValue(clone, ["push", "--force", "origin", `HEAD:refs/heads/${branch}`]);
+    const commit = await gitValue(clone, ["rev-parse", "HEAD"]);
     log(`deploy: ${branch} agora em ${commit.slice(0, 12)} (${files} arquivo(s) e .nojekyll)`);
     return { published: true, branch, commit, files };
   } catch (err) {
@@ -194,26 +179,26 @@ export async function pushCurrentBranch(cwd: string, opts: { env?: NodeJS.Proces
   const log = opts.log ?? (() => {});
   const token = tokenFromEnv(env);
   const mask = (s: string) => maskSecrets(s, secretForms(token));
-  const branch = await git(cwd, ["rev-parse", "--abbrev-ref", "HEAD"]);
+  const branch = await gitValue(cwd, ["rev-parse", "--abbrev-ref", "HEAD"]);
   if (branch === "HEAD") throw new Error("push: HEAD destacado (detached); faça checkout de um branch");
-  const origin = await gitOrNull(cwd, ["remote", "get-url", "origin"]);
+  const origin = await gitValueOrNull(cwd, ["remote", "get-url", "origin"]);
   if (!origin) throw new Error(`push: o repositório em ${cwd} não tem remoto "origin"`);
   const authed = { ...env, ...gitAuthEnv(origin, token) };
   try {
     try {
-      await git(cwd, ["push", "origin", `HEAD:refs/heads/${branch}`], authed);
+      await gitValue(cwd, ["push", "origin", `HEAD:refs/heads/${branch}`], authed);
     } catch (first) {
       const msg = String((first as { stderr?: string }).stderr ?? "");
       if (!/rejected|non-fast-forward|fetch first/i.test(msg)) throw first;
       log(`push: ${branch} mudou no remoto durante a execução; aplicando o commit de dados por cima (rebase) e tentando de novo`);
-      await git(cwd, ["pull", "--rebase", "--no-edit", "origin", branch], authed);
-      await git(cwd, ["push", "origin", `HEAD:refs/heads/${branch}`], authed);
+      await gitValue(cwd, ["pull", "--rebase", "--no-edit", "origin", branch], authed);
+      await gitValue(cwd, ["push", "origin", `HEAD:refs/heads/${branch}`], authed);
     }
   } catch (err) {
     const e = err as Error & { stderr?: string };
     throw new Error(mask(`push: falha ao enviar ${branch} para ${origin}: ${[e.message, e.stderr].filter(Boolean).join("\n")}`));
   }
-  const head = await git(cwd, ["rev-parse", "--short=12", "HEAD"]);
+  const head = await gitValue(cwd, ["rev-parse", "--short=12", "HEAD"]);
   log(`push: ${branch} enviado (${head})`);
   return head;
 }

@@ -2,7 +2,7 @@ import { dayBrasilia, daysBetween, formatDateBR } from "../domain/dates.ts";
 import { PRODUTO_INFO } from "../domain/products.ts";
 import { limitesDaSerie } from "../domain/series.ts";
 import { formatDecimalBR, variationPct } from "../domain/money.ts";
-import type { HistoricoEntry, PracaQuote } from "../render/shapes.ts";
+import type { HistoricoEntry, PracaQuote } from "../domain/publicados.ts";
 import type { SeriesUpdate } from "../history/assemble.ts";
 
 /** Below this many calendar days between two quotes the product's own jump limit applies as is. */

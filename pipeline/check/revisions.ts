@@ -2,7 +2,7 @@ import { formatDateBR } from "../domain/dates.ts";
 import { formatDecimalBR, toHundredths } from "../domain/money.ts";
 import { limitesDaSerie, type SeriesDef } from "../domain/series.ts";
 import { EXEMPLOS } from "../sources/index.ts";
-import type { HistoricoEntry, PracaQuote } from "../render/shapes.ts";
+import type { HistoricoEntry, PracaQuote } from "../domain/publicados.ts";
 
 /** A published value a page wants to change. `null` is a value that disappears (or appears). */
 export interface RevisaoCampo {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { PipelineError } from "../domain/errors.ts";
 import type { Captura as CapturaGerada, Capturas } from "../domain/publicados.gerados.ts";
 import type { IsoDate } from "../render/shapes.ts";
-import { readPublished } from "../validate/contrato.ts";
+import { readPublished } from "../contract/schemas.ts";
 
 /**
  * The capture log: every page that changed published data leaves one record (where it came

@@ -4,9 +4,8 @@ import type { SeriesDef } from "../domain/series.ts";
 import { mergeHistorico, type Revision } from "../history/merge.ts";
 import type { SeriesUpdate } from "../history/assemble.ts";
 import { canonicalEntry, mergeQuotes } from "../history/entry.ts";
-import type { HistoricoEntry } from "../render/shapes.ts";
+import type { HistoricoEntry, Proveniencia, SerieFile } from "../domain/publicados.ts";
 import { renderSerie } from "../render/serie.ts";
-import type { Proveniencia, SerieFile } from "../render/shapes.ts";
 import type { SourceDef } from "../sources/types.ts";
 
 export interface SeriesChange {

@@ -4,7 +4,7 @@ import { allSeries } from "../sources/index.ts";
 import type { FailureKind } from "../domain/errors.ts";
 import { SOURCES } from "../sources/index.ts";
 import { pageUrl } from "../fetch/types.ts";
-import type { SerieFile, SourceState, StatusFile, StatusPage, StatusSource } from "../render/shapes.ts";
+import type { SerieFile, SourceState, StatusFile, StatusPage, StatusSource } from "../domain/publicados.ts";
 
 /** What happened to one page in this run. */
 export type PageOutcome =

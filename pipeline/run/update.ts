@@ -13,7 +13,7 @@ import { assemble } from "../history/assemble.ts";
 import { loadStore } from "../history/store.ts";
 import { publishFiles } from "../publish/write.ts";
 import { renderSiteFiles } from "../render/site.ts";
-import type { SerieFile } from "../render/shapes.ts";
+import type { SerieFile } from "../domain/publicados.ts";
 import { SOURCES } from "../sources/index.ts";
 import type { PageDef, SourceDef } from "../sources/types.ts";
 import { applyUpdate, type SeriesChange } from "./apply.ts";

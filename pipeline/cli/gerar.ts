@@ -9,8 +9,9 @@ import { gerarArquivos, lerEntradas, RAIZ } from "../gerar/arquivos.ts";
 import { cliOptions, falhou } from "./args.ts";
 
 const USAGE = `uso: npm run gerar [-- --verificar]
-  gera de schemas/*.schema.json os tipos de cada arquivo publicado (pipeline/domain/publicados.gerados.ts)
-  e public/api/v1/client.d.ts (com pipeline/openapi/client.d.template.ts)
+  escreve em schemas/common.schema.json os produtos, fontes e unidades do catálogo (domain/products.ts,
+  sources/index.ts) e gera de schemas/*.schema.json os tipos de cada arquivo publicado
+  (pipeline/domain/publicados.gerados.ts) e public/api/v1/client.d.ts (com pipeline/openapi/client.d.template.ts)
   --verificar  não grava nada; sai com 1 se algum arquivo gerado estiver desatualizado`;
 
 const args = cliOptions({ verificar: { type: "boolean" } } as const, USAGE);

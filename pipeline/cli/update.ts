@@ -6,17 +6,17 @@ import { createLiveLoader } from "../fetch/live.ts";
 import { withRecording } from "../fetch/record.ts";
 import { withDataLock } from "../publish/lock.ts";
 import { runUpdate } from "../run/update.ts";
+import { EXEMPLOS, layoutDoReplay } from "../sources/index.ts";
 import { cliOptions, falhou, SEM_ESPERA, USAGE_SEM_ESPERA } from "./args.ts";
 
 const USAGE = `uso: npm run update [-- --replay DIR | --record DIR] [--aceitar-revisao SERIE@AAAA-MM-DD[:CAMPO]=VALOR ...] [--sem-espera]
   (sem opções)   busca cada fonte ao vivo, mescla no histórico, gera e valida o site
-  --replay DIR   o mesmo a partir de páginas gravadas: DIR/cepea/{boi-gordo,bezerro,milho,soja}.html,
-                 DIR/scot/{boi-gordo,vaca-gorda}.html
+  --replay DIR   o mesmo a partir de páginas gravadas: ${layoutDoReplay().join(",\n                 ")}
   --record DIR   busca ao vivo e grava cada página em DIR (mesmo layout do --replay)
   --aceitar-revisao SERIE@AAAA-MM-DD[:CAMPO]=VALOR
                  aceita, nesta execução, uma revisão além do limite que o status.json listou em
                  revisoes_suspeitas (copie o campo "aceitar"); repita a opção para cada valor.
-                 Ex.: --aceitar-revisao boi_gordo/SP@2026-08-05=345.50 (VALOR "nenhum" aceita a remoção)
+                 Ex.: --aceitar-revisao ${EXEMPLOS.estadual}@2026-08-05=345.50 (VALOR "nenhum" aceita a remoção)
 ${USAGE_SEM_ESPERA}`;
 
 const args = cliOptions(

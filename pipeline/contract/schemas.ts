@@ -14,9 +14,10 @@ import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { PipelineError, type Stage } from "../domain/errors.ts";
 import { hasAtMostTwoDecimals } from "../domain/money.ts";
-import { isProduto, type Produto } from "../domain/products.ts";
+import { isProduto, PRODUTOS, type Produto } from "../domain/products.ts";
 import type { PorSchema } from "../domain/publicados.gerados.ts";
 import { isUF, type UF } from "../domain/ufs.ts";
+import { SOURCES } from "../sources/index.ts";
 import { checarAgregado, checarSerie } from "./checks.ts";
 import { linha, problemasDoAjv, type Problema } from "./messages.ts";
 
@@ -88,10 +89,22 @@ const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin })
   addFormatsModule) as unknown as FormatsPlugin;
 
 let validators: Map<string, ValidateFunction> | undefined;
+let catalogoCompilado = "";
 
-/** Compiles every schema once; later calls reuse the compiled validators. */
+/**
+ * The enums of products and sources come from the catalogue: schemas/common.schema.json holds
+ * the shipped catalogue's (written by `npm run gerar`, checked by test/gerados.test.ts), and the
+ * validator uses the live catalogue's, so a product or source registered at run time validates.
+ */
+function enumsDoCatalogo(): { produto: string[]; fonte: string[] } {
+  return { produto: [...PRODUTOS], fonte: SOURCES.map((s) => s.id) };
+}
+
+/** Compiles every schema once per catalogue; later calls reuse the compiled validators. */
 function compiled(): Map<string, ValidateFunction> {
-  if (validators) return validators;
+  const enums = enumsDoCatalogo();
+  const chave = JSON.stringify(enums);
+  if (validators && catalogoCompilado === chave) return validators;
   const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true });
   addFormats(ajv);
   // `multipleOf: 0.01` cannot be used for money: Ajv rejects 0.07 and 1234.56 (float
@@ -99,8 +112,11 @@ function compiled(): Map<string, ValidateFunction> {
   ajv.addFormat("decimal2", { type: "number", validate: isDecimal2 });
   const files = listSchemaFiles();
   for (const f of files) {
-    const schema = JSON.parse(readFileSync(join(SCHEMA_DIR, f), "utf8")) as { $id?: string };
+    const schema = JSON.parse(readFileSync(join(SCHEMA_DIR, f), "utf8")) as { $id?: string; $defs?: Record<string, { enum?: unknown[] }> };
     if (schema.$id !== f) throw new Error(`schemas/${f}: "$id" deve ser "${f}" (recebido ${JSON.stringify(schema.$id)})`);
+    if (f === "common.schema.json") {
+      for (const k of ["produto", "fonte"] as const) if (schema.$defs?.[k]) schema.$defs[k].enum = enums[k];
+    }
     ajv.addSchema(schema);
   }
   const out = new Map<string, ValidateFunction>();
@@ -110,6 +126,7 @@ function compiled(): Map<string, ValidateFunction> {
     out.set(f, v);
   }
   validators = out;
+  catalogoCompilado = chave;
   return out;
 }
 

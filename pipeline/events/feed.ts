@@ -10,6 +10,7 @@ import { UNIDADE_INFO, type Unidade } from "../domain/products.ts";
 import { UFS } from "../domain/ufs.ts";
 import { SITE_URL } from "../domain/site.ts";
 import { EVENTOS_PATH, FEED_PATH, type Evento, type EventosFile, type PriceChangedDados } from "./model.ts";
+import { nomesDosProdutos } from "../sources/index.ts";
 
 export function escapeXml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c]!);
@@ -89,7 +90,7 @@ export function renderFeed(file: EventosFile, siteUrl: string = SITE_URL): strin
     `<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="pt-BR">`,
     `  <id>${x(feedUrl)}</id>`,
     `  <title>${x(PROJECT_NAME)}: eventos de preços</title>`,
-    `  <subtitle>Mudanças de preço, revisões e atualizações das cotações de boi gordo, vaca gorda, soja, milho e bezerro.</subtitle>`,
+    `  <subtitle>Mudanças de preço, revisões e atualizações das cotações de ${nomesDosProdutos()}.</subtitle>`,
     `  <updated>${x(file.atualizado)}</updated>`,
     `  <link rel="self" type="application/atom+xml" href="${x(feedUrl)}"/>`,
     `  <link rel="alternate" type="text/html" href="${x(siteUrl)}"/>`,

@@ -6,6 +6,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { PRODUTOS, UNIDADES } from "../domain/products.ts";
+import { SOURCES } from "../sources/index.ts";
 import { gerarDeclaracoes, porSchema, type Schemas } from "./tipos.ts";
 
 /** Repository root (this file is pipeline/gerar/arquivos.ts). */
@@ -13,6 +15,8 @@ export const RAIZ = fileURLToPath(new URL("../../", import.meta.url));
 
 /** What `npm run gerar` writes, relative to the repository root. */
 export const GERADOS = {
+  /** the enums (and their descriptions) of products, sources and units, from the catalogue */
+  common: "schemas/common.schema.json",
   /** the pipeline's types of every published file */
   modulo: "pipeline/domain/publicados.gerados.ts",
   /** the client's types, published next to client.js */
@@ -28,9 +32,19 @@ export const CLIENT_D_TEMPLATE = "pipeline/openapi/client.d.template.ts";
  */
 export const MARCA_TEMPLATE = "// ---- client.d.ts ----";
 
+/** What the schemas' enums say, from the catalogue (domain/products.ts, sources/index.ts). */
+export interface Catalogo {
+  produtos: readonly string[];
+  fontes: ReadonlyArray<{ id: string; nome: string }>;
+  unidades: readonly string[];
+}
+
 export interface Entradas {
   /** schema file name -> parsed schema */
   schemas: Schemas;
+  /** text of schemas/common.schema.json, whose enums come from the catalogue */
+  commonTexto: string;
+  catalogo: Catalogo;
   /** text of pipeline/openapi/client.d.template.ts */
   clientTemplate: string;
 }
@@ -46,7 +60,42 @@ export function lerEntradas(raiz = RAIZ): Entradas {
       throw new Error(`[gerar] schemas/${f}: JSON inválido: ${(err as Error).message}`, { cause: err });
     }
   }
-  return { schemas, clientTemplate: readFileSync(join(raiz, CLIENT_D_TEMPLATE), "utf8") };
+  const catalogo: Catalogo = { produtos: [...PRODUTOS], fontes: SOURCES.map((s) => ({ id: s.id, nome: s.nome })), unidades: [...UNIDADES] };
+  const commonTexto = readFileSync(join(dir, "common.schema.json"), "utf8");
+  // the types are generated from the schemas as the catalogue makes them, in one run
+  schemas.set("common.schema.json", JSON.parse(commonDoCatalogo(commonTexto, catalogo)));
+  return {
+    schemas,
+    commonTexto,
+    catalogo,
+    clientTemplate: readFileSync(join(raiz, CLIENT_D_TEMPLATE), "utf8"),
+  };
+}
+
+/** "a, b, c ou d" */
+function ou(xs: readonly string[]): string {
+  return xs.length <= 1 ? (xs[0] ?? "") : `${xs.slice(0, -1).join(", ")} ou ${xs[xs.length - 1]}`;
+}
+
+/**
+ * schemas/common.schema.json with the enums of `produto`, `fonte` and `unidade` (and the first
+ * two's descriptions) written from the catalogue, the rest of the file as it is.
+ */
+export function commonDoCatalogo(texto: string, c: Catalogo): string {
+  const enumLine = (xs: readonly string[]) => `[${xs.map((x) => JSON.stringify(x)).join(", ")}]`;
+  const definir = (t: string, def: string, descricao: string | null, valores: readonly string[]): string => {
+    const re = new RegExp(`("${def}": \\{\\s*"description": )("(?:[^"\\\\]|\\\\.)*")(,\\s*"type": "string",\\s*"enum": )\\[[^\\]]*\\]`);
+    if (!re.test(t)) throw new Error(`[gerar] schemas/common.schema.json: $defs.${def} não tem a forma {description, type: "string", enum}`);
+    return t.replace(re, (_m, a: string, d: string, b: string) => `${a}${descricao === null ? d : JSON.stringify(descricao)}${b}${enumLine(valores)}`);
+  };
+  let t = definir(texto, "produto", `Identificador do produto: ${ou(c.produtos)}.`, c.produtos);
+  t = definir(
+    t,
+    "fonte",
+    `Identificador da fonte original dos números: ${ou(c.fontes.map((f) => `"${f.id}" (${f.nome})`))}. Dados obtidos por um espelho mantêm a fonte original.`,
+    c.fontes.map((f) => f.id),
+  );
+  return definir(t, "unidade", null, c.unidades);
 }
 
 const BANNER_MODULO =
@@ -68,9 +117,12 @@ function parteDoCliente(template: string): string {
 
 /** The generated files, path (from the repository root) -> text. Pure: writes nothing. */
 export async function gerarArquivos(entradas: Entradas): Promise<Map<string, string>> {
-  const declaracoes = await gerarDeclaracoes(entradas.schemas);
+  const common = commonDoCatalogo(entradas.commonTexto, entradas.catalogo);
+  const schemas = entradas.schemas;
+  const declaracoes = await gerarDeclaracoes(schemas);
   return new Map([
-    [GERADOS.modulo, `${BANNER_MODULO}\n${declaracoes}${porSchema(entradas.schemas)}`],
+    [GERADOS.common, common],
+    [GERADOS.modulo, `${BANNER_MODULO}\n${declaracoes}${porSchema(schemas)}`],
     [
       GERADOS.client,
       `${BANNER_CLIENT}\n${parteDoCliente(entradas.clientTemplate)}\n// Formas dos arquivos publicados, geradas de schemas/.\n\n${declaracoes}`,

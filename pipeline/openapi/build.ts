@@ -7,9 +7,13 @@
  */
 import { licenseShort, PROJECT_NAME } from "../domain/license.ts";
 import { SOURCES } from "../sources/index.ts";
-import { PRODUTOS } from "../domain/products.ts";
-import { agregadosUf, PRODUTO_INFO } from "../domain/products.ts";
-import { allSeries, getSource, produtosComUf, ufsComSerie, ufsDoAgregado } from "../sources/index.ts";
+import { agregadosUf, PRODUTO_INFO, PRODUTOS, type TipoProduto } from "../domain/products.ts";
+import { allSeries, EXEMPLOS, getSource, nomesDosProdutos, produtosComUf, ufsComSerie, ufsDoAgregado } from "../sources/index.ts";
+
+/** The ids of the products sold in these ways, for a parameter's description. */
+function doTipo(...tipos: TipoProduto[]): string {
+  return PRODUTOS.filter((p) => tipos.includes(PRODUTO_INFO[p].tipo)).join(", ");
+}
 import { EVENTOS_PATH, FEED_PATH } from "../events/model.ts";
 import { stringifyDoc } from "../render/json.ts";
 import { JSDELIVR_URL, LOCAL_URL, SITE_URL } from "./servers.ts";
@@ -155,8 +159,12 @@ function withRateLimit(doc: Json | undefined, omit: string[]): Json | undefined 
 export function buildOpenApi(files: ReadonlyMap<string, string>): Obj {
   const cotacao = parseJson(files, "api/v1/cotacao.json");
   const cotacaoSP = parseJson(files, "api/v1/cotacao/uf/SP.json");
-  const boi = parseJson(files, "api/v1/cotacao/boi_gordo.json");
-  const boiMT = parseJson(files, "api/v1/cotacao/boi_gordo/MT.json");
+  // the catalogue's example series: one national, one state with several praças
+  const nac = EXEMPLOS.nacional;
+  const est = EXEMPLOS.estadual;
+  const [estProduto, estUf] = est.split("/") as [string, string];
+  const boi = parseJson(files, `api/v1/cotacao/${nac}.json`);
+  const boiMT = parseJson(files, `api/v1/cotacao/${est}.json`);
   const schemaNames = [...files.keys()].filter((k) => /^schemas\/[^/]+\.schema\.json$/.test(k)).map((k) => k.slice("schemas/".length)).sort();
   const historicoSlice = boi && typeof boi === "object" && !Array.isArray(boi) && Array.isArray(boi.historico) ? boi.historico.slice(-5) : undefined;
 
@@ -183,7 +191,7 @@ export function buildOpenApi(files: ReadonlyMap<string, string>): Obj {
       tag: "Séries",
       params: [P.produto],
       content: {
-        "application/json": { schema: ref("serie.schema.json"), ...jsonExample("cotacao/boi_gordo.json publicado (histórico cortado nos últimos 3 dias)", trimmed(boi, { historico: 3 })) },
+        "application/json": { schema: ref("serie.schema.json"), ...jsonExample(`cotacao/${nac}.json publicado (histórico cortado nos últimos 3 dias)`, trimmed(boi, { historico: 3 })) },
       },
     }),
     "/api/v1/cotacao/{produto}/{uf}.json": staticGet({
@@ -195,7 +203,7 @@ export function buildOpenApi(files: ReadonlyMap<string, string>): Obj {
       content: {
         "application/json": {
           schema: ref("serie.schema.json"),
-          ...jsonExample("cotacao/boi_gordo/MT.json publicado (histórico cortado nos últimos 3 dias)", trimmed(boiMT, { historico: 3 })),
+          ...jsonExample(`cotacao/${est}.json publicado (histórico cortado nos últimos 3 dias)`, trimmed(boiMT, { historico: 3 })),
         },
       },
     }),
@@ -205,7 +213,7 @@ export function buildOpenApi(files: ReadonlyMap<string, string>): Obj {
       description: "O mesmo histórico de `cotacao/{produto}.json`, em CSV (UTF-8, separador vírgula, ponto decimal, uma linha por dia).",
       tag: "Séries",
       params: [P.produto],
-      content: { "text/csv": { schema: { type: "string" }, ...textExample("Início de historico/boi_gordo.csv", files.get("api/v1/historico/boi_gordo.csv"), 4) } },
+      content: { "text/csv": { schema: { type: "string" }, ...textExample(`Início de historico/${nac}.csv`, files.get(`api/v1/historico/${nac}.csv`), 4) } },
     }),
     "/api/v1/historico/{produto}/{uf}.csv": staticGet({
       id: "getHistoricoUfCsv",
@@ -213,7 +221,7 @@ export function buildOpenApi(files: ReadonlyMap<string, string>): Obj {
       description: "O mesmo histórico de `cotacao/{produto}/{uf}.json`, em CSV.",
       tag: "Séries",
       params: [P.produtoUf, P.uf],
-      content: { "text/csv": { schema: { type: "string" }, ...textExample("Início de historico/boi_gordo/MT.csv", files.get("api/v1/historico/boi_gordo/MT.csv"), 4) } },
+      content: { "text/csv": { schema: { type: "string" }, ...textExample(`Início de historico/${est}.csv`, files.get(`api/v1/historico/${est}.csv`), 4) } },
     }),
     "/api/v1/index.json": staticGet({
       id: "getIndice",
@@ -294,7 +302,7 @@ export function buildOpenApi(files: ReadonlyMap<string, string>): Obj {
     operationId: "consultarCotacao",
     summary: "Cotação agregada ou de um produto",
     description:
-      "Sem parâmetros: o agregado. `?uf=MS`: o agregado com `boi_gordo_uf`. `?produto=soja`: a cotação nacional do produto. `?produto=boi_gordo&uf=MT`: a cotação estadual. Sem `historico`; com `rate_limit`.",
+      `Sem parâmetros: o agregado. \`?uf=MS\`: o agregado com ${agregadosUf().map((a) => `\`${a.chave}\``).join(" e ")}. \`?produto=soja\`: a cotação nacional do produto. \`?produto=${estProduto}&uf=${estUf}\`: a cotação estadual. Sem \`historico\`; com \`rate_limit\`.`,
     parameters: [{ $ref: "#/components/parameters/ufQuery" }, { $ref: "#/components/parameters/produtoQuery" }],
     responses: {
       "200": {
@@ -305,7 +313,7 @@ export function buildOpenApi(files: ReadonlyMap<string, string>): Obj {
             schema: { oneOf: [{ $ref: "#/components/schemas/CotacaoConsulta" }, { $ref: "#/components/schemas/SerieConsulta" }] },
             examples: {
               ...(cotacao ? { agregado: { summary: "GET /api/v1/cotacao", value: withRateLimit(cotacao, []) ?? null } } : {}),
-              ...(boiMT ? { estadual: { summary: "GET /api/v1/cotacao?produto=boi_gordo&uf=MT", value: withRateLimit(boiMT, ["historico"]) ?? null } } : {}),
+              ...(boiMT ? { estadual: { summary: `GET /api/v1/cotacao?produto=${estProduto}&uf=${estUf}`, value: withRateLimit(boiMT, ["historico"]) ?? null } } : {}),
             },
           },
         },
@@ -331,7 +339,7 @@ export function buildOpenApi(files: ReadonlyMap<string, string>): Obj {
           "application/json": {
             schema: { $ref: "#/components/schemas/HistoricoConsulta" },
             ...(historicoSlice
-              ? { examples: { real: { summary: "GET /api/v1/historico?produto=boi_gordo (últimos 5 dias)", value: { produto: "boi_gordo", uf: null, historico: historicoSlice, rate_limit: { diario: 100, restante: 99 } } } } }
+              ? { examples: { real: { summary: `GET /api/v1/historico?produto=${nac} (últimos 5 dias)`, value: { produto: nac, uf: null, historico: historicoSlice, rate_limit: { diario: 100, restante: 99 } } } } }
               : {}),
           },
         },
@@ -348,10 +356,10 @@ export function buildOpenApi(files: ReadonlyMap<string, string>): Obj {
     parameters: [
       { name: "produto", in: "query", required: true, description: "Produto.", schema: ref("common.schema.json", "/$defs/produto") },
       { $ref: "#/components/parameters/ufQuery" },
-      { name: "cabecas", in: "query", required: false, description: "Número de cabeças (boi_gordo, vaca_gorda, bezerro).", schema: { type: "integer", minimum: 1 } },
-      { name: "peso_vivo_kg", in: "query", required: false, description: "Peso vivo médio por cabeça, kg (boi_gordo, vaca_gorda).", schema: num("kg") },
-      { name: "rendimento_pct", in: "query", required: false, description: "Rendimento de carcaça, % (boi_gordo, vaca_gorda; ex.: 52).", schema: num("%") },
-      { name: "sacas", in: "query", required: false, description: "Sacas de 60 kg (soja, milho).", schema: num("sacas") },
+      { name: "cabecas", in: "query", required: false, description: `Número de cabeças (${doTipo("gado_arroba", "cabeca")}).`, schema: { type: "integer", minimum: 1 } },
+      { name: "peso_vivo_kg", in: "query", required: false, description: `Peso vivo médio por cabeça, kg (${doTipo("gado_arroba")}).`, schema: num("kg") },
+      { name: "rendimento_pct", in: "query", required: false, description: `Rendimento de carcaça, % (${doTipo("gado_arroba")}; ex.: 52).`, schema: num("%") },
+      { name: "sacas", in: "query", required: false, description: `Sacas de 60 kg (${doTipo("grao_saca")}).`, schema: num("sacas") },
       { name: "preco", in: "query", required: false, description: "Preço por unidade em R$, no lugar do publicado.", schema: num("R$") },
       { name: "funrural_pct", in: "query", required: false, description: "Alíquota do Funrural, % (padrão 1,5).", schema: num("%") },
       { name: "comissao_pct", in: "query", required: false, description: "Comissão, % do bruto.", schema: num("%") },
@@ -376,7 +384,7 @@ export function buildOpenApi(files: ReadonlyMap<string, string>): Obj {
     info: {
       title: `${PROJECT_NAME} API`,
       version: "1.0.0",
-      summary: "Preços de referência de boi gordo, vaca gorda, soja, milho e bezerro como JSON estático e aberto.",
+      summary: `Preços de referência de ${nomesDosProdutos()} como JSON estático e aberto.`,
       description:
         "Arquivos JSON e CSV estáticos, reconstruídos a cada coleta e publicados no GitHub Pages (espelho no jsDelivr). " +
         "Cada arquivo é validado pelos JSON Schemas de /schemas/ antes de ser publicado; esta descrição os referencia. " +

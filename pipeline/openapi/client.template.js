@@ -4,7 +4,7 @@
 //   const { boi_gordo_cepea_sp } = await api.cotacao();
 // Types: client.d.ts next to this file. License: CC-BY-4.0.
 
-export const PRODUTOS = Object.freeze(["boi_gordo", "vaca_gorda", "soja", "milho", "bezerro"]);
+export const PRODUTOS = Object.freeze(__PRODUTOS__);
 
 /** GitHub Pages first, then the jsDelivr mirror of the same branch (gh-pages). */
 export const DEFAULT_MIRRORS = Object.freeze([

@@ -1,10 +1,11 @@
 /**
  * api/v1/client.js: the hand-written client in client.template.js with its default mirrors (and
  * the import example) filled in from package.json's `repository`, so a fork's client points at
- * the fork. Its types, api/v1/client.d.ts, hold no URL and stay hand-written in public/.
+ * the fork, and its list of products from the catalogue. Its types, api/v1/client.d.ts, hold no URL and stay hand-written in public/.
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { PRODUTOS } from "../domain/products.ts";
 import { JSDELIVR_URL, SITE_URL, type SiteUrls } from "../domain/site.ts";
 
 export const CLIENT_PATH = "api/v1/client.js";
@@ -20,6 +21,8 @@ export function renderClient(template: string, urls: Pick<SiteUrls, "SITE_URL" |
   for (const [token, value] of [
     ["__SITE_URL__", urls.SITE_URL],
     ["__JSDELIVR_URL__", urls.JSDELIVR_URL],
+    // the products' ids, from the catalogue (domain/products.ts)
+    ["__PRODUTOS__", `[${PRODUTOS.map((p) => JSON.stringify(p)).join(", ")}]`],
   ] as const) {
     if (!out.includes(token)) throw new Error(`[render] ${CLIENT_TEMPLATE}: o modelo não contém ${token}`);
     out = out.replaceAll(token, value);

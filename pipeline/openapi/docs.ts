@@ -10,6 +10,7 @@ import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { REPO_ROOT } from "../config.ts";
 import { PROJECT_NAME } from "../domain/license.ts";
+import { nomesDosProdutos } from "../sources/index.ts";
 import { OPENAPI_PATH } from "./build.ts";
 
 export const REDOC_BUNDLE = join(REPO_ROOT, "node_modules", "@redocly", "cli", "lib", "chunks", "redoc.standalone.js");
@@ -42,7 +43,7 @@ export function docsIndexHtml(schemaPaths: readonly string[] = []): string {
   <!-- everything from this site: no CDN, no telemetry (Redoc's badge image and trace endpoint are blocked), no inline script -->
   <meta http-equiv="Content-Security-Policy" content="default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; worker-src 'self' blob:">
   <title>${PROJECT_NAME}: referência da API</title>
-  <meta name="description" content="Referência da API aberta de cotações de boi gordo, vaca gorda, soja, milho e bezerro (OpenAPI 3.1).">
+  <meta name="description" content="Referência da API aberta de cotações de ${nomesDosProdutos()} (OpenAPI 3.1).">
   <style>body { margin: 0; } #aviso { font: 14px/1.4 system-ui, sans-serif; padding: 8px 16px; background: #f4f6f8; border-bottom: 1px solid #dde; }</style>
   <script type="module" src="init.js"></script>
 </head>

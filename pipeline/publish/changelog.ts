@@ -22,7 +22,7 @@ export type SiteFiles = ReadonlyMap<string, string | null>;
 const SERIE_PATH = /^api\/v1\/cotacao\/([a-z_]+)(?:\/([A-Z]{2}))?\.json$/;
 export const STATUS_PATH = "api/v1/status.json";
 
-/** "boi_gordo/MT" for a series file path, null for any other file. */
+/** "{produto}/{UF}" for a series file path, null for any other file. */
 export function seriesIdOfPath(path: string): string | null {
   const m = SERIE_PATH.exec(path);
   if (!m || !isProduto(m[1]!)) return null;
@@ -88,7 +88,7 @@ function unit(f: SerieFile): string {
 
 const FONTE_NOME: Record<string, string> = { cepea: "CEPEA", scot: "Scot" };
 
-/** "boi_gordo/MT (Scot, Cuiabá)" */
+/** "{produto}/{UF} (Scot, Cuiabá)" */
 function label(c: SerieChange): string {
   const f = (c.depois ?? c.antes)!;
   const fonte = FONTE_NOME[f.fonte] ?? f.fonte;

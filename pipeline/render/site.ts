@@ -5,7 +5,7 @@ import { licenseFull, licenseShort, serieLicense } from "../domain/license.ts";
 import { PRODUTOS, PRODUTO_INFO, agregadosUf, type Unidade } from "../domain/products.ts";
 import { seriesCsvPath, seriesJsonPath, type SeriesDef } from "../domain/series.ts";
 import { UFS, type UF } from "../domain/ufs.ts";
-import { SOURCES, agregadoSeries, allSeries, fonteDoAgregado, ufsDoAgregado } from "../sources/index.ts";
+import { EXEMPLOS, SOURCES, agregadoSeries, allSeries, fonteDoAgregado, ufsDoAgregado } from "../sources/index.ts";
 import type { EventosFile } from "../events/model.ts";
 import { eventosFiles } from "../events/render.ts";
 import { apiDescriptionFiles } from "../openapi/site.ts";
@@ -126,12 +126,8 @@ export interface RenderedFile {
 }
 
 /** The series files the API description quotes as examples (pipeline/openapi/build.ts). */
-const EXAMPLE_SERIES = new Set([
-  "api/v1/cotacao/boi_gordo.json",
-  "api/v1/cotacao/boi_gordo/MT.json",
-  "api/v1/historico/boi_gordo.csv",
-  "api/v1/historico/boi_gordo/MT.csv",
-]);
+const exampleSeries = (): Set<string> =>
+  new Set([EXEMPLOS.nacional, EXEMPLOS.estadual].flatMap((id) => [`api/v1/cotacao/${id}.json`, `api/v1/historico/${id}.csv`]));
 
 /**
  * Every derived file of the site from the series and the status: the series files themselves
@@ -146,6 +142,7 @@ export function* renderSiteFiles(
   extras: { eventos?: EventosFile } = {},
 ): Generator<RenderedFile> {
   const kept = new Map<string, string>();
+  const EXAMPLE_SERIES = exampleSeries();
   const emit = (path: string, text: string, doc?: unknown): RenderedFile => {
     if (!path.startsWith("api/v1/cotacao/") && !path.startsWith("api/v1/historico/")) kept.set(path, text);
     else if (EXAMPLE_SERIES.has(path) || path.startsWith("api/v1/cotacao/uf/")) kept.set(path, text);

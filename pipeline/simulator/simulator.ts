@@ -67,7 +67,7 @@ export interface PrecoReferencia {
   unidade: Unidade;
   data_cotacao: string | null;
   fonte: string | null;
-  /** series id ("boi_gordo/MT") or null when informed by the user */
+  /** series id ("{produto}/{UF}") or null when informed by the user */
   serie: string | null;
   praca: string | null;
 }

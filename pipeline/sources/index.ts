@@ -5,7 +5,7 @@
  * and the commands use comes from here, so a new series of an existing kind is one entry in its
  * source's declaration.
  */
-import { agregados, agregadosUf, PRODUTOS, type AggregateKey, type Produto } from "../domain/products.ts";
+import { agregados, agregadosUf, PRODUTO_INFO, PRODUTOS, type AggregateKey, type Produto } from "../domain/products.ts";
 import type { Fonte } from "../domain/row.ts";
 import { seriesId, type SeriesDef } from "../domain/series.ts";
 import type { UF } from "../domain/ufs.ts";
@@ -118,4 +118,17 @@ export function fonteDoAgregado(uf: UF | null): string {
 /** The replay layout, for usage texts: "DIR/cepea/{boi-gordo,bezerro,milho,soja}.html". */
 export function layoutDoReplay(dir = "DIR"): string[] {
   return SOURCES.map((s) => `${dir}/${s.id}/${s.pages.length === 1 ? s.pages[0]!.id : `{${s.pages.map((p) => p.id).join(",")}}`}.html`);
+}
+
+/**
+ * The series the API description, the docs and the commands' help quote as examples: a
+ * national series and a state series with several praças (the published files of both are
+ * embedded, trimmed, in openapi.json).
+ */
+export const EXEMPLOS = { nacional: "boi_gordo", estadual: "boi_gordo/MT" } as const;
+
+/** "boi gordo, vaca gorda, soja, milho e bezerro": every product by name, for prose. */
+export function nomesDosProdutos(): string {
+  const nomes = PRODUTOS.map((p) => PRODUTO_INFO[p].nome.toLowerCase());
+  return nomes.length <= 1 ? (nomes[0] ?? "") : `${nomes.slice(0, -1).join(", ")} e ${nomes[nomes.length - 1]}`;
 }

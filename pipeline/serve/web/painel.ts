@@ -6,19 +6,19 @@
  */
 import uPlot from "uplot";
 import { formatBRL, formatDecimalBR } from "../../domain/money.ts";
-import { PRODUTO_INFO, UNIDADE_INFO, type Produto } from "../../domain/products.ts";
+import { agregados, agregadosUf, PRODUTO_INFO, UNIDADE_INFO, type Produto } from "../../domain/products.ts";
 import type { AggregateFile, AggregateKey, IndexFile, IndexSeries, SerieFile, StatusFile } from "../../domain/publicados.ts";
 import { clear, dataBR, dataHoraBR, el, getJSON, percentualBR, preco, precoEl, reaisComSinal } from "./dom.ts";
 
 const API = "api/v1/";
 
-const CARDS: ReadonlyArray<{ key: AggregateKey; produto: Produto; serie: string }> = [
-  { key: "boi_gordo_cepea_sp", produto: "boi_gordo", serie: "boi_gordo" },
-  { key: "vaca_gorda", produto: "vaca_gorda", serie: "vaca_gorda" },
-  { key: "soja", produto: "soja", serie: "soja" },
-  { key: "milho", produto: "milho", serie: "milho" },
-  { key: "bezerro_ms", produto: "bezerro", serie: "bezerro" },
-];
+/** The aggregate's products, one card each; their national series is the product's id. */
+const CARDS: ReadonlyArray<{ key: AggregateKey; produto: Produto; serie: string }> = agregados().map((a) => ({ key: a.chave, produto: a.produto, serie: a.produto }));
+
+/** A product's name as index.json gives it (a series of a product this bundle does not know still has one). */
+function nomeProduto(index: IndexFile, produto: string): string {
+  return index.produtos.find((p) => p.produto === produto)?.nome ?? PRODUTO_INFO[produto as Produto]?.nome ?? produto;
+}
 
 const ESTADO_FONTE: Record<string, string> = {
   ok: "em dia",
@@ -30,8 +30,8 @@ const ESTADO_FONTE: Record<string, string> = {
 
 const $ = (id: string) => document.getElementById(id)!;
 
-function nomeSerie(s: Pick<IndexSeries, "produto" | "uf" | "regiao">): string {
-  return `${PRODUTO_INFO[s.produto].nome} — ${s.uf ? s.uf : s.regiao}`;
+function nomeSerie(index: IndexFile, s: Pick<IndexSeries, "produto" | "uf" | "regiao">): string {
+  return `${nomeProduto(index, s.produto)} — ${s.uf ? s.uf : s.regiao}`;
 }
 
 function avisos(status: StatusFile, index: IndexFile): void {
@@ -52,7 +52,7 @@ function avisos(status: StatusFile, index: IndexFile): void {
   const grupos = new Map<string, string[]>();
   for (const s of atrasadas) {
     const def = index.series.find((x) => x.id === s.id);
-    const chave = `${def ? PRODUTO_INFO[def.produto].nome : s.id}, último dado ${dataBR(s.ultima_data)}`;
+    const chave = `${def ? nomeProduto(index, def.produto) : s.id}, último dado ${dataBR(s.ultima_data)}`;
     grupos.set(chave, [...(grupos.get(chave) ?? []), def?.uf ?? "referência nacional"]);
   }
   for (const [chave, locais] of grupos) {
@@ -113,6 +113,16 @@ function variacao(s: IndexSeries | undefined): HTMLElement {
 /** Each state's reference praça, from index.json (no per-state file on first load). */
 function tabelaUF(index: IndexFile): void {
   const corpo = $("ufs-corpo");
+  // one column per product the state aggregates show (the page's static header says the same)
+  const cabeca = corpo.parentElement?.querySelector("thead tr");
+  if (cabeca) {
+    clear(cabeca);
+    cabeca.append(
+      el("th", { scope: "col" }, "Estado"),
+      ...agregadosUf().map((a) => el("th", { scope: "col" }, nomeProduto(index, a.produto))),
+      el("th", { scope: "col" }, "Praças"),
+    );
+  }
   clear(corpo);
   index.ufs.forEach((u) => {
     const celula = (produto: Produto) => {
@@ -137,8 +147,7 @@ function tabelaUF(index: IndexFile): void {
         "tr",
         { "data-uf": u.uf },
         el("th", { scope: "row" }, `${u.nome} (${u.uf})`),
-        celula("boi_gordo"),
-        celula("vaca_gorda"),
+        ...agregadosUf().map((a) => celula(a.produto)),
         el("td", {}, detalhes),
       ),
     );
@@ -148,13 +157,13 @@ function tabelaUF(index: IndexFile): void {
 async function pracas(box: HTMLDetailsElement, uf: string, index: IndexFile): Promise<void> {
   const alvo = box.querySelector(".pracas")!;
   const listas: HTMLElement[] = [];
-  for (const produto of ["boi_gordo", "vaca_gorda"] as const) {
+  for (const produto of agregadosUf().map((a) => a.produto)) {
     const s = index.series.find((x) => x.id === `${produto}/${uf}`);
     if (!s) continue;
     try {
       const f = await getJSON<SerieFile>(s.path);
       listas.push(
-        el("p", { class: "mini" }, `${PRODUTO_INFO[produto].nome} em ${dataBR(f.data_cotacao)}:`),
+        el("p", { class: "mini" }, `${nomeProduto(index, produto)} em ${dataBR(f.data_cotacao)}:`),
         el("ul", {}, ...(f.pracas ?? []).map((p) => el("li", {}, `${p.praca}: `, precoEl(p.valor, p.unidade), p.praca === f.praca ? " (referência)" : ""))),
       );
     } catch {
@@ -202,13 +211,13 @@ async function desenhar(index: IndexFile, id: string): Promise<void> {
   const ultimo = f.historico[f.historico.length - 1];
   alvo.setAttribute(
     "aria-label",
-    `Gráfico de ${nomeSerie(s)}: ${f.historico.length} dias, de ${dataBR(f.historico[0]?.data)} a ${dataBR(ultimo?.data)}; último valor ${ultimo ? preco(ultimo.valor, f.unidade) : "—"}.`,
+    `Gráfico de ${nomeSerie(index, s)}: ${f.historico.length} dias, de ${dataBR(f.historico[0]?.data)} a ${dataBR(ultimo?.data)}; último valor ${ultimo ? preco(ultimo.valor, f.unidade) : "—"}.`,
   );
   alvo.dataset.pontos = String(f.historico.length);
   alvo.dataset.serie = id;
   const links = $("grafico-links");
   clear(links);
-  links.append(el("a", { href: s.path }, `JSON de ${nomeSerie(s)}`), " · ", el("a", { href: s.csv }, `CSV de ${nomeSerie(s)}`));
+  links.append(el("a", { href: s.path }, `JSON de ${nomeSerie(index, s)}`), " · ", el("a", { href: s.csv }, `CSV de ${nomeSerie(index, s)}`));
   const p = f.proveniencia;
   const prov = $("grafico-proveniencia");
   clear(prov);
@@ -241,8 +250,8 @@ function fontes(index: IndexFile): void {
 function seletor(index: IndexFile): void {
   const sel = $("serie") as HTMLSelectElement;
   clear(sel);
-  for (const s of index.series) sel.append(el("option", { value: s.id }, nomeSerie(s)));
-  sel.value = "boi_gordo";
+  for (const s of index.series) sel.append(el("option", { value: s.id }, nomeSerie(index, s)));
+  sel.value = index.series[0]?.id ?? "";
   sel.addEventListener("change", () => void desenhar(index, sel.value).catch(erro));
 }
 
@@ -263,7 +272,7 @@ async function main(): Promise<void> {
   fontes(index);
   seletor(index);
   tabelaUF(index);
-  await desenhar(index, "boi_gordo");
+  if (index.series[0]) await desenhar(index, index.series[0].id);
   document.body.dataset.pronto = "ok";
 }
 

@@ -10,11 +10,11 @@
 export const UNIDADES = ["@", "kg", "sc60kg", "cabeca"] as const;
 export type Unidade = (typeof UNIDADES)[number];
 
-export const UNIDADE_INFO: Record<Unidade, { nome: string; sufixo: string }> = {
-  "@": { nome: "arroba (15 kg de carcaça)", sufixo: "/@" },
-  kg: { nome: "quilo", sufixo: "/kg" },
-  sc60kg: { nome: "saca de 60 kg", sufixo: "/sc 60 kg" },
-  cabeca: { nome: "cabeça", sufixo: "/cabeça" },
+export const UNIDADE_INFO: Record<Unidade, { nome: string; sufixo: string; por: string }> = {
+  "@": { nome: "arroba (15 kg de carcaça)", sufixo: "/@", por: "por arroba" },
+  kg: { nome: "quilo", sufixo: "/kg", por: "por kg" },
+  sc60kg: { nome: "saca de 60 kg", sufixo: "/sc 60 kg", por: "por saca de 60 kg" },
+  cabeca: { nome: "cabeça", sufixo: "/cabeça", por: "por cabeça" },
 };
 
 /**

@@ -2,6 +2,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { build, type Plugin } from "esbuild";
 import { REPO_ROOT } from "../config.ts";
+import { PRODUTO_INFO, PRODUTOS, TIPOS_PRODUTO, UNIDADE_INFO, type Produto } from "../domain/products.ts";
 
 /**
  * The dashboard's scripts, generated into public/assets/ from TypeScript: the simulator module
@@ -63,7 +64,22 @@ export async function renderAssets(): Promise<Map<string, string>> {
   out.set("assets/painel.js", await bundle(join(WEB, "painel.ts"), { minify: true, external: true }));
   out.set("assets/simulador-pagina.js", await bundle(join(WEB, "simulador-pagina.ts"), { minify: true, external: true }));
   out.set("assets/vendor/uPlot.min.css", await readFile(join(REPO_ROOT, "node_modules", "uplot", "dist", "uPlot.min.css"), "utf8"));
+  // the simulator's form offers the catalogue's products, grouped by how each is sold
+  const simulador = await readFile(join(REPO_ROOT, "public", "simulador", "index.html"), "utf8");
+  out.set("simulador/index.html", comProdutosDoCatalogo(simulador));
   return out;
+}
+
+/** The page with its product <select> written from the catalogue (the rest of the page as it is). */
+export function comProdutosDoCatalogo(html: string): string {
+  const re = /(<select id="produto" name="produto">\n)([\s\S]*?)(\n(\s*)<\/select>)/;
+  const m = re.exec(html);
+  if (!m) throw new Error('[render] public/simulador/index.html: falta o <select id="produto" name="produto"> do formulário');
+  const recuo = `${m[4]}  `;
+  const ordem = (p: Produto) => TIPOS_PRODUTO.indexOf(PRODUTO_INFO[p].tipo);
+  const produtos = PRODUTOS.map((p, i) => [p, i] as const).sort(([a, i], [b, j]) => ordem(a) - ordem(b) || i - j).map(([p]) => p);
+  const opcoes = produtos.map((p) => `${recuo}<option value="${p}">${PRODUTO_INFO[p].nome} (${UNIDADE_INFO[PRODUTO_INFO[p].unidade].por})</option>`);
+  return html.replace(re, (_all, a: string, _b: string, c: string) => `${a}${opcoes.join("\n")}${c}`);
 }
 
 /**

@@ -2,12 +2,24 @@ import { readFileSync, existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import type { RevisaoAceita } from "./check/revisions.ts";
 import type { Fonte } from "./domain/row.ts";
 import { ALL_UFS, type UF } from "./domain/ufs.ts";
 import { allSeries, SOURCES } from "./sources/index.ts";
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+
+/**
+ * An operator's explicit acceptance of one revision: this series, this day, this field, this
+ * new value (cotacao.config.json's revisoesAceitas, or `--aceitar-revisao` for one run).
+ */
+export interface RevisaoAceita {
+  serie: string;
+  data: string;
+  campo: string;
+  /** the new value exactly as the page gives it; null accepts the field's removal */
+  valor: number | null;
+}
+
 export const CONFIG_FILE = "cotacao.config.json";
 
 // messages of configuration errors are shown to operators: in Portuguese

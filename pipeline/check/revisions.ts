@@ -1,27 +1,15 @@
+import type { RevisaoAceita } from "../config.ts";
 import { formatDateBR } from "../domain/dates.ts";
 import { formatDecimalBR, toHundredths } from "../domain/money.ts";
 import { limitesDaSerie, type SeriesDef } from "../domain/series.ts";
 import { EXEMPLOS } from "../sources/index.ts";
 import type { HistoricoEntry, PracaQuote } from "../domain/publicados.ts";
+import type { RevisaoCampo } from "../history/changes.ts";
 
 /** A published value a page wants to change. `null` is a value that disappears (or appears). */
-export interface RevisaoCampo {
-  serie: string;
-  data: string;
-  /** "valor", "valor_usd", ..., "pracas.Barretos" (the praça's cash price that day), "pracas.Barretos.valor_30d" */
-  campo: string;
-  antes: number | string | null;
-  depois: number | string | null;
-}
+export type { RevisaoCampo };
 
-/** An operator's explicit acceptance of one revision: this series, this day, this field, this new value. */
-export interface RevisaoAceita {
-  serie: string;
-  data: string;
-  campo: string;
-  /** the new value exactly as the page gives it; null accepts the field's removal */
-  valor: number | null;
-}
+export type { RevisaoAceita };
 
 export interface RevisionVerdict {
   /** every published value the page changes, in order */

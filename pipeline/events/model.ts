@@ -19,7 +19,7 @@ import type {
   Ponto,
   PriceChanged,
 } from "../domain/publicados.gerados.ts";
-import type { SeriesChange } from "../run/apply.ts";
+import type { SeriesChange } from "../history/changes.ts";
 import { readPublished } from "../contract/schemas.ts";
 
 export const EVENTOS_PATH = "api/v1/eventos.json";

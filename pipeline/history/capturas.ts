@@ -3,7 +3,7 @@ import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { PipelineError } from "../domain/errors.ts";
 import type { Captura as CapturaGerada, Capturas } from "../domain/publicados.gerados.ts";
-import type { IsoDate } from "../render/shapes.ts";
+import type { IsoDate } from "../domain/publicados.ts";
 import { readPublished } from "../contract/schemas.ts";
 
 /**

@@ -1,28 +1,13 @@
-import { diffEntry, diffQuotes, type RevisaoCampo } from "../check/revisions.ts";
+import { diffEntry, diffQuotes } from "../check/revisions.ts";
 import { isoBrasilia } from "../domain/dates.ts";
 import type { SeriesDef } from "../domain/series.ts";
-import { mergeHistorico, type Revision } from "../history/merge.ts";
+import type { RevisaoCampo, SeriesChange } from "../history/changes.ts";
+import { mergeHistorico } from "../history/merge.ts";
 import type { SeriesUpdate } from "../history/assemble.ts";
 import { canonicalEntry, mergeQuotes } from "../history/entry.ts";
 import type { HistoricoEntry, Proveniencia, SerieFile } from "../domain/publicados.ts";
 import { renderSerie } from "../render/serie.ts";
 import type { SourceDef } from "../sources/types.ts";
-
-export interface SeriesChange {
-  id: string;
-  added: string[];
-  revised: Revision[];
-  /**
-   * every published field the page itself changes (not those a new reference praça in the
-   * configuration re-bases), for the revision bound and the capture log
-   */
-  campos: RevisaoCampo[];
-  /** the fields changed by re-basing on a reference praça changed in the configuration */
-  rebase: RevisaoCampo[];
-  pracasChanged: boolean;
-  antes: { data: string; valor: number } | null;
-  depois: { data: string; valor: number };
-}
 
 export interface Origin {
   url: string;

@@ -1,5 +1,5 @@
 import { formatDecimalBR } from "../domain/money.ts";
-import type { SeriesChange } from "./apply.ts";
+import type { SeriesChange } from "../history/changes.ts";
 import type { PageOutcome } from "./status.ts";
 
 /** What one update did: every page's outcome, the series it changed, and its exit code. */

@@ -1,9 +1,10 @@
-import type { Config } from "../config.ts";
+import type { Config, RevisaoAceita } from "../config.ts";
 import { ParseError, PipelineError } from "../domain/errors.ts";
 import { PriceRowSchema, type PriceRow } from "../domain/row.ts";
 import { checkRows } from "../check/coherence.ts";
 import { checkUpdates } from "../check/gates.ts";
-import { aceiteArg, describeRevision, judgeRevisions, type RevisaoAceita, type RevisaoCampo } from "../check/revisions.ts";
+import { aceiteArg, describeRevision, judgeRevisions } from "../check/revisions.ts";
+import type { RevisaoCampo, SeriesChange } from "../history/changes.ts";
 import { dayBrasilia, isoBrasilia } from "../domain/dates.ts";
 import { baselines, capturaId, loadCapturas, loadTodasCapturas, sha256Hex, type Captura, type CapturaRevisao } from "../history/capturas.ts";
 import { withCapturas } from "../render/capturas.ts";
@@ -16,7 +17,7 @@ import { renderSiteFiles } from "../render/site.ts";
 import type { SerieFile } from "../domain/publicados.ts";
 import { SOURCES } from "../sources/index.ts";
 import type { PageDef, SourceDef } from "../sources/types.ts";
-import { applyUpdate, type SeriesChange } from "./apply.ts";
+import { applyUpdate } from "./apply.ts";
 import { formatReport, outcomeLine, type UpdateReport } from "./report.ts";
 import { nextStatus, type PageOutcome } from "./status.ts";
 

@@ -4,7 +4,7 @@ import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { escapeXml, renderFeed } from "../../pipeline/events/feed.ts";
 import { EVENTOS_LIMITE, emptyEventos, eventoId, nextEventos, type EventosFile } from "../../pipeline/events/model.ts";
-import type { SeriesChange } from "../../pipeline/run/apply.ts";
+import type { SeriesChange } from "../../pipeline/history/changes.ts";
 import { FIXTURES, cleanup, editPage, readJson, replay, replayDir, tempSite } from "../helpers/pipeline.ts";
 import { schemaErrors } from "./helpers.ts";
 

@@ -17,7 +17,7 @@ import {
   estadoVazio,
   type Assinante,
 } from "../../pipeline/events/webhooks.ts";
-import type { SeriesChange } from "../../pipeline/run/apply.ts";
+import type { SeriesChange } from "../../pipeline/history/changes.ts";
 import { pump } from "../fetch/server.ts";
 
 interface Recebido {

@@ -7,22 +7,31 @@
  * This module is bundled into the dashboard and the simulator page: plain data, no imports of
  * the pipeline.
  */
-export const UNIDADES = ["@", "kg", "sc60kg", "cabeca"] as const;
+export const UNIDADES = ["@", "kg", "sc60kg", "cabeca", "sc50kg", "t", "cx40_8kg", "ct_lb"] as const;
 export type Unidade = (typeof UNIDADES)[number];
 
-export const UNIDADE_INFO: Record<Unidade, { nome: string; sufixo: string; por: string }> = {
-  "@": { nome: "arroba (15 kg de carcaça)", sufixo: "/@", por: "por arroba" },
-  kg: { nome: "quilo", sufixo: "/kg", por: "por kg" },
-  sc60kg: { nome: "saca de 60 kg", sufixo: "/sc 60 kg", por: "por saca de 60 kg" },
-  cabeca: { nome: "cabeça", sufixo: "/cabeça", por: "por cabeça" },
+/**
+ * Each unit as the sources print it: `nome` for pages, `sufixo` after a price ("R$ 12,35/kg"),
+ * `por` for forms, `descricao` for the schema (npm run gerar writes it into common.schema.json).
+ */
+export const UNIDADE_INFO: Record<Unidade, { nome: string; sufixo: string; por: string; descricao: string }> = {
+  "@": { nome: "arroba (15 kg de carcaça)", sufixo: "/@", por: "por arroba", descricao: "arroba, 15 kg de carcaça" },
+  kg: { nome: "quilo", sufixo: "/kg", por: "por kg", descricao: "quilo; a Scot cota o RS por kg de peso vivo" },
+  sc60kg: { nome: "saca de 60 kg", sufixo: "/sc 60 kg", por: "por saca de 60 kg", descricao: "saca de 60 kg" },
+  cabeca: { nome: "cabeça", sufixo: "/cabeça", por: "por cabeça", descricao: "por cabeça" },
+  sc50kg: { nome: "saca de 50 kg", sufixo: "/sc 50 kg", por: "por saca de 50 kg", descricao: "saca de 50 kg" },
+  t: { nome: "tonelada", sufixo: "/t", por: "por tonelada", descricao: "tonelada" },
+  cx40_8kg: { nome: "caixa de 40,8 kg", sufixo: "/cx 40,8 kg", por: "por caixa de 40,8 kg", descricao: "caixa de 40,8 kg (laranja)" },
+  // CEPEA's cotton indicator is in centavos of real per pound: "valor" is then centavos, not reais
+  ct_lb: { nome: "centavos de real por libra-peso", sufixo: " centavos/lb", por: "por libra-peso", descricao: "centavos de real por libra-peso (algodão)" },
 };
 
 /**
  * How a product is sold, which decides what a sale simulation asks for: cattle by the arroba of
  * carcass (head count, live weight, carcass yield), animals by the head (head count), grain by
- * the 60 kg sack (sacks).
+ * the 60 kg sack (sacks). `sem_simulacao`: published, but the simulator does not sell it.
  */
-export const TIPOS_PRODUTO = ["gado_arroba", "cabeca", "grao_saca"] as const;
+export const TIPOS_PRODUTO = ["gado_arroba", "cabeca", "grao_saca", "sem_simulacao"] as const;
 export type TipoProduto = (typeof TIPOS_PRODUTO)[number];
 
 /** The keys of the aggregate cotacao.json (fixed by the v1 contract). */
@@ -107,6 +116,9 @@ const PRODUTOS_DECLARADOS = {
     revisaoMaximaPct: 1.5,
     agregado: { chave: "bezerro_ms", rotulo: "bezerro MS" },
   },
+  // ---- Scot Consultoria's other tables ----
+  // ---- reposição (Datagro) ----
+  // ---- CEPEA's other indicators ----
 } as const satisfies Record<string, ProdutoInfo>;
 
 /** The shipped products' ids (the type); a product registered at run time (tests) is cast to it. */

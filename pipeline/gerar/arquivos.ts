@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { PRODUTOS, UNIDADES } from "../domain/products.ts";
+import { PRODUTOS, UNIDADE_INFO, UNIDADES } from "../domain/products.ts";
 import { SOURCES } from "../sources/index.ts";
 import { gerarDeclaracoes, porSchema, type Schemas } from "./tipos.ts";
 
@@ -36,7 +36,7 @@ export const MARCA_TEMPLATE = "// ---- client.d.ts ----";
 export interface Catalogo {
   produtos: readonly string[];
   fontes: ReadonlyArray<{ id: string; nome: string }>;
-  unidades: readonly string[];
+  unidades: ReadonlyArray<{ id: string; descricao: string }>;
 }
 
 export interface Entradas {
@@ -60,7 +60,7 @@ export function lerEntradas(raiz = RAIZ): Entradas {
       throw new Error(`[gerar] schemas/${f}: JSON inválido: ${(err as Error).message}`, { cause: err });
     }
   }
-  const catalogo: Catalogo = { produtos: [...PRODUTOS], fontes: SOURCES.map((s) => ({ id: s.id, nome: s.nome })), unidades: [...UNIDADES] };
+  const catalogo: Catalogo = { produtos: [...PRODUTOS], fontes: SOURCES.map((s) => ({ id: s.id, nome: s.nome })), unidades: UNIDADES.map((u) => ({ id: u, descricao: UNIDADE_INFO[u].descricao })) };
   const commonTexto = readFileSync(join(dir, "common.schema.json"), "utf8");
   // the types are generated from the schemas as the catalogue makes them, in one run
   schemas.set("common.schema.json", JSON.parse(commonDoCatalogo(commonTexto, catalogo)));
@@ -95,7 +95,7 @@ export function commonDoCatalogo(texto: string, c: Catalogo): string {
     `Identificador da fonte original dos números: ${ou(c.fontes.map((f) => `"${f.id}" (${f.nome})`))}. Dados obtidos por um espelho mantêm a fonte original.`,
     c.fontes.map((f) => f.id),
   );
-  return definir(t, "unidade", null, c.unidades);
+  return definir(t, "unidade", `Unidade do preço: ${ou(c.unidades.map((u) => `"${u.id}" (${u.descricao})`))}.`, c.unidades.map((u) => u.id));
 }
 
 const BANNER_MODULO =

@@ -77,7 +77,7 @@ export function comProdutosDoCatalogo(html: string): string {
   if (!m) throw new Error('[render] public/simulador/index.html: falta o <select id="produto" name="produto"> do formulário');
   const recuo = `${m[4]}  `;
   const ordem = (p: Produto) => TIPOS_PRODUTO.indexOf(PRODUTO_INFO[p].tipo);
-  const produtos = PRODUTOS.map((p, i) => [p, i] as const).sort(([a, i], [b, j]) => ordem(a) - ordem(b) || i - j).map(([p]) => p);
+  const produtos = PRODUTOS.filter((p) => PRODUTO_INFO[p].tipo !== "sem_simulacao").map((p, i) => [p, i] as const).sort(([a, i], [b, j]) => ordem(a) - ordem(b) || i - j).map(([p]) => p);
   const opcoes = produtos.map((p) => `${recuo}<option value="${p}">${PRODUTO_INFO[p].nome} (${UNIDADE_INFO[PRODUTO_INFO[p].unidade].por})</option>`);
   return html.replace(re, (_all, a: string, _b: string, c: string) => `${a}${opcoes.join("\n")}${c}`);
 }

@@ -6,7 +6,7 @@
  * with one rounding (half up) per published figure: no float ever touches money.
  */
 import { formatBRL, fromHundredths, parseBRDecimal, toHundredths } from "../domain/money.ts";
-import { nomesDoTipo, PRODUTO_INFO, PRODUTOS, type Produto, type TipoProduto, type Unidade } from "../domain/products.ts";
+import { nomesDoTipo, PRODUTO_INFO, PRODUTOS, UNIDADE_INFO, type Produto, type TipoProduto, type Unidade } from "../domain/products.ts";
 import { normalizeUF, type UF } from "../domain/ufs.ts";
 
 /**
@@ -234,10 +234,15 @@ export function validarEntrada(params: Params, limites: Limites = LIMITES): { ok
   }
   const produtoTxt = get("produto");
   let produto: Produto | null = null;
-  if (produtoTxt === undefined) erros.push({ campo: "produto", mensagem: `${rotulo("produto")}: obrigatório; válidos: ${PRODUTOS.join(", ")}` });
-  else if (!(PRODUTOS as readonly string[]).includes(produtoTxt.trim().toLowerCase())) {
-    erros.push({ campo: "produto", mensagem: `${rotulo("produto")}: "${produtoTxt}" não existe; válidos: ${PRODUTOS.join(", ")}` });
-  } else produto = produtoTxt.trim().toLowerCase() as Produto;
+  // only products sold in a way the simulator knows (domain/products.ts: tipo)
+  const simulaveis = PRODUTOS.filter((p) => PRODUTO_INFO[p].tipo !== "sem_simulacao");
+  const lido = produtoTxt?.trim().toLowerCase();
+  if (produtoTxt === undefined) erros.push({ campo: "produto", mensagem: `${rotulo("produto")}: obrigatório; válidos: ${simulaveis.join(", ")}` });
+  else if (!(PRODUTOS as readonly string[]).includes(lido!)) {
+    erros.push({ campo: "produto", mensagem: `${rotulo("produto")}: "${produtoTxt}" não existe; válidos: ${simulaveis.join(", ")}` });
+  } else if (!(simulaveis as readonly string[]).includes(lido!)) {
+    erros.push({ campo: "produto", mensagem: `${rotulo("produto")}: ${PRODUTO_INFO[lido as Produto].nome.toLowerCase()} não tem simulação de venda; válidos: ${simulaveis.join(", ")}` });
+  } else produto = lido as Produto;
 
   let uf: UF | null = null;
   const ufTxt = get("uf");
@@ -394,7 +399,7 @@ export function serieDaEntrada(e: Pick<Entrada, "produto" | "uf">): string {
   return e.uf ? `${e.produto}/${e.uf}` : e.produto;
 }
 
-const UNIDADE_TEXTO: Record<Unidade, string> = { "@": "/@", kg: "/kg", sc60kg: "/sc 60 kg", cabeca: "/cabeça" };
+const UNIDADE_TEXTO = (u: Unidade): string => UNIDADE_INFO[u].sufixo;
 
 /**
  * The simulation itself. `preco` is the published price of serieDaEntrada(entrada) (ignored
@@ -433,8 +438,8 @@ export function simular(entrada: Entrada, preco: PrecoReferencia | null): Result
     ? { valor: toNumber(precoCent, 2), unidade, data_cotacao: null, fonte: null, serie: null, praca: null }
     : preco!;
   const descricao = informado
-    ? `${formatarReais(precoCent)}${UNIDADE_TEXTO[unidade]} informado pelo usuário`
-    : `${formatarReais(precoCent)}${UNIDADE_TEXTO[unidade]} de ${ref.data_cotacao ?? "data desconhecida"}` +
+    ? `${formatarReais(precoCent)}${UNIDADE_TEXTO(unidade)} informado pelo usuário`
+    : `${formatarReais(precoCent)}${UNIDADE_TEXTO(unidade)} de ${ref.data_cotacao ?? "data desconhecida"}` +
       ` (${ref.serie ?? ""}${ref.praca ? `, praça ${ref.praca}` : ""}, fonte ${ref.fonte ?? "?"})`;
 
   return {

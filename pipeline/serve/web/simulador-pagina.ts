@@ -18,6 +18,7 @@ const CAMPOS_POR_TIPO: Record<TipoProduto, string[]> = {
   gado_arroba: ["cabecas", "peso_vivo_kg", "rendimento_pct"],
   cabeca: ["cabecas"],
   grao_saca: ["sacas"],
+  sem_simulacao: [],
 };
 const camposDo = (produto: Produto) => CAMPOS_POR_TIPO[PRODUTO_INFO[produto].tipo];
 const TODOS = ["cabecas", "peso_vivo_kg", "rendimento_pct", "sacas"];

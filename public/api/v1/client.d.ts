@@ -97,11 +97,11 @@ export type DataHora = string;
 export type Produto = "boi_gordo" | "vaca_gorda" | "soja" | "milho" | "bezerro";
 
 /**
- * Unidade do preço: "@" (arroba, 15 kg de carcaça), "kg" (quilo; a Scot cota o RS por kg de peso vivo), "sc60kg" (saca de 60 kg) ou "cabeca" (por cabeça).
+ * Unidade do preço: "@" (arroba, 15 kg de carcaça), "kg" (quilo; a Scot cota o RS por kg de peso vivo), "sc60kg" (saca de 60 kg), "cabeca" (por cabeça), "sc50kg" (saca de 50 kg), "t" (tonelada), "cx40_8kg" (caixa de 40,8 kg (laranja)) ou "ct_lb" (centavos de real por libra-peso (algodão)).
  *
  * schemas/common.schema.json#/$defs/unidade
  */
-export type Unidade = "@" | "kg" | "sc60kg" | "cabeca";
+export type Unidade = "@" | "kg" | "sc60kg" | "cabeca" | "sc50kg" | "t" | "cx40_8kg" | "ct_lb";
 
 /**
  * Sigla de uma das 27 unidades da federação.

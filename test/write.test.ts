@@ -69,7 +69,7 @@ describe("publishFiles' gate across files", () => {
   afterEach(() => rm(root, { recursive: true, force: true }));
 
   it("refuses a set whose aggregate does not quote its series' last day, naming both files, and writes nothing", async () => {
-    const { renderSite } = await import("../pipeline/render/site.ts");
+    const { renderSite } = await import("../pipeline/site/assemble.ts");
     const { replay, tempSite, testConfig, cleanup, FIXTURES } = await import("./helpers/pipeline.ts");
     const site = await tempSite();
     try {

@@ -3,6 +3,14 @@
  * renderer builds them, and the elements of "line arrays" (historico, pracas, ...) each on one
  * line, so a new day is a one-line diff and a revision is one changed line.
  */
+/** One file of a published set, as rendered: its path under the site root and its text. */
+export interface RenderedFile {
+  path: string;
+  text: string;
+  /** the object the JSON text was serialized from (validated instead of parsing the text) */
+  doc?: unknown;
+}
+
 const LINE_ARRAYS = new Set(["historico", "pracas", "eventos", "capturas"]);
 
 export function stringifyDoc(doc: unknown): string {

@@ -6,7 +6,7 @@ import { loadStore } from "../history/store.ts";
 import { withDataLock } from "../publish/lock.ts";
 import { publishFiles } from "../publish/write.ts";
 import { renderSerie } from "../render/serie.ts";
-import { renderSiteFiles } from "../render/site.ts";
+import { renderSiteFiles } from "../site/assemble.ts";
 import type { SerieFile } from "../domain/publicados.ts";
 import { getSource } from "../sources/index.ts";
 import { nextStatus } from "./status.ts";

@@ -7,13 +7,12 @@ import { aceiteArg, describeRevision, judgeRevisions } from "../check/revisions.
 import type { RevisaoCampo, SeriesChange } from "../history/changes.ts";
 import { dayBrasilia, isoBrasilia } from "../domain/dates.ts";
 import { baselines, capturaId, loadCapturas, loadTodasCapturas, sha256Hex, type Captura, type CapturaRevisao } from "../history/capturas.ts";
-import { withCapturas } from "../render/capturas.ts";
 import { pageUrl, type PageLoader } from "../fetch/types.ts";
 import { loadEventos, nextEventos } from "../events/model.ts";
 import { assemble } from "../history/assemble.ts";
 import { loadStore } from "../history/store.ts";
 import { publishFiles } from "../publish/write.ts";
-import { renderSiteFiles } from "../render/site.ts";
+import { renderSiteFiles } from "../site/assemble.ts";
 import type { SerieFile } from "../domain/publicados.ts";
 import { SOURCES } from "../sources/index.ts";
 import type { PageDef, SourceDef } from "../sources/types.ts";
@@ -190,7 +189,7 @@ export async function runUpdate(opts: UpdateOptions): Promise<UpdateReport> {
   const status = nextStatus(store.status, outcomes, series, config, now, env);
   const eventos = nextEventos(await loadEventos(config.publicDir), changes, now);
   const log_ = capturas.length > 0 ? await loadCapturas(config.publicDir, Number(dayBrasilia(now).slice(0, 4))) : null;
-  const files = log_ ? withCapturas(renderSiteFiles(series, status, config, { eventos }), { ...log_, capturas: [...log_.capturas, ...capturas] }) : renderSiteFiles(series, status, config, { eventos });
+  const files = renderSiteFiles(series, status, config, { eventos, ...(log_ ? { capturas: { ...log_, capturas: [...log_.capturas, ...capturas] } } : {}) });
   const published = await publishFiles(config.publicDir, files);
   if (published.erros.length > 0) {
     throw new PipelineError({

@@ -9,12 +9,12 @@
 import { isDeepStrictEqual } from "node:util";
 import { mostrar } from "../contract/messages.ts";
 import { agregadosUf } from "../domain/products.ts";
-import { aggregateTable } from "../render/site.ts";
+import { aggregateTable } from "../render/aggregate.ts";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** Each key of the aggregate and the series whose last day it shows (one table, in render/site.ts). */
+/** Each key of the aggregate and the series whose last day it shows (one table, in render/aggregate.ts). */
 const serieDoAgregado = (): Readonly<Record<string, string>> => Object.fromEntries(aggregateTable());
 
 /** The quotes of a state aggregate and the product of the state series each one shows. */

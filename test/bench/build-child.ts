@@ -8,7 +8,7 @@ import { dirname, join } from "node:path";
 import { loadConfig } from "../../pipeline/config.ts";
 import { loadStore } from "../../pipeline/history/store.ts";
 import { runBuild } from "../../pipeline/run/build.ts";
-import { renderSite } from "../../pipeline/render/site.ts";
+import { renderSite } from "../../pipeline/site/assemble.ts";
 
 const [publicDir, floorDir] = process.argv.slice(2);
 if (!publicDir || !floorDir) throw new Error("uso: build-child.ts PUBLIC_DIR FLOOR_DIR");

@@ -6,7 +6,7 @@ import { isoBrasilia } from "../../pipeline/domain/dates.ts";
 import { PRODUTO_INFO } from "../../pipeline/domain/products.ts";
 import { publishFiles } from "../../pipeline/publish/write.ts";
 import { renderSerie } from "../../pipeline/render/serie.ts";
-import { renderSiteFiles } from "../../pipeline/render/site.ts";
+import { renderSiteFiles } from "../../pipeline/site/assemble.ts";
 import type { HistoricoEntry, SerieFile } from "../../pipeline/domain/publicados.ts";
 import { allSeries, getSource } from "../../pipeline/sources/index.ts";
 import { nextStatus } from "../../pipeline/run/status.ts";

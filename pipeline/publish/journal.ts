@@ -6,9 +6,18 @@
  * After a kill at any instant the next command finds either a journal (roll forward: the renames
  * are idempotent) or a staging directory without one (roll back: discard it), so the tree is the
  * old set or the new set, never a mix.
+ *
+ * The journal records each file's sha256 and size, so rolling forward never takes a missing
+ * staged file on trust: a staged file can vanish (a staging directory cleaned by hand, entries
+ * not yet durable at a power cut), and then only the target's bytes tell whether its rename
+ * happened. A journal that cannot be finished to exactly its hashes stays in place and every
+ * command refuses to run until the operator restores the tree with git.
  */
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
 import { open, readdir, readFile, rename, rm, mkdir, stat } from "node:fs/promises";
-import { dirname, join, sep } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { PipelineError } from "../domain/errors.ts";
 import { pidAlive } from "../io/files.ts";
 
 /** The staging directory, inside the site root: never served, deployed nor committed. */
@@ -32,15 +41,22 @@ export function isControlPath(rel: string): boolean {
   return CONTROL_NAME.test(parts[0] ?? "") || TEMP_FILE.test(parts[parts.length - 1] ?? "");
 }
 
-export interface JournalOp {
+/** A staged file: its target (relative to the site root) and the bytes it must end up holding. */
+export interface ArquivoPreparado {
+  arquivo: string;
+  /** hex sha256 of the new bytes */
+  sha256: string;
+  /** size of the new bytes */
+  tamanho: number;
+}
+
+export interface JournalOp extends ArquivoPreparado {
   /** rename the staged file over the target (created if missing) */
   op: "renomear";
-  /** the target, relative to the site root */
-  arquivo: string;
 }
 
 export interface Journal {
-  versao: 1;
+  versao: 2;
   pid: number;
   criado: string;
   operacoes: JournalOp[];
@@ -137,11 +153,58 @@ async function syncDir(dir: string): Promise<void> {
   }
 }
 
+/**
+ * fsyncs the directories holding `files` (paths under `root`) and every directory between them
+ * and `root`: a file's rename is durable once its directory is, and a directory mkdir created
+ * is durable once its parent is. Deepest first, each once.
+ */
+async function syncDirsOf(root: string, files: Iterable<string>): Promise<void> {
+  const dirs = new Set<string>();
+  for (const f of files) {
+    for (let d = dirname(f); ; d = dirname(d)) {
+      if (dirs.has(d)) break;
+      dirs.add(d);
+      if (d === root || !d.startsWith(root + sep)) break;
+    }
+  }
+  dirs.add(root);
+  for (const d of [...dirs].sort((a, b) => b.length - a.length)) await syncDir(d);
+}
+
 const exists = (p: string) => stat(p).then(() => true, (err: NodeJS.ErrnoException) => (err.code === "ENOENT" ? false : Promise.reject(err)));
 
+/** The sha256 (hex) and size of a file, streamed; null when it does not exist. */
+export async function hashFile(file: string): Promise<{ sha256: string; tamanho: number } | null> {
+  const h = createHash("sha256");
+  let tamanho = 0;
+  try {
+    for await (const chunk of createReadStream(file)) {
+      h.update(chunk as Buffer);
+      tamanho += (chunk as Buffer).length;
+    }
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "EISDIR") return null;
+    throw err;
+  }
+  return { sha256: h.digest("hex"), tamanho };
+}
+
+/** The hash and size a journal records for a file's new bytes. */
+export function hashBytes(bytes: Buffer): { sha256: string; tamanho: number } {
+  return { sha256: createHash("sha256").update(bytes).digest("hex"), tamanho: bytes.length };
+}
+
 /** Commits a staged set: the journal, then the renames, then the journal and staging removed. */
-export async function commitStaged(root: string, arquivos: readonly string[], passos: Passos): Promise<void> {
-  const journal: Journal = { versao: 1, pid: process.pid, criado: new Date().toISOString(), operacoes: arquivos.map((arquivo) => ({ op: "renomear", arquivo })) };
+export async function commitStaged(root: string, arquivos: readonly ArquivoPreparado[], passos: Passos): Promise<void> {
+  const journal: Journal = {
+    versao: 2,
+    pid: process.pid,
+    criado: new Date().toISOString(),
+    operacoes: arquivos.map(({ arquivo, sha256, tamanho }) => ({ op: "renomear", arquivo, sha256, tamanho })),
+  };
+  // the staged files' entries must be on disk before the journal that relies on them
+  await syncDirsOf(root, arquivos.map((a) => join(root, STAGING_DIR, a.arquivo)));
   await passos.antes({ tipo: "diario_escrito" });
   await writeDurable(join(root, JOURNAL_TEMP), `${JSON.stringify(journal, null, 1)}\n`);
   await passos.antes({ tipo: "diario_confirmado" });
@@ -150,21 +213,85 @@ export async function commitStaged(root: string, arquivos: readonly string[], pa
   await rollForward(root, journal, passos);
 }
 
-/** The renames of a committed journal (each skipped when already done), then the cleanup. */
+/** Thrown when a committed journal cannot be finished to exactly its hashes: the tree is a mix. */
+export class DiarioIrrecuperavelError extends PipelineError {
+  /** the targets that hold neither a staged file nor their new bytes */
+  readonly arquivos: readonly string[];
+  constructor(root: string, journal: Journal, problemas: readonly string[], motivo: string) {
+    const lista = problemas.slice(0, 8).join(", ") + (problemas.length > 8 ? ` e mais ${problemas.length - 8}` : "");
+    super({
+      stage: "write",
+      reason:
+        `recuperação: a publicação interrompida (PID ${journal.pid}, ${journal.criado}) não pode ser concluída: ` +
+        `${problemas.length} de ${journal.operacoes.length} arquivo(s) do diário ${motivo}: ${lista}. ` +
+        `O site pode estar misturado (parte antiga, parte nova); nada mais foi escrito e o diário ${JOURNAL_NAME} foi mantido, ` +
+        `então todo comando (update, build, validate, start) recusa rodar até o site ser restaurado. ${restaurar(root)}, e rode o comando de novo`,
+    });
+    this.name = "DiarioIrrecuperavelError";
+    this.arquivos = problemas;
+  }
+}
+
+/** How to put the site back as git has it: removes the journal, the staging directory and every file the publish added. */
+function restaurar(root: string): string {
+  const rel = relative(process.cwd(), resolve(root));
+  const p = rel === "" ? "." : rel.startsWith("..") || isAbsolute(rel) ? root : rel;
+  return `Restaure o site com "git checkout -- ${p} && git clean -fdx -- ${p}"`;
+}
+
+/** The targets of a journal that will not end with their new bytes: staged file gone (or not the new bytes) and target not the new bytes. */
+async function unfinishable(root: string, journal: Journal): Promise<string[]> {
+  const out: string[] = [];
+  for (const o of journal.operacoes) {
+    const staged = join(root, STAGING_DIR, o.arquivo);
+    let st: Awaited<ReturnType<typeof stat>> | null = null;
+    try {
+      st = await stat(staged);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+    }
+    // a staged file is fsynced before the journal: a wrong size means it was damaged since
+    if (st?.isFile() && st.size === o.tamanho) continue;
+    const t = await hashFile(join(root, o.arquivo));
+    if (t && t.sha256 === o.sha256 && t.tamanho === o.tamanho) continue;
+    out.push(o.arquivo);
+  }
+  return out;
+}
+
+/**
+ * Finishes a committed journal: checks first that every target can end with its new bytes (its
+ * staged file is there, or the target already holds them), renames the files still staged, makes
+ * the renames durable, then checks every target's sha256 before removing the journal. Anything
+ * short of exactly the journal's bytes keeps the journal and throws.
+ */
 async function rollForward(root: string, journal: Journal, passos?: Passos): Promise<number> {
+  const antes = await unfinishable(root, journal);
+  if (antes.length > 0) throw new DiarioIrrecuperavelError(root, journal, antes, "perderam o arquivo preparado e não têm os bytes novos (sha256 do diário)");
   let feitos = 0;
+  const renamed: string[] = [];
   for (const { arquivo } of journal.operacoes) {
     await passos?.antes({ tipo: "renomear", arquivo });
     const staged = join(root, STAGING_DIR, arquivo);
-    // the staging directory is only touched under the lock: a staged file that is gone was renamed
+    // checked above: a staged file that is gone was renamed, and its target holds the new bytes
     if (!(await exists(staged))) continue;
     const target = join(root, arquivo);
     await mkdir(dirname(target), { recursive: true });
     await rename(staged, target);
+    renamed.push(target);
     feitos++;
   }
+  // the renames must be durable before the journal that would redo them goes
+  await syncDirsOf(root, renamed);
+  const depois: string[] = [];
+  for (const o of journal.operacoes) {
+    const t = await hashFile(join(root, o.arquivo));
+    if (!t || t.sha256 !== o.sha256 || t.tamanho !== o.tamanho) depois.push(o.arquivo);
+  }
+  if (depois.length > 0) throw new DiarioIrrecuperavelError(root, journal, depois, "não ficaram com os bytes novos (sha256 do diário) depois das renomeações");
   await passos?.antes({ tipo: "diario_removido" });
   await rm(join(root, JOURNAL_NAME), { force: true });
+  await syncDir(root);
   await passos?.antes({ tipo: "preparo_removido" });
   await rm(join(root, STAGING_DIR), { recursive: true, force: true });
   return feitos;
@@ -174,9 +301,23 @@ function validJournal(j: unknown): j is Journal {
   const x = j as Journal | null;
   return (
     !!x &&
-    x.versao === 1 &&
+    x.versao === 2 &&
+    typeof x.pid === "number" &&
+    typeof x.criado === "string" &&
     Array.isArray(x.operacoes) &&
-    x.operacoes.every((o) => o && o.op === "renomear" && typeof o.arquivo === "string" && o.arquivo !== "" && !o.arquivo.split(/[\\/]/).some((s) => s === ".." || s === "") && !o.arquivo.startsWith(sep))
+    x.operacoes.every(
+      (o) =>
+        o &&
+        o.op === "renomear" &&
+        typeof o.arquivo === "string" &&
+        o.arquivo !== "" &&
+        !o.arquivo.split(/[\\/]/).some((s) => s === ".." || s === "") &&
+        !o.arquivo.startsWith(sep) &&
+        typeof o.sha256 === "string" &&
+        /^[0-9a-f]{64}$/.test(o.sha256) &&
+        Number.isSafeInteger(o.tamanho) &&
+        o.tamanho >= 0,
+    )
   );
 }
 
@@ -200,12 +341,15 @@ export async function recoverInterrupted(root: string): Promise<string | null> {
     } catch {
       journal = null;
     }
-    // the journal is renamed into place whole: an unreadable one was damaged by hand
+    // the journal is renamed into place whole: an unreadable one was damaged by hand (or written
+    // by an older version, without the hashes recovery checks)
     if (!validJournal(journal)) {
-      throw new Error(
-        `recuperação: o diário ${join(root, JOURNAL_NAME)} de uma publicação interrompida está ilegível; nada foi feito. ` +
-          `Restaure o site com "git checkout -- ${root}" e apague ${JOURNAL_NAME} e ${STAGING_DIR}/`,
-      );
+      throw new PipelineError({
+        stage: "write",
+        reason:
+          `recuperação: o diário ${join(root, JOURNAL_NAME)} de uma publicação interrompida está ilegível; nada foi feito. ` +
+          `${restaurar(root)} (apaga também ${JOURNAL_NAME} e ${STAGING_DIR}/), e rode o comando de novo`,
+      });
     }
     const feitos = await rollForward(root, journal);
     said.push(

@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import { PipelineError } from "../domain/errors.ts";
 import type { RenderedFile } from "../render/site.ts";
 import { FileValidator } from "../validate/ajv.ts";
-import { commitStaged, JOURNAL_NAME, Passos, QuedaSimulada, STAGING_DIR, writeDurable, writerDeTeste } from "./journal.ts";
+import { commitStaged, hashBytes, JOURNAL_NAME, Passos, QuedaSimulada, STAGING_DIR, writeDurable, writerDeTeste, type ArquivoPreparado } from "./journal.ts";
 import { holdsDataLock, withDataLock } from "./lock.ts";
 
 /**
@@ -43,7 +43,7 @@ export async function publishFiles(root: string, files: Iterable<RenderedFile>):
   const validator = new FileValidator();
   const staging = join(root, STAGING_DIR);
   const write = writerDeTeste() ?? writeDurable;
-  const changed: string[] = [];
+  const changed: ArquivoPreparado[] = [];
   let unchanged = 0;
   const discard = () => rm(staging, { recursive: true, force: true });
   // left by a run killed before its journal: never part of the site (withDataLock recovered it)
@@ -62,7 +62,8 @@ export async function publishFiles(root: string, files: Iterable<RenderedFile>):
       const staged = join(staging, f.path);
       await mkdir(dirname(staged), { recursive: true });
       await write(staged, bytes);
-      changed.push(f.path);
+      // what recovery checks each target against (journal.ts)
+      changed.push({ arquivo: f.path, ...hashBytes(bytes) });
     }
     current = "";
     const { erros } = validator.report();
@@ -82,7 +83,7 @@ export async function publishFiles(root: string, files: Iterable<RenderedFile>):
       cause: err,
     });
   }
-  return { written: changed.sort(), unchanged, erros: [] };
+  return { written: changed.map((c) => c.arquivo).sort(), unchanged, erros: [] };
 }
 
 function describeIoError(err: unknown): string {

@@ -2,11 +2,13 @@
  * One run at a time on a data directory, the way git guards its index: a lock file created
  * exclusively inside the site root (`.cotacao.lock`), naming its holder (PID, host, command,
  * start time). A second run waits for it, or with `esperar: false` fails at once naming the
- * holder. A lock whose PID is gone on this host is stale and is broken. While holding the lock,
- * and before anything else, an interrupted publish is finished or rolled back (journal.ts).
+ * holder. A lock whose PID is gone on this host, or now belongs to another process (its start
+ * time differs), is stale and is broken. While holding the lock, and before anything else, an
+ * interrupted publish is finished or rolled back (journal.ts).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { link, mkdir, readFile, readdir, rm, unlink, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join, resolve } from "node:path";
@@ -30,6 +32,19 @@ export interface LockHolder {
   comando: string;
   /** random, tells two holders with the same PID apart (a PID reused after a crash) */
   token: string;
+  /**
+   * The holder process's start, where the system tells it (Linux /proc): boot id and start time
+   * in clock ticks since boot. A live PID with another start is an unrelated process that got the
+   * PID after the holder died. Absent in locks written where /proc is not there.
+   */
+  inicio?: InicioDeProcesso;
+}
+
+export interface InicioDeProcesso {
+  /** /proc/sys/kernel/random/boot_id */
+  boot: string;
+  /** field 22 of /proc/PID/stat (starttime), in clock ticks since boot, as a decimal string */
+  ticks: string;
 }
 
 export interface LockOptions {
@@ -66,8 +81,29 @@ export function descreverDono(h: LockHolder | null): string {
   return `PID ${h.pid} em ${h.host}, "${h.comando}", desde ${h.desde}`;
 }
 
-/** Locks this process holds, by resolved directory, with their token (to tell a reused PID's stale lock from ours). */
-const held = new Map<string, string>();
+/**
+ * The tokens of every withDataLock call of this process still running (waiting, holding or
+ * releasing): a lock file with our PID and one of these is ours and never stale; with our PID and
+ * another token it was left by an earlier process that had our PID. A token is added before its
+ * lock file can exist and removed only after that file is gone, so no task of this process ever
+ * judges another one's lock stale.
+ */
+const ownTokens = new Set<string>();
+
+/**
+ * Test-only hooks at the instants where another task of this process could look at the lock:
+ * `criada` right after the lock file is linked into place, `soltando` between the lock file's
+ * removal and the end of the release. Production never sets them.
+ */
+export interface GanchosDeTrava {
+  criada?: (dir: string) => Promise<void>;
+  soltando?: (dir: string) => Promise<void>;
+}
+let ganchos: GanchosDeTrava = {};
+/** Test-only: sets the lock's hooks (`{}` removes them). */
+export function setGanchosDeTrava(g: GanchosDeTrava): void {
+  ganchos = g;
+}
 /**
  * The directories locked by the current call chain: withDataLock is re-entrant for code running
  * inside its `fn` (runBuild inside the build command, publishFiles inside runUpdate), while an
@@ -98,15 +134,36 @@ async function readHolder(file: string): Promise<LockHolder | null | "ausente"> 
   }
 }
 
+/** A process's start on Linux (boot id and field 22 of /proc/PID/stat); null where /proc does not tell. */
+export function inicioDoProcesso(pid: number): InicioDeProcesso | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const boot = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
+    // the command name (field 2) is in parentheses and may hold spaces and ")": fields 3.. follow the last ")"
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const ticks = fields[22 - 3];
+    return ticks && /^\d+$/.test(ticks) && boot ? { boot, ticks } : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
- * A holder is gone when it ran on this host and its PID no longer exists, or when the PID is
- * ours but this process does not hold the lock (a PID reused after the holder was killed, as
- * happens in a fresh container). A holder on another host is never judged: only a person can.
+ * A holder is gone when it ran on this host and its PID no longer exists, or exists but started
+ * at another time than the holder did (the PID was reused by an unrelated process, or the host
+ * rebooted), or when the PID is ours but the token is not one of this process's (a PID reused
+ * after the holder was killed, as happens in a fresh container). Without a recorded start, or
+ * where /proc is absent, a live PID is a live holder. A holder on another host is never judged:
+ * only a person can.
  */
-function isStale(h: LockHolder, dir: string): boolean {
+function isStale(h: LockHolder): boolean {
   if (h.host !== hostname()) return false;
-  if (h.pid === process.pid) return held.get(dir) !== h.token;
-  return !pidAlive(h.pid);
+  if (h.pid === process.pid) return !ownTokens.has(h.token);
+  if (!pidAlive(h.pid)) return true;
+  if (!h.inicio || typeof h.inicio.boot !== "string" || typeof h.inicio.ticks !== "string") return false;
+  const agora = inicioDoProcesso(h.pid);
+  if (!agora) return false;
+  return agora.boot !== h.inicio.boot || agora.ticks !== h.inicio.ticks;
 }
 
 /** Creates `name` in `dir` holding `text`, only if it does not exist: written aside, then linked. */
@@ -130,7 +187,7 @@ async function breakStale(dir: string, stale: LockHolder, me: LockHolder): Promi
   if (!(await createExclusive(dir, BREAKER_NAME, JSON.stringify(me)))) {
     const b = await readHolder(breaker);
     // a breaker is held for an instant; one left by a killed process is removed
-    if (b !== "ausente" && (b === null || isStale(b, dir))) await rm(breaker, { force: true });
+    if (b !== "ausente" && (b === null || isStale(b))) await rm(breaker, { force: true });
     return;
   }
   try {
@@ -172,7 +229,6 @@ export async function withDataLock<T>(dirArg: string, opts: LockOptions, fn: () 
   const dir = resolve(dirArg);
   const outer = chain.getStore();
   if (outer?.has(dir)) return fn();
-  const log = opts.log ?? (() => {});
   const me: LockHolder = {
     pid: process.pid,
     host: hostname(),
@@ -180,6 +236,18 @@ export async function withDataLock<T>(dirArg: string, opts: LockOptions, fn: () 
     comando: opts.comando ?? defaultComando(),
     token: randomBytes(12).toString("hex"),
   };
+  const inicio = inicioDoProcesso(process.pid);
+  if (inicio) me.inicio = inicio;
+  ownTokens.add(me.token);
+  try {
+    return await holdAndRun(dir, outer, opts, me, fn);
+  } finally {
+    ownTokens.delete(me.token);
+  }
+}
+
+async function holdAndRun<T>(dir: string, outer: ReadonlySet<string> | undefined, opts: LockOptions, me: LockHolder, fn: () => Promise<T>): Promise<T> {
+  const log = opts.log ?? (() => {});
   await mkdir(dir, { recursive: true });
   const file = join(dir, LOCK_NAME);
   const intervalo = opts.intervaloMs ?? 250;
@@ -191,7 +259,7 @@ export async function withDataLock<T>(dirArg: string, opts: LockOptions, fn: () 
     if (await createExclusive(dir, LOCK_NAME, `${JSON.stringify(me, null, 2)}\n`)) break;
     const h = await readHolder(file);
     if (h === "ausente") continue;
-    if (h !== null && isStale(h, dir)) {
+    if (h !== null && isStale(h)) {
       log(`trava: a execução que travava ${dir} (${descreverDono(h)}) não existe mais; trava abandonada removida`);
       await breakStale(dir, h, me);
       continue;
@@ -209,16 +277,17 @@ export async function withDataLock<T>(dirArg: string, opts: LockOptions, fn: () 
     }
     await sleep(intervalo);
   }
-  held.set(dir, me.token);
   try {
+    await ganchos.criada?.(dir);
     if (avisado) log(`trava: ${dir} liberada após ${Math.round((Date.now() - start) / 1000)} s; seguindo`);
     await removeDeadLockTemps(dir);
     const recovered = await recoverInterrupted(dir);
     if (recovered) log(recovered);
     return await chain.run(new Set([...(outer ?? []), dir]), fn);
   } finally {
-    held.delete(dir);
+    // the lock file goes first; only then (withDataLock) is the token forgotten
     const h = await readHolder(file).catch(() => null);
     if (h !== "ausente" && h !== null && h.token === me.token) await rm(file, { force: true });
+    await ganchos.soltando?.(dir);
   }
 }

@@ -3,18 +3,15 @@
  * function of the site files before (HEAD) and after (working tree); the git layer that reads
  * them is below it and stays thin.
  */
-import { execFile } from "node:child_process";
 import type { Dirent } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
-import { promisify } from "node:util";
 import { diff, formatDecimalBR, variationPct } from "../domain/money.ts";
 import { isProduto, UNIDADE_INFO } from "../domain/products.ts";
 import { allSeries } from "../sources/index.ts";
-import type { HistoricoEntry, SerieFile, SourceState, StatusFile, StatusSource } from "../render/shapes.ts";
+import type { HistoricoEntry, SerieFile, SourceState, StatusFile, StatusSource } from "../domain/publicados.ts";
+import { git, gitValue } from "../io/git.ts";
 import { CONTROL_NAME, isControlPath, TEMP_FILE } from "./journal.ts";
-
-const run = promisify(execFile);
 
 /** Site files by path relative to the site root ("api/v1/cotacao/soja.json"); null = absent. */
 export type SiteFiles = ReadonlyMap<string, string | null>;
@@ -282,11 +279,6 @@ export function buildChangelog({ before, after }: ChangelogInput): string | null
 
 // --- git layer ---------------------------------------------------------------------------
 
-async function git(cwd: string, args: string[]): Promise<string> {
-  const { stdout } = await run("git", args, { cwd, maxBuffer: 256 * 1024 * 1024, encoding: "utf8" });
-  return stdout;
-}
-
 /** True when the repository has a HEAD commit. */
 async function hasHead(cwd: string): Promise<boolean> {
   try {
@@ -302,7 +294,7 @@ async function hasHead(cwd: string): Promise<boolean> {
  * untracked files under the site root), read on both sides. Paths are relative to the site root.
  */
 export async function readSiteChange(repoDir: string, siteDir: string): Promise<ChangelogInput> {
-  const top = (await git(repoDir, ["rev-parse", "--show-toplevel"])).trim();
+  const top = await gitValue(repoDir, ["rev-parse", "--show-toplevel"]);
   const rel = relative(top, siteDir).split(sep).join("/");
   if (rel.startsWith("..")) throw new Error(`changelog: ${siteDir} está fora do repositório ${top}`);
   const head = await hasHead(top);
@@ -339,7 +331,7 @@ export async function readSiteChange(repoDir: string, siteDir: string): Promise<
 /** Which of these files (repo-relative or absolute) differ from HEAD or are new. */
 export async function changedFiles(repoDir: string, paths: readonly string[]): Promise<string[]> {
   if (paths.length === 0) return [];
-  const top = (await git(repoDir, ["rev-parse", "--show-toplevel"])).trim();
+  const top = await gitValue(repoDir, ["rev-parse", "--show-toplevel"]);
   const out = await git(top, ["status", "--porcelain=v1", "-z", "--no-renames", "--untracked-files=all", "--", ...paths.map((p) => relative(top, join(repoDir, p)) || p)]);
   return out
     .split("\0")
@@ -385,7 +377,7 @@ const LOCK_FILE = /^\.cotacao\.lock(?:\..+)?$/;
  * refuses to commit when this is not empty.
  */
 export async function forbiddenFiles(repoDir: string, siteDir: string, extras: readonly string[] = []): Promise<string[]> {
-  const top = (await git(repoDir, ["rev-parse", "--show-toplevel"])).trim();
+  const top = await gitValue(repoDir, ["rev-parse", "--show-toplevel"]);
   const rel = relative(top, siteDir).split(sep).join("/");
   const out = new Set<string>();
   let entries: Dirent[] = [];

@@ -1,5 +1,5 @@
 import { EXTRAS_PRACA } from "../domain/row.ts";
-import type { HistoricoEntry } from "./shapes.ts";
+import type { HistoricoEntry } from "../domain/publicados.ts";
 
 function quote(s: string): string {
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;

@@ -4,7 +4,7 @@ import { diff, formatBRL, variationPct } from "../domain/money.ts";
 import { PRODUTO_INFO, UNIDADE_INFO } from "../domain/products.ts";
 import type { SeriesDef } from "../domain/series.ts";
 import type { SourceDef } from "../sources/types.ts";
-import type { HistoricoEntry, PracaQuote, Proveniencia, SerieFile, Variacao } from "./shapes.ts";
+import type { HistoricoEntry, PracaQuote, Proveniencia, SerieFile, Variacao } from "../domain/publicados.ts";
 
 export interface SerieParts {
   def: SeriesDef;

@@ -1,7 +1,7 @@
 import { mkdir, readFile, rm, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { PipelineError } from "../domain/errors.ts";
-import type { RenderedFile } from "../render/site.ts";
+import type { RenderedFile } from "../render/json.ts";
 import { FileValidator } from "../validate/ajv.ts";
 import { commitStaged, hashBytes, JOURNAL_NAME, Passos, QuedaSimulada, STAGING_DIR, writeDurable, writerDeTeste, type ArquivoPreparado } from "./journal.ts";
 import { holdsDataLock, withDataLock } from "./lock.ts";

@@ -2,6 +2,7 @@ import { readFileSync, existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import { PipelineError } from "./domain/errors.ts";
 import type { Fonte } from "./domain/row.ts";
 import { ALL_UFS, type UF } from "./domain/ufs.ts";
 import { allSeries, SOURCES } from "./sources/index.ts";
@@ -79,25 +80,30 @@ export function loadConfig(opts: { root?: string; publicDir?: string; env?: Node
     try {
       raw = JSON.parse(readFileSync(file, "utf8"));
     } catch (err) {
-      throw new Error(`${CONFIG_FILE}: JSON inválido (${(err as Error).message})`);
+      throw new PipelineError({ stage: "config", reason: `${CONFIG_FILE}: JSON inválido (${(err as Error).message})`, cause: err });
     }
     const r = configSchema(cat.fontes).safeParse(raw);
     if (!r.success) {
-      throw new Error(
-        `${CONFIG_FILE}: ${r.error.issues.map((i) => `${i.path.join(".") || "(raiz)"}: ${i.message}`).join("; ")} ` +
+      throw new PipelineError({
+        stage: "config",
+        reason:
+          `${CONFIG_FILE}: ${r.error.issues.map((i) => `${i.path.join(".") || "(raiz)"}: ${i.message}`).join("; ")} ` +
           `(fontes válidas: ${cat.fontes.join(", ")}; UFs com praça de referência: ${cat.ufsPraca.join(" ")})`,
-      );
+      });
     }
     parsed = r.data;
     const fora = Object.keys(parsed.pracasReferencia ?? {}).filter((uf) => !cat.ufsPraca.includes(uf as UF));
     if (fora.length > 0) {
-      throw new Error(`${CONFIG_FILE}: pracasReferencia: ${fora.join(", ")} sem série de praças (UFs com praça de referência: ${cat.ufsPraca.join(" ")})`);
+      throw new PipelineError({
+        stage: "config",
+        reason: `${CONFIG_FILE}: pracasReferencia: ${fora.join(", ")} sem série de praças (UFs com praça de referência: ${cat.ufsPraca.join(" ")})`,
+      });
     }
   }
   const fontesAtivas = Object.fromEntries(cat.fontes.map((f) => [f, parsed.fontes?.[f]?.ativa ?? true])) as Record<Fonte, boolean>;
   for (const id of (env.COTACAO_FONTES_DESATIVADAS ?? "").split(",").map((s) => s.trim()).filter(Boolean)) {
     if (!cat.fontes.includes(id)) {
-      throw new Error(`COTACAO_FONTES_DESATIVADAS: fonte desconhecida "${id}" (válidas: ${cat.fontes.join(", ")})`);
+      throw new PipelineError({ stage: "config", reason: `COTACAO_FONTES_DESATIVADAS: fonte desconhecida "${id}" (válidas: ${cat.fontes.join(", ")})` });
     }
     fontesAtivas[id as Fonte] = false;
   }

@@ -1,5 +1,6 @@
 import type { RevisaoAceita } from "../config.ts";
 import { formatDateBR } from "../domain/dates.ts";
+import { PipelineError } from "../domain/errors.ts";
 import { formatDecimalBR, toHundredths } from "../domain/money.ts";
 import { limitesDaSerie, type SeriesDef } from "../domain/series.ts";
 import { EXEMPLOS } from "../sources/index.ts";
@@ -143,10 +144,12 @@ function acceptance(c: RevisaoCampo, aceitas: readonly RevisaoAceita[], refPraca
 export function parseAceite(text: string): RevisaoAceita {
   const m = /^([a-z_]+(?:\/[A-Z]{2})?)@(\d{4}-\d{2}-\d{2})(?::([^=]+))?=(.+)$/.exec(text.trim());
   if (!m) {
-    throw new Error(
-      `revisão aceita inválida: "${text}" (use SERIE@AAAA-MM-DD=VALOR ou SERIE@AAAA-MM-DD:CAMPO=VALOR, ` +
+    throw new PipelineError({
+      stage: "config",
+      reason:
+        `revisão aceita inválida: "${text}" (use SERIE@AAAA-MM-DD=VALOR ou SERIE@AAAA-MM-DD:CAMPO=VALOR, ` +
         `ex.: ${EXEMPLOS.estadual}@2026-08-05=345.50; VALOR "nenhum" aceita a remoção do campo)`,
-    );
+    });
   }
   const raw = m[4]!.trim();
   let valor: number | null;
@@ -156,7 +159,7 @@ export function parseAceite(text: string): RevisaoAceita {
     const normal = raw.includes(",") ? raw.replace(/\./g, "").replace(",", ".") : raw;
     valor = Number(normal);
     if (!/^-?\d+(\.\d{1,2})?$/.test(normal) || !Number.isFinite(valor)) {
-      throw new Error(`revisão aceita inválida: "${text}": valor "${raw}" não é um número com até duas casas (ou "nenhum")`);
+      throw new PipelineError({ stage: "config", reason: `revisão aceita inválida: "${text}": valor "${raw}" não é um número com até duas casas (ou "nenhum")` });
     }
   }
   return { serie: m[1]!, data: m[2]!, campo: m[3]?.trim() || "valor", valor };

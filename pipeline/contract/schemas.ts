@@ -113,7 +113,7 @@ function compiled(): Map<string, ValidateFunction> {
   const files = listSchemaFiles();
   for (const f of files) {
     const schema = JSON.parse(readFileSync(join(SCHEMA_DIR, f), "utf8")) as { $id?: string; $defs?: Record<string, { enum?: unknown[] }> };
-    if (schema.$id !== f) throw new Error(`schemas/${f}: "$id" deve ser "${f}" (recebido ${JSON.stringify(schema.$id)})`);
+    if (schema.$id !== f) throw new PipelineError({ stage: "validate", reason: `schemas/${f}: "$id" deve ser "${f}" (recebido ${JSON.stringify(schema.$id)})` });
     if (f === "common.schema.json") {
       for (const k of ["produto", "fonte"] as const) if (schema.$defs?.[k]) schema.$defs[k].enum = enums[k];
     }
@@ -122,7 +122,7 @@ function compiled(): Map<string, ValidateFunction> {
   const out = new Map<string, ValidateFunction>();
   for (const f of files) {
     const v = ajv.getSchema(f);
-    if (!v) throw new Error(`schemas/${f}: não compilou`);
+    if (!v) throw new PipelineError({ stage: "validate", reason: `schemas/${f}: não compilou` });
     out.set(f, v);
   }
   validators = out;
@@ -132,7 +132,7 @@ function compiled(): Map<string, ValidateFunction> {
 
 function problemasDoDocumento(match: SchemaMatch, data: unknown): Problema[] {
   const validate = compiled().get(match.schema);
-  if (!validate) throw new Error(`schema ${match.schema} não encontrado em ${SCHEMA_DIR}`);
+  if (!validate) throw new PipelineError({ stage: "validate", reason: `schema ${match.schema} não encontrado em ${SCHEMA_DIR}` });
   const out = validate(data) ? [] : problemasDoAjv(validate.errors);
   if (match.kind === "serie") out.push(...checarSerie(data, { produto: match.produto!, uf: match.uf ?? null }));
   if (match.kind === "cotacao") out.push(...checarAgregado(data, match.uf ?? null));

@@ -15,11 +15,19 @@ export const FAILURE_KINDS = [
 ] as const;
 export type FailureKind = (typeof FAILURE_KINDS)[number];
 
-export type Stage = "fetch" | "parse" | "check" | "merge" | "render" | "validate" | "write";
+/**
+ * Where a failure happened: a stage of the line, or "config" (configuration and environment,
+ * read before any stage runs) and "notify" (webhook delivery, after publishing).
+ */
+export type Stage = "config" | "fetch" | "parse" | "check" | "merge" | "render" | "validate" | "write" | "publish" | "notify";
 
+/**
+ * The one shape of a pipeline error: "[stage] [source/page] message (url)", the original error
+ * as `cause`. A page's failure is not thrown but recorded with its FailureKind (run/status.ts);
+ * this is for what stops a command.
+ */
 export class PipelineError extends Error {
   readonly stage: Stage;
-  readonly kind: FailureKind | "internal";
   readonly source: string | undefined;
   readonly page: string | undefined;
   readonly url: string | undefined;
@@ -27,7 +35,6 @@ export class PipelineError extends Error {
 
   constructor(opts: {
     stage: Stage;
-    kind?: FailureKind | "internal";
     source?: string;
     page?: string;
     url?: string;
@@ -39,7 +46,6 @@ export class PipelineError extends Error {
     super(`[${opts.stage}]${where} ${opts.reason}${url}`, opts.cause ? { cause: opts.cause } : undefined);
     this.name = "PipelineError";
     this.stage = opts.stage;
-    this.kind = opts.kind ?? "internal";
     this.source = opts.source;
     this.page = opts.page;
     this.url = opts.url;

@@ -7,6 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { PipelineError } from "./errors.ts";
 
 export interface Repository {
   owner: string;
@@ -43,7 +44,7 @@ const EXEMPLO = '"repository": {"type": "git", "url": "https://github.com/DONO/R
 export function parseRepository(field: unknown, origem = "package.json"): Repository {
   const raw = typeof field === "string" ? field : field !== null && typeof field === "object" ? (field as { url?: unknown }).url : undefined;
   if (typeof raw !== "string" || raw.trim() === "") {
-    throw new Error(`[site] ${origem}: campo "repository" ausente ou sem "url"; use ${EXEMPLO}`);
+    throw new PipelineError({ stage: "config", reason: `${origem}: campo "repository" ausente ou sem "url"; use ${EXEMPLO}` });
   }
   const s = raw.trim();
   const m =
@@ -51,13 +52,13 @@ export function parseRepository(field: unknown, origem = "package.json"): Reposi
     /^(?:git\+)?(?:https?|ssh|git):\/\/(?:[^@/]+@)?github\.com[:/]([^/]+)\/([^/]+?)\/?$/i.exec(s) ??
     /^git@github\.com:([^/]+)\/([^/]+)$/i.exec(s);
   if (!m) {
-    throw new Error(`[site] ${origem}: "repository" não é um repositório do GitHub: ${JSON.stringify(s)}; use ${EXEMPLO}`);
+    throw new PipelineError({ stage: "config", reason: `${origem}: "repository" não é um repositório do GitHub: ${JSON.stringify(s)}; use ${EXEMPLO}` });
   }
   const owner = m[1]!;
   const name = m[2]!.replace(/\.git$/i, "");
-  if (!OWNER.test(owner)) throw new Error(`[site] ${origem}: dono inválido em "repository": ${JSON.stringify(owner)}`);
+  if (!OWNER.test(owner)) throw new PipelineError({ stage: "config", reason: `${origem}: dono inválido em "repository": ${JSON.stringify(owner)}` });
   if (!NAME.test(name) || name === "." || name === "..") {
-    throw new Error(`[site] ${origem}: nome de repositório inválido em "repository": ${JSON.stringify(name)}`);
+    throw new PipelineError({ stage: "config", reason: `${origem}: nome de repositório inválido em "repository": ${JSON.stringify(name)}` });
   }
   return { owner, name };
 }
@@ -80,7 +81,7 @@ function readRepository(): Repository {
   try {
     pkg = JSON.parse(readFileSync(PACKAGE_JSON, "utf8"));
   } catch (err) {
-    throw new Error(`[site] ${PACKAGE_JSON}: não foi possível ler o package.json (${(err as Error).message})`, { cause: err });
+    throw new PipelineError({ stage: "config", reason: `${PACKAGE_JSON}: não foi possível ler o package.json (${(err as Error).message})`, cause: err });
   }
   return parseRepository((pkg as { repository?: unknown }).repository, PACKAGE_JSON);
 }

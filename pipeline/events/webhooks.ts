@@ -12,6 +12,7 @@
  */
 import { createHmac } from "node:crypto";
 import { readFile } from "node:fs/promises";
+import { PipelineError } from "../domain/errors.ts";
 import { writeAtomic } from "../io/files.ts";
 import {
   createDispatcher,
@@ -73,17 +74,17 @@ export async function loadAssinantes(file: string, opts: { permitirInseguro?: bo
     text = await readFile(file, "utf8");
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
-    throw new Error(`${file}: não foi possível ler (${(err as Error).message})`);
+    throw new PipelineError({ stage: "notify", reason: `${file}: não foi possível ler (${(err as Error).message})`, cause: err });
   }
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (err) {
-    throw new Error(`${file}: JSON inválido (${(err as Error).message})`);
+    throw new PipelineError({ stage: "notify", reason: `${file}: JSON inválido (${(err as Error).message})`, cause: err });
   }
   const r = z.array(AssinanteSchema).safeParse(raw);
   if (!r.success) {
-    throw new Error(`${file}: ${r.error.issues.map((i) => `${onde(i.path)}: ${i.message}`).join("; ")}`);
+    throw new PipelineError({ stage: "notify", reason: `${file}: ${r.error.issues.map((i) => `${onde(i.path)}: ${i.message}`).join("; ")}` });
   }
   const problemas: string[] = [];
   const vistos = new Set<string>();
@@ -93,7 +94,7 @@ export async function loadAssinantes(file: string, opts: { permitirInseguro?: bo
     if (vistos.has(a.url)) problemas.push(`[${i}].url ${a.url}: repetida`);
     vistos.add(a.url);
   });
-  if (problemas.length > 0) throw new Error(`${file}: ${problemas.join("; ")}`);
+  if (problemas.length > 0) throw new PipelineError({ stage: "notify", reason: `${file}: ${problemas.join("; ")}` });
   return r.data;
 }
 
@@ -103,19 +104,19 @@ export async function loadEstado(file: string): Promise<EstadoEntregas> {
     text = await readFile(file, "utf8");
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return estadoVazio();
-    throw new Error(`${file}: não foi possível ler (${(err as Error).message})`);
+    throw new PipelineError({ stage: "notify", reason: `${file}: não foi possível ler (${(err as Error).message})`, cause: err });
   }
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (err) {
-    throw new Error(`${file}: JSON inválido (${(err as Error).message}); restaure o arquivo com git`);
+    throw new PipelineError({ stage: "notify", reason: `${file}: JSON inválido (${(err as Error).message}); restaure o arquivo com git`, cause: err });
   }
   const r = z
     .strictObject({ versao: z.literal(1), assinantes: z.array(z.strictObject({ url: z.string(), entregues: z.array(z.string()) })) })
     .safeParse(raw);
   // a damaged state would re-send everything: stop instead
-  if (!r.success) throw new Error(`${file}: estado de entregas inválido (${r.error.issues[0]?.message}); restaure o arquivo com git`);
+  if (!r.success) throw new PipelineError({ stage: "notify", reason: `${file}: estado de entregas inválido (${r.error.issues[0]?.message}); restaure o arquivo com git` });
   return r.data;
 }
 

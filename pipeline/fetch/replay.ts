@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { PipelineError } from "../domain/errors.ts";
 import { MIRRORS } from "../sources/index.ts";
 import { classifyResponse } from "./challenge.ts";
 import { MAX_PAGE_BYTES } from "./http.ts";
@@ -120,17 +121,17 @@ function readCapturas(root: string): Map<string, Date> {
   try {
     doc = JSON.parse(text);
   } catch (err) {
-    throw new Error(`${file}: JSON inválido (${(err as Error).message})`);
+    throw new PipelineError({ stage: "fetch", reason: `${file}: JSON inválido (${(err as Error).message})`, cause: err });
   }
   const out = new Map<string, Date>();
   if (doc === null || typeof doc !== "object" || Array.isArray(doc)) {
-    throw new Error(`${file}: esperado um objeto {"fonte/pagina": "data ISO 8601"}`);
+    throw new PipelineError({ stage: "fetch", reason: `${file}: esperado um objeto {"fonte/pagina": "data ISO 8601"}` });
   }
   for (const [key, value] of Object.entries(doc)) {
     if (key.startsWith("$")) continue; // "$comentario"
     const d = typeof value === "string" ? new Date(value) : new Date(Number.NaN);
     if (!/^[a-z0-9-]+\/[a-z0-9-]+$/.test(key) || Number.isNaN(d.getTime())) {
-      throw new Error(`${file}: entrada inválida "${key}": ${JSON.stringify(value)} (use "fonte/pagina": "2026-09-06T01:39:00Z")`);
+      throw new PipelineError({ stage: "fetch", reason: `${file}: entrada inválida "${key}": ${JSON.stringify(value)} (use "fonte/pagina": "2026-09-06T01:39:00Z")` });
     }
     out.set(key, d);
   }

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { PipelineError } from "../domain/errors.ts";
 import { PRODUTOS } from "../domain/products.ts";
 import { JSDELIVR_URL, SITE_URL, type SiteUrls } from "../domain/site.ts";
 
@@ -24,11 +25,11 @@ export function renderClient(template: string, urls: Pick<SiteUrls, "SITE_URL" |
     // the products' ids, from the catalogue (domain/products.ts)
     ["__PRODUTOS__", `[${PRODUTOS.map((p) => JSON.stringify(p)).join(", ")}]`],
   ] as const) {
-    if (!out.includes(token)) throw new Error(`[render] ${CLIENT_TEMPLATE}: o modelo não contém ${token}`);
+    if (!out.includes(token)) throw new PipelineError({ stage: "render", reason: `${CLIENT_TEMPLATE}: o modelo não contém ${token}` });
     out = out.replaceAll(token, value);
   }
   const left = /__[A-Z][A-Z_]*__/.exec(out);
-  if (left) throw new Error(`[render] ${CLIENT_TEMPLATE}: marcador desconhecido ${left[0]}`);
+  if (left) throw new PipelineError({ stage: "render", reason: `${CLIENT_TEMPLATE}: marcador desconhecido ${left[0]}` });
   return BANNER + out;
 }
 

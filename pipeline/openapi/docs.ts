@@ -9,6 +9,7 @@
 import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { REPO_ROOT } from "../config.ts";
+import { PipelineError } from "../domain/errors.ts";
 import { PROJECT_NAME } from "../domain/license.ts";
 import { nomesDosProdutos } from "../sources/index.ts";
 import { OPENAPI_PATH } from "./build.ts";
@@ -62,12 +63,14 @@ export function readRedocBundle(path: string = REDOC_BUNDLE): string {
     return readFileSync(path, "utf8");
   } catch (err) {
     const shown = path.startsWith(REPO_ROOT) ? relative(REPO_ROOT, path) : path;
-    throw new Error(
-      `[render] página docs/: o renderizador Redoc não foi encontrado em ${shown} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}). ` +
+    throw new PipelineError({
+      stage: "render",
+      reason:
+        `página docs/: o renderizador Redoc não foi encontrado em ${shown} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}). ` +
         `Esse arquivo é interno ao @redocly/cli, fixado em versão exata no package.json: rode npm ci (ou npm install); ` +
         `se a versão do @redocly/cli mudou, confira onde o pacote passou a guardar redoc.standalone.js e atualize REDOC_BUNDLE em pipeline/openapi/docs.ts`,
-      { cause: err },
-    );
+      cause: err,
+    });
   }
 }
 

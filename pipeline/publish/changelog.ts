@@ -10,6 +10,7 @@ import { diff, formatDecimalBR, variationPct } from "../domain/money.ts";
 import { isProduto, UNIDADE_INFO } from "../domain/products.ts";
 import { allSeries } from "../sources/index.ts";
 import type { HistoricoEntry, SerieFile, SourceState, StatusFile, StatusSource } from "../domain/publicados.ts";
+import { PipelineError } from "../domain/errors.ts";
 import { git, gitValue } from "../io/git.ts";
 import { CONTROL_NAME, isControlPath, TEMP_FILE } from "./journal.ts";
 
@@ -213,7 +214,7 @@ function parseJson<T>(path: string, text: string | null | undefined, which: stri
   try {
     return JSON.parse(text) as T;
   } catch (err) {
-    throw new Error(`changelog: ${path} (${which}) não é JSON válido: ${(err as Error).message}`);
+    throw new PipelineError({ stage: "publish", reason: `changelog: ${path} (${which}) não é JSON válido: ${(err as Error).message}`, cause: err });
   }
 }
 
@@ -296,7 +297,7 @@ async function hasHead(cwd: string): Promise<boolean> {
 export async function readSiteChange(repoDir: string, siteDir: string): Promise<ChangelogInput> {
   const top = await gitValue(repoDir, ["rev-parse", "--show-toplevel"]);
   const rel = relative(top, siteDir).split(sep).join("/");
-  if (rel.startsWith("..")) throw new Error(`changelog: ${siteDir} está fora do repositório ${top}`);
+  if (rel.startsWith("..")) throw new PipelineError({ stage: "publish", reason: `changelog: ${siteDir} está fora do repositório ${top}` });
   const head = await hasHead(top);
   const changed = new Set<string>();
   const spec = sitePathspecs(rel);
@@ -363,7 +364,7 @@ export function sitePathspecs(rel: string): string[] {
 /** The site directory's pathspecs for a directory given by path (absolute or relative to `top`). */
 export function sitePathspecsOf(top: string, siteDir: string): string[] {
   const rel = relative(top, siteDir).split(sep).join("/");
-  if (rel.startsWith("..")) throw new Error(`changelog: ${siteDir} está fora do repositório ${top}`);
+  if (rel.startsWith("..")) throw new PipelineError({ stage: "publish", reason: `changelog: ${siteDir} está fora do repositório ${top}` });
   return sitePathspecs(rel);
 }
 

@@ -8,6 +8,7 @@ import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, relative, sep } from "node:path";
+import { PipelineError } from "../domain/errors.ts";
 import { gitValue, gitValueOrNull } from "../io/git.ts";
 import { isControlPath, TEMP_FILE } from "./journal.ts";
 
@@ -111,14 +112,14 @@ export async function deploy(opts: DeployOptions): Promise<DeployResult> {
   const mask = (s: string) => maskSecrets(s, secretForms(token));
 
   const st = await stat(opts.dir).catch(() => null);
-  if (!st?.isDirectory()) throw new Error(`deploy: o diretório do site não existe: ${opts.dir} (rode npm run update ou npm run build antes)`);
+  if (!st?.isDirectory()) throw new PipelineError({ stage: "publish", reason: `deploy: o diretório do site não existe: ${opts.dir} (rode npm run update ou npm run build antes)` });
   const files = await countFiles(opts.dir);
-  if (files === 0) throw new Error(`deploy: o diretório do site está vazio: ${opts.dir}`);
+  if (files === 0) throw new PipelineError({ stage: "publish", reason: `deploy: o diretório do site está vazio: ${opts.dir}` });
 
   let repo = opts.repo;
   if (!repo) {
     repo = (await gitValueOrNull(cwd, ["remote", "get-url", "origin"])) ?? undefined;
-    if (!repo) throw new Error(`deploy: o repositório em ${cwd} não tem remoto "origin"; use --repo URL`);
+    if (!repo) throw new PipelineError({ stage: "publish", reason: `deploy: o repositório em ${cwd} não tem remoto "origin"; use --repo URL` });
   }
   const auth = gitAuthEnv(repo, token);
   const source = await gitValueOrNull(cwd, ["rev-parse", "--short=12", "HEAD"]);
@@ -159,7 +160,8 @@ export async function deploy(opts: DeployOptions): Promise<DeployResult> {
   } catch (err) {
     const e = err as Error & { stderr?: string };
     const detail = [e.message, e.stderr].filter(Boolean).join("\n");
-    throw new Error(mask(`deploy: falha ao publicar em ${repo} (${branch}): ${detail}`));
+    // no cause: git's error may quote the token, and only the masked text may be printed
+    throw new PipelineError({ stage: "publish", reason: mask(`deploy: falha ao publicar em ${repo} (${branch}): ${detail}`) });
   } finally {
     for (const [k, v] of Object.entries(saved)) {
       if (v === undefined) delete process.env[k];
@@ -180,9 +182,9 @@ export async function pushCurrentBranch(cwd: string, opts: { env?: NodeJS.Proces
   const token = tokenFromEnv(env);
   const mask = (s: string) => maskSecrets(s, secretForms(token));
   const branch = await gitValue(cwd, ["rev-parse", "--abbrev-ref", "HEAD"]);
-  if (branch === "HEAD") throw new Error("push: HEAD destacado (detached); faça checkout de um branch");
+  if (branch === "HEAD") throw new PipelineError({ stage: "publish", reason: "push: HEAD destacado (detached); faça checkout de um branch" });
   const origin = await gitValueOrNull(cwd, ["remote", "get-url", "origin"]);
-  if (!origin) throw new Error(`push: o repositório em ${cwd} não tem remoto "origin"`);
+  if (!origin) throw new PipelineError({ stage: "publish", reason: `push: o repositório em ${cwd} não tem remoto "origin"` });
   const authed = { ...env, ...gitAuthEnv(origin, token) };
   try {
     try {
@@ -196,7 +198,8 @@ export async function pushCurrentBranch(cwd: string, opts: { env?: NodeJS.Proces
     }
   } catch (err) {
     const e = err as Error & { stderr?: string };
-    throw new Error(mask(`push: falha ao enviar ${branch} para ${origin}: ${[e.message, e.stderr].filter(Boolean).join("\n")}`));
+    // no cause: git's error may quote the token, and only the masked text may be printed
+    throw new PipelineError({ stage: "publish", reason: mask(`push: falha ao enviar ${branch} para ${origin}: ${[e.message, e.stderr].filter(Boolean).join("\n")}`) });
   }
   const head = await gitValue(cwd, ["rev-parse", "--short=12", "HEAD"]);
   log(`push: ${branch} enviado (${head})`);

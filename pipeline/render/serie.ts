@@ -1,4 +1,5 @@
 import { formatDateBR } from "../domain/dates.ts";
+import { PipelineError } from "../domain/errors.ts";
 import { serieLicense } from "../domain/license.ts";
 import { diff, formatBRL, variationPct } from "../domain/money.ts";
 import { PRODUTO_INFO, UNIDADE_INFO } from "../domain/products.ts";
@@ -41,7 +42,7 @@ export function bordaoOf(def: SeriesDef, valor: number, data: string, praca: str
  */
 export function renderSerie(p: SerieParts): SerieFile {
   const last = p.historico[p.historico.length - 1];
-  if (!last) throw new Error(`série ${p.def.id} sem histórico não pode ser publicada`);
+  if (!last) throw new PipelineError({ stage: "render", reason: `série ${p.def.id} sem histórico não pode ser publicada` });
   const file: SerieFile = {
     produto: p.def.produto,
     nome: PRODUTO_INFO[p.def.produto].nome,

@@ -5,6 +5,7 @@ import type { AddressInfo, Socket } from "node:net";
 import { getRequestListener, type HttpBindings } from "@hono/node-server";
 import { Hono, type Context } from "hono";
 import { brotliCompressSync, constants as zc, gzipSync } from "node:zlib";
+import { PipelineError } from "../domain/errors.ts";
 import { chooseEncoding, FileCache, safePath, type FileEntry } from "./files.ts";
 import { ApiError, cotacao, type Answer, COTACAO_PARAMS, historico, HISTORICO_PARAMS, parseQuery, simulador, SIMULADOR_PARAMS } from "./query.ts";
 import { clientAddress, Quota, type QuotaOptions, type QuotaState } from "./quota.ts";
@@ -72,7 +73,11 @@ export function keysFromEnv(env: NodeJS.ProcessEnv = process.env): string[] {
     try {
       text = readFileSync(file, "utf8");
     } catch (err) {
-      throw new Error(`COTACAO_API_KEYS_FILE: não foi possível ler ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+      throw new PipelineError({
+        stage: "config",
+        reason: `COTACAO_API_KEYS_FILE: não foi possível ler ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+        cause: err,
+      });
     }
     for (const line of text.split(/\r?\n/)) {
       const k = line.replace(/#.*/, "").trim();

@@ -2,6 +2,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { build, type Plugin } from "esbuild";
 import { REPO_ROOT } from "../config.ts";
+import { PipelineError } from "../domain/errors.ts";
 import { PRODUTO_INFO, PRODUTOS, TIPOS_PRODUTO, UNIDADE_INFO, type Produto } from "../domain/products.ts";
 
 /**
@@ -74,7 +75,7 @@ export async function renderAssets(): Promise<Map<string, string>> {
 export function comProdutosDoCatalogo(html: string): string {
   const re = /(<select id="produto" name="produto">\n)([\s\S]*?)(\n(\s*)<\/select>)/;
   const m = re.exec(html);
-  if (!m) throw new Error('[render] public/simulador/index.html: falta o <select id="produto" name="produto"> do formulário');
+  if (!m) throw new PipelineError({ stage: "render", reason: 'public/simulador/index.html: falta o <select id="produto" name="produto"> do formulário' });
   const recuo = `${m[4]}  `;
   const ordem = (p: Produto) => TIPOS_PRODUTO.indexOf(PRODUTO_INFO[p].tipo);
   const produtos = PRODUTOS.filter((p) => PRODUTO_INFO[p].tipo !== "sem_simulacao").map((p, i) => [p, i] as const).sort(([a, i], [b, j]) => ordem(a) - ordem(b) || i - j).map(([p]) => p);

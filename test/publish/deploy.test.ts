@@ -198,7 +198,7 @@ describe("deploy credentials", () => {
       (e: Error) => e,
     );
     expect(err).toBeInstanceOf(Error);
-    expect(err!.message).toMatch(/^deploy: falha ao publicar em https:\/\/127\.0\.0\.1:\d+\/o\/r\.git \(gh-pages\)/);
+    expect(err!.message).toMatch(/^\[publish\] deploy: falha ao publicar em https:\/\/127\.0\.0\.1:\d+\/o\/r\.git \(gh-pages\)/);
     expect(err!.message).not.toContain(token);
     expect(err!.stack ?? "").not.toContain(token);
   });

@@ -119,6 +119,155 @@ const PRODUTOS_DECLARADOS = {
   // ---- Scot Consultoria's other tables ----
   // ---- reposição (Datagro) ----
   // ---- CEPEA's other indicators ----
+  // Ranges: the recorded pages' own values (test/fixtures/cepea/*.html, 17/08–04/09/2026) with
+  // wide margins (about a third below the lowest to three times the highest), so they catch a
+  // misread column or unit, not the market. Jumps: the largest daily move on the page, times 3 or
+  // more. Revisions: CEPEA revises by centavos, as for its other indicators.
+  boi_gordo_prazo: {
+    // "Boi Gordo - Média a Prazo Estado de São Paulo": 346,21–351,65 R$/@ (the cash indicator's range)
+    nome: "Boi gordo a prazo",
+    tipo: "sem_simulacao",
+    unidade: "@",
+    faixa: { "@": [100, 1000] },
+    saltoMaximoPct: 10,
+    revisaoMaximaPct: 1.5,
+  },
+  trigo: {
+    // PR 1.419,11–1.457,92 and RS 1.318,09–1.359,38 R$/t; largest daily move 1,75%
+    nome: "Trigo",
+    tipo: "sem_simulacao",
+    unidade: "t",
+    faixa: { t: [400, 5000] },
+    saltoMaximoPct: 10,
+    revisaoMaximaPct: 1.5,
+  },
+  arroz: {
+    // 58% inteiros: 73,81–79,07 R$/sc 50 kg; largest daily move 2,91%
+    nome: "Arroz em casca (58% de grãos inteiros)",
+    tipo: "sem_simulacao",
+    unidade: "sc50kg",
+    faixa: { sc50kg: [20, 300] },
+    saltoMaximoPct: 10,
+    revisaoMaximaPct: 1.5,
+  },
+  arroz_alto_rendimento: {
+    // 59% a 62% inteiros ("alto rendimento" de grãos inteiros; series ids take no digits:
+    // ^[a-z_]+ in the schemas): 75,43–80,16 R$/sc 50 kg; largest daily move 2,40%
+    nome: "Arroz em casca (59% a 62% de grãos inteiros)",
+    tipo: "sem_simulacao",
+    unidade: "sc50kg",
+    faixa: { sc50kg: [20, 300] },
+    saltoMaximoPct: 10,
+    revisaoMaximaPct: 1.5,
+  },
+  cafe_arabica: {
+    // 1.659,93–1.826,58 R$/sc 60 kg; coffee is volatile (-3,22% in one day on the page)
+    nome: "Café arábica",
+    tipo: "grao_saca",
+    unidade: "sc60kg",
+    faixa: { sc60kg: [300, 6000] },
+    saltoMaximoPct: 15,
+    revisaoMaximaPct: 1.5,
+  },
+  cafe_robusta: {
+    // 976,71–1.075,11 R$/sc 60 kg; largest daily move 2,10%
+    nome: "Café robusta",
+    tipo: "grao_saca",
+    unidade: "sc60kg",
+    faixa: { sc60kg: [200, 4000] },
+    saltoMaximoPct: 15,
+    revisaoMaximaPct: 1.5,
+  },
+  algodao: {
+    // centavos de R$ per pound: 420,68–444,82; largest daily move 1,91%
+    nome: "Algodão em pluma",
+    tipo: "sem_simulacao",
+    unidade: "ct_lb",
+    faixa: { ct_lb: [100, 1500] },
+    saltoMaximoPct: 10,
+    revisaoMaximaPct: 1.5,
+  },
+  acucar_cristal_sp: {
+    // 99,94–116,79 R$/sc 50 kg (up 24% in the month before); largest daily move 2,42%
+    nome: "Açúcar cristal branco (SP)",
+    tipo: "sem_simulacao",
+    unidade: "sc50kg",
+    faixa: { sc50kg: [30, 400] },
+    saltoMaximoPct: 10,
+    revisaoMaximaPct: 1.5,
+  },
+  acucar_santos: {
+    // 122,13–131,07 R$/sc 50 kg; largest daily move -3,69%
+    nome: "Açúcar cristal (Santos, FOB)",
+    tipo: "sem_simulacao",
+    unidade: "sc50kg",
+    faixa: { sc50kg: [30, 400] },
+    saltoMaximoPct: 12,
+    revisaoMaximaPct: 1.5,
+  },
+  laranja_industria: {
+    // 30,73–31,30 R$/cx 40,8 kg; CEPEA once replaced a week of these values (note of 09/06/2022)
+    nome: "Laranja indústria",
+    tipo: "sem_simulacao",
+    unidade: "cx40_8kg",
+    faixa: { cx40_8kg: [5, 150] },
+    saltoMaximoPct: 15,
+    revisaoMaximaPct: 2,
+  },
+  laranja_pera: {
+    // 30,66–31,97 R$/cx 40,8 kg; largest daily move -3,13%
+    nome: "Laranja pera in natura",
+    tipo: "sem_simulacao",
+    unidade: "cx40_8kg",
+    faixa: { cx40_8kg: [5, 150] },
+    saltoMaximoPct: 15,
+    revisaoMaximaPct: 2,
+  },
+  laranja_industria_precoce: {
+    // 24,60–26,00 R$/cx 40,8 kg; largest daily move 5,39%
+    nome: "Laranja indústria precoce",
+    tipo: "sem_simulacao",
+    unidade: "cx40_8kg",
+    faixa: { cx40_8kg: [5, 150] },
+    saltoMaximoPct: 15,
+    revisaoMaximaPct: 2,
+  },
+  frango_congelado: {
+    // 7,17–7,61 R$/kg (wholesale); largest daily move 2,45%
+    nome: "Frango congelado",
+    tipo: "sem_simulacao",
+    unidade: "kg",
+    faixa: { kg: [2, 30] },
+    saltoMaximoPct: 10,
+    revisaoMaximaPct: 1.5,
+  },
+  frango_resfriado: {
+    // 7,18–7,61 R$/kg (wholesale); largest daily move 2,59%
+    nome: "Frango resfriado",
+    tipo: "sem_simulacao",
+    unidade: "kg",
+    faixa: { kg: [2, 30] },
+    saltoMaximoPct: 10,
+    revisaoMaximaPct: 1.5,
+  },
+  suino_vivo: {
+    // 4,42–5,02 R$/kg live weight by state (the page's monthly table: 4,58–9,26 in a year)
+    nome: "Suíno vivo",
+    tipo: "sem_simulacao",
+    unidade: "kg",
+    faixa: { kg: [1.5, 25] },
+    saltoMaximoPct: 10,
+    revisaoMaximaPct: 1.5,
+  },
+  suino_carcaca: {
+    // carcaça especial, 7,16–7,38 R$/kg (wholesale, Grande São Paulo); largest daily move -2,05%
+    nome: "Carcaça suína especial",
+    tipo: "sem_simulacao",
+    unidade: "kg",
+    faixa: { kg: [2, 35] },
+    saltoMaximoPct: 10,
+    revisaoMaximaPct: 1.5,
+  },
 } as const satisfies Record<string, ProdutoInfo>;
 
 /** The shipped products' ids (the type); a product registered at run time (tests) is cast to it. */

@@ -38,11 +38,32 @@ export type Data = string;
 export type DataHora = string;
 
 /**
- * Identificador do produto: boi_gordo, vaca_gorda, soja, milho ou bezerro.
+ * Identificador do produto: boi_gordo, vaca_gorda, soja, milho, bezerro, boi_gordo_prazo, trigo, arroz, arroz_alto_rendimento, cafe_arabica, cafe_robusta, algodao, acucar_cristal_sp, acucar_santos, laranja_industria, laranja_pera, laranja_industria_precoce, frango_congelado, frango_resfriado, suino_vivo ou suino_carcaca.
  *
  * schemas/common.schema.json#/$defs/produto
  */
-export type Produto = "boi_gordo" | "vaca_gorda" | "soja" | "milho" | "bezerro";
+export type Produto =
+  | "boi_gordo"
+  | "vaca_gorda"
+  | "soja"
+  | "milho"
+  | "bezerro"
+  | "boi_gordo_prazo"
+  | "trigo"
+  | "arroz"
+  | "arroz_alto_rendimento"
+  | "cafe_arabica"
+  | "cafe_robusta"
+  | "algodao"
+  | "acucar_cristal_sp"
+  | "acucar_santos"
+  | "laranja_industria"
+  | "laranja_pera"
+  | "laranja_industria_precoce"
+  | "frango_congelado"
+  | "frango_resfriado"
+  | "suino_vivo"
+  | "suino_carcaca";
 
 /**
  * Unidade do preço: "@" (arroba, 15 kg de carcaça), "kg" (quilo; a Scot cota o RS por kg de peso vivo), "sc60kg" (saca de 60 kg), "cabeca" (por cabeça), "sc50kg" (saca de 50 kg), "t" (tonelada), "cx40_8kg" (caixa de 40,8 kg (laranja)) ou "ct_lb" (centavos de real por libra-peso (algodão)).

@@ -3,6 +3,7 @@ import { ParseError } from "../domain/errors.ts";
 import { fromHundredths } from "../domain/money.ts";
 import type { PriceRow } from "../domain/row.ts";
 import type { SerieDecl } from "../domain/series.ts";
+import type { UF } from "../domain/ufs.ts";
 import {
   cellText,
   checkDocumentEnd,
@@ -22,10 +23,18 @@ import {
 } from "./html.ts";
 import type { PageDef, ParsedPage, SourceDef } from "./types.ts";
 
-/** One indicator table of a CEPEA page and the series it feeds (its catalogue entry). */
+/**
+ * One indicator table of a CEPEA page and a series it feeds (its catalogue entry). A table that
+ * lists several states (the suíno vivo indicator) is declared once per state, each with the same
+ * title and the state's label in its "Estado" column.
+ */
 interface Indicador extends SerieDecl {
   /** the table's title as CEPEA writes it (compared without accents or case) */
   titulo: string;
+  /** the table's columns, every one of them, in any order; the five of the classic layout when omitted */
+  colunas?: readonly Coluna[];
+  /** the label of this series' rows in the table's "Estado" column ("MG - posto") */
+  estado?: string;
 }
 
 /*
@@ -79,45 +88,90 @@ function linhas($: Cheerio$, table: Table) {
     .filter((tr) => $(tr).children("th").length === 0 || $(tr).children("td").length > 0);
 }
 
-type CampoCepea = "data" | "valor" | "valor_usd" | "var_dia" | "var_mes";
+/**
+ * What a column holds: the day, the price (in R$, or centavos for cotton), the price in US$, a
+ * variation in percent, a number the page prints but this project does not publish (a moving
+ * average, a payment term in days: checked whole, "-" allowed, not read), or the state a row is
+ * from.
+ */
+type Papel = "data" | "valor" | "valor_usd" | "variacao" | "numero" | "estado";
+
+interface Coluna {
+  papel: Papel;
+  /** the label as CEPEA writes it, for messages */
+  nome: string;
+  /** matches the label's key (normKey: no accents, upper case; footnote "*" as written) */
+  test: (key: string) => boolean;
+}
 
 /*
- * The five columns of every indicator table this project reads, identified by their labels
- * (compared without accents or case, footnote "*" allowed): the date has no label (an &nbsp;).
- * "Valor R$" and "Valor US$" may carry a unit ("Valor R$/t"). A column not in this list, or one
- * of them missing, means the layout changed: the page is refused, never read by position.
+ * Columns are identified by their labels (compared without accents or case, footnote "*"
+ * allowed): the date has no label (an &nbsp;). "Valor R$" and "Valor US$" may carry a unit
+ * ("Valor R$/t"). Each table declares every column it has; a column not in its list, or one of
+ * them missing, means the layout changed: the page is refused, never read by position.
  */
-const COLUNAS: readonly { campo: CampoCepea; nome: string; test: (key: string) => boolean }[] = [
-  { campo: "data", nome: "(data, sem rótulo)", test: (k) => k === "" || k === "DATA" },
-  { campo: "valor", nome: "Valor R$", test: (k) => /^VALOR R\$(\/[^*]+)?\*?$/.test(k) },
-  { campo: "var_dia", nome: "Var./Dia", test: (k) => /^VAR\. ?\/ ?DIA$/.test(k) },
-  { campo: "var_mes", nome: "Var./Mês", test: (k) => /^VAR\. ?\/ ?MES$/.test(k) },
-  { campo: "valor_usd", nome: "Valor US$", test: (k) => /^VALOR US\$(\/[^*]+)?\*?$/.test(k) },
-];
+const DATA: Coluna = { papel: "data", nome: "(data, sem rótulo)", test: (k) => k === "" || k === "DATA" };
+const VALOR_RS: Coluna = { papel: "valor", nome: "Valor R$", test: (k) => /^VALOR R\$(\/[^*]+)?\*?$/.test(k) };
+const VAR_DIA: Coluna = { papel: "variacao", nome: "Var./Dia", test: (k) => /^VAR\. ?\/ ?DIA$/.test(k) };
+const VAR_MES: Coluna = { papel: "variacao", nome: "Var./Mês", test: (k) => /^VAR\. ?\/ ?MES$/.test(k) };
+const VALOR_USD: Coluna = { papel: "valor_usd", nome: "Valor US$", test: (k) => /^VALOR US\$(\/[^*]+)?\*?$/.test(k) };
+/** the price of the citrus tables and of the boi page's "Média a Prazo" */
+const A_PRAZO: Coluna = { papel: "valor", nome: "A Prazo", test: (k) => k === "A PRAZO" };
+/** the price of the carcaça suína especial */
+const MEDIA: Coluna = { papel: "valor", nome: "Média", test: (k) => k === "MEDIA" };
+/** cotton is quoted in centavos of real per pound ("lp", libra-peso) */
+const CENTAVOS_LP: Coluna = { papel: "valor", nome: "Centavos R$/lp", test: (k) => /^CENTAVOS R\$ ?\/ ?LP\*?$/.test(k) };
+/** the citrus tables' five-day moving average ("Nota: média móvel de cinco dias") */
+const MEDIA_5_DIAS: Coluna = { papel: "numero", nome: "5 dias", test: (k) => k === "5 DIAS" };
+/** cotton's average payment term in days (19,22): not a price, and not US$ */
+const PRAZO_PGTO: Coluna = { papel: "numero", nome: "Prazo pgto. (dias)", test: (k) => /^PRAZO PGTO\. ?\(DIAS\)$/.test(k) };
+/** the boi "Média a Prazo" table's average payment term (PMP), in days, "-" on most days */
+const PMP: Coluna = { papel: "numero", nome: "PMP", test: (k) => k === "PMP" };
+/** the suíno vivo table lists one row per state and day: "MG - posto", "PR - a retirar" */
+const ESTADO: Coluna = { papel: "estado", nome: "Estado", test: (k) => k === "ESTADO" };
 
-function colunasPorRotulo(labels: string[], onde: string): Map<CampoCepea, number> {
-  const achadas = new Map<CampoCepea, number>();
+/** The classic layout: date, R$, the two variations, US$ (boi, bezerro, milho, soja, café, ...). */
+const CLASSICA: readonly Coluna[] = [DATA, VALOR_RS, VAR_DIA, VAR_MES, VALOR_USD];
+/** Without US$ (frango). */
+const SEM_USD: readonly Coluna[] = [DATA, VALOR_RS, VAR_DIA, VAR_MES];
+
+function colunasPorRotulo(labels: string[], esperadas: readonly Coluna[], onde: string): Map<Coluna, number> {
+  const achadas = new Map<Coluna, number>();
   const problemas: string[] = [];
   labels.forEach((label, i) => {
-    const col = COLUNAS.find((c) => c.test(normKey(label)));
+    const col = esperadas.find((c) => c.test(normKey(label)));
     if (!col) problemas.push(`coluna desconhecida "${label}"`);
-    else if (achadas.has(col.campo)) problemas.push(`coluna "${col.nome}" aparece duas vezes`);
-    else achadas.set(col.campo, i);
+    else if (achadas.has(col)) problemas.push(`coluna "${col.nome}" aparece duas vezes`);
+    else achadas.set(col, i);
   });
-  const faltam = COLUNAS.filter((c) => !achadas.has(c.campo)).map((c) => `coluna "${c.nome}" não encontrada`);
+  const faltam = esperadas.filter((c) => !achadas.has(c)).map((c) => `coluna "${c.nome}" não encontrada`);
   problemas.unshift(...faltam);
   if (problemas.length > 0) {
     throw new ParseError(
       `${onde}: ${problemas.join("; ")} no cabeçalho ` +
-        `(esperadas ${COLUNAS.map((c) => `"${c.nome}"`).join(", ")}; encontradas ${labels.map((l) => `"${l}"`).join(", ")})`,
+        `(esperadas ${esperadas.map((c) => `"${c.nome}"`).join(", ")}; encontradas ${labels.map((l) => `"${l}"`).join(", ")})`,
     );
   }
   return achadas;
 }
 
-function lerIndicador($: Cheerio$, ind: Indicador): PriceRow[] {
-  const onde = `tabela "${ind.titulo}"`;
-  const table = tabelaPorTitulo($, ind.titulo);
+/** One data row of a table, read whole. */
+interface Lida {
+  data: string;
+  /** the date as the page writes it, for messages */
+  dataTexto: string;
+  valor: number;
+  usd: number | null;
+  estado: string | null;
+  /** every cell's text: two rows of one day are the same row only when this is equal */
+  celulas: string;
+  onde: string;
+}
+
+/** Reads every row of the table titled `titulo`, checking each cell; the page is refused on the first bad one. */
+function lerTabela($: Cheerio$, titulo: string, esperadas: readonly Coluna[]): Lida[] {
+  const onde = `tabela "${titulo}"`;
+  const table = tabelaPorTitulo($, titulo);
   if (!table) {
     const vistos = titulos($);
     throw new ParseError(
@@ -135,10 +189,11 @@ function lerIndicador($: Cheerio$, ind: Indicador): PriceRow[] {
   }
   const { columns, largura } = headerLayout($, headerRows.length ? headerRows : table.find("tr").first().toArray());
   const labels = columns.map((c) => c[c.length - 1] ?? "");
-  const col = colunasPorRotulo(labels, onde);
-  const cData = col.get("data")!;
-  const cValor = col.get("valor")!;
-  const cUsd = col.get("valor_usd")!;
+  const col = colunasPorRotulo(labels, esperadas, onde);
+  const cData = col.get(DATA)!;
+  const cValor = esperadas.filter((c) => c.papel === "valor").map((c) => col.get(c)!)[0]!;
+  const cUsd = col.get(VALOR_USD);
+  const cEstado = col.get(ESTADO);
 
   const trs = linhas($, table);
   if (trs.length === 0) throw new ParseError(`${onde} está vazia (nenhuma linha de dados)`, "soft_block");
@@ -159,38 +214,128 @@ function lerIndicador($: Cheerio$, ind: Indicador): PriceRow[] {
       return h;
     };
     const valor = numero(cValor);
-    const usd = numero(cUsd);
-    // the variations are not published, but a cut or garbled one means the row is not whole
-    for (const campo of ["var_dia", "var_mes"] as const) {
-      const i = col.get(campo)!;
-      if (!isPercentual(texto(i)) && texto(i) !== "-") {
+    const usd = cUsd === undefined ? null : numero(cUsd);
+    // the variations and the other numbers are not published, but a cut or garbled one means
+    // the row is not whole
+    for (const c of esperadas) {
+      const i = col.get(c)!;
+      if (c.papel === "variacao" && !isPercentual(texto(i)) && texto(i) !== "-") {
         throw new ParseError(`${linha} (${texto(cData)}): variação inválida na coluna "${labels[i]}": "${texto(i)}" (esperado como 0,96% ou -0,28%)`);
       }
+      if (c.papel === "numero" && numeroCompleto(texto(i)) === null && texto(i) !== "-") {
+        throw new ParseError(`${linha} (${texto(cData)}): número inválido na coluna "${labels[i]}": "${texto(i)}" (esperado um número com duas casas ou "-")`);
+      }
     }
-    return checkedRow(
-      {
-        fonte: "cepea",
-        produto: ind.produto,
-        uf: ind.uf,
-        praca: null,
-        data,
-        valor: fromHundredths(valor),
-        unidade: ind.unidade,
-        extras: { valor_usd: fromHundredths(usd) },
-      },
-      `${linha} (${texto(cData)})`,
-    );
+    const estado = cEstado === undefined ? null : texto(cEstado);
+    if (estado === "") throw new ParseError(`${linha} (${texto(cData)}): estado em branco na coluna "${labels[cEstado!]}"`);
+    return {
+      data,
+      dataTexto: texto(cData),
+      valor,
+      usd,
+      estado,
+      celulas: cells.map((_, i) => texto(i)).join("\u0000"),
+      onde: `${linha} (${texto(cData)})`,
+    };
   });
 }
 
-function pagina(id: string, path: string, titulo: string, indicadores: [Indicador, ...Indicador[]]): PageDef {
+/**
+ * The rows of one table for the series declared on it: one series, or one per state when the
+ * table has an "Estado" column (a state it does not declare, or a declared one it does not list,
+ * refuses the page). A day listed twice in a series is taken once when both rows are identical
+ * (the citrus tables repeat 26/08/2026, cell for cell) and said in `avisos`; two different
+ * values for one day refuse the page.
+ */
+function lerIndicadores($: Cheerio$, inds: readonly Indicador[], avisos: string[]): PriceRow[] {
+  const { titulo } = inds[0]!;
+  const onde = `tabela "${titulo}"`;
+  const lidas = lerTabela($, titulo, inds[0]!.colunas ?? CLASSICA);
+  const porEstado = inds[0]!.estado !== undefined;
+  const serieDe = (l: Lida): Indicador => {
+    if (!porEstado) return inds[0]!;
+    const ind = inds.find((i) => normKey(i.estado!) === normKey(l.estado!));
+    if (!ind) {
+      throw new ParseError(
+        `${l.onde}: estado desconhecido "${l.estado}" (esperados ${inds.map((i) => `"${i.estado}"`).join(", ")}): a tabela mudou?`,
+      );
+    }
+    return ind;
+  };
+  const rows: PriceRow[] = [];
+  const vistas = new Map<string, Lida>();
+  for (const l of lidas) {
+    const ind = serieDe(l);
+    const chave = `${ind.uf ?? ""}|${l.data}`;
+    const antes = vistas.get(chave);
+    if (antes) {
+      if (antes.celulas !== l.celulas) {
+        throw new ParseError(`${l.onde}: o dia ${l.dataTexto} aparece duas vezes com valores diferentes${ind.estado ? ` (${ind.estado})` : ""}`);
+      }
+      avisos.push(`${onde}: a linha de ${l.dataTexto}${ind.estado ? ` (${ind.estado})` : ""} aparece duas vezes, idêntica; lida uma vez`);
+      continue;
+    }
+    vistas.set(chave, l);
+    rows.push(
+      checkedRow(
+        {
+          fonte: "cepea",
+          produto: ind.produto,
+          uf: ind.uf,
+          praca: null,
+          data: l.data,
+          valor: fromHundredths(l.valor),
+          unidade: ind.unidade,
+          extras: l.usd === null ? {} : { valor_usd: fromHundredths(l.usd) },
+        },
+        l.onde,
+      ),
+    );
+  }
+  if (porEstado) {
+    const faltam = inds.filter((i) => !lidas.some((l) => normKey(l.estado!) === normKey(i.estado!)));
+    if (faltam.length > 0) {
+      throw new ParseError(`${onde}: ${faltam.map((i) => `estado "${i.estado}"`).join(", ")} não encontrado na tabela`);
+    }
+  }
+  return rows;
+}
+
+function mesmasColunas(a: readonly Coluna[], b: readonly Coluna[]): boolean {
+  return a.length === b.length && a.every((c, i) => c === b[i]);
+}
+
+/** The indicators grouped by table (one group per title), in the order they are declared. */
+function porTabela(id: string, indicadores: readonly Indicador[]): Indicador[][] {
+  const grupos = new Map<string, Indicador[]>();
+  for (const ind of indicadores) {
+    const k = normKey(ind.titulo);
+    grupos.set(k, [...(grupos.get(k) ?? []), ind]);
+  }
+  // the declarations themselves must be coherent: one layout per table, a state per row label
+  for (const grupo of grupos.values()) {
+    const colunas = grupo[0]!.colunas ?? CLASSICA;
+    const comEstado = colunas.includes(ESTADO);
+    let problema: string | null = null;
+    if (grupo.some((i) => !mesmasColunas(i.colunas ?? CLASSICA, colunas))) problema = "colunas diferentes para a mesma tabela";
+    else if (grupo.some((i) => (i.estado !== undefined) !== comEstado)) problema = "declara-se `estado` quando, e só quando, a tabela tem a coluna Estado";
+    else if (!comEstado && grupo.length > 1) problema = "duas séries na mesma tabela sem coluna Estado";
+    else if (!colunas.includes(DATA) || colunas.filter((c) => c.papel === "valor").length !== 1) problema = "a tabela precisa da data e de uma coluna de preço";
+    if (problema) throw new Error(`cepea/${id}, tabela "${grupo[0]!.titulo}": ${problema}`);
+  }
+  return [...grupos.values()];
+}
+
+function pagina(id: string, path: string, titulo: string, indicadores: readonly Indicador[]): PageDef {
+  if (indicadores.length === 0) throw new Error(`cepea/${id}: nenhuma série declarada`);
+  const tabelas = porTabela(id, indicadores);
   return {
     id,
     path,
     titulo,
     hasTable(html: string): boolean {
       const $ = load(html);
-      const table = tabelaPorTitulo($, indicadores[0].titulo);
+      const table = tabelaPorTitulo($, indicadores[0]!.titulo);
       return table !== null && linhas($, table).length > 0;
     },
     parse(html: string): ParsedPage {
@@ -198,12 +343,22 @@ function pagina(id: string, path: string, titulo: string, indicadores: [Indicado
       const $ = load(html);
       checkFragmentTables($, html);
       checkTitulos($);
-      const rows = indicadores.flatMap((ind) => lerIndicador($, ind));
-      return { rows: sortBySeries(rows, `página ${id}`), avisos: [] };
+      const avisos: string[] = [];
+      const rows = tabelas.flatMap((inds) => lerIndicadores($, inds, avisos));
+      return { rows: sortBySeries(rows, `página ${id}`), avisos };
     },
-    series: indicadores.map(({ titulo: _, ...decl }) => decl),
+    series: indicadores.map(({ titulo: _, colunas: _c, estado: _e, ...decl }) => decl),
   };
 }
+
+/** The suíno vivo indicator's states, as its "Estado" column labels them. */
+const SUINO_VIVO: ReadonlyArray<[rotulo: string, uf: UF, nome: string]> = [
+  ["MG - posto", "MG", "Minas Gerais"],
+  ["PR - a retirar", "PR", "Paraná"],
+  ["RS - a retirar", "RS", "Rio Grande do Sul"],
+  ["SC - a retirar", "SC", "Santa Catarina"],
+  ["SP - posto", "SP", "São Paulo"],
+];
 
 export const cepea: SourceDef = {
   id: "cepea",
@@ -241,6 +396,177 @@ export const cepea: SourceDef = {
         unidade: "sc60kg",
         regiao: "Paraná (Indicador da Soja CEPEA/ESALQ - Paraná)",
         praca: "Paraná (média estadual)",
+      },
+    ]),
+    // The boi page's "Média a Prazo" table is read as a page of its own (same URL, its own
+    // request and replay file): a page is atomic, and a change in this secondary table must not
+    // hold back the cash indicator, the aggregate's boi gordo.
+    pagina("boi-gordo-prazo", "/br/indicador/boi-gordo.aspx", "Boi Gordo - Média a Prazo CEPEA/ESALQ (SP)", [
+      // "PMP" is the average payment term in days ("-" on most days): checked, not published
+      {
+        titulo: "Boi Gordo - Média a Prazo Estado de São Paulo",
+        colunas: [DATA, A_PRAZO, VAR_DIA, VAR_MES, PMP],
+        produto: "boi_gordo_prazo",
+        uf: null,
+        unidade: "@",
+        regiao: "Estado de São Paulo (Boi Gordo CEPEA/ESALQ - Média a Prazo, descontada pelo CDI de 30 dias)",
+      },
+    ]),
+    pagina("trigo", "/br/indicador/trigo.aspx", "Preço Médio do Trigo CEPEA/ESALQ (PR e RS, por tonelada)", [
+      // state averages, R$ and US$ per tonne ("Valor R$/t*"); PR is bread wheat, RS soft wheat
+      {
+        titulo: "PREÇO MÉDIO DO TRIGO CEPEA/ESALQ - PARANÁ",
+        produto: "trigo",
+        uf: "PR",
+        unidade: "t",
+        regiao: "Paraná (Preço Médio do Trigo CEPEA/ESALQ; trigo pão ou melhorador, à vista)",
+        praca: "Paraná (média estadual)",
+      },
+      {
+        titulo: "PREÇO MÉDIO DO TRIGO CEPEA/ESALQ - RIO GRANDE DO SUL",
+        produto: "trigo",
+        uf: "RS",
+        unidade: "t",
+        regiao: "Rio Grande do Sul (Preço Médio do Trigo CEPEA/ESALQ; trigo brando, à vista)",
+        praca: "Rio Grande do Sul (média estadual)",
+      },
+    ]),
+    pagina("arroz", "/br/indicador/arroz.aspx", "Indicadores do Arroz em Casca CEPEA/IRGA-RS (saca de 50 kg)", [
+      // per 50 kg sack by the page's note ("Reais por saca de 50 kg"), the header says only
+      // "Valor R$"; the two weekly means ("MÉDIA SEMANAL ...", rows "31/08 a 04/09") are not read
+      {
+        titulo: "INDICADOR DO ARROZ EM CASCA CEPEA/IRGA-RS (58% DE GRÃOS INTEIROS)",
+        produto: "arroz",
+        uf: null,
+        unidade: "sc50kg",
+        regiao: "Rio Grande do Sul, posto indústria (Indicador do Arroz em Casca CEPEA/IRGA-RS, 58% de grãos inteiros, à vista)",
+      },
+      {
+        titulo: "MÉDIA DO ARROZ EM CASCA 59% A 62% DE GRÃOS INTEIROS CEPEA/IRGA-RS",
+        produto: "arroz_alto_rendimento",
+        uf: null,
+        unidade: "sc50kg",
+        regiao: "Rio Grande do Sul, posto indústria (Média do Arroz em Casca 59% a 62% de Grãos Inteiros CEPEA/IRGA-RS, à vista)",
+      },
+    ]),
+    pagina("cafe", "/br/indicador/cafe.aspx", "Indicadores do Café Arábica e Robusta CEPEA/ESALQ (saca de 60 kg)", [
+      // per 60 kg sack by the page's notes ("Reais por saca de 60 kg líquido")
+      {
+        titulo: "INDICADOR DO CAFÉ ARÁBICA CEPEA/ESALQ",
+        produto: "cafe_arabica",
+        uf: null,
+        unidade: "sc60kg",
+        regiao: "Cidade de São Paulo, posto (Indicador do Café Arábica CEPEA/ESALQ; tipo 6, bebida dura para melhor)",
+      },
+      {
+        titulo: "INDICADOR DO CAFÉ ROBUSTA CEPEA/ESALQ",
+        produto: "cafe_robusta",
+        uf: null,
+        unidade: "sc60kg",
+        regiao: "Espírito Santo, a retirar na origem (Indicador do Café Robusta CEPEA/ESALQ; tipo 6, peneira 13 acima)",
+      },
+    ]),
+    pagina("algodao", "/br/indicador/algodao.aspx", "Indicador do Algodão em Pluma CEPEA/ESALQ (prazo de 8 dias, centavos de R$ por libra-peso)", [
+      // in centavos of real per pound ("Centavos R$/lp"): 439,98 is R$ 4,3998/lb. The fifth
+      // column is the average payment term in days (19,22), not US$: the page has no US$.
+      // "Média Móvel dos Últimos Três Indicadores (8 dias)" is not read.
+      {
+        titulo: "Indicador do Algodão em Pluma CEPEA/ESALQ - Prazo de 8 dias",
+        colunas: [DATA, CENTAVOS_LP, VAR_DIA, VAR_MES, PRAZO_PGTO],
+        produto: "algodao",
+        uf: null,
+        unidade: "ct_lb",
+        regiao: "Mesorregião da cidade de São Paulo, posto (Indicador do Algodão em Pluma CEPEA/ESALQ, tipo 41-4, pagamento em 8 dias)",
+      },
+    ]),
+    pagina("acucar", "/br/indicador/acucar.aspx", "Indicadores do Açúcar Cristal CEPEA/ESALQ (São Paulo e Santos FOB, saca de 50 kg)", [
+      // per 50 kg sack by the page's note ("Reais por saca de 50 kg, com ICMS (7%)")
+      {
+        titulo: "INDICADOR DO AÇÚCAR CRISTAL BRANCO CEPEA/ESALQ - SÃO PAULO",
+        produto: "acucar_cristal_sp",
+        uf: null,
+        unidade: "sc50kg",
+        regiao: "Estado de São Paulo (Indicador do Açúcar Cristal Branco CEPEA/ESALQ, com ICMS de 7%)",
+      },
+      {
+        titulo: "Indicador Açúcar Cristal - Santos (FOB)",
+        produto: "acucar_santos",
+        uf: null,
+        unidade: "sc50kg",
+        regiao: "Santos, SP, FOB (Indicador do Açúcar Cristal CEPEA/ESALQ - Santos)",
+      },
+    ]),
+    pagina("citros", "/br/indicador/citros.aspx", "Laranja CEPEA/ESALQ (indústria, pera in natura e indústria precoce; caixa de 40,8 kg)", [
+      // R$ per box of 40,8 kg, a prazo ("A Prazo"); "5 dias" is its five-day moving average,
+      // checked, not published (the precoce table has no such column). These tables repeat a
+      // day cell for cell (26/08/2026 twice on the recorded page): taken once.
+      {
+        titulo: "Laranja Indústria",
+        colunas: [DATA, A_PRAZO, VAR_DIA, VAR_MES, MEDIA_5_DIAS],
+        produto: "laranja_industria",
+        uf: null,
+        unidade: "cx40_8kg",
+        regiao: "Fruta posta na indústria, colheita e frete inclusos (Laranja Indústria CEPEA/ESALQ, a prazo; pera e tardias)",
+      },
+      {
+        titulo: "LARANJA PERA IN NATURA",
+        colunas: [DATA, A_PRAZO, VAR_DIA, VAR_MES, MEDIA_5_DIAS],
+        produto: "laranja_pera",
+        uf: null,
+        unidade: "cx40_8kg",
+        regiao: "Principais regiões produtoras do estado de São Paulo, na árvore (Laranja Pera in natura CEPEA/ESALQ, a prazo)",
+      },
+      {
+        titulo: "Laranja Indústria - Precoce",
+        colunas: [DATA, A_PRAZO, VAR_DIA, VAR_MES],
+        produto: "laranja_industria_precoce",
+        uf: null,
+        unidade: "cx40_8kg",
+        regiao: "Fruta posta na indústria, colheita e frete inclusos (Laranja Indústria - Precoce CEPEA/ESALQ, a prazo; hamlin, westin e outras)",
+      },
+    ]),
+    pagina("frango", "/br/indicador/frango.aspx", "Preços do Frango Congelado e Resfriado CEPEA/ESALQ (SP, por kg)", [
+      // wholesale, R$ per kg by the page's note; no US$ column
+      {
+        titulo: "PREÇOS DO FRANGO CONGELADO CEPEA/ESALQ - ESTADO SP",
+        colunas: SEM_USD,
+        produto: "frango_congelado",
+        uf: null,
+        unidade: "kg",
+        regiao: "Estado de São Paulo, atacado (Frango Congelado CEPEA/ESALQ; Grande São Paulo, São José do Rio Preto e Descalvado)",
+      },
+      {
+        titulo: "PREÇOS DO FRANGO RESFRIADO CEPEA/ESALQ - ESTADO SP",
+        colunas: SEM_USD,
+        produto: "frango_resfriado",
+        uf: null,
+        unidade: "kg",
+        regiao: "Estado de São Paulo, atacado (Frango Resfriado CEPEA/ESALQ; Grande São Paulo, São José do Rio Preto e Descalvado)",
+      },
+    ]),
+    pagina("suino", "/br/indicador/suino.aspx", "Suíno CEPEA/ESALQ (suíno vivo por estado e carcaça especial, por kg)", [
+      // the live-hog indicator lists each day once per state ("MG - posto", "PR - a retirar":
+      // delivered or picked up at the farm), R$ per kg live weight, no US$: one state series per
+      // state. The monthly table ("... - MENSAL (R$/KG)", one column per state) is not read.
+      ...SUINO_VIVO.map(
+        ([rotulo, uf, nome]): Indicador => ({
+          titulo: "INDICADOR DO SUÍNO VIVO CEPEA/ESALQ (R$/kg)",
+          colunas: [DATA, ESTADO, VALOR_RS, VAR_DIA, VAR_MES],
+          estado: rotulo,
+          produto: "suino_vivo",
+          uf,
+          unidade: "kg",
+          regiao: `${nome}, ${rotulo.split(" - ")[1]} (Indicador do Suíno Vivo CEPEA/ESALQ, à vista)`,
+          praca: rotulo,
+        }),
+      ),
+      {
+        titulo: "PREÇOS DA CARCAÇA SUÍNA ESPECIAL (R$/kg)",
+        colunas: [DATA, MEDIA, VAR_DIA, VAR_MES],
+        produto: "suino_carcaca",
+        uf: null,
+        unidade: "kg",
+        regiao: "Grande São Paulo, atacado, com ICMS (Preços da Carcaça Suína Especial CEPEA/ESALQ)",
       },
     ]),
   ],

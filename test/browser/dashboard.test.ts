@@ -117,6 +117,26 @@ describe("dashboard", () => {
     await page.close();
   });
 
+  it("lists every series of index.json, filtered by product and by place", async () => {
+    const page = await open("");
+    const index = await file<IndexFile>("api/v1/index.json");
+    await page.waitForSelector("#catalogo-corpo tr[data-serie]");
+    const ids = await page.locator("#catalogo-corpo tr").evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-serie")));
+    expect(ids).toEqual(index.series.map((s) => s.id));
+    const milho = index.series.find((s) => s.id === "milho")!;
+    const linha = await page.locator('#catalogo-corpo tr[data-serie="milho"]').innerText();
+    const [y, m, d] = milho.ultima_data!.split("-");
+    expect(linha).toContain(`${d}/${m}/${y}`);
+    expect(linha).toContain(String(milho.pontos));
+    await page.selectOption("#filtro-uf", "MS");
+    const soMs = await page.locator("#catalogo-corpo tr").evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-serie")));
+    expect(soMs).toEqual(index.series.filter((s) => s.uf === "MS").map((s) => s.id));
+    await page.selectOption("#filtro-produto", "vaca_gorda");
+    expect(await page.locator("#catalogo-corpo tr").evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-serie")))).toEqual(["vaca_gorda/MS"]);
+    expect(await page.locator("#catalogo-contagem").innerText()).toBe(`1 de ${index.series.length} séries`);
+    await page.close();
+  });
+
   it("shows the stale banner when status.json says so, and none when all is fresh", async () => {
     const status = await file<StatusFile>("api/v1/status.json");
     const stale = status.fontes.filter((f) => f.estado !== "ok");

@@ -255,6 +255,49 @@ function seletor(index: IndexFile): void {
   sel.addEventListener("change", () => void desenhar(index, sel.value).catch(erro));
 }
 
+/**
+ * Every series of index.json in one table, filtered by product and by place (a UF, or the
+ * national/single-place series), so the catalogue can be browsed without reading JSON.
+ */
+function catalogo(index: IndexFile): void {
+  const selProduto = $("filtro-produto") as HTMLSelectElement;
+  const selUf = $("filtro-uf") as HTMLSelectElement;
+  const produtos = [...new Set(index.series.map((s) => s.produto))];
+  for (const p of produtos) selProduto.append(el("option", { value: p }, nomeProduto(index, p)));
+  const ufs = [...new Set(index.series.flatMap((s) => (s.uf ? [s.uf] : [])))].sort();
+  selUf.append(el("option", { value: "-" }, "Referência nacional ou local único"));
+  for (const uf of ufs) selUf.append(el("option", { value: uf }, uf));
+  const fonteNome = new Map(index.fontes.map((f) => [f.id, f.nome]));
+  const desenharTabela = () => {
+    const corpo = $("catalogo-corpo");
+    clear(corpo);
+    const linhas = index.series.filter(
+      (s) => (!selProduto.value || s.produto === selProduto.value) && (!selUf.value || (selUf.value === "-" ? s.uf === null : s.uf === selUf.value)),
+    );
+    for (const s of linhas) {
+      corpo.append(
+        el(
+          "tr",
+          { "data-serie": s.id },
+          el("th", { scope: "row" }, nomeProduto(index, s.produto)),
+          el("td", {}, s.uf ? `${s.uf}${s.praca ? ` — ${s.praca}` : ""}` : s.regiao),
+          el("td", {}, fonteNome.get(s.fonte) ?? s.fonte),
+          el("td", {}, UNIDADE_INFO[s.unidade as keyof typeof UNIDADE_INFO]?.nome ?? s.unidade),
+          el("td", { class: "num" }, s.valor === null ? "—" : precoEl(s.valor, s.unidade)),
+          el("td", {}, dataBR(s.primeira_data)),
+          el("td", {}, dataBR(s.ultima_data)),
+          el("td", { class: "num" }, String(s.pontos)),
+          el("td", {}, el("a", { href: s.path, class: "mini" }, "JSON"), " · ", el("a", { href: s.csv, class: "mini" }, "CSV")),
+        ),
+      );
+    }
+    $("catalogo-contagem").textContent = `${linhas.length} de ${index.series.length} séries`;
+  };
+  selProduto.addEventListener("change", desenharTabela);
+  selUf.addEventListener("change", desenharTabela);
+  desenharTabela();
+}
+
 function erro(err: unknown): void {
   const box = $("erro");
   box.hidden = false;
@@ -272,6 +315,7 @@ async function main(): Promise<void> {
   fontes(index);
   seletor(index);
   tabelaUF(index);
+  catalogo(index);
   if (index.series[0]) await desenhar(index, index.series[0].id);
   document.body.dataset.pronto = "ok";
 }

@@ -17,7 +17,7 @@ import { runBuild } from "../pipeline/run/build.ts";
 import { runUpdate } from "../pipeline/run/update.ts";
 import { startServer, type RunningServer } from "../pipeline/serve/app.ts";
 import { buildAssets } from "../pipeline/serve/assets.ts";
-import { allSeries, registrarFonte, removerFonte } from "../pipeline/sources/index.ts";
+import { allSeries, registrarFonte, removerFonte, SOURCES } from "../pipeline/sources/index.ts";
 import type { SourceDef } from "../pipeline/sources/types.ts";
 import { openChromium } from "./browser/chromium.ts";
 import { FIXTURES, readJson } from "./helpers/pipeline.ts";
@@ -91,7 +91,7 @@ describe("a product and a source page registered in a test go everywhere", () =>
     dir = await mkdtemp(join(tmpdir(), "cotacao-catalogo-"));
     publicDir = join(dir, "public");
     const pages = join(dir, "paginas");
-    for (const src of ["cepea", "scot"]) await cp(join(FIXTURES, src), join(pages, src), { recursive: true });
+    for (const src of SOURCES.filter((s) => s.id !== "teste").map((s) => s.id)) await cp(join(FIXTURES, src), join(pages, src), { recursive: true });
     await mkdir(join(pages, "teste"), { recursive: true });
     await writeFile(join(pages, "teste", "novilha.html"), PAGINA);
     const config = loadConfig({ publicDir, env: {}, root: join(FIXTURES, "no-config") });

@@ -16,7 +16,7 @@ const NOW3 = "2026-09-29T12:00:00-03:00";
 /**
  * "Before" pages: the real pages one day earlier and with two values the sources later revised.
  * CEPEA boi gordo without its latest day (04/09/2026) and with 20/08/2026 at 345,20 instead of
- * 345,70; Scot's MT reference praça (Cuiabá) at 322,00 instead of 326,00 on 05/08/2026 (each column R$ 4 lower).
+ * 345,70; Scot's MT reference praça (Cuiabá) at 322,00 instead of 326,00 on 05/08/2026 (each column R$ 4 lower, its base along).
  */
 async function beforePages(): Promise<string> {
   const dir = await replayDir();
@@ -27,7 +27,8 @@ async function beforePages(): Promise<string> {
   await editPage(dir, "scot/boi-gordo.html", (h) =>
     h.replace(/MT Cuiabá\*<\/td>[\s\S]*?329,50/, (row) => {
       const shift: Record<string, string> = { "326,00": "322,00", "330,00": "326,00", "320,50": "316,50", "324,50": "320,50", "325,50": "321,50", "329,50": "325,50" };
-      return row.replace(/\d{3},\d{2}/g, (v) => shift[v] ?? v);
+      // and its "# base" against SP follows the price (322 ÷ 346,03 − 1 = −6,94 %)
+      return row.replace(/\d{3},\d{2}/g, (v) => shift[v] ?? v).replace(">-5,81<", ">-6,94<");
     }),
   );
   return dir;

@@ -4,13 +4,15 @@ import { join } from "node:path";
 import { loadConfig, type Config } from "../../pipeline/config.ts";
 import { createReplayLoader } from "../../pipeline/fetch/replay.ts";
 import { runUpdate, type UpdateReport } from "../../pipeline/run/update.ts";
+import { SOURCES } from "../../pipeline/sources/index.ts";
 
 export const FIXTURES = new URL("../fixtures/", import.meta.url).pathname;
 
 /** A temp dir holding a copy of the recorded pages in the replay layout, editable per test. */
 export async function replayDir(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), "cotacao-replay-"));
-  for (const src of ["cepea", "scot"]) await cp(join(FIXTURES, src), join(dir, src), { recursive: true });
+  // every source of the catalogue (not the mirrors' folders: a test adds those when it wants them)
+  for (const src of SOURCES.map((s) => s.id)) await cp(join(FIXTURES, src), join(dir, src), { recursive: true });
   return dir;
 }
 

@@ -56,6 +56,8 @@ export interface HttpResponse {
   headers: Headers;
   body: string;
   bytes: number;
+  /** the body's bytes as received (after content decoding): a binary download (npm run backfill's spreadsheets) is read from these */
+  raw?: Uint8Array;
   /** hex SHA-256 of the body's bytes as received (after content decoding, before charset decoding) */
   sha256: string;
   charset: string;
@@ -197,6 +199,7 @@ export function createHttpClient(over: Partial<HttpOptions> = {}): HttpClient {
           headers: res.headers as unknown as Headers,
           body: text,
           bytes: bytes.byteLength,
+          raw: bytes,
           sha256: createHash("sha256").update(bytes).digest("hex"),
           charset,
           attempts: n,

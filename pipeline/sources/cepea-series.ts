@@ -1,0 +1,293 @@
+/**
+ * CEPEA's series downloads: every indicator page links to its whole history as a spreadsheet,
+ * `/br/indicador/series/{pagina}.aspx?id={id}`. What is known of these files (from agrobr, which
+ * reads them; no real download could be recorded for this project, so the tests build files in
+ * this layout with the same library):
+ *
+ * - a legacy Excel .xls (BIFF), first sheet;
+ * - the series title in the first cell (A1), e.g. "Indicador do Boi Gordo CEPEA/ESALQ";
+ * - the header in the fourth row: "Data | À vista R$ | À vista US$" for the daily indicators
+ *   (another term than "À vista" where the indicator has one);
+ * - dates as dd/mm/yyyy text, values as numbers or Brazilian text ("1.234,56"); an empty or
+ *   non-positive cell means no value that day;
+ * - the DIMENSIONS record declares one row more than the sheet holds.
+ *
+ * The header row is found by its labels and the title is checked against the indicator of the
+ * page, never trusted by position alone: a file of another indicator, a renamed or missing
+ * column, or fewer rows than declared (a cut download) is refused, naming what was expected and
+ * what was found. Values are never rounded: a value with more than two decimals refuses the file.
+ */
+import { parseDateBR } from "../domain/dates.ts";
+import { ParseError } from "../domain/errors.ts";
+import { fromHundredths, hasAtMostTwoDecimals, parseBRDecimal } from "../domain/money.ts";
+import { normKey } from "./html.ts";
+import { nomeDaCelula, type Celula, type Planilha } from "./planilha.ts";
+
+/** One CEPEA indicator with a series download, and how to recognise its file. */
+export interface SerieCepea {
+  /** the catalogue's series id it feeds ("boi_gordo", "soja/PR") */
+  serie: string;
+  /** the indicator page (PageDef.id of pipeline/sources/cepea.ts) */
+  pagina: string;
+  /** CEPEA's indicator id, the `id` of the series download */
+  id: number;
+  /** words the title in A1 must hold (compared without accents or case) */
+  titulo: readonly string[];
+  /** words it must not hold (Paraná's soja title must not be Paranaguá's) */
+  tituloSem?: readonly string[];
+  /** the price term of the columns: "À vista" -> "À vista R$" and "À vista US$" */
+  termo: string;
+}
+
+/**
+ * The indicators whose series download the backfill knows, keyed by series. The ids are
+ * CEPEA's (the `id` of each page's download link, as agrobr lists them); they are kept here
+ * rather than in cepea.ts so the page declarations stay one thing. A new CEPEA indicator gets
+ * its backfill with one line here.
+ */
+export const SERIES_CEPEA: readonly SerieCepea[] = [
+  { serie: "boi_gordo", pagina: "boi-gordo", id: 2, titulo: ["BOI GORDO"], termo: "À vista" },
+  { serie: "bezerro", pagina: "bezerro", id: 8, titulo: ["BEZERRO"], termo: "À vista" },
+  { serie: "milho", pagina: "milho", id: 77, titulo: ["MILHO"], termo: "À vista" },
+  { serie: "soja", pagina: "soja", id: 92, titulo: ["SOJA", "PARANAGUA"], termo: "À vista" },
+  { serie: "soja/PR", pagina: "soja", id: 12, titulo: ["SOJA", "PARANA"], tituloSem: ["PARANAGUA"], termo: "À vista" },
+];
+
+/** The series download of an indicator: `{base}/br/indicador/series/{pagina}.aspx?id={id}`. */
+export function urlDaSerie(base: string, s: Pick<SerieCepea, "pagina" | "id">): string {
+  return `${base.replace(/\/+$/, "")}/br/indicador/series/${s.pagina}.aspx?id=${s.id}`;
+}
+
+/** The day the Real began: before it, CEPEA's values are in cruzeiros reais (and older currencies). */
+export const INICIO_DO_REAL = "1994-07-01";
+
+/** How far down the header may be looked for (CEPEA's is on row 4). */
+const MAX_LINHA_CABECALHO = 20;
+/** The row CEPEA's files put the header on (1-based); elsewhere it is still read, with a warning. */
+const LINHA_CABECALHO_CEPEA = 4;
+/** Problems listed in one refusal before "e mais N". */
+const MAX_PROBLEMAS = 10;
+
+export interface DiaLido {
+  data: string;
+  valor: number;
+  valor_usd?: number;
+}
+
+export interface SerieLida {
+  titulo: string;
+  /** 1-based row of the header */
+  linhaCabecalho: number;
+  /** the days with an R$ value from the Real on, in the file's order */
+  dias: DiaLido[];
+  /** rows under the header holding a date */
+  linhasDeDados: number;
+  /** dated rows without an R$ value (empty or non-positive): not imported */
+  semValor: number;
+  /** dated rows before 1º/07/1994 (before the Real): not imported */
+  anterioresAoReal: { n: number; primeiro: string | null; ultimo: string | null };
+  avisos: string[];
+}
+
+type Campo = "data" | "valor" | "valor_usd";
+
+function colunasEsperadas(s: SerieCepea): Array<{ campo: Campo; rotulo: string }> {
+  return [
+    { campo: "data", rotulo: "Data" },
+    { campo: "valor", rotulo: `${s.termo} R$` },
+    { campo: "valor_usd", rotulo: `${s.termo} US$` },
+  ];
+}
+
+function mostra(c: Celula): string {
+  return c === null ? "(vazia)" : typeof c === "number" ? String(c) : `"${c}"`;
+}
+
+/** "Data | À vista R$ | À vista US$" as the operator would read it in the file. */
+function linhaComoTexto(cells: readonly Celula[]): string {
+  return cells.length === 0 ? "(vazia)" : cells.map((c) => (c === null ? "" : String(c))).join(" | ");
+}
+
+/** The title in A1 names the indicator of the page, or the file is refused. */
+function checkTitulo(p: Planilha, s: SerieCepea): string {
+  const a1 = p.linhas > 0 ? p.linha(0)[0] ?? null : null;
+  const esperado = `um título com ${s.titulo.map((w) => `"${w}"`).join(" e ")}${s.tituloSem ? ` e sem ${s.tituloSem.map((w) => `"${w}"`).join(", ")}` : ""}`;
+  if (typeof a1 !== "string") {
+    throw new ParseError(`layout desconhecido: a célula A1 deveria trazer o título da série (${esperado}, da página cepea/${s.pagina}); encontrado ${mostra(a1)}`);
+  }
+  const key = normKey(a1);
+  const words = new Set(key.split(/[^A-Z0-9$]+/).filter(Boolean));
+  const has = (w: string) => (w.includes(" ") ? key.includes(w) : words.has(w));
+  if (!s.titulo.every(has) || (s.tituloSem ?? []).some(has)) {
+    throw new ParseError(`a planilha é de outro indicador: título "${a1}" na célula A1, esperado ${esperado} (página cepea/${s.pagina}, série ${s.serie})`);
+  }
+  return a1;
+}
+
+/** The header row, found by its labels; every column read by label. */
+function acharCabecalho(p: Planilha, s: SerieCepea): { linha: number; col: Map<Campo, number>; largura: number } {
+  const esperadas = colunasEsperadas(s);
+  const esperadoTexto = esperadas.map((c) => c.rotulo).join(" | ");
+  const limite = Math.min(p.linhas, MAX_LINHA_CABECALHO);
+  for (let r = 0; r < limite; r++) {
+    const cells = p.linha(r);
+    if (!cells.some((c) => typeof c === "string" && normKey(c) === "DATA")) continue;
+    const col = new Map<Campo, number>();
+    const problemas: string[] = [];
+    cells.forEach((c, i) => {
+      if (c === null) return;
+      const key = typeof c === "string" ? normKey(c).replace(/\s*\*$/, "") : String(c);
+      const e = esperadas.find((x) => normKey(x.rotulo) === key);
+      if (!e) problemas.push(`coluna desconhecida ${mostra(c)} em ${nomeDaCelula(r, i)}`);
+      else if (col.has(e.campo)) problemas.push(`coluna "${e.rotulo}" aparece duas vezes`);
+      else col.set(e.campo, i);
+    });
+    for (const e of esperadas) if (!col.has(e.campo)) problemas.unshift(`coluna "${e.rotulo}" não encontrada`);
+    if (problemas.length > 0) {
+      throw new ParseError(
+        `layout desconhecido na linha ${r + 1} (cabeçalho): ${problemas.join("; ")}; esperado "${esperadoTexto}", encontrado "${linhaComoTexto(cells)}"`,
+      );
+    }
+    return { linha: r, col, largura: cells.length };
+  }
+  const vistas = Array.from({ length: Math.min(limite, 6) }, (_, r) => `linha ${r + 1}: "${linhaComoTexto(p.linha(r))}"`);
+  throw new ParseError(
+    `layout desconhecido: nenhuma linha de cabeçalho "${esperadoTexto}" nas primeiras ${MAX_LINHA_CABECALHO} linhas (o CEPEA a põe na linha ${LINHA_CABECALHO_CEPEA}); ` +
+      `encontrado: ${vistas.join("; ") || "planilha vazia"}`,
+  );
+}
+
+/** The rows a complete file holds: CEPEA's declare one more than they hold; a cut download holds fewer. */
+function checkInteira(p: Planilha): void {
+  if (p.declaradas !== null) {
+    if (p.linhas < p.declaradas - 1) {
+      throw new ParseError(
+        `download incompleto: a planilha declara ${p.declaradas} linhas e traz só ${p.linhas} ` +
+          `(os arquivos do CEPEA declaram uma linha a mais do que trazem: completo teria ${p.declaradas - 1} ou ${p.declaradas}); baixe de novo`,
+      );
+    }
+    if (p.linhas > p.declaradas) {
+      throw new ParseError(`planilha irregular: traz ${p.linhas} linhas, mais do que as ${p.declaradas} que declara`);
+    }
+  } else if (p.terminaComQuebra === false) {
+    throw new ParseError("download incompleto: o CSV não termina com quebra de linha (a última linha foi cortada?); baixe de novo");
+  }
+}
+
+/**
+ * Reads one CEPEA series file (xls, xlsx or csv already opened by planilha.ts) for the series `s`.
+ * `progresso` is called as rows are read (row count so far, total rows under the header).
+ */
+export function lerSerieCepea(p: Planilha, s: SerieCepea, progresso: (lidas: number, total: number) => void = () => {}): SerieLida {
+  checkInteira(p);
+  const titulo = checkTitulo(p, s);
+  const { linha: h, col, largura } = acharCabecalho(p, s);
+  const avisos: string[] = [];
+  if (h + 1 !== LINHA_CABECALHO_CEPEA) avisos.push(`cabeçalho na linha ${h + 1} (o CEPEA o põe na linha ${LINHA_CABECALHO_CEPEA}); lido pelos rótulos`);
+  const cData = col.get("data")!;
+  const cValor = col.get("valor")!;
+  const cUsd = col.get("valor_usd")!;
+  const rotulo = new Map(colunasEsperadas(s).map((c) => [col.get(c.campo)!, c.rotulo]));
+
+  const problemas: string[] = [];
+  let excedentes = 0;
+  const problema = (msg: string) => {
+    if (problemas.length < MAX_PROBLEMAS) problemas.push(msg);
+    else excedentes++;
+  };
+  const decimais: string[] = [];
+  let decimaisExcedentes = 0;
+
+  /** hundredths of a positive value; null for none (empty, zero or negative) */
+  const valorDe = (c: Celula, r: number, i: number): number | null => {
+    const onde = `${nomeDaCelula(r, i)} ("${rotulo.get(i)}")`;
+    if (c === null) return null;
+    if (typeof c === "number") {
+      if (!Number.isFinite(c)) {
+        problema(`${onde}: número inválido ${c}`);
+        return null;
+      }
+      if (c <= 0) return null;
+      if (!hasAtMostTwoDecimals(c)) {
+        if (decimais.length < 5) decimais.push(`${onde} = ${c}`);
+        else decimaisExcedentes++;
+        return null;
+      }
+      return Math.round(c * 100);
+    }
+    const h = parseBRDecimal(c);
+    if (h === null) {
+      if (/^-?[\d.]*,\d{3,}$/.test(c)) {
+        if (decimais.length < 5) decimais.push(`${onde} = "${c}"`);
+        else decimaisExcedentes++;
+      } else problema(`${onde}: valor ilegível "${c}" (esperado número, ou texto como 1.234,56)`);
+      return null;
+    }
+    return h > 0 ? h : null;
+  };
+
+  const dias: DiaLido[] = [];
+  const vistos = new Map<string, number>();
+  let linhasDeDados = 0;
+  let semValor = 0;
+  const antes = { n: 0, primeiro: null as string | null, ultimo: null as string | null };
+  const total = p.linhas - h - 1;
+  const passo = Math.max(1, Math.ceil(total / 10));
+  for (let r = h + 1; r < p.linhas; r++) {
+    const k = r - h;
+    if (k % passo === 0 || r === p.linhas - 1) progresso(k, total);
+    const cells = p.linha(r);
+    if (cells.length === 0) continue; // an empty row: nothing to read
+    if (cells.length > largura) {
+      problema(`linha ${r + 1}: célula ${nomeDaCelula(r, cells.length - 1)} fora das colunas do cabeçalho (${mostra(cells[cells.length - 1]!)})`);
+      continue;
+    }
+    const d = cells[cData] ?? null;
+    if (typeof d !== "string") {
+      problema(
+        `linha ${r + 1}: data ${mostra(d)} em ${nomeDaCelula(r, cData)}, esperado texto dd/mm/aaaa` + (typeof d === "number" ? " (é um número: data do Excel? o CEPEA grava as datas como texto)" : ""),
+      );
+      continue;
+    }
+    const data = parseDateBR(d);
+    if (!data) {
+      problema(`linha ${r + 1}: data inválida "${d}" em ${nomeDaCelula(r, cData)} (esperado dd/mm/aaaa)`);
+      continue;
+    }
+    const repetida = vistos.get(data);
+    if (repetida !== undefined) {
+      problema(`linha ${r + 1}: o dia ${d} já apareceu na linha ${repetida}`);
+      continue;
+    }
+    vistos.set(data, r + 1);
+    linhasDeDados++;
+    // before the Real the values are in cruzeiros reais or older currencies: never read as R$
+    if (data < INICIO_DO_REAL) {
+      antes.n++;
+      if (antes.primeiro === null || data < antes.primeiro) antes.primeiro = data;
+      if (antes.ultimo === null || data > antes.ultimo) antes.ultimo = data;
+      continue;
+    }
+    const brl = valorDe(cells[cValor] ?? null, r, cValor);
+    const usd = valorDe(cells[cUsd] ?? null, r, cUsd);
+    if (brl === null) {
+      semValor++;
+      continue;
+    }
+    const dia: DiaLido = { data, valor: fromHundredths(brl) };
+    if (usd !== null) dia.valor_usd = fromHundredths(usd);
+    dias.push(dia);
+  }
+  if (decimais.length > 0) {
+    const n = decimais.length + decimaisExcedentes;
+    problemas.unshift(
+      `${n} valor(es) com mais de duas casas decimais (${decimais.join("; ")}${decimaisExcedentes ? `; e mais ${decimaisExcedentes}` : ""}): ` +
+        "a API publica centavos e nada é arredondado em silêncio, então esta série não é importada deste arquivo",
+    );
+  }
+  if (problemas.length > 0) {
+    throw new ParseError(problemas.join("; ") + (excedentes ? `; e mais ${excedentes} problema(s)` : ""));
+  }
+  if (linhasDeDados === 0) throw new ParseError(`a planilha não traz nenhuma linha de dados abaixo do cabeçalho (linha ${h + 1})`);
+  return { titulo, linhaCabecalho: h + 1, dias, linhasDeDados, semValor, anterioresAoReal: antes, avisos };
+}

@@ -24,6 +24,16 @@ export interface SerieDecl extends SeriesKey {
    */
   ufReferencia?: UF;
   pracaReferencia?: string;
+  /**
+   * the reference praça is always `pracaReferencia`: cotacao.config.json's pracasReferencia
+   * (praças of Scot's Mercado Físico tables, by UF) does not apply (Scot's Boi China regions)
+   */
+  referenciaFixa?: boolean;
+  /**
+   * the page's mirrors do not republish this series: a page read through a mirror does not
+   * feed it, and it waits for the source's own page (Scot's Boi China table)
+   */
+  semEspelho?: boolean;
   /** name shown as the praça of a state indicator (no praça table behind it) */
   praca?: string;
   /** the product's sanity bounds, when this series needs its own (domain/products.ts) */

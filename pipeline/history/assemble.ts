@@ -43,8 +43,9 @@ function num(v: number | string | undefined): number | undefined {
  * domain/series.ts). Praça tables give each UF's value from its reference praça and keep every
  * praça; the national vaca_gorda is the SP reference praça.
  */
-export function assemble(source: SourceDef, page: PageDef, rows: readonly PriceRow[], config: Config): Assembled {
-  const defs = allSeries().filter((d) => d.fonte === source.id && d.pagina === page.id);
+export function assemble(source: SourceDef, page: PageDef, rows: readonly PriceRow[], config: Config, opts: { viaEspelho?: boolean } = {}): Assembled {
+  // read through a mirror, the page feeds only the series the mirror republishes
+  const defs = allSeries().filter((d) => d.fonte === source.id && d.pagina === page.id && !(opts.viaEspelho && d.semEspelho));
   const updates: SeriesUpdate[] = [];
   const avisos: string[] = [];
   const problemas: string[] = [];
@@ -82,7 +83,7 @@ export function assemble(source: SourceDef, page: PageDef, rows: readonly PriceR
     }
 
     const uf = def.ufReferencia;
-    const ref = config.pracasReferencia[uf];
+    const ref = def.referenciaFixa && def.pracaReferencia ? def.pracaReferencia : config.pracasReferencia[uf];
     const ufRows = rows.filter((r) => r.produto === def.produto && r.uf === uf && r.praca !== null);
     if (ufRows.length === 0) {
       faltas.push(`série ${def.id}: a tabela não traz nenhuma praça de ${uf}`);

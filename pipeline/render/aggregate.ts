@@ -6,7 +6,7 @@ import { licenseShort } from "../domain/license.ts";
 import { PRODUTO_INFO, agregadosUf, type Unidade } from "../domain/products.ts";
 import type { AggregateFile, AggregateKey, SerieFile, UfQuote } from "../domain/publicados.ts";
 import type { UF } from "../domain/ufs.ts";
-import { SOURCES, agregadoSeries, fonteDoAgregado } from "../sources/index.ts";
+import { SOURCES, agregadoSeries, fonteDoAgregado, serieDef } from "../sources/index.ts";
 
 /** Aggregate keys and the national series each one shows (from the catalogue). */
 export function aggregateTable(): Array<[AggregateKey, string]> {
@@ -51,6 +51,11 @@ export function renderAggregate(series: ReadonlyMap<string, SerieFile>, uf: UF |
   doc.atualizado = maxTime(used.map((f) => f.atualizado));
   doc.fonte = fonteDoAgregado(uf);
   doc.api_version = "v1";
-  doc.license = licenseShort(SOURCES);
+  // the terms of the sources it shows, not of every source (cotacao.json stays under 1 KB)
+  const fontes = new Set([
+    ...agregadoSeries().map((a) => a.serie?.fonte),
+    ...(uf ? agregadosUf().map((a) => serieDef(`${a.produto}/${uf}`)?.fonte) : []),
+  ]);
+  doc.license = licenseShort(SOURCES.filter((s) => fontes.has(s.id)));
   return doc as unknown as AggregateFile;
 }

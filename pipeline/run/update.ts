@@ -39,6 +39,7 @@ function readPage(
   html: string,
   parse: (html: string) => { rows: PriceRow[]; avisos: string[] },
   config: Config,
+  viaEspelho: boolean,
 ):
   | { ok: true; updates: ReturnType<typeof assemble>["updates"]; avisos: string[]; incoerentes: string[] }
   | { ok: false; kind: "parse_error" | "soft_block" | "rejected"; reason: string } {
@@ -56,7 +57,7 @@ function readPage(
       return { ok: false, kind: "parse_error", reason: `linha ${i + 1} inválida: ${issue.path.join(".")}: ${issue.message}` };
     }
   }
-  const a = assemble(source, page, parsed.rows, config);
+  const a = assemble(source, page, parsed.rows, config, { viaEspelho });
   if (a.problemas.length > 0) return { ok: false, kind: "rejected", reason: a.problemas.join("; ") };
   // a page is atomic: a series it should have fed and could not (a UF without rows, a reference
   // praça renamed) fails the whole page, so nothing of a half-read page is ever merged
@@ -99,7 +100,7 @@ export async function runUpdate(opts: UpdateOptions): Promise<UpdateReport> {
         }
         const where = loaded.mirrorUrl ?? url;
         const parse = loaded.mirror ? loaded.mirror.parse.bind(loaded.mirror) : page.parse.bind(page);
-        const read = readPage(source, page, loaded.html, parse, config);
+        const read = readPage(source, page, loaded.html, parse, config, Boolean(loaded.mirror));
         if (!read.ok) {
           record({ source: source.id, page: page.id, ok: false, url: where, kind: read.kind, reason: read.reason });
           continue;

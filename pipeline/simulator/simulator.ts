@@ -415,6 +415,16 @@ export function simular(entrada: Entrada, preco: PrecoReferencia | null): Result
   // a price the user informs is in the product's own unit (a cattle series may be per kg: RS)
   const unidade: Unidade = informado ? (tipo === "gado_arroba" ? (preco?.unidade ?? PRODUTO_INFO[entrada.produto].unidade) : PRODUTO_INFO[entrada.produto].unidade) : preco!.unidade;
   const precoCent = informado ? entrada.precoCentavos! : BigInt(toHundredths(preco!.valor));
+  // an animal sold by the head is never priced from a series quoted otherwise (the bezerro of a
+  // state is Datagro's reposição price per kg of live weight): heads × R$/kg would be no price
+  if (tipo === "cabeca" && unidade !== "cabeca") {
+    throw new SimulacaoForaDoLimite([
+      {
+        campo: "uf",
+        mensagem: `${PRODUTO_INFO[entrada.produto].nome} em ${entrada.uf ?? "?"} é cotado ${UNIDADE_INFO[unidade].por}, e o simulador vende ${PRODUTO_INFO[entrada.produto].nome.toLowerCase()} ${UNIDADE_INFO.cabeca.por}: simule sem UF (indicador nacional por cabeça) ou informe o preço por cabeça`,
+      },
+    ]);
+  }
 
   const c = contas(entrada, precoCent, unidade);
   // a published price far above any real one could still overflow: refuse, never round

@@ -357,7 +357,7 @@ describe("invalid documents fail with a readable pt-BR message", () => {
     doc.series[0].pontos = 6.5;
     doc.fontes[1].id = "noticias-agricolas";
     expect(validateDocument("api/v1/index.json", doc)).toEqual([
-      `api/v1/index.json: /fontes/1/id: deve ser um destes valores: "cepea", "scot" (recebido "noticias-agricolas")`,
+      `api/v1/index.json: /fontes/1/id: deve ser um destes valores: "cepea", "scot", "datagro" (recebido "noticias-agricolas")`,
       `api/v1/index.json: /series/0/pontos: deve ser número inteiro (recebido 6.5)`,
     ]);
   });

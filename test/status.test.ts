@@ -77,7 +77,7 @@ describe("configuration", () => {
   it("turns sources off and changes reference praças from cotacao.config.json", async () => {
     await writeFile(join(root, "cotacao.config.json"), JSON.stringify({ fontes: { scot: { ativa: false } }, pracasReferencia: { MS: "Dourados" } }));
     const c = loadConfig({ root, env: {} });
-    expect(c.fontesAtivas).toEqual({ cepea: true, scot: false });
+    expect(c.fontesAtivas).toEqual({ cepea: true, scot: false, datagro: true });
     expect(c.pracasReferencia.MS).toBe("Dourados");
     expect(c.pracasReferencia.SP).toBe("Barretos");
   });

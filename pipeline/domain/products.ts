@@ -111,13 +111,65 @@ const PRODUTOS_DECLARADOS = {
     nome: "Bezerro",
     tipo: "cabeca",
     unidade: "cabeca",
-    faixa: { cabeca: [500, 15000] },
+    // kg: Datagro's reposição price per kg of live weight, state series bezerro/{UF} (sources/datagro.ts)
+    faixa: { cabeca: [500, 15000], kg: [4, 60] },
     saltoMaximoPct: 12,
     revisaoMaximaPct: 1.5,
     agregado: { chave: "bezerro_ms", rotulo: "bezerro MS" },
   },
   // ---- Scot Consultoria's other tables ----
+  novilha_gorda: {
+    nome: "Novilha gorda",
+    tipo: "gado_arroba",
+    unidade: "@",
+    // as boi and vaca gorda: same praças, same units (RS per kg of live weight); the recorded
+    // table (05/08/2026) runs 286,50–341,00 R$/@ and 12,10–12,20 R$/kg
+    faixa: { "@": [100, 1000], kg: [4, 60] },
+    saltoMaximoPct: 10,
+    revisaoMaximaPct: 1.5,
+  },
+  boi_china: {
+    // Scot's "Boi China a Prazo": steers for China (at most four permanent teeth, under 30
+    // months), a 30-day price only; recorded 05/08/2026: 328,00–355,00 R$/@
+    nome: "Boi China (a prazo)",
+    tipo: "gado_arroba",
+    unidade: "@",
+    faixa: { "@": [100, 1000] },
+    saltoMaximoPct: 10,
+    revisaoMaximaPct: 1.5,
+  },
   // ---- reposição (Datagro) ----
+  // Datagro's reposição Nelore macho, R$ per kg of live weight by state (sources/datagro.ts): the
+  // recorded page (26/01–06/02/2026) runs 11,76–25,13 R$/kg; the range is the per-kg cattle
+  // range; the state quotes move up to 12,84 % in a day there, so jumps up to 15 %; revisions
+  // as the bezerro's (the series repeat these bounds: LIMITES_REPOSICAO in sources/datagro.ts)
+  bezerro_desmama: {
+    // "Desmama": the weaned calf, the youngest category
+    nome: "Bezerro de desmama",
+    tipo: "sem_simulacao",
+    unidade: "kg",
+    faixa: { kg: [4, 60] },
+    saltoMaximoPct: 15,
+    revisaoMaximaPct: 1.5,
+  },
+  garrote: {
+    // the young steer, between bezerro and boi magro
+    nome: "Garrote",
+    tipo: "sem_simulacao",
+    unidade: "kg",
+    faixa: { kg: [4, 60] },
+    saltoMaximoPct: 15,
+    revisaoMaximaPct: 1.5,
+  },
+  boi_magro: {
+    // the lean steer, ready for finishing
+    nome: "Boi magro",
+    tipo: "sem_simulacao",
+    unidade: "kg",
+    faixa: { kg: [4, 60] },
+    saltoMaximoPct: 15,
+    revisaoMaximaPct: 1.5,
+  },
   // ---- CEPEA's other indicators ----
   // Ranges: the recorded pages' own values (test/fixtures/cepea/*.html, 17/08–04/09/2026) with
   // wide margins (about a third below the lowest to three times the highest), so they catch a

@@ -38,7 +38,7 @@ export type Data = string;
 export type DataHora = string;
 
 /**
- * Identificador do produto: boi_gordo, vaca_gorda, soja, milho, bezerro, boi_gordo_prazo, trigo, arroz, arroz_alto_rendimento, cafe_arabica, cafe_robusta, algodao, acucar_cristal_sp, acucar_santos, laranja_industria, laranja_pera, laranja_industria_precoce, frango_congelado, frango_resfriado, suino_vivo ou suino_carcaca.
+ * Identificador do produto: boi_gordo, vaca_gorda, soja, milho, bezerro, novilha_gorda, boi_china, bezerro_desmama, garrote, boi_magro, boi_gordo_prazo, trigo, arroz, arroz_alto_rendimento, cafe_arabica, cafe_robusta, algodao, acucar_cristal_sp, acucar_santos, laranja_industria, laranja_pera, laranja_industria_precoce, frango_congelado, frango_resfriado, suino_vivo ou suino_carcaca.
  *
  * schemas/common.schema.json#/$defs/produto
  */
@@ -48,6 +48,11 @@ export type Produto =
   | "soja"
   | "milho"
   | "bezerro"
+  | "novilha_gorda"
+  | "boi_china"
+  | "bezerro_desmama"
+  | "garrote"
+  | "boi_magro"
   | "boi_gordo_prazo"
   | "trigo"
   | "arroz"
@@ -107,11 +112,11 @@ export type Uf =
   | "TO";
 
 /**
- * Identificador da fonte original dos números: "cepea" (CEPEA/ESALQ-USP) ou "scot" (Scot Consultoria). Dados obtidos por um espelho mantêm a fonte original.
+ * Identificador da fonte original dos números: "cepea" (CEPEA/ESALQ-USP), "scot" (Scot Consultoria) ou "datagro" (Datagro). Dados obtidos por um espelho mantêm a fonte original.
  *
  * schemas/common.schema.json#/$defs/fonte
  */
-export type Fonte = "cepea" | "scot";
+export type Fonte = "cepea" | "scot" | "datagro";
 
 /**
  * Moeda dos valores: sempre BRL (real).
@@ -563,9 +568,9 @@ export interface Index {
      */
     unidade: Unidade;
     /**
-     * Caminho do arquivo da referência nacional.
+     * Caminho do arquivo da referência nacional, ou null quando o produto só tem séries por UF (veja series).
      */
-    path: Texto;
+    path: Texto | null;
   }[];
   /**
    * As UFs com séries e o arquivo agregado de cada uma.

@@ -31,7 +31,7 @@ export type PriceRow = Omit<z.infer<typeof PriceRowSchema>, "fonte" | "produto" 
 };
 
 /** A source's id (pipeline/sources/index.ts lists them; the schemas' enum is generated from it). */
-export type Fonte = "cepea" | "scot";
+export type Fonte = "cepea" | "scot" | "datagro";
 
 /**
  * The columns Scot's "Mercado Físico" publishes besides the gross à vista price, in the order

@@ -24,7 +24,13 @@ export function renderIndex(series: ReadonlyMap<string, SerieFile>, config: Conf
       termos: s.termos.texto,
       termos_url: s.termos.url,
     })),
-    produtos: PRODUTOS.map((p) => ({ produto: p, nome: PRODUTO_INFO[p].nome, unidade: PRODUTO_INFO[p].unidade, path: `api/v1/cotacao/${p}.json` })),
+    // a product with only state series has no national file
+    produtos: PRODUTOS.map((p) => ({
+      produto: p,
+      nome: PRODUTO_INFO[p].nome,
+      unidade: PRODUTO_INFO[p].unidade,
+      path: defs.some((d) => d.produto === p && d.uf === null) ? `api/v1/cotacao/${p}.json` : null,
+    })),
     ufs: ufsDoAgregado().map((uf) => ({ uf, nome: UFS[uf], path: `api/v1/cotacao/uf/${uf}.json` })),
     series: defs
       .filter((d) => series.has(d.id))

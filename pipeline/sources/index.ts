@@ -10,12 +10,13 @@ import type { Fonte } from "../domain/row.ts";
 import { seriesId, type SeriesDef } from "../domain/series.ts";
 import type { UF } from "../domain/ufs.ts";
 import { cepea } from "./cepea.ts";
+import { datagro } from "./datagro.ts";
 import { ESPELHOS_NA } from "./noticias-agricolas.ts";
 import { scot } from "./scot.ts";
 import type { MirrorDef, SourceDef } from "./types.ts";
 
 /** Every source, in the order runs visit them (live: registrarFonte appends). */
-export const SOURCES: readonly SourceDef[] = [cepea, scot];
+export const SOURCES: readonly SourceDef[] = [cepea, scot, datagro];
 
 /** Mirrors that republish a page, keyed "{source}/{page}", tried when the page stays blocked (live). */
 export const MIRRORS: Readonly<Record<string, MirrorDef>> = Object.fromEntries(ESPELHOS_NA.map((m) => [m.paraPagina, m]));

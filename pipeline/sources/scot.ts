@@ -1,6 +1,6 @@
 import { parseDateBR } from "../domain/dates.ts";
 import { ParseError } from "../domain/errors.ts";
-import { fromHundredths } from "../domain/money.ts";
+import { formatDecimalBR, fromHundredths } from "../domain/money.ts";
 import { PRODUTO_INFO, type Produto, type Unidade } from "../domain/products.ts";
 import type { PriceRow } from "../domain/row.ts";
 import { EXTRAS_PRACA } from "../domain/row.ts";
@@ -86,10 +86,11 @@ function seriesDaTabela(produto: Produto, nacional: boolean): SerieDecl[] {
 }
 
 /*
- * Scot Consultoria's quotation pages ("/cotacoes/boi-gordo/", "/cotacoes/vaca-gorda/") hold a
- * "Mercado Físico - dd/mm/yyyy" table (the day is only in that title) and, on the boi page, a
- * "Boi China a Prazo" table that is not read. The Mercado Físico header is three rows of
- * rowspan/colspan cells under the category cell ("BOI GORDO", "VACA GORDA"):
+ * Scot Consultoria's quotation pages ("/cotacoes/boi-gordo/", "/cotacoes/vaca-gorda/",
+ * "/cotacoes/novilha/") hold a "Mercado Físico - dd/mm/yyyy" table (the day is only in that title)
+ * and, on the boi page, a "Boi China a Prazo" table (read by parseBoiChina below). The Mercado
+ * Físico header is three rows of rowspan/colspan cells under the category cell ("BOI GORDO",
+ * "VACA GORDA", "NOVILHA GORDA"):
  *   Preços Brutos: à vista | 30 D | (trend arrow) | # base (boi only)
  *   Descontados > Funrural: à vista | 30 D
  *   Descontados > Senar: à vista | (blank) | 30 D | (blank)
@@ -364,6 +365,221 @@ function pagina(id: string, path: string, titulo: string, categoria: string, pro
   };
 }
 
+/*
+ * "Boi China a Prazo (R$/@) - dd/mm/yyyy", the first table of the boi page: steers for China
+ * (at most four permanent teeth, under 30 months, says its footer), quoted only at 30 days, one
+ * row per state or region: a plain header row inside the tbody ("UF" | "Preço bruto 30 dias" |
+ * "Preço líquido 30 dias³"), the data rows, and a last row of one cell spanning the table with
+ * the footnotes ("³ Preços com o desconto do Funrural"). So the líquido column is the 30-day price
+ * net of Funrural: the same quantity as the Mercado Físico's "Descontados > Funrural > 30 D", and
+ * published under the same name, `funrural_30d` (no new column); `valor` is the bruto 30 dias.
+ * Rows name a state by its full name; two kinds of rows are more than a name:
+ *   - "Minas Gerais (Exceto região Sul)": the only MG row, so it is MG's series; its praça keeps
+ *     the whole label as Scot writes it.
+ *   - "Pará - Paragominas" and "Pará - Redenção e Marabá": Pará in two regions. One state series
+ *     (boi_china/PA) shows both in `pracas`; its value is "Redenção e Marabá", the region of
+ *     Marabá, Pará's reference praça in the Mercado Físico table.
+ * The reference of every boi_china series is fixed (`referenciaFixa`): cotacao.config.json's
+ * pracasReferencia names praças of the Mercado Físico tables, not these regions. Notícias
+ * Agrícolas does not republish this table: read through that mirror, the boi page feeds only the
+ * Mercado Físico series (`semEspelho`).
+ */
+const BOI_CHINA_TITULO = /^BOI CHINA A PRAZO \(R\$\/@\) - (\d{2}\/\d{2}\/\d{4})$/;
+
+/** Each state of the table and the region that gives its value, in the table's order. */
+const BOI_CHINA_REFERENCIA = {
+  SP: UFS.SP,
+  MG: `${UFS.MG} (Exceto região Sul)`,
+  MT: UFS.MT,
+  MS: UFS.MS,
+  GO: UFS.GO,
+  PA: "Redenção e Marabá",
+  RO: UFS.RO,
+  ES: UFS.ES,
+  TO: UFS.TO,
+  PR: UFS.PR,
+} as const satisfies Partial<Record<(typeof SCOT_UFS)[number], string>>;
+
+function seriesBoiChina(): SerieDecl[] {
+  return (Object.entries(BOI_CHINA_REFERENCIA) as [(typeof SCOT_UFS)[number], string][]).map(([uf, praca]) => ({
+    produto: "boi_china",
+    uf,
+    unidade: "@",
+    regiao: `${praca === UFS[uf] ? UFS[uf] : `${UFS[uf]}: ${praca.replace(`${UFS[uf]} `, "")}`} (Boi China a prazo, 30 dias, Scot Consultoria)`,
+    ufReferencia: uf,
+    pracaReferencia: praca,
+    referenciaFixa: true,
+    semEspelho: true,
+  }));
+}
+
+type CampoChina = "uf" | "bruto" | "liquido";
+
+const NOME_CAMPO_CHINA: Record<CampoChina, string> = {
+  uf: "UF",
+  bruto: "Preço bruto 30 dias",
+  liquido: "Preço líquido 30 dias",
+};
+
+function campoChina(label: string): CampoChina | null {
+  const k = normKey(label);
+  if (k === "UF") return "uf";
+  if (k === "PRECO BRUTO 30 DIAS") return "bruto";
+  if (k === "PRECO LIQUIDO 30 DIAS") return "liquido";
+  return null;
+}
+
+function tabelaBoiChina($: Cheerio$): { table: Table; titulo: string } | null {
+  for (const el of $("table").toArray()) {
+    const first = $(el).find("th, td").first();
+    if (first.length === 0) continue;
+    const titulo = cellText($, first[0]!);
+    if (normKey(titulo).startsWith("BOI CHINA")) return { table: $(el), titulo };
+  }
+  return null;
+}
+
+/** Líquido (net of Funrural) over bruto, as on every row of the recorded table (0,983–0,984) with room to spare. */
+const CHINA_LIQUIDO_BRUTO = [0.95, 0.999] as const;
+
+/** "São Paulo", "Minas Gerais (Exceto região Sul)", "Pará - Paragominas" -> UF and praça. */
+function lerRegiaoChina(rotulo: string): { uf: UF; praca: string } | null {
+  const p = lerPraca(rotulo);
+  if (!p || p.unidade !== null || p.marca !== null) return null;
+  // lerPraca leaves what follows the state's name: "(Exceto região Sul)" qualifies the state
+  return { uf: p.uf, praca: p.praca.startsWith("(") ? `${UFS[p.uf]} ${p.praca}` : p.praca };
+}
+
+/** The text after `<sup>marca</sup>` in a footer cell, up to the next <sup> (or null when the marker is not there). */
+function notaDoRodape($: Cheerio$, cell: Parameters<typeof cellText>[1], marca: string): string | null {
+  let texto: string | null = null;
+  for (const node of $(cell).contents().toArray()) {
+    const sup = node.type === "tag" && (node as { name?: string }).name === "sup";
+    if (sup) {
+      if (texto !== null) break;
+      if (cellText($, node) === marca) texto = "";
+      continue;
+    }
+    if (texto !== null) texto += $(node).text();
+  }
+  return texto === null ? null : collapse(texto);
+}
+
+export function parseBoiChina(html: string): ParsedPage {
+  checkDocumentEnd(html);
+  const $ = load(html);
+  checkFragmentTables($, html);
+  const found = tabelaBoiChina($);
+  if (!found) throw new ParseError('tabela "Boi China a Prazo (R$/@) - dd/mm/aaaa" não encontrada na página');
+  const { table, titulo } = found;
+  const onde = `tabela "${titulo}"`;
+  checkTableClosed(table[0]!, onde);
+  checkTableLabels($, table[0]!, onde);
+  const m = normKey(titulo).match(BOI_CHINA_TITULO);
+  const data = m ? parseDateBR(m[1]!) : null;
+  if (!data) throw new ParseError(`${onde}: título ilegível (esperado "Boi China a Prazo (R$/@) - dd/mm/aaaa", em reais por arroba)`);
+
+  const rows = table.children("tbody").first().children("tr").toArray();
+  const [cabecalho, ...resto] = rows;
+  if (!cabecalho) throw new ParseError(`${onde} está vazia (sem cabeçalho nem linhas)`);
+  const rotulos = $(cabecalho).children("td, th").toArray();
+  const colunas = new Map<CampoChina, number>();
+  const encontradas = rotulos.map((c) => `"${labelText($, c)}"`).join(", ");
+  const esperadas = Object.values(NOME_CAMPO_CHINA).map((n) => `"${n}"`).join(", ");
+  rotulos.forEach((cell, i) => {
+    const campo = campoChina(labelText($, cell));
+    if (campo === null) throw new ParseError(`${onde}: coluna desconhecida "${labelText($, cell)}" no cabeçalho (esperadas ${esperadas}; encontradas ${encontradas})`);
+    if (colunas.has(campo)) throw new ParseError(`${onde}: coluna "${NOME_CAMPO_CHINA[campo]}" aparece duas vezes no cabeçalho`);
+    colunas.set(campo, i);
+  });
+  const faltam = (Object.keys(NOME_CAMPO_CHINA) as CampoChina[]).filter((c) => !colunas.has(c));
+  if (faltam.length > 0) {
+    throw new ParseError(`${onde}: ${faltam.map((c) => `coluna "${NOME_CAMPO_CHINA[c]}"`).join(", ")} não encontrada no cabeçalho (esperadas ${esperadas}; encontradas ${encontradas})`);
+  }
+  if (colunas.get("uf") !== 0) throw new ParseError(`${onde}: a coluna "UF" deveria ser a primeira (encontradas ${encontradas})`);
+  const largura = rotulos.length;
+
+  // the footnote row closes the table; the líquido column's footnote must still say Funrural,
+  // or the column is not what funrural_30d means
+  const ultima = resto[resto.length - 1];
+  const ultimaCells = ultima ? $(ultima).children("td, th") : null;
+  if (!ultima || ultimaCells!.length !== 1 || Number(ultimaCells!.attr("colspan") ?? 1) !== largura) {
+    throw new ParseError(`${onde}: sem a linha de notas no fim da tabela (uma célula com colspan ${largura}): página cortada?`);
+  }
+  const dados = resto.slice(0, -1);
+  const supLiquido = $(rotulos[colunas.get("liquido")!]!).find("sup").first();
+  const marca = supLiquido.length ? cellText($, supLiquido[0]!) : null;
+  const nota = marca === null ? null : notaDoRodape($, ultimaCells![0]!, marca);
+  if (nota === null || !normKey(nota).includes("DESCONTO DO FUNRURAL")) {
+    throw new ParseError(
+      `${onde}: a nota da coluna "${NOME_CAMPO_CHINA.liquido}" não diz "Preços com o desconto do Funrural" (rodapé: "${cellText($, ultima).slice(0, 200)}")`,
+    );
+  }
+  if (dados.length === 0) throw new ParseError(`${onde} está vazia (nenhuma UF)`);
+
+  const avisos: string[] = [];
+  const out: PriceRow[] = [];
+  dados.forEach((tr, n) => {
+    const cells = checkRow($, tr, largura, `${onde}, linha ${n + 1} ("${cellText($, $(tr).children("td, th").first()[0] ?? tr)}")`);
+    const rotulo = cellText($, cells[0]!);
+    checkLabel($(cells[0]!).text(), `${onde}, UF`);
+    const linha = `${onde}, UF "${rotulo}"`;
+    const numero = (campo: "bruto" | "liquido"): number | undefined => {
+      const texto = cellText($, cells[colunas.get(campo)!]!);
+      if (texto === "" || texto === "-") return undefined;
+      const h = numeroCompleto(texto);
+      if (h === null) throw new ParseError(`${linha}: número inválido na coluna "${NOME_CAMPO_CHINA[campo]}": "${texto}" (esperado um número com duas casas, como 352,00)`);
+      return fromHundredths(h);
+    };
+    const bruto = numero("bruto");
+    const liquido = numero("liquido");
+    const r = lerRegiaoChina(labelText($, cells[0]!));
+    if (!r) {
+      avisos.push(`${linha}: UF ou região não reconhecida; linha ignorada`);
+      return;
+    }
+    if (!(r.uf in BOI_CHINA_REFERENCIA)) avisos.push(`${linha}: ${r.uf} não tem série boi_china declarada; linha ignorada`);
+    if (bruto === undefined) {
+      avisos.push(`${linha}: sem preço bruto; linha ignorada`);
+      return;
+    }
+    if (liquido !== undefined) {
+      const razao = liquido / bruto;
+      if (razao < CHINA_LIQUIDO_BRUTO[0] || razao > CHINA_LIQUIDO_BRUTO[1]) {
+        throw new ParseError(
+          `${linha}: líquido / bruto = ${formatDecimalBR(liquido)} / ${formatDecimalBR(bruto)} = ${razao.toFixed(3).replace(".", ",")}, ` +
+            `fora da relação do desconto do Funrural (${String(CHINA_LIQUIDO_BRUTO[0]).replace(".", ",")}–${String(CHINA_LIQUIDO_BRUTO[1]).replace(".", ",")}); colunas trocadas?`,
+        );
+      }
+    }
+    out.push(
+      checkedRow(
+        { fonte: "scot", produto: "boi_china", uf: r.uf, praca: r.praca, data, valor: bruto, unidade: "@", extras: liquido === undefined ? {} : { funrural_30d: liquido } },
+        linha,
+      ),
+    );
+  });
+  if (out.length === 0) throw new ParseError(`${onde}: nenhuma UF pôde ser lida (${avisos.join("; ")})`);
+  return { rows: sortBySeries(out, "tabela Boi China"), avisos };
+}
+
+/**
+ * The boi page with its "Boi China a Prazo" table: the Mercado Físico's rows, then the Boi
+ * China's; either table failing fails the page (nothing of it merges). Whether the page holds
+ * its table (soft-block detection) is still the Mercado Físico's question.
+ */
+function comBoiChina(page: PageDef): PageDef {
+  return {
+    ...page,
+    series: [...page.series, ...seriesBoiChina()],
+    parse(html: string): ParsedPage {
+      const mf = page.parse(html);
+      const china = parseBoiChina(html);
+      return { rows: [...mf.rows, ...china.rows], avisos: [...mf.avisos, ...china.avisos] };
+    },
+  };
+}
+
 export const scot: SourceDef = {
   id: "scot",
   nome: "Scot Consultoria",
@@ -379,7 +595,10 @@ export const scot: SourceDef = {
     url: "https://www.scotconsultoria.com.br/",
   },
   pages: [
-    pagina("boi-gordo", "/cotacoes/boi-gordo/", "Mercado Físico do boi gordo (Scot Consultoria)", "BOI GORDO", "boi_gordo", ["valor", ...EXTRAS], seriesDaTabela("boi_gordo", false)),
+    // the boi page holds two tables, read together: the page is whole only if both are
+    comBoiChina(
+      pagina("boi-gordo", "/cotacoes/boi-gordo/", "Mercado Físico do boi gordo (Scot Consultoria)", "BOI GORDO", "boi_gordo", ["valor", ...EXTRAS], seriesDaTabela("boi_gordo", false)),
+    ),
     // the vaca table has no "# base" column; its SP reference praça is the national vaca gorda
     pagina(
       "vaca-gorda",
@@ -389,6 +608,17 @@ export const scot: SourceDef = {
       "vaca_gorda",
       ["valor", ...EXTRAS.filter((c) => c !== "base_sp")],
       seriesDaTabela("vaca_gorda", true),
+    ),
+    // novilha gorda: the vaca table's praças and columns (no "# base"); like vaca, its SP
+    // reference praça is the national series
+    pagina(
+      "novilha-gorda",
+      "/cotacoes/novilha/",
+      "Mercado Físico da novilha gorda (Scot Consultoria)",
+      "NOVILHA GORDA",
+      "novilha_gorda",
+      ["valor", ...EXTRAS.filter((c) => c !== "base_sp")],
+      seriesDaTabela("novilha_gorda", true),
     ),
   ],
 };

@@ -13,7 +13,7 @@ const USAGE = `uso: npm run backfill -- --pagina FONTE/PAGINA [--serie SERIE] [-
                           [--aceitar-revisao SERIE@AAAA-MM-DD[:CAMPO]=VALOR ...] [--mensagem ARQUIVO] [--sem-espera]
   importa o histórico inteiro de uma série, com os mesmos portões e a mesma mesclagem do update
   --pagina FONTE/PAGINA  a página do indicador: ${PAGINAS.join(", ")}
-  --serie SERIE          a série, quando a página tem mais de uma (cepea/soja: soja ou soja/PR)
+  --serie SERIE          a série, quando a página tem mais de uma (ex.: cepea/soja: soja ou soja/PR)
   --arquivo ARQUIVO      lê a série de um arquivo (.xls, .xlsx ou .csv com ";", números brasileiros
                          e datas dd/mm/aaaa); sem ele, baixa ao vivo
                          /br/indicador/series/{pagina}.aspx?id={id} (COTACAO_CEPEA_URL muda o site)

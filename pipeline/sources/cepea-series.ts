@@ -51,6 +51,19 @@ export const SERIES_CEPEA: readonly SerieCepea[] = [
   { serie: "milho", pagina: "milho", id: 77, titulo: ["MILHO"], termo: "À vista" },
   { serie: "soja", pagina: "soja", id: 92, titulo: ["SOJA", "PARANAGUA"], termo: "À vista" },
   { serie: "soja/PR", pagina: "soja", id: 12, titulo: ["SOJA", "PARANA"], tituloSem: ["PARANAGUA"], termo: "À vista" },
+  // CEPEA's other indicators (ids as agrobr lists them; titles as the daily pages write them).
+  // Their downloads' exact titles and column terms are unverified: a file that differs is
+  // refused naming what it holds, and the line here is what to adjust.
+  { serie: "trigo/PR", pagina: "trigo", id: 178, titulo: ["TRIGO", "PARANA"], termo: "À vista" },
+  { serie: "trigo/RS", pagina: "trigo", id: 179, titulo: ["TRIGO", "RIO GRANDE DO SUL"], termo: "À vista" },
+  { serie: "arroz", pagina: "arroz", id: 91, titulo: ["ARROZ"], tituloSem: ["62"], termo: "À vista" },
+  { serie: "cafe_arabica", pagina: "cafe", id: 23, titulo: ["CAFE", "ARABICA"], termo: "À vista" },
+  { serie: "cafe_robusta", pagina: "cafe", id: 24, titulo: ["CAFE", "ROBUSTA"], termo: "À vista" },
+  // the cotton indicator is quoted for payment in 8 days, not cash (agrobr: "Prazo de 8 dias R$")
+  { serie: "algodao", pagina: "algodao", id: 54, titulo: ["ALGODAO"], termo: "Prazo de 8 dias" },
+  { serie: "acucar_cristal_sp", pagina: "acucar", id: 53, titulo: ["ACUCAR"], tituloSem: ["SANTOS"], termo: "À vista" },
+  { serie: "frango_congelado", pagina: "frango", id: 181, titulo: ["FRANGO", "CONGELADO"], termo: "À vista" },
+  { serie: "frango_resfriado", pagina: "frango", id: 130, titulo: ["FRANGO", "RESFRIADO"], termo: "À vista" },
 ];
 
 /** The series download of an indicator: `{base}/br/indicador/series/{pagina}.aspx?id={id}`. */

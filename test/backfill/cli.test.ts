@@ -35,7 +35,7 @@ describe("npm run backfill (the command)", () => {
     const site = await tmp();
     const casos: Array<[string[], string]> = [
       [[], "falta --pagina"],
-      [["--pagina", "cepea/leite"], "página desconhecida: cepea/leite; páginas com série histórica: cepea/boi-gordo, cepea/bezerro, cepea/milho, cepea/soja"],
+      [["--pagina", "cepea/leite"], "página desconhecida: cepea/leite; páginas com série histórica: cepea/boi-gordo, cepea/bezerro, cepea/milho, cepea/soja, cepea/trigo"],
       [["--pagina", "scot/boi-gordo"], "só o CEPEA oferece a série histórica para download"],
       [["--pagina", "cepea/soja"], "a página cepea/soja tem 2 séries (soja, soja/PR): escolha uma com --serie"],
       [["--pagina", "cepea/boi-gordo", "--aceitar-revisao", "boi_gordo=3"], 'revisão aceita inválida: "boi_gordo=3"'],

@@ -91,7 +91,7 @@ describe("a product and a source page registered in a test go everywhere", () =>
     dir = await mkdtemp(join(tmpdir(), "cotacao-catalogo-"));
     publicDir = join(dir, "public");
     const pages = join(dir, "paginas");
-    for (const src of SOURCES.filter((s) => s.id !== "teste").map((s) => s.id)) await cp(join(FIXTURES, src), join(pages, src), { recursive: true });
+    for (const src of SOURCES.map((s) => s.id as string).filter((id) => id !== "teste")) await cp(join(FIXTURES, src), join(pages, src), { recursive: true });
     await mkdir(join(pages, "teste"), { recursive: true });
     await writeFile(join(pages, "teste", "novilha.html"), PAGINA);
     const config = loadConfig({ publicDir, env: {}, root: join(FIXTURES, "no-config") });

@@ -6,8 +6,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { PRODUTOS, UNIDADE_INFO, UNIDADES } from "../domain/products.ts";
-import { SOURCES } from "../sources/index.ts";
+import { PRODUTO_INFO, PRODUTOS, UNIDADE_INFO, UNIDADES } from "../domain/products.ts";
+import { allSeries, SOURCES } from "../sources/index.ts";
 import { gerarDeclaracoes, porSchema, type Schemas } from "./tipos.ts";
 
 /** Repository root (this file is pipeline/gerar/arquivos.ts). */
@@ -15,6 +15,8 @@ export const RAIZ = fileURLToPath(new URL("../../", import.meta.url));
 
 /** What `npm run gerar` writes, relative to the repository root. */
 export const GERADOS = {
+  /** the README's table of every series ("Catálogo de séries") */
+  readme: "README.md",
   /** the enums (and their descriptions) of products, sources and units, from the catalogue */
   common: "schemas/common.schema.json",
   /** the pipeline's types of every published file */
@@ -44,6 +46,9 @@ export interface Entradas {
   schemas: Schemas;
   /** text of schemas/common.schema.json, whose enums come from the catalogue */
   commonTexto: string;
+  /** text of README.md, whose series table comes from the catalogue */
+  readmeTexto: string;
+  series: ReadonlyArray<{ id: string; nome: string; local: string; fonte: string; unidade: string }>;
   catalogo: Catalogo;
   /** text of pipeline/openapi/client.d.template.ts */
   clientTemplate: string;
@@ -64,12 +69,40 @@ export function lerEntradas(raiz = RAIZ): Entradas {
   const commonTexto = readFileSync(join(dir, "common.schema.json"), "utf8");
   // the types are generated from the schemas as the catalogue makes them, in one run
   schemas.set("common.schema.json", JSON.parse(commonDoCatalogo(commonTexto, catalogo)));
+  const nomeFonte = new Map(SOURCES.map((s) => [s.id as string, s.nome]));
   return {
     schemas,
     commonTexto,
+    readmeTexto: readFileSync(join(raiz, "README.md"), "utf8"),
+    series: allSeries().map((d) => ({
+      id: d.id,
+      nome: PRODUTO_INFO[d.produto].nome,
+      local: d.uf ? `${d.uf}${d.praca ? ` (${d.praca})` : ""}` : d.regiao,
+      fonte: nomeFonte.get(d.fonte) ?? d.fonte,
+      unidade: UNIDADE_INFO[d.unidade].nome,
+    })),
     catalogo,
     clientTemplate: readFileSync(join(raiz, CLIENT_D_TEMPLATE), "utf8"),
   };
+}
+
+const INICIO_SERIES = "<!-- series: gerado por npm run gerar a partir do catálogo; não edite -->";
+const FIM_SERIES = "<!-- /series -->";
+
+/** README.md with the table of every series written between its markers, the rest as it is. */
+export function readmeComSeries(texto: string, series: Entradas["series"]): string {
+  const i = texto.indexOf(INICIO_SERIES);
+  const j = texto.indexOf(FIM_SERIES);
+  if (i < 0 || j < i) throw new Error(`[gerar] README.md: faltam as marcas ${INICIO_SERIES} e ${FIM_SERIES} da tabela de séries`);
+  const celula = (t: string) => t.replace(/\|/g, "\\|");
+  const linhas = [
+    `${series.length} séries.`,
+    "",
+    "| série | produto | local | fonte | unidade |",
+    "|---|---|---|---|---|",
+    ...series.map((x) => `| \`${x.id}\` | ${celula(x.nome)} | ${celula(x.local)} | ${celula(x.fonte)} | ${celula(x.unidade)} |`),
+  ];
+  return `${texto.slice(0, i + INICIO_SERIES.length)}\n${linhas.join("\n")}\n${texto.slice(j)}`;
 }
 
 /** "a, b, c ou d" */
@@ -121,6 +154,7 @@ export async function gerarArquivos(entradas: Entradas): Promise<Map<string, str
   const schemas = entradas.schemas;
   const declaracoes = await gerarDeclaracoes(schemas);
   return new Map([
+    [GERADOS.readme, readmeComSeries(entradas.readmeTexto, entradas.series)],
     [GERADOS.common, common],
     [GERADOS.modulo, `${BANNER_MODULO}\n${declaracoes}${porSchema(schemas)}`],
     [

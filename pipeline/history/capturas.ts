@@ -29,8 +29,14 @@ export function sha256Hex(bytes: Buffer | string): string {
   return createHash("sha256").update(bytes).digest("hex");
 }
 
-export function capturaId(fonte: string, pagina: string, sha256: string): string {
-  return `${fonte}/${pagina}/${sha256.slice(0, 16)}`;
+/**
+ * "cepea/boi-gordo/c9bfd898421a0646/20260927T120000": the page, its bytes and when it was
+ * registered (the same bytes may be registered twice, e.g. when a new series is declared on a
+ * page already read: each registration is its own record).
+ */
+export function capturaId(fonte: string, pagina: string, sha256: string, registradoEm: string): string {
+  const quando = registradoEm.slice(0, 19).replace(/[-:]/g, "");
+  return `${fonte}/${pagina}/${sha256.slice(0, 16)}/${quando}`;
 }
 
 /**

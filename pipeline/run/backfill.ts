@@ -288,7 +288,7 @@ export async function runBackfill(opts: BackfillOptions): Promise<BackfillReport
   series.set(def.id, r.file);
   const ano = Number(dayBrasilia(now).slice(0, 4));
   const captura: Captura = {
-    id: capturaId(source.id, serie.pagina, sha256),
+    id: capturaId(source.id, serie.pagina, sha256, isoBrasilia(now)),
     fonte: source.id,
     pagina: serie.pagina,
     url,

@@ -873,6 +873,22 @@ export interface Status {
        */
       via: string | null;
       /**
+       * Como a última leitura bem-sucedida chegou: "http" (a página da própria fonte), "navegador" (a mesma página aberta no Chromium, depois de um desafio anti-robô), "espelho" (outro endereço que republica a tabela, nomeado em via: a Notícias Agrícolas ou o widget do CEPEA), "gravacao" (página gravada, modo replay; via nomeia o espelho quando a gravação é de um espelho); null quando a última tentativa falhou. Ausente em arquivos escritos antes deste campo.
+       */
+      caminho?: "http" | "navegador" | "espelho" | "gravacao" | null;
+      /**
+       * Endereço do espelho usado na última leitura bem-sucedida, ou null quando foi a própria fonte ou a última tentativa falhou. Ausente em arquivos escritos antes deste campo.
+       */
+      via_url?: string | null;
+      /**
+       * Só quando a página foi servida por um espelho que republica parte dela (a soja de Paranaguá sem a do Paraná, um só dos cafés, o último dia do boi gordo no widget do CEPEA): as séries da página que essa leitura não atualizou; mantêm seus dados e esperam a própria fonte.
+       *
+       * @minItems 1
+       *
+       * Items: Série ({produto} ou {produto}/{UF}).
+       */
+      series_nao_lidas?: string[];
+      /**
        * Última tentativa de ler a página que mudou algo (dado novo, falha, recuperação); execuções sem nada novo não regravam o arquivo.
        */
       ultima_tentativa: DataHoraOuNulo;
@@ -956,7 +972,7 @@ export type ValorCampo = number | string | null;
  */
 export interface Captura {
   /**
-   * Identificador da captura: fonte/página/ e os 16 primeiros dígitos do SHA-256.
+   * Identificador da captura: fonte/página/, os 16 primeiros dígitos do SHA-256 e o momento do registro (AAAAMMDDTHHMMSS, Brasília).
    */
   id: string;
   /**

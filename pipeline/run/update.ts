@@ -160,7 +160,7 @@ export async function runUpdate(opts: UpdateOptions): Promise<UpdateReport> {
         if (changed) {
           const sha256 = loaded.sha256 ?? sha256Hex(loaded.html);
           capturas.push({
-            id: capturaId(source.id, page.id, sha256),
+            id: capturaId(source.id, page.id, sha256, isoBrasilia(now)),
             fonte: source.id,
             pagina: page.id,
             url,

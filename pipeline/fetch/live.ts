@@ -4,7 +4,7 @@ import type { MirrorDef, PageDef, SourceDef } from "../sources/types.ts";
 import { createBrowserFetcher, type BrowserFetcher } from "./browser.ts";
 import { classifyResponse } from "./challenge.ts";
 import { FetchError, HostGate, MAX_PAGE_BYTES, createHttpClient, type HttpOptions } from "./http.ts";
-import { pageUrl, type LoadResult, type PageLoader } from "./types.ts";
+import { MIRROR_ON, mirrorUrl, pageUrl, type LoadResult, type PageLoader } from "./types.ts";
 
 export interface Timeouts {
   /** TCP + TLS handshake */
@@ -12,8 +12,8 @@ export interface Timeouts {
   /** one HTTP request, sending to last byte */
   requestMs: number;
   /**
-   * everything spent on one URL: retries, backoff, the browser. A page with a mirror may take
-   * this twice (the page, then the mirror), never more.
+   * everything spent on one URL: retries, backoff, the browser. A page with mirrors may take
+   * this twice (the page, then its mirrors in turn, sharing one budget), never more.
    */
   pageMs: number;
   /** how long the browser waits for a challenge to clear and the table to appear */
@@ -30,15 +30,13 @@ export interface LiveLoaderOptions {
   /** open challenged pages in Chromium (default true) */
   browser?: boolean;
   log?: (line: string) => void;
-  /** mirrors by "{source}/{page}"; default MIRRORS of sources/index.ts */
-  mirrors?: Readonly<Record<string, MirrorDef>>;
+  /** mirrors by "{source}/{page}", in the order they are tried; default MIRRORS of sources/index.ts */
+  mirrors?: Readonly<Record<string, readonly MirrorDef[]>>;
   /** finer HTTP knobs (retries, backoff) for tests and the bench */
   http?: Partial<Omit<HttpOptions, "gate" | "connectTimeoutMs" | "requestTimeoutMs">>;
   now?: () => Date;
 }
 
-/** Failures after which the mirror is worth trying: the source did not give us its page. */
-const MIRROR_ON: ReadonlySet<FailureKind> = new Set(["blocked", "soft_block", "timeout", "http_error", "network_error"]);
 
 /** The live loader also tells what the browser cost (for the bench and the report). */
 export interface LiveLoader extends PageLoader {
@@ -51,8 +49,10 @@ type Got =
   | { ok: false; kind: FailureKind; url: string; reason: string };
 
 /**
- * The live path: HTTP first; a Cloudflare challenge goes to Chromium; a page with a mirror
- * that still fails is read from the mirror. Base URLs come from COTACAO_*_URL.
+ * The live path: HTTP first; a Cloudflare challenge goes to Chromium (unless `browser: false`,
+ * or Chromium cannot start or never gets past it); a page with mirrors that still fails is read
+ * from the first of its mirrors that answers with its table (CEPEA: Notícias Agrícolas, then
+ * CEPEA's widget). Base URLs come from COTACAO_*_URL.
  */
 export function createLiveLoader(opts: LiveLoaderOptions = {}): LiveLoader {
   const env = opts.env ?? process.env;
@@ -71,8 +71,13 @@ export function createLiveLoader(opts: LiveLoaderOptions = {}): LiveLoader {
   let browser: BrowserFetcher | null = null;
   let closed = false;
 
-  async function get(where: string, url: string, hasTable: (html: string) => boolean): Promise<Got> {
-    const deadline = Date.now() + t.pageMs;
+  async function get(
+    where: string,
+    url: string,
+    hasTable: (html: string) => boolean,
+    o: { deadline?: number; navegador?: boolean } = {},
+  ): Promise<Got> {
+    const deadline = o.deadline ?? Date.now() + t.pageMs;
     let res;
     try {
       res = await http.get(url, { deadline });
@@ -95,6 +100,7 @@ export function createLiveLoader(opts: LiveLoaderOptions = {}): LiveLoader {
     if (opts.browser === false) {
       return { ok: false, kind: "blocked", url: res.url, reason: `${verdict.reason}; navegador desativado` };
     }
+    if (o.navegador === false) return { ok: false, kind: "blocked", url: res.url, reason: `${verdict.reason}; não é aberto no navegador` };
     const left = Math.min(t.browserMs, deadline - Date.now());
     if (left <= 0) return { ok: false, kind: "blocked", url: res.url, reason: `${verdict.reason}; sem tempo para o navegador` };
     log(`${where}: abrindo no navegador`);
@@ -124,16 +130,26 @@ export function createLiveLoader(opts: LiveLoaderOptions = {}): LiveLoader {
       if (got.ok) {
         return { ok: true, html: got.html, url: got.url, mirror: null, mirrorUrl: null, fetchedAt: now(), method: got.method, ...received(got) };
       }
-      const mirror = mirrors[where];
-      if (!mirror || !MIRROR_ON.has(got.kind)) return got;
+      const list = mirrors[where] ?? [];
+      if (list.length === 0 || !MIRROR_ON.has(got.kind)) return got;
 
-      const mUrl = (env[mirror.baseUrlEnv] || mirror.site).replace(/\/+$/, "") + mirror.path;
-      log(`${where}: tentando o espelho ${mirror.nome} (${mUrl})`);
-      const via = await get(`${where} via ${mirror.id}`, mUrl, (html) => mirror.hasTable(html));
-      if (via.ok) {
-        return { ok: true, html: via.html, url: got.url, mirror, mirrorUrl: via.url, fetchedAt: now(), method: "mirror", ...received(via) };
+      // the mirrors, in order, share one budget: the first with its table serves the page
+      const deadline = Date.now() + t.pageMs;
+      const falhas: string[] = [];
+      for (const mirror of list) {
+        const mUrl = mirrorUrl(mirror, env);
+        if (Date.now() >= deadline) {
+          falhas.push(`espelho ${mirror.nome}: sem tempo`);
+          continue;
+        }
+        log(`${where}: tentando o espelho ${mirror.nome} (${mUrl})`);
+        const via = await get(`${where} via ${mirror.id}`, mUrl, (html) => mirror.hasTable(html), { deadline, navegador: mirror.navegador });
+        if (via.ok) {
+          return { ok: true, html: via.html, url: got.url, mirror, mirrorUrl: via.url, fetchedAt: now(), method: "mirror", ...received(via) };
+        }
+        falhas.push(`espelho ${mirror.nome}: ${via.reason}`);
       }
-      return { ...got, reason: `${got.reason}; espelho ${mirror.nome}: ${via.reason}` };
+      return { ...got, reason: `${got.reason}; ${falhas.join("; ")}` };
     },
     async close() {
       if (closed) return;

@@ -7,9 +7,10 @@ import type { LoadResult, PageLoader } from "./types.ts";
 /**
  * Wraps a loader and saves every page it gets, scripts and styles stripped, in the replay
  * layout: DIR/{source}/{page}.html, so `--replay DIR` reads it back. A page that came through a
- * mirror is the mirror's HTML, which the source's parser cannot read: it is saved as
- * DIR/{mirror}/{last segment of the mirror's path}.html instead (the layout of
- * test/fixtures/noticias-agricolas), never under the source's name.
+ * mirror is the mirror's HTML, which the source's parser cannot read: it is saved where
+ * mirrorFile says (DIR/{mirror}/{last segment of the mirror's path}.html, the layout of
+ * test/fixtures/noticias-agricolas; CEPEA's widget as DIR/cepea/widget/{N}.js), never under the
+ * source's name.
  */
 export function withRecording(loader: PageLoader, dir: string, log: (line: string) => void = () => {}): PageLoader {
   const root = resolve(dir);
@@ -32,7 +33,12 @@ export function withRecording(loader: PageLoader, dir: string, log: (line: strin
   };
 }
 
-/** Where a page read through a mirror is recorded (and where --replay looks for it). */
+/**
+ * Where a page read through a mirror is recorded (and where --replay looks for it): the mirror's
+ * own `arquivo` (CEPEA's widget: cepea/widget/{N}.js), else {mirror}/{last segment of its
+ * path}.html (noticias-agricolas/indicador-cepea-esalq-milho.html).
+ */
 export function mirrorFile(root: string, mirror: MirrorDef): string {
-  return join(root, mirror.id, `${basename(mirror.path.replace(/\/+$/, "")) || "index"}.html`);
+  if (mirror.arquivo) return join(root, ...mirror.arquivo.split("/"));
+  return join(root, mirror.id, `${basename(mirror.path.replace(/[?#].*$/, "").replace(/\/+$/, "")) || "index"}.html`);
 }

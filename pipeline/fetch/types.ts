@@ -8,6 +8,7 @@ export interface LoadOk {
   url: string;
   /** set when the page came through a mirror: parse with mirror.parse, record via */
   mirror: MirrorDef | null;
+  /** the mirror's real address (also in --replay, where `url` is the recorded file) */
   mirrorUrl: string | null;
   fetchedAt: Date;
   /** how it was obtained, for the report: "http", "browser", "mirror", "replay" */
@@ -39,3 +40,15 @@ export function pageUrl(source: SourceDef, page: PageDef, env: NodeJS.ProcessEnv
   const base = (env[source.baseUrlEnv] || source.site).replace(/\/+$/, "");
   return base + page.path;
 }
+
+/** A mirror's address: its base URL (COTACAO_*_URL, else its site) and its path. */
+export function mirrorUrl(mirror: MirrorDef, env: NodeJS.ProcessEnv = process.env): string {
+  return (env[mirror.baseUrlEnv] || mirror.site).replace(/\/+$/, "") + mirror.path;
+}
+
+/**
+ * Failures after which a page's mirrors are worth trying: the source did not give us its page
+ * (in --replay also a page never recorded, "missing"). A page that came but cannot be read
+ * (parse_error) is not one: its mirror would hide a change of layout.
+ */
+export const MIRROR_ON: ReadonlySet<FailureKind> = new Set(["blocked", "soft_block", "timeout", "http_error", "network_error", "missing"]);

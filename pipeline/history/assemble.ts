@@ -1,9 +1,9 @@
 import type { Config } from "../config.ts";
 import { EXTRAS_PRACA, type PriceRow } from "../domain/row.ts";
 import type { SeriesDef } from "../domain/series.ts";
-import { allSeries } from "../sources/index.ts";
+import { allSeries, seriesDoEspelho } from "../sources/index.ts";
 import type { HistoricoEntry, PracaQuote } from "../domain/publicados.ts";
-import type { PageDef, SourceDef } from "../sources/types.ts";
+import type { MirrorDef, PageDef, SourceDef } from "../sources/types.ts";
 import { canonicalEntry, canonicalQuote } from "./entry.ts";
 
 /** What one page brings to one series. */
@@ -43,9 +43,10 @@ function num(v: number | string | undefined): number | undefined {
  * domain/series.ts). Praça tables give each UF's value from its reference praça and keep every
  * praça; the national vaca_gorda is the SP reference praça.
  */
-export function assemble(source: SourceDef, page: PageDef, rows: readonly PriceRow[], config: Config, opts: { viaEspelho?: boolean } = {}): Assembled {
-  // read through a mirror, the page feeds only the series the mirror republishes
-  const defs = allSeries().filter((d) => d.fonte === source.id && d.pagina === page.id && !(opts.viaEspelho && d.semEspelho));
+export function assemble(source: SourceDef, page: PageDef, rows: readonly PriceRow[], config: Config, opts: { espelho?: MirrorDef | null } = {}): Assembled {
+  // read through a mirror, the page feeds only the series that mirror republishes (all of them
+  // or nothing: a series it should carry and does not fails the read, as on the page itself)
+  const defs = opts.espelho ? seriesDoEspelho(opts.espelho) : allSeries().filter((d) => d.fonte === source.id && d.pagina === page.id);
   const updates: SeriesUpdate[] = [];
   const avisos: string[] = [];
   const problemas: string[] = [];

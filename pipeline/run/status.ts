@@ -1,14 +1,54 @@
 import type { Config } from "../config.ts";
 import { dayBrasilia, daysBetween, formatDateBR, isoBrasilia } from "../domain/dates.ts";
-import { allSeries } from "../sources/index.ts";
+import { allSeries, seriesDoEspelho } from "../sources/index.ts";
+import type { MirrorDef } from "../sources/types.ts";
 import type { FailureKind } from "../domain/errors.ts";
 import { SOURCES } from "../sources/index.ts";
 import { pageUrl } from "../fetch/types.ts";
 import type { SerieFile, SourceState, StatusFile, StatusPage, StatusSource } from "../domain/publicados.ts";
 
+/**
+ * How a page was read, as status.json says it: its source's page over HTTP, the same page in
+ * Chromium (after a challenge), a mirror (named by `via`), or a recorded page (--replay; `via`
+ * names the mirror when the recording is a mirror's).
+ */
+export type Caminho = "http" | "navegador" | "espelho" | "gravacao";
+
+/** The path of a load (fetch/types.ts LoadOk.method). */
+export function caminhoDe(method: string): Caminho {
+  if (method === "browser") return "navegador";
+  if (method === "mirror") return "espelho";
+  if (method === "replay") return "gravacao";
+  return "http";
+}
+
+/** The series of a mirror's page that a read through it leaves as they were (a partial mirror). */
+export function seriesNaoLidas(mirror: MirrorDef): string[] {
+  const [fonte, pagina] = mirror.paraPagina.split("/");
+  const lidas = new Set(seriesDoEspelho(mirror).map((d) => d.id));
+  return allSeries()
+    .filter((d) => d.fonte === fonte && d.pagina === pagina && !lidas.has(d.id))
+    .map((d) => d.id);
+}
+
 /** What happened to one page in this run. */
 export type PageOutcome =
-  | { source: string; page: string; ok: true; url: string; via: string | null; changed: boolean; diasNovos?: number; diasRevisados?: number }
+  | {
+      source: string;
+      page: string;
+      ok: true;
+      url: string;
+      via: string | null;
+      /** how the page was read; "http" when omitted */
+      caminho?: Caminho;
+      /** the mirror's address when `via` is set */
+      viaUrl?: string | null;
+      /** the page's series a partial mirror did not carry */
+      naoLidas?: string[];
+      changed: boolean;
+      diasNovos?: number;
+      diasRevisados?: number;
+    }
   | { source: string; page: string; ok: false; url: string; kind: FailureKind; reason: string; revisoes?: StatusPage["revisoes_suspeitas"] };
 
 const EMPTY_PAGE = (id: string, url: string): StatusPage => ({
@@ -17,6 +57,8 @@ const EMPTY_PAGE = (id: string, url: string): StatusPage => ({
   estado: "ok",
   motivo: null,
   via: null,
+  caminho: null,
+  via_url: null,
   ultima_tentativa: null,
   ultimo_sucesso: null,
   falhas_consecutivas: 0,
@@ -26,12 +68,35 @@ const EMPTY_PAGE = (id: string, url: string): StatusPage => ({
 function nextPage(prev: StatusPage, o: PageOutcome | undefined, now: string): StatusPage {
   if (!o) return prev; // not attempted (source disabled)
   if (o.ok) {
-    const recovering = prev.estado !== "ok" || prev.via !== o.via || prev.url !== o.url;
+    const caminho = o.caminho ?? "http";
+    const viaUrl = o.viaUrl ?? null;
+    const naoLidas = o.naoLidas ?? [];
+    // a page served another way than last time (a mirror, the browser, back to the source) is news too
+    const recovering =
+      prev.estado !== "ok" ||
+      prev.via !== o.via ||
+      prev.url !== o.url ||
+      (prev.caminho ?? null) !== caminho ||
+      (prev.via_url ?? null) !== viaUrl ||
+      (prev.series_nao_lidas ?? []).join() !== naoLidas.join();
     if (!o.changed && !recovering && prev.ultimo_sucesso !== null) return prev;
-    const { revisoes_suspeitas: _, ...rest } = prev;
-    return { ...rest, url: o.url, estado: "ok", motivo: null, via: o.via, ultima_tentativa: now, ultimo_sucesso: now, falhas_consecutivas: 0, falhando_desde: null };
+    const { revisoes_suspeitas: _, series_nao_lidas: _n, ...rest } = prev;
+    return {
+      ...rest,
+      url: o.url,
+      estado: "ok",
+      motivo: null,
+      via: o.via,
+      caminho,
+      via_url: viaUrl,
+      ...(naoLidas.length > 0 ? { series_nao_lidas: naoLidas } : {}),
+      ultima_tentativa: now,
+      ultimo_sucesso: now,
+      falhas_consecutivas: 0,
+      falhando_desde: null,
+    };
   }
-  const { revisoes_suspeitas: _, ...rest } = prev;
+  const { revisoes_suspeitas: _, series_nao_lidas: _n, ...rest } = prev;
   return {
     ...rest,
     ...(o.revisoes && o.revisoes.length > 0 ? { revisoes_suspeitas: o.revisoes } : {}),
@@ -39,6 +104,8 @@ function nextPage(prev: StatusPage, o: PageOutcome | undefined, now: string): St
     estado: o.kind,
     motivo: o.reason,
     via: null,
+    caminho: null,
+    via_url: null,
     ultima_tentativa: now,
     falhas_consecutivas: prev.falhas_consecutivas + 1,
     falhando_desde: prev.falhando_desde ?? now,

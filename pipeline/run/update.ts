@@ -15,10 +15,10 @@ import { publishFiles } from "../publish/write.ts";
 import { renderSiteFiles } from "../site/assemble.ts";
 import type { SerieFile } from "../domain/publicados.ts";
 import { SOURCES } from "../sources/index.ts";
-import type { PageDef, SourceDef } from "../sources/types.ts";
+import type { MirrorDef, PageDef, SourceDef } from "../sources/types.ts";
 import { applyUpdate } from "./apply.ts";
 import { formatReport, outcomeLine, type UpdateReport } from "./report.ts";
-import { nextStatus, type PageOutcome } from "./status.ts";
+import { caminhoDe, nextStatus, seriesNaoLidas, type PageOutcome } from "./status.ts";
 
 export interface UpdateOptions {
   loader: PageLoader;
@@ -39,7 +39,7 @@ function readPage(
   html: string,
   parse: (html: string) => { rows: PriceRow[]; avisos: string[] },
   config: Config,
-  viaEspelho: boolean,
+  espelho: MirrorDef | null,
 ):
   | { ok: true; updates: ReturnType<typeof assemble>["updates"]; avisos: string[]; incoerentes: string[] }
   | { ok: false; kind: "parse_error" | "soft_block" | "rejected"; reason: string } {
@@ -57,7 +57,7 @@ function readPage(
       return { ok: false, kind: "parse_error", reason: `linha ${i + 1} inválida: ${issue.path.join(".")}: ${issue.message}` };
     }
   }
-  const a = assemble(source, page, parsed.rows, config, { viaEspelho });
+  const a = assemble(source, page, parsed.rows, config, { espelho });
   if (a.problemas.length > 0) return { ok: false, kind: "rejected", reason: a.problemas.join("; ") };
   // a page is atomic: a series it should have fed and could not (a UF without rows, a reference
   // praça renamed) fails the whole page, so nothing of a half-read page is ever merged
@@ -100,7 +100,7 @@ export async function runUpdate(opts: UpdateOptions): Promise<UpdateReport> {
         }
         const where = loaded.mirrorUrl ?? url;
         const parse = loaded.mirror ? loaded.mirror.parse.bind(loaded.mirror) : page.parse.bind(page);
-        const read = readPage(source, page, loaded.html, parse, config, Boolean(loaded.mirror));
+        const read = readPage(source, page, loaded.html, parse, config, loaded.mirror);
         if (!read.ok) {
           record({ source: source.id, page: page.id, ok: false, url: where, kind: read.kind, reason: read.reason });
           continue;
@@ -177,7 +177,19 @@ export async function runUpdate(opts: UpdateOptions): Promise<UpdateReport> {
         }
         const diasNovos = new Set(Object.values(novos).flat()).size;
         const diasRevisados = new Set(revisoes.map((rv) => rv.data)).size;
-        record({ source: source.id, page: page.id, ok: true, url, via: loaded.mirror?.id ?? null, changed, diasNovos, diasRevisados });
+        record({
+          source: source.id,
+          page: page.id,
+          ok: true,
+          url,
+          via: loaded.mirror?.id ?? null,
+          caminho: caminhoDe(loaded.method),
+          viaUrl: loaded.mirrorUrl,
+          ...(loaded.mirror ? { naoLidas: seriesNaoLidas(loaded.mirror) } : {}),
+          changed,
+          diasNovos,
+          diasRevisados,
+        });
       }
     }
   } finally {

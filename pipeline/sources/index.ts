@@ -11,15 +11,42 @@ import { seriesId, type SeriesDef } from "../domain/series.ts";
 import type { UF } from "../domain/ufs.ts";
 import { cepea } from "./cepea.ts";
 import { datagro } from "./datagro.ts";
-import { ESPELHOS_NA } from "./noticias-agricolas.ts";
+import { ESPELHOS_WIDGET } from "./cepea-widget.ts";
+import { ESPELHOS_NA, ESPELHOS_NA_CEPEA } from "./noticias-agricolas.ts";
 import { scot } from "./scot.ts";
 import type { MirrorDef, SourceDef } from "./types.ts";
 
 /** Every source, in the order runs visit them (live: registrarFonte appends). */
 export const SOURCES: readonly SourceDef[] = [cepea, scot, datagro];
 
-/** Mirrors that republish a page, keyed "{source}/{page}", tried when the page stays blocked (live). */
-export const MIRRORS: Readonly<Record<string, MirrorDef>> = Object.fromEntries(ESPELHOS_NA.map((m) => [m.paraPagina, m]));
+/**
+ * The mirrors of each page, keyed "{source}/{page}", in the order they are tried when the page
+ * stays blocked (live) or its recording is missing, blocked or challenged (--replay): Notícias
+ * Agrícolas' republication first, then CEPEA's widget (one day, the last resort).
+ */
+export const MIRRORS: Readonly<Record<string, readonly MirrorDef[]>> = espelhosPorPagina([...ESPELHOS_NA, ...ESPELHOS_NA_CEPEA, ...ESPELHOS_WIDGET]);
+
+function espelhosPorPagina(todos: readonly MirrorDef[]): Record<string, readonly MirrorDef[]> {
+  const out: Record<string, MirrorDef[]> = {};
+  for (const m of todos) (out[m.paraPagina] ??= []).push(m);
+  return out;
+}
+
+/**
+ * The series a page read through `mirror` feeds: those it declares (`series`), else every series
+ * of its page but those declared `semEspelho`. Throws on a mirror that names a series its page
+ * does not feed (a declaration error, caught by the sources test).
+ */
+export function seriesDoEspelho(mirror: MirrorDef): SeriesDef[] {
+  const [fonte, pagina] = mirror.paraPagina.split("/") as [string, string];
+  const daPagina = allSeries().filter((d) => d.fonte === fonte && d.pagina === pagina);
+  if (!mirror.series) return daPagina.filter((d) => !d.semEspelho);
+  return mirror.series.map((id) => {
+    const d = daPagina.find((x) => x.id === id);
+    if (!d) throw new Error(`espelho ${mirror.id} de ${mirror.paraPagina}: a página não tem a série "${id}"`);
+    return d;
+  });
+}
 
 export function getSource(id: Fonte): SourceDef {
   const s = SOURCES.find((x) => x.id === id);

@@ -1,13 +1,15 @@
 import { parseDateBR } from "../domain/dates.ts";
 import { ParseError } from "../domain/errors.ts";
 import { fromHundredths } from "../domain/money.ts";
-import type { Produto } from "../domain/products.ts";
+import type { Produto, Unidade } from "../domain/products.ts";
 import type { PriceRow } from "../domain/row.ts";
+import type { UF } from "../domain/ufs.ts";
 import {
   cellText,
   checkDocumentEnd,
   checkFragmentTables,
   checkLabel,
+  checkedRow,
   checkRow,
   checkTableClosed,
   checkTableLabels,
@@ -195,3 +197,235 @@ export const naVacaGorda: MirrorDef = espelho("vaca_gorda", "scot/vaca-gorda");
 
 /** The pages Notícias Agrícolas republishes, each standing in for the source's own page. */
 export const ESPELHOS_NA: readonly MirrorDef[] = [naBoiGordo, naVacaGorda];
+
+// ---- CEPEA indicators republished by Notícias Agrícolas --------------------------------------
+
+/*
+ * Notícias Agrícolas republishes several CEPEA indicators, each on its own page
+ * ("/cotacoes/milho/indicador-cepea-esalq-milho", ...): an `h1` with the indicator's name, then
+ * one `div.cotacao` per day (ten days, newest first), each with "Fechamento: dd/mm/yyyy" in
+ * `div.fechamento` and one `table.cot-fisicas`: a one-row header "Data | Valor ... | Variação (%)"
+ * (the price column's label says the unit on some pages: "Valor (R$/sc 60 kg)", "Valor (8 dias)
+ * Cent/R$/lb", "R$/t"; café writes "Variação(%)" without a space) and one row for that day. The
+ * trigo page has a "Região" column and two rows per day (Paraná, Rio Grande do Sul). Only R$:
+ * none of these pages prints CEPEA's US$ column, so a day read here has no `valor_usd` (merged
+ * with a day CEPEA's own page gave, it keeps the US$ it had). Values are printed to the centavo,
+ * as on CEPEA's pages (checked on the days both show). The variation is written "0,07%", and on
+ * older rows "-0,37" or "+0,17" without the percent sign: checked, never published. The sidebar
+ * holds unrelated tables, none of them `cot-fisicas`.
+ */
+
+/** A series of a CEPEA page as the NA page shows it. */
+interface SerieNA {
+  produto: Produto;
+  uf: UF | null;
+  unidade: Unidade;
+  /** the "Região" cell of its rows, on a page with that column */
+  regiao?: string;
+}
+
+interface PaginaNA {
+  /** the CEPEA page it stands in for */
+  paraPagina: string;
+  path: string;
+  /** the page's h1 as NA writes it (compared without accents or case) */
+  titulo: string;
+  /** the price column: its label as written, and its key */
+  valor: { nome: string; key: string };
+  /** the variation column's key when it is not "Variação (%)" / "Variação(%)" (algodão: "Variação Diária (%)") */
+  variacao?: { nome: string; key: string };
+  series: readonly SerieNA[];
+}
+
+const VALOR_RS = { nome: "Valor R$", key: "VALOR R$" };
+
+/** a variation as NA prints it: "0,07%", "-0,37", "+0,17" */
+const VARIACAO_NA = /^[+-]?(?:\d{1,3}(?:\.\d{3})+|\d+),\d{2}%?$/;
+
+type ColunaNA = "data" | "regiao" | "valor" | "variacao";
+
+function colunasNA(rotulos: string[], pag: PaginaNA, onde: string): Map<ColunaNA, number> {
+  const porRegiao = pag.series.some((s) => s.regiao !== undefined);
+  const nomes: Record<ColunaNA, string> = { data: "Data", regiao: "Região", valor: pag.valor.nome, variacao: pag.variacao?.nome ?? "Variação (%)" };
+  const ehVariacao = (k: string) => (pag.variacao ? k === pag.variacao.key : /^VARIACAO ?\(%\)$/.test(k));
+  const esperadas: ColunaNA[] = porRegiao ? ["data", "regiao", "valor", "variacao"] : ["data", "valor", "variacao"];
+  const qual = (k: string): ColunaNA | null =>
+    k === "DATA" ? "data" : k === "REGIAO" && porRegiao ? "regiao" : k === pag.valor.key ? "valor" : ehVariacao(k) ? "variacao" : null;
+  const achadas = new Map<ColunaNA, number>();
+  const problemas: string[] = [];
+  rotulos.forEach((r, i) => {
+    const c = qual(normKey(r));
+    if (c === null) problemas.push(`coluna desconhecida "${r}"`);
+    else if (achadas.has(c)) problemas.push(`coluna "${nomes[c]}" aparece duas vezes`);
+    else achadas.set(c, i);
+  });
+  problemas.unshift(...esperadas.filter((c) => !achadas.has(c)).map((c) => `coluna "${nomes[c]}" não encontrada`));
+  if (problemas.length > 0) {
+    throw new ParseError(
+      `${onde}: ${problemas.join("; ")} no cabeçalho ` +
+        `(esperadas ${esperadas.map((c) => `"${nomes[c]}"`).join(", ")}; encontradas ${rotulos.map((r) => `"${r}"`).join(", ")})`,
+    );
+  }
+  return achadas;
+}
+
+/** Every `table.cot-fisicas` of the page with its day's block; a non-empty body makes it count for hasTable. */
+function quadrosNA($: Cheerio$) {
+  return $("table.cot-fisicas")
+    .toArray()
+    .map((el) => {
+      const table = $(el);
+      const bloco = table.closest("div.cotacao");
+      const fechamentoEl = bloco.find(".fechamento").first()[0];
+      return { el, table, bloco, fechamentoEl, linhas: table.children("tbody").children("tr") };
+    });
+}
+
+function parseNACepea(html: string, pag: PaginaNA): ParsedPage {
+  const onde = `Notícias Agrícolas, tabela "${pag.titulo}"`;
+  checkDocumentEnd(html);
+  const $ = load(html);
+  checkFragmentTables($, html);
+  const h1s = $("h1").toArray().map((el) => cellText($, el));
+  const quadros = quadrosNA($);
+  if (quadros.length === 0) throw new ParseError(`${onde} (table.cot-fisicas) não encontrada na página`, "soft_block");
+  if (quadros.every((q) => q.linhas.length === 0)) throw new ParseError(`${onde} está vazia (nenhum dia)`, "soft_block");
+  // the page is found by its address, and must still be the indicator it stands in for
+  if (h1s.length !== 1 || normKey(h1s[0]!) !== normKey(pag.titulo)) {
+    throw new ParseError(`${onde}: título da página ${h1s.length ? h1s.map((t) => `"${t}"`).join(", ") : "ausente"}, esperado "${pag.titulo}" (outro indicador?)`);
+  }
+  checkLabel($(`h1`).first().text(), `${onde}, título`);
+
+  const porRegiao = pag.series.some((s) => s.regiao !== undefined);
+  const rows: PriceRow[] = [];
+  quadros.forEach((q, n) => {
+    const quadro = `${onde}, quadro ${n + 1}`;
+    if (q.bloco.length === 0 || !q.fechamentoEl) throw new ParseError(`${quadro}: tabela fora de um bloco div.cotacao com "Fechamento"`);
+    checkLabel($(q.fechamentoEl).text(), `${quadro}, data de fechamento`);
+    const fechamento = cellText($, q.fechamentoEl);
+    const m = fechamento.match(/^Fechamento:\s*(\d{2}\/\d{2}\/\d{4})$/i);
+    const dia = m ? parseDateBR(m[1]!) : null;
+    if (!dia) throw new ParseError(`${quadro}: data ilegível (esperado "Fechamento: dd/mm/aaaa", encontrado "${fechamento.slice(0, 60)}")`);
+    checkTableClosed(q.el, quadro);
+    checkTableLabels($, q.el, quadro);
+    const cab = q.table.find("thead tr").toArray();
+    if (cab.length !== 1) throw new ParseError(`${quadro}: cabeçalho com ${cab.length} linhas, esperada uma`);
+    const rotulos = $(cab[0]!).children("th, td").toArray().map((th) => cellText($, th));
+    const col = colunasNA(rotulos, pag, quadro);
+    // one row per series each day: a day with a series missing, or one more, is not whole
+    if (q.linhas.length !== pag.series.length) {
+      throw new ParseError(`${quadro} (${m![1]}): ${q.linhas.length} linha(s), esperada(s) ${pag.series.length} (${pag.series.map((s) => s.regiao ?? s.produto).join(", ")})`);
+    }
+    const vistas = new Set<SerieNA>();
+    q.linhas.toArray().forEach((tr, i) => {
+      const linha = `${quadro} (${m![1]}), linha ${i + 1}`;
+      const cells = checkRow($, tr, rotulos.length, linha);
+      const texto = (c: ColunaNA) => cellText($, cells[col.get(c)!]!);
+      const data = parseDateBR(texto("data"));
+      if (data !== dia) throw new ParseError(`${linha}: data "${texto("data")}" difere do fechamento ${m![1]}`);
+      const h = numeroCompleto(texto("valor"));
+      if (h === null) {
+        throw new ParseError(`${linha}: número inválido na coluna "${rotulos[col.get("valor")!]}": "${texto("valor")}" (esperado um número com duas casas, como 69,25 ou 1.509,74)`);
+      }
+      if (!VARIACAO_NA.test(texto("variacao"))) {
+        throw new ParseError(`${linha}: variação inválida na coluna "${rotulos[col.get("variacao")!]}": "${texto("variacao")}" (esperado como 0,07%, -0,37 ou +0,17)`);
+      }
+      let serie: SerieNA;
+      if (porRegiao) {
+        const r = texto("regiao");
+        const s = pag.series.find((x) => normKey(x.regiao!) === normKey(r));
+        if (!s) throw new ParseError(`${linha}: região desconhecida "${r}" (esperadas ${pag.series.map((x) => `"${x.regiao}"`).join(", ")})`);
+        if (vistas.has(s)) throw new ParseError(`${linha}: a região "${r}" aparece duas vezes no dia`);
+        serie = s;
+      } else {
+        serie = pag.series[0]!;
+      }
+      vistas.add(serie);
+      rows.push(
+        checkedRow({ fonte: "cepea", produto: serie.produto, uf: serie.uf, praca: null, data: dia, valor: fromHundredths(h), unidade: serie.unidade, extras: {} }, linha),
+      );
+    });
+  });
+  return { rows: sortBySeries(rows, `espelho ${NA_ID} (${pag.paraPagina})`), avisos: [] };
+}
+
+function espelhoCepea(pag: PaginaNA): MirrorDef {
+  return {
+    paraPagina: pag.paraPagina,
+    id: NA_ID,
+    nome: "Notícias Agrícolas",
+    site: "https://www.noticiasagricolas.com.br",
+    baseUrlEnv: "COTACAO_NA_URL",
+    path: pag.path,
+    series: pag.series.map((s) => (s.uf ? `${s.produto}/${s.uf}` : s.produto)),
+    hasTable: (html) => quadrosNA(load(html)).some((q) => q.linhas.length > 0),
+    parse: (html) => parseNACepea(html, pag),
+  };
+}
+
+/** CEPEA's milho indicator (Campinas), R$ per 60 kg sack: the whole cepea/milho page. */
+export const naMilho = espelhoCepea({
+  paraPagina: "cepea/milho",
+  path: "/cotacoes/milho/indicador-cepea-esalq-milho",
+  titulo: "Indicador do Milho Esalq/B3",
+  valor: { nome: "Valor (R$/sc 60 kg)", key: "VALOR (R$/SC 60 KG)" },
+  series: [{ produto: "milho", uf: null, unidade: "sc60kg" }],
+});
+/** Only the Paranaguá indicator of cepea/soja: soja/PR (the Paraná average) is not republished there. */
+export const naSoja = espelhoCepea({
+  paraPagina: "cepea/soja",
+  path: "/cotacoes/soja/soja-indicador-cepea-esalq-porto-paranagua",
+  titulo: "Indicador da Soja ESALQ/B3 - Paranaguá",
+  valor: VALOR_RS,
+  series: [{ produto: "soja", uf: null, unidade: "sc60kg" }],
+});
+/** CEPEA's bezerro indicator (MS), R$ per head ("3.406,24"): the whole cepea/bezerro page. */
+export const naBezerro = espelhoCepea({
+  paraPagina: "cepea/bezerro",
+  path: "/cotacoes/boi-gordo/indicador-bezerro-esalq-bmf-bovespa-ms",
+  titulo: "Bezerro Esalq/BM&F Bovespa - MS",
+  valor: VALOR_RS,
+  series: [{ produto: "bezerro", uf: null, unidade: "cabeca" }],
+});
+/** The arábica half of cepea/cafe (R$ per 60 kg sack). */
+export const naCafeArabica = espelhoCepea({
+  paraPagina: "cepea/cafe",
+  path: "/cotacoes/cafe/indicador-cepea-esalq-cafe-arabica",
+  titulo: "Indicador Café Arábica - Cepea/Esalq",
+  valor: VALOR_RS,
+  series: [{ produto: "cafe_arabica", uf: null, unidade: "sc60kg" }],
+});
+/** The robusta half of cepea/cafe; NA's address calls it "conillon". */
+export const naCafeRobusta = espelhoCepea({
+  paraPagina: "cepea/cafe",
+  path: "/cotacoes/cafe/indicador-cepea-esalq-cafe-conillon",
+  titulo: "Indicador Café Robusta - Cepea/Esalq",
+  valor: VALOR_RS,
+  series: [{ produto: "cafe_robusta", uf: null, unidade: "sc60kg" }],
+});
+/** CEPEA's algodão (8-day term), in centavos of R$ per pound as CEPEA prints it ("432,57"). */
+export const naAlgodao = espelhoCepea({
+  paraPagina: "cepea/algodao",
+  path: "/cotacoes/algodao/algodao-indicador-cepea-esalq-a-prazo",
+  titulo: "Algodão - Indicador Cepea/Esalq",
+  valor: { nome: "Valor (8 dias) Cent/R$/lb", key: "VALOR (8 DIAS) CENT/R$/LB" },
+  variacao: { nome: "Variação Diária (%)", key: "VARIACAO DIARIA (%)" },
+  series: [{ produto: "algodao", uf: null, unidade: "ct_lb" }],
+});
+/** Both state averages of cepea/trigo, R$ per tonne, two rows a day told apart by "Região". */
+export const naTrigo = espelhoCepea({
+  paraPagina: "cepea/trigo",
+  path: "/cotacoes/trigo/preco-medio-do-trigo-cepea-esalq",
+  titulo: "Preço Médio do Trigo Cepea/Esalq",
+  valor: { nome: "R$/t", key: "R$/T" },
+  series: [
+    { produto: "trigo", uf: "PR", unidade: "t", regiao: "Paraná" },
+    { produto: "trigo", uf: "RS", unidade: "t", regiao: "Rio Grande do Sul" },
+  ],
+});
+
+/**
+ * The CEPEA pages Notícias Agrícolas republishes, in the order they are tried for one page
+ * (café: arábica, then robusta; only one of them serves the page in a run).
+ */
+export const ESPELHOS_NA_CEPEA: readonly MirrorDef[] = [naMilho, naSoja, naBezerro, naCafeArabica, naCafeRobusta, naAlgodao, naTrigo];

@@ -42,6 +42,8 @@ describe("browser fallback", () => {
       env: s.env,
       minIntervalMs: 0,
       browser: true,
+      // the browser alone: CEPEA's mirrors (test/fetch/cepea-mirrors.test.ts) would serve these pages
+      mirrors: {},
       // the browser's wait includes launching Chromium; the never-clearing page takes all of it
       timeouts: { requestMs: 5000, pageMs: 40_000, browserMs: 10_000 },
       // the recorded pages are ~50 KB; the padded soja page below is past this cap

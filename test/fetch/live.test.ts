@@ -62,12 +62,15 @@ afterEach(async () => {
   s.scot.route("/cotacoes/boi-gordo/", ok(fixture("scot/boi-gordo.html")));
   s.scot.route("/cotacoes/vaca-gorda/", ok(fixture("scot/vaca-gorda.html")));
   s.cepea.route("/br/indicador/boi-gordo.aspx", ok(fixture("cepea/boi-gordo.html")));
+  s.cepea.route("/br/indicador/arroz.aspx", ok(fixture("cepea/arroz.html")));
   s.na.route("/cotacoes/boi-gordo/boi-gordo-scot-consultoria", ok(fixture("noticias-agricolas/boi-gordo-scot-consultoria.html")));
 });
 afterAll(async () => {
   await s.close();
 });
 
+// CEPEA's boi page has a mirror now (its widget, served by the fake CEPEA host): the tests of
+// the direct path's faults below pass `mirrors: {}` to see the page's own failure
 describe("live loader", () => {
   it("reads every page of every source over HTTP from the COTACAO_*_URL hosts", async () => {
     const lines: string[] = [];
@@ -81,7 +84,10 @@ describe("live loader", () => {
         expect(p.parse(r.html).rows.length).toBeGreaterThan(0);
       }
     }
-    expect(l.requestsPerHost()).toEqual({ [s.cepea.host]: 4, [s.scot.host]: 2 });
+    // one request per page, per host (CEPEA's boi page and its Média a Prazo are two requests)
+    const perHost: Record<string, number> = {};
+    for (const src of SOURCES) perHost[new URL(s.env[src.baseUrlEnv]!).host] = (perHost[new URL(s.env[src.baseUrlEnv]!).host] ?? 0) + src.pages.length;
+    expect(l.requestsPerHost()).toEqual(perHost);
     expect(s.cepea.requests.every((r) => r.userAgent === USER_AGENT)).toBe(true);
     expect(lines).toContain(`cepea/boi-gordo: GET ${s.cepea.url}/br/indicador/boi-gordo.aspx`);
     expect(lines.some((x) => /^scot\/vaca-gorda: ok, HTTP 200, \d+ bytes$/.test(x))).toBe(true);
@@ -118,22 +124,25 @@ describe("live loader", () => {
     expect(r.reason).toMatch(/^HTTP 200 sem a tabela esperada \(\d+ bytes recebidos, título "Acesso temporariamente limitado"\); espelho Notícias Agrícolas: desafio Cloudflare .*navegador desativado$/);
   });
 
-  it("says blocked for a challenge when the browser is off, and has no mirror for CEPEA", async () => {
-    s.cepea.route("/br/indicador/boi-gordo.aspx", endlessChallenge());
+  it("says blocked for a challenge when the browser is off, and asks no mirror for a page without one", async () => {
+    // arroz has no mirror (CEPEA's mirrored pages: test/fetch/cepea-mirrors.test.ts)
+    s.cepea.route("/br/indicador/arroz.aspx", endlessChallenge());
     const naBefore = s.na.requests.length;
-    const r = await loader().load(cepea, page(cepea, "boi-gordo"));
+    const cepeaBefore = s.cepea.requests.length;
+    const r = await loader().load(cepea, page(cepea, "arroz"));
     expect(r).toEqual({
       ok: false,
       kind: "blocked",
-      url: `${s.cepea.url}/br/indicador/boi-gordo.aspx`,
+      url: `${s.cepea.url}/br/indicador/arroz.aspx`,
       reason: "desafio Cloudflare (HTTP 403, cf-mitigated: challenge); navegador desativado",
     });
     expect(s.na.requests.length).toBe(naBefore);
+    expect(s.cepea.requests.length).toBe(cepeaBefore + 1);
   });
 
   it("says soft_block for a 200 without the table", async () => {
     s.cepea.route("/br/indicador/boi-gordo.aspx", noTable());
-    const r = await loader().load(cepea, page(cepea, "boi-gordo"));
+    const r = await loader({ mirrors: {} }).load(cepea, page(cepea, "boi-gordo"));
     expect(r).toMatchObject({ ok: false, kind: "soft_block" });
   });
 
@@ -151,7 +160,7 @@ describe("live loader", () => {
 
   it("says http_error for a redirect to another host", async () => {
     s.cepea.route("/br/indicador/boi-gordo.aspx", redirect(`${s.scot.url}/cotacoes/boi-gordo/`));
-    const r = await loader().load(cepea, page(cepea, "boi-gordo"));
+    const r = await loader({ mirrors: {} }).load(cepea, page(cepea, "boi-gordo"));
     expect(r).toMatchObject({ ok: false, kind: "http_error" });
     if (!r.ok) expect(r.reason).toContain(`outro host recusado: ${s.scot.host}`);
   });
@@ -160,7 +169,7 @@ describe("live loader", () => {
     s.cepea.route("/br/indicador/boi-gordo.aspx", hang());
     const before = s.cepea.hits("/br/indicador/boi-gordo.aspx");
     // budget 1.5 s, 0.4 s per request: the loader gives up on its own well inside the test's limit
-    const l = loader({ timeouts: { requestMs: 400, pageMs: 1500 }, http: { retries: 10, backoffBaseMs: 100, backoffMaxMs: 200 } });
+    const l = loader({ mirrors: {}, timeouts: { requestMs: 400, pageMs: 1500 }, http: { retries: 10, backoffBaseMs: 100, backoffMaxMs: 200 } });
     const r = await l.load(cepea, page(cepea, "boi-gordo"));
     expect(r).toMatchObject({ ok: false, kind: "timeout" });
     const tries = s.cepea.hits("/br/indicador/boi-gordo.aspx") - before;
@@ -196,7 +205,8 @@ describe("live loader, one loopback test per fault", () => {
   it("a hard block (plain 403) is http_error, asked once; Scot then goes to its mirror", async () => {
     s.cepea.route(CEPEA_BOI, hardBlock());
     const before = s.cepea.hits(CEPEA_BOI);
-    const r = await loader().load(cepea, page(cepea, "boi-gordo"));
+    // the page alone (its widget mirror would answer)
+    const r = await loader({ mirrors: {} }).load(cepea, page(cepea, "boi-gordo"));
     expect(r).toMatchObject({ ok: false, kind: "http_error", reason: "HTTP 403" });
     expect(s.cepea.hits(CEPEA_BOI) - before).toBe(1);
 
@@ -206,7 +216,7 @@ describe("live loader, one loopback test per fault", () => {
 
   it("Cloudflare's block page (no challenge to solve) is blocked", async () => {
     s.cepea.route(CEPEA_BOI, cloudflareBlock());
-    const r = await loader().load(cepea, page(cepea, "boi-gordo"));
+    const r = await loader({ mirrors: {} }).load(cepea, page(cepea, "boi-gordo"));
     expect(r).toMatchObject({ ok: false, kind: "blocked" });
     if (!r.ok) expect(r.reason).toContain("Attention Required! | Cloudflare");
   });
@@ -216,7 +226,7 @@ describe("live loader, one loopback test per fault", () => {
     // cut inside the table: what a parser would have read as a shorter table
     s.cepea.route(CEPEA_BOI, raw(truncatedBody(Buffer.from(html).subarray(0, Math.floor(html.length / 2)), Buffer.byteLength(html))));
     const before = s.cepea.hits(CEPEA_BOI);
-    const r = await loader({ http: { retries: 2, backoffBaseMs: 1, backoffMaxMs: 2 } }).load(cepea, page(cepea, "boi-gordo"));
+    const r = await loader({ mirrors: {}, http: { retries: 2, backoffBaseMs: 1, backoffMaxMs: 2 } }).load(cepea, page(cepea, "boi-gordo"));
     expect(r).toMatchObject({ ok: false, kind: "network_error" });
     if (!r.ok) expect(r.reason).toMatch(new RegExp(`^corpo interrompido: \\d+ de ${Buffer.byteLength(html)} bytes recebidos \\(Content-Length\\).*\\(3 tentativas\\)$`));
     expect(s.cepea.hits(CEPEA_BOI) - before).toBe(3);
@@ -242,10 +252,10 @@ describe("recording", () => {
       const l = withRecording(loader(), dir);
       loaders.push(l);
       for (const src of SOURCES) for (const p of src.pages) okResult(await l.load(src, p));
-      expect((await readdir(dir)).sort()).toEqual(["cepea", "noticias-agricolas", "scot"]);
-      expect((await readdir(join(dir, "cepea"))).sort()).toEqual(["bezerro.html", "boi-gordo.html", "milho.html", "soja.html"]);
+      expect((await readdir(dir)).sort()).toEqual([...SOURCES.map((x) => x.id), "noticias-agricolas"].sort());
+      expect((await readdir(join(dir, "cepea"))).sort()).toEqual(cepea.pages.map((p) => `${p.id}.html`).sort());
       // the vaca page came through the mirror: saved under the mirror's name, not as Scot's page
-      expect(await readdir(join(dir, "scot"))).toEqual(["boi-gordo.html"]);
+      expect((await readdir(join(dir, "scot"))).sort()).toEqual(scot.pages.filter((p) => p.id !== "vaca-gorda").map((p) => `${p.id}.html`).sort());
       expect(await readdir(join(dir, "noticias-agricolas"))).toEqual(["boi-gordo-scot-consultoria.html"]);
       const saved = await readFile(join(dir, "cepea", "boi-gordo.html"), "utf8");
       expect(saved).not.toMatch(/<script|<style/);

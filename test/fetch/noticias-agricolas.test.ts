@@ -22,8 +22,8 @@ function rawRows(html: string): string[][] {
 
 describe("Notícias Agrícolas mirror of Scot's Mercado Físico", () => {
   it("is registered for both Scot pages", () => {
-    expect(MIRRORS["scot/boi-gordo"]).toBe(naBoiGordo);
-    expect(MIRRORS["scot/vaca-gorda"]).toBe(naVacaGorda);
+    expect(MIRRORS["scot/boi-gordo"]).toEqual([naBoiGordo]);
+    expect(MIRRORS["scot/vaca-gorda"]).toEqual([naVacaGorda]);
     for (const m of [naBoiGordo, naVacaGorda]) {
       expect(m.id).toBe("noticias-agricolas");
       expect(m.baseUrlEnv).toBe("COTACAO_NA_URL");

@@ -85,7 +85,7 @@ describe("the same cap, the same kind, live", () => {
   afterAll(() => site.close());
 
   it("a live page one byte over the cap fails as http_error, like its recording would", async () => {
-    const live = createLiveLoader({ env: { COTACAO_CEPEA_URL: site.url }, minIntervalMs: 0, browser: false, http: { retries: 0 } });
+    const live = createLiveLoader({ env: { COTACAO_CEPEA_URL: site.url }, minIntervalMs: 0, browser: false, mirrors: {}, http: { retries: 0 } });
     try {
       const r = await live.load(cepea, boi);
       expect(r).toMatchObject({ ok: false, kind: "http_error", reason: `resposta grande demais: passou de ${MAX_PAGE_BYTES} bytes` });

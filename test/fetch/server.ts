@@ -1,6 +1,10 @@
 import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createTcpServer, type AddressInfo, type Socket } from "node:net";
+import { sep } from "node:path";
+import { mirrorFile } from "../../pipeline/fetch/record.ts";
+import { MIRRORS, SOURCES } from "../../pipeline/sources/index.ts";
+import type { MirrorDef } from "../../pipeline/sources/types.ts";
 
 /**
  * A fake source site on 127.0.0.1 (random port) for the live-path tests and the bench. Every
@@ -367,22 +371,40 @@ export async function startRawSite(reply: RawReply): Promise<RawSite> {
 const fixtures = new URL("../fixtures/", import.meta.url);
 export const fixture = (path: string): string => readFileSync(new URL(path, fixtures), "utf8");
 
-/** page path on the real site -> recorded page, for every page the pipeline fetches */
-export const SOURCE_PAGES = {
-  cepea: {
-    "/br/indicador/boi-gordo.aspx": "cepea/boi-gordo.html",
-    "/br/indicador/bezerro.aspx": "cepea/bezerro.html",
-    "/br/indicador/milho.aspx": "cepea/milho.html",
-    "/br/indicador/soja.aspx": "cepea/soja.html",
-  },
-  scot: {
-    "/cotacoes/boi-gordo/": "scot/boi-gordo.html",
-    "/cotacoes/vaca-gorda/": "scot/vaca-gorda.html",
-  },
-  "noticias-agricolas": {
-    "/cotacoes/boi-gordo/boi-gordo-scot-consultoria": "noticias-agricolas/boi-gordo-scot-consultoria.html",
-  },
-} as const;
+type PagesByHost = { cepea: Record<string, string>; scot: Record<string, string>; "noticias-agricolas": Record<string, string> };
+
+function byHost(fill: (add: (baseUrlEnv: string, path: string, file: string) => void) => void): PagesByHost {
+  const out: PagesByHost = { cepea: {}, scot: {}, "noticias-agricolas": {} };
+  const host = (env: string) => (env === "COTACAO_CEPEA_URL" ? out.cepea : env === "COTACAO_SCOT_URL" ? out.scot : out["noticias-agricolas"]);
+  // the fake sites route by path: a query (CEPEA's widget) is not part of it
+  fill((env, path, file) => void (host(env)[path.replace(/\?.*$/, "")] ??= file));
+  return out;
+}
+
+const mirrorFixture = (m: MirrorDef) => mirrorFile("", m).split(sep).join("/");
+
+/**
+ * Page path on the real site -> recorded page, for every page the pipeline fetches, by host:
+ * every page of the catalogue (two pages on one path, CEPEA's boi page and its Média a Prazo,
+ * are served the first one's recording, which holds both tables) and Scot's mirror on Notícias
+ * Agrícolas. CEPEA's mirrors are not served by default (a test of CEPEA's own page failing would
+ * see them answer): routeCepeaMirrors adds them.
+ */
+export const SOURCE_PAGES: PagesByHost = byHost((add) => {
+  for (const src of SOURCES) for (const p of src.pages) add(src.baseUrlEnv, p.path, `${src.id}/${p.id}.html`);
+  for (const m of Object.values(MIRRORS).flat()) if (!m.paraPagina.startsWith("cepea/")) add(m.baseUrlEnv, m.path, mirrorFixture(m));
+});
+
+/** CEPEA's mirrors' recorded pages: Notícias Agrícolas' republications and CEPEA's widget. */
+export const CEPEA_MIRROR_PAGES: PagesByHost = byHost((add) => {
+  for (const m of Object.values(MIRRORS).flat()) if (m.paraPagina.startsWith("cepea/")) add(m.baseUrlEnv, m.path, mirrorFixture(m));
+});
+
+/** Serves CEPEA's mirrors' recorded pages on the fake sites (NA's pages, the widget on CEPEA's host). */
+export function routeCepeaMirrors(s: { cepea: FakeSite; na: FakeSite }): void {
+  for (const [path, file] of Object.entries(CEPEA_MIRROR_PAGES.cepea)) s.cepea.route(path, ok(fixture(file), { "content-type": "text/javascript; charset=utf-8" }));
+  for (const [path, file] of Object.entries(CEPEA_MIRROR_PAGES["noticias-agricolas"])) s.na.route(path, ok(fixture(file)));
+}
 
 /** one fake site per source, like the real three hosts, each answering its recorded pages */
 export async function startSources(): Promise<{

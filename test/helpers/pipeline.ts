@@ -4,15 +4,20 @@ import { join } from "node:path";
 import { loadConfig, type Config } from "../../pipeline/config.ts";
 import { createReplayLoader } from "../../pipeline/fetch/replay.ts";
 import { runUpdate, type UpdateReport } from "../../pipeline/run/update.ts";
-import { SOURCES } from "../../pipeline/sources/index.ts";
+import { mirrorFile } from "../../pipeline/fetch/record.ts";
+import { MIRRORS, SOURCES } from "../../pipeline/sources/index.ts";
 
 export const FIXTURES = new URL("../fixtures/", import.meta.url).pathname;
 
 /** A temp dir holding a copy of the recorded pages in the replay layout, editable per test. */
 export async function replayDir(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), "cotacao-replay-"));
-  // every source of the catalogue (not the mirrors' folders: a test adds those when it wants them)
-  for (const src of SOURCES.map((s) => s.id)) await cp(join(FIXTURES, src), join(dir, src), { recursive: true });
+  // every source of the catalogue (not the mirrors' recordings, CEPEA's widget in cepea/widget/
+  // included: a test adds those when it wants them)
+  const espelhos = new Set(Object.values(MIRRORS).flatMap((ms) => ms.map((m) => mirrorFile(FIXTURES, m).replace(/[^/]+$/, ""))));
+  for (const src of SOURCES.map((s) => s.id)) {
+    await cp(join(FIXTURES, src), join(dir, src), { recursive: true, filter: (from) => !espelhos.has(`${from}/`) });
+  }
   return dir;
 }
 

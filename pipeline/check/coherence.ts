@@ -98,7 +98,7 @@ export function checkRows(rows: readonly PriceRow[]): string[] {
   const grupos = new Map<string, Array<[PriceRow, number]>>();
   for (const r of rows) {
     const b = money(r, "base_sp");
-    if (r.fonte !== "scot" || b === undefined || b <= -100) continue;
+    if (b === undefined || b <= -100) continue;
     const k = `${r.produto}|${r.unidade}|${r.data}`;
     grupos.set(k, [...(grupos.get(k) ?? []), [r, r.valor / (1 + b / 100)]]);
   }
@@ -115,8 +115,8 @@ export function checkRows(rows: readonly PriceRow[]): string[] {
     }
   }
 
+  // any row that publishes these columns (Scot's tables today), whatever its source
   for (const r of rows) {
-    if (r.fonte !== "scot") continue;
     for (const [campo, base, min, max, nome] of SCOT_RELACOES) {
       const a = money(r, campo);
       const b = money(r, base);

@@ -1,3 +1,4 @@
+import { UNIDADE_INFO, type Unidade } from "./products.ts";
 /**
  * Prices are read from the page's text straight into integer centavos (347,70 -> 34770) and
  * stored as reais with at most two decimals (34770 / 100 = 347.7, whose shortest decimal form
@@ -64,4 +65,13 @@ export function formatBRL(value: number): string {
 /** "3.426,02" */
 export function formatDecimalBR(value: number): string {
   return brl.format(value);
+}
+
+/**
+ * A price with its unit, as a reader expects it: "R$ 347,70/@", "R$ 12,35/kg", and for a unit
+ * quoted in centavos (CEPEA's cotton) "439,98 centavos de R$/lb", never "R$ 439,98".
+ */
+export function formatPreco(valor: number, unidade: Unidade): string {
+  const u = UNIDADE_INFO[unidade];
+  return u.emCentavos ? `${formatDecimalBR(valor)}${u.sufixo}` : `${formatBRL(valor)}${u.sufixo}`;
 }

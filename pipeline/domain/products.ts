@@ -14,7 +14,7 @@ export type Unidade = (typeof UNIDADES)[number];
  * Each unit as the sources print it: `nome` for pages, `sufixo` after a price ("R$ 12,35/kg"),
  * `por` for forms, `descricao` for the schema (npm run gerar writes it into common.schema.json).
  */
-export const UNIDADE_INFO: Record<Unidade, { nome: string; sufixo: string; por: string; descricao: string }> = {
+export const UNIDADE_INFO: Record<Unidade, { nome: string; sufixo: string; por: string; descricao: string; emCentavos?: true }> = {
   "@": { nome: "arroba (15 kg de carcaça)", sufixo: "/@", por: "por arroba", descricao: "arroba, 15 kg de carcaça" },
   kg: { nome: "quilo", sufixo: "/kg", por: "por kg", descricao: "quilo; a Scot cota o RS por kg de peso vivo" },
   sc60kg: { nome: "saca de 60 kg", sufixo: "/sc 60 kg", por: "por saca de 60 kg", descricao: "saca de 60 kg" },
@@ -23,7 +23,7 @@ export const UNIDADE_INFO: Record<Unidade, { nome: string; sufixo: string; por: 
   t: { nome: "tonelada", sufixo: "/t", por: "por tonelada", descricao: "tonelada" },
   cx40_8kg: { nome: "caixa de 40,8 kg", sufixo: "/cx 40,8 kg", por: "por caixa de 40,8 kg", descricao: "caixa de 40,8 kg (laranja)" },
   // CEPEA's cotton indicator is in centavos of real per pound: "valor" is then centavos, not reais
-  ct_lb: { nome: "centavos de real por libra-peso", sufixo: " centavos/lb", por: "por libra-peso", descricao: "centavos de real por libra-peso (algodão)" },
+  ct_lb: { nome: "centavos de real por libra-peso", sufixo: " centavos de R$/lb", por: "por libra-peso", descricao: "centavos de real por libra-peso (algodão)", emCentavos: true },
 };
 
 /**

@@ -30,8 +30,12 @@ export type PriceRow = Omit<z.infer<typeof PriceRowSchema>, "fonte" | "produto" 
   uf: import("./ufs.ts").UF | null;
 };
 
-/** A source's id (pipeline/sources/index.ts lists them; the schemas' enum is generated from it). */
-export type Fonte = "cepea" | "scot" | "datagro";
+/**
+ * A source's id: the type generated from the schemas' enum, which `npm run gerar` writes from
+ * the sources of the catalogue (pipeline/sources/index.ts), so a new source is declared once.
+ */
+export type { Fonte } from "./publicados.gerados.ts";
+import type { Fonte } from "./publicados.gerados.ts";
 
 /**
  * The columns Scot's "Mercado Físico" publishes besides the gross à vista price, in the order

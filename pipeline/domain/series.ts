@@ -36,6 +36,11 @@ export interface SerieDecl extends SeriesKey {
   semEspelho?: boolean;
   /** name shown as the praça of a state indicator (no praça table behind it) */
   praca?: string;
+  /**
+   * the praça table a state series is read from, as its bordão names it ("Mercado Físico da
+   * Scot Consultoria"); without it the bordão names the series' region
+   */
+  tabela?: string;
   /** the product's sanity bounds, when this series needs its own (domain/products.ts) */
   limites?: Partial<Pick<ProdutoInfo, "faixa" | "saltoMaximoPct" | "revisaoMaximaPct">>;
 }

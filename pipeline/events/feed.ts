@@ -5,7 +5,7 @@
 import { formatDateBR } from "../domain/dates.ts";
 import { licenseShort, PROJECT_NAME } from "../domain/license.ts";
 import { SOURCES } from "../sources/index.ts";
-import { formatBRL, formatDecimalBR } from "../domain/money.ts";
+import { formatBRL, formatDecimalBR, formatPreco } from "../domain/money.ts";
 import { UNIDADE_INFO, type Unidade } from "../domain/products.ts";
 import { UFS } from "../domain/ufs.ts";
 import { SITE_URL } from "../domain/site.ts";
@@ -16,7 +16,7 @@ export function escapeXml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c]!);
 }
 
-const preco = (valor: number, unidade: Unidade) => `${formatBRL(valor)}${UNIDADE_INFO[unidade].sufixo}`;
+const preco = (valor: number, unidade: Unidade) => formatPreco(valor, unidade);
 const sinal = (n: number) => (n > 0 ? "+" : n < 0 ? "−" : "");
 
 function onde(d: { nome: string; uf: string | null }): string {

@@ -1,8 +1,8 @@
 import { formatDateBR } from "../domain/dates.ts";
 import { PipelineError } from "../domain/errors.ts";
 import { serieLicense } from "../domain/license.ts";
-import { diff, formatBRL, variationPct } from "../domain/money.ts";
-import { PRODUTO_INFO, UNIDADE_INFO } from "../domain/products.ts";
+import { diff, formatPreco, variationPct } from "../domain/money.ts";
+import { PRODUTO_INFO } from "../domain/products.ts";
 import type { SeriesDef } from "../domain/series.ts";
 import type { SourceDef } from "../sources/types.ts";
 import type { HistoricoEntry, PracaQuote, Proveniencia, SerieFile, Variacao } from "../domain/publicados.ts";
@@ -32,8 +32,9 @@ export function variacaoOf(historico: readonly HistoricoEntry[]): Variacao | nul
 
 /** "Boi gordo a R$ 347,70/@ em 04/09/2026, Estado de São Paulo (...)" */
 export function bordaoOf(def: SeriesDef, valor: number, data: string, praca: string | null): string {
-  const where = praca && def.uf ? `${praca} (${def.uf}), Mercado Físico da Scot Consultoria` : def.regiao;
-  return `${PRODUTO_INFO[def.produto].nome} a ${formatBRL(valor)}${UNIDADE_INFO[def.unidade].sufixo} em ${formatDateBR(data)}, ${where}`;
+  // a praça table's series names its praça and the table it is from; any other, its region
+  const where = praca && def.uf && def.tabela ? `${praca} (${def.uf}), ${def.tabela}` : def.regiao;
+  return `${PRODUTO_INFO[def.produto].nome} a ${formatPreco(valor, def.unidade)} em ${formatDateBR(data)}, ${where}`;
 }
 
 /**

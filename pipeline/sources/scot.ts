@@ -73,6 +73,7 @@ function seriesDaTabela(produto: Produto, nacional: boolean): SerieDecl[] {
     regiao: `${UFS[uf]} (Mercado Físico, Scot Consultoria)`,
     ufReferencia: uf,
     pracaReferencia: PRACAS_REFERENCIA[uf],
+    tabela: "Mercado Físico da Scot Consultoria",
   });
   const nacionalSP: SerieDecl = {
     produto,
@@ -405,9 +406,11 @@ function seriesBoiChina(): SerieDecl[] {
     produto: "boi_china",
     uf,
     unidade: "@",
-    regiao: `${praca === UFS[uf] ? UFS[uf] : `${UFS[uf]}: ${praca.replace(`${UFS[uf]} `, "")}`} (Boi China a prazo, 30 dias, Scot Consultoria)`,
+    // the row's own label when it names the state ("Minas Gerais (Exceto região Sul)"), else "Estado: região"
+    regiao: `${praca.startsWith(UFS[uf]) ? praca : `${UFS[uf]}: ${praca}`} (Boi China a prazo, 30 dias, Scot Consultoria)`,
     ufReferencia: uf,
     pracaReferencia: praca,
+    tabela: "Boi China a Prazo (30 dias) da Scot Consultoria",
     referenciaFixa: true,
     semEspelho: true,
   }));

@@ -5,6 +5,7 @@ import { parseAceite } from "../../pipeline/check/revisions.ts";
 import { createReplayLoader } from "../../pipeline/fetch/replay.ts";
 import { capturasPath, traceDay, type CapturasFile } from "../../pipeline/history/capturas.ts";
 import { runUpdate } from "../../pipeline/run/update.ts";
+import { SOURCES } from "../../pipeline/sources/index.ts";
 import { FIXTURES, cleanup, editPage, listFiles, readJson, replay, replayDir, tempSite, testConfig } from "../helpers/pipeline.ts";
 
 const NOW1 = "2026-09-27T12:00:00-03:00";
@@ -42,14 +43,8 @@ describe("a published number changes only within its bound, or by an operator's 
     const site = await fresh();
     try {
       const log: CapturasFile = await readJson(site, capturasPath(2026));
-      expect(log.capturas.map((c) => c.id.split("/").slice(0, 2).join("/"))).toEqual([
-        "cepea/boi-gordo",
-        "cepea/bezerro",
-        "cepea/milho",
-        "cepea/soja",
-        "scot/boi-gordo",
-        "scot/vaca-gorda",
-      ]);
+      // one record per page of the catalogue, in the order runs visit them
+      expect(log.capturas.map((c) => c.id.split("/").slice(0, 2).join("/"))).toEqual(SOURCES.flatMap((src) => src.pages.map((p) => `${src.id}/${p.id}`)));
       const boi = log.capturas[0]!;
       const page = await readFile(join(FIXTURES, "cepea/boi-gordo.html"));
       const { createHash } = await import("node:crypto");

@@ -3,7 +3,7 @@
  * through textContent or an attribute, never innerHTML.
  */
 import { formatDateBR } from "../../domain/dates.ts";
-import { formatBRL, formatDecimalBR } from "../../domain/money.ts";
+import { formatBRL, formatDecimalBR, formatPreco } from "../../domain/money.ts";
 import { UNIDADE_INFO, type Unidade } from "../../domain/products.ts";
 
 type Child = Node | string | null | undefined | false;
@@ -31,7 +31,7 @@ export function clear(node: Element): void {
 
 /** "R$ 347,70/@" */
 export function preco(valor: number, unidade: Unidade): string {
-  return `${formatBRL(valor)}${UNIDADE_INFO[unidade].sufixo}`;
+  return formatPreco(valor, unidade);
 }
 
 /**
@@ -42,7 +42,7 @@ export function precoEl(valor: number, unidade: Unidade): HTMLSpanElement {
   return el(
     "span",
     { class: "preco" },
-    el("span", { class: "sem-quebra" }, formatBRL(valor)),
+    el("span", { class: "sem-quebra" }, UNIDADE_INFO[unidade].emCentavos ? formatDecimalBR(valor) : formatBRL(valor)),
     el("wbr"),
     el("span", { class: "sem-quebra" }, UNIDADE_INFO[unidade].sufixo),
   );

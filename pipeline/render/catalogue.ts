@@ -29,7 +29,8 @@ export function renderIndex(series: ReadonlyMap<string, SerieFile>, config: Conf
       produto: p,
       nome: PRODUTO_INFO[p].nome,
       unidade: PRODUTO_INFO[p].unidade,
-      path: defs.some((d) => d.produto === p && d.uf === null) ? `api/v1/cotacao/${p}.json` : null,
+      // only a national file that is published: a product whose national series has no day yet has none
+      path: series.has(p) ? `api/v1/cotacao/${p}.json` : null,
     })),
     ufs: ufsDoAgregado().map((uf) => ({ uf, nome: UFS[uf], path: `api/v1/cotacao/uf/${uf}.json` })),
     series: defs

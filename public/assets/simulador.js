@@ -3,6 +3,278 @@ var __defProp = Object.defineProperty;
 var __defNormalProp = (obj, key, value) => key in obj ? __defProp(obj, key, { enumerable: true, configurable: true, writable: true, value }) : obj[key] = value;
 var __publicField = (obj, key, value) => __defNormalProp(obj, typeof key !== "symbol" ? key + "" : key, value);
 
+// pipeline/domain/products.ts
+var UNIDADE_INFO = {
+  "@": { nome: "arroba (15 kg de carcaça)", sufixo: "/@", por: "por arroba", descricao: "arroba, 15 kg de carcaça" },
+  kg: { nome: "quilo", sufixo: "/kg", por: "por kg", descricao: "quilo; a Scot cota o RS por kg de peso vivo" },
+  sc60kg: { nome: "saca de 60 kg", sufixo: "/sc 60 kg", por: "por saca de 60 kg", descricao: "saca de 60 kg" },
+  cabeca: { nome: "cabeça", sufixo: "/cabeça", por: "por cabeça", descricao: "por cabeça" },
+  sc50kg: { nome: "saca de 50 kg", sufixo: "/sc 50 kg", por: "por saca de 50 kg", descricao: "saca de 50 kg" },
+  t: { nome: "tonelada", sufixo: "/t", por: "por tonelada", descricao: "tonelada" },
+  cx40_8kg: { nome: "caixa de 40,8 kg", sufixo: "/cx 40,8 kg", por: "por caixa de 40,8 kg", descricao: "caixa de 40,8 kg (laranja)" },
+  // CEPEA's cotton indicator is in centavos of real per pound: "valor" is then centavos, not reais
+  ct_lb: { nome: "centavos de real por libra-peso", sufixo: " centavos de R$/lb", por: "por libra-peso", descricao: "centavos de real por libra-peso (algodão)", emCentavos: true }
+};
+var PRODUTOS_DECLARADOS = {
+  boi_gordo: {
+    nome: "Boi gordo",
+    tipo: "gado_arroba",
+    unidade: "@",
+    faixa: { "@": [100, 1e3], kg: [4, 60] },
+    saltoMaximoPct: 10,
+    revisaoMaximaPct: 1.5,
+    agregado: { chave: "boi_gordo_cepea_sp", rotulo: "boi gordo SP", praca: { chave: "boi_gordo_praca", texto: "Estado de São Paulo (Indicador CEPEA/ESALQ)" } },
+    agregadoUf: { chave: "boi_gordo_uf", rotulo: "boi" }
+  },
+  vaca_gorda: {
+    nome: "Vaca gorda",
+    tipo: "gado_arroba",
+    unidade: "@",
+    faixa: { "@": [100, 1e3], kg: [4, 60] },
+    saltoMaximoPct: 10,
+    revisaoMaximaPct: 1.5,
+    agregado: { chave: "vaca_gorda", rotulo: "vaca gorda SP" },
+    agregadoUf: { chave: "vaca_gorda_uf", rotulo: "vaca gorda" }
+  },
+  soja: {
+    nome: "Soja",
+    tipo: "grao_saca",
+    unidade: "sc60kg",
+    faixa: { sc60kg: [40, 500] },
+    saltoMaximoPct: 10,
+    revisaoMaximaPct: 1,
+    agregado: { chave: "soja", rotulo: "soja Paranaguá" }
+  },
+  milho: {
+    nome: "Milho",
+    tipo: "grao_saca",
+    unidade: "sc60kg",
+    faixa: { sc60kg: [15, 250] },
+    saltoMaximoPct: 12,
+    revisaoMaximaPct: 1,
+    agregado: { chave: "milho", rotulo: "milho Campinas" }
+  },
+  bezerro: {
+    nome: "Bezerro",
+    tipo: "cabeca",
+    unidade: "cabeca",
+    // kg: Datagro's reposição price per kg of live weight, state series bezerro/{UF} (sources/datagro.ts)
+    faixa: { cabeca: [500, 15e3], kg: [4, 60] },
+    saltoMaximoPct: 12,
+    revisaoMaximaPct: 1.5,
+    agregado: { chave: "bezerro_ms", rotulo: "bezerro MS" }
+  },
+  // ---- Scot Consultoria's other tables ----
+  novilha_gorda: {
+    nome: "Novilha gorda",
+    tipo: "gado_arroba",
+    unidade: "@",
+    // as boi and vaca gorda: same praças, same units (RS per kg of live weight); the recorded
+    // table (05/08/2026) runs 286,50–341,00 R$/@ and 12,10–12,20 R$/kg
+    faixa: { "@": [100, 1e3], kg: [4, 60] },
+    saltoMaximoPct: 10,
+    revisaoMaximaPct: 1.5
+  },
+  boi_china: {
+    // Scot's "Boi China a Prazo": steers for China (at most four permanent teeth, under 30
+    // months), a 30-day price only; recorded 05/08/2026: 328,00–355,00 R$/@
+    nome: "Boi China (a prazo)",
+    tipo: "gado_arroba",
+    unidade: "@",
+    faixa: { "@": [100, 1e3] },
+    saltoMaximoPct: 10,
+    revisaoMaximaPct: 1.5
+  },
+  // ---- reposição (Datagro) ----
+  // Datagro's reposição Nelore macho, R$ per kg of live weight by state (sources/datagro.ts): the
+  // recorded page (26/01–06/02/2026) runs 11,76–25,13 R$/kg; the range is the per-kg cattle
+  // range; the state quotes move up to 12,84 % in a day there, so jumps up to 15 %; revisions
+  // as the bezerro's (the series repeat these bounds: LIMITES_REPOSICAO in sources/datagro.ts)
+  bezerro_desmama: {
+    // "Desmama": the weaned calf, the youngest category
+    nome: "Bezerro de desmama",
+    tipo: "sem_simulacao",
+    unidade: "kg",
+    faixa: { kg: [4, 60] },
+    saltoMaximoPct: 15,
+    revisaoMaximaPct: 1.5
+  },
+  garrote: {
+    // the young steer, between bezerro and boi magro
+    nome: "Garrote",
+    tipo: "sem_simulacao",
+    unidade: "kg",
+    faixa: { kg: [4, 60] },
+    saltoMaximoPct: 15,
+    revisaoMaximaPct: 1.5
+  },
+  boi_magro: {
+    // the lean steer, ready for finishing
+    nome: "Boi magro",
+    tipo: "sem_simulacao",
+    unidade: "kg",
+    faixa: { kg: [4, 60] },
+    saltoMaximoPct: 15,
+    revisaoMaximaPct: 1.5
+  },
+  // ---- CEPEA's other indicators ----
+  // Ranges: the recorded pages' own values (test/fixtures/cepea/*.html, 17/08–04/09/2026) with
+  // wide margins (about a third below the lowest to three times the highest), so they catch a
+  // misread column or unit, not the market. Jumps: the largest daily move on the page, times 3 or
+  // more. Revisions: CEPEA revises by centavos, as for its other indicators.
+  boi_gordo_prazo: {
+    // "Boi Gordo - Média a Prazo Estado de São Paulo": 346,21–351,65 R$/@ (the cash indicator's range)
+    nome: "Boi gordo a prazo",
+    tipo: "sem_simulacao",
+    unidade: "@",
+    faixa: { "@": [100, 1e3] },
+    saltoMaximoPct: 10,
+    revisaoMaximaPct: 1.5
+  },
+  trigo: {
+    // PR 1.419,11–1.457,92 and RS 1.318,09–1.359,38 R$/t; largest daily move 1,75%
+    nome: "Trigo",
+    tipo: "sem_simulacao",
+    unidade: "t",
+    faixa: { t: [400, 5e3] },
+    saltoMaximoPct: 10,
+    revisaoMaximaPct: 1.5
+  },
+  arroz: {
+    // 58% inteiros: 73,81–79,07 R$/sc 50 kg; largest daily move 2,91%
+    nome: "Arroz em casca (58% de grãos inteiros)",
+    tipo: "sem_simulacao",
+    unidade: "sc50kg",
+    faixa: { sc50kg: [20, 300] },
+    saltoMaximoPct: 10,
+    revisaoMaximaPct: 1.5
+  },
+  arroz_alto_rendimento: {
+    // 59% a 62% inteiros ("alto rendimento" de grãos inteiros; series ids take no digits:
+    // ^[a-z_]+ in the schemas): 75,43–80,16 R$/sc 50 kg; largest daily move 2,40%
+    nome: "Arroz em casca (59% a 62% de grãos inteiros)",
+    tipo: "sem_simulacao",
+    unidade: "sc50kg",
+    faixa: { sc50kg: [20, 300] },
+    saltoMaximoPct: 10,
+    revisaoMaximaPct: 1.5
+  },
+  cafe_arabica: {
+    // 1.659,93–1.826,58 R$/sc 60 kg; coffee is volatile (-3,22% in one day on the page)
+    nome: "Café arábica",
+    tipo: "grao_saca",
+    unidade: "sc60kg",
+    faixa: { sc60kg: [300, 6e3] },
+    saltoMaximoPct: 15,
+    revisaoMaximaPct: 1.5
+  },
+  cafe_robusta: {
+    // 976,71–1.075,11 R$/sc 60 kg; largest daily move 2,10%
+    nome: "Café robusta",
+    tipo: "grao_saca",
+    unidade: "sc60kg",
+    faixa: { sc60kg: [200, 4e3] },
+    saltoMaximoPct: 15,
+    revisaoMaximaPct: 1.5
+  },
+  algodao: {
+    // centavos de R$ per pound: 420,68–444,82; largest daily move 1,91%
+    nome: "Algodão em pluma",
+    tipo: "sem_simulacao",
+    unidade: "ct_lb",
+    faixa: { ct_lb: [100, 1500] },
+    saltoMaximoPct: 10,
+    revisaoMaximaPct: 1.5
+  },
+  acucar_cristal_sp: {
+    // 99,94–116,79 R$/sc 50 kg (up 24% in the month before); largest daily move 2,42%
+    nome: "Açúcar cristal branco (SP)",
+    tipo: "sem_simulacao",
+    unidade: "sc50kg",
+    faixa: { sc50kg: [30, 400] },
+    saltoMaximoPct: 10,
+    revisaoMaximaPct: 1.5
+  },
+  acucar_santos: {
+    // 122,13–131,07 R$/sc 50 kg; largest daily move -3,69%
+    nome: "Açúcar cristal (Santos, FOB)",
+    tipo: "sem_simulacao",
+    unidade: "sc50kg",
+    faixa: { sc50kg: [30, 400] },
+    saltoMaximoPct: 12,
+    revisaoMaximaPct: 1.5
+  },
+  laranja_industria: {
+    // 30,73–31,30 R$/cx 40,8 kg; CEPEA once replaced a week of these values (note of 09/06/2022)
+    nome: "Laranja indústria",
+    tipo: "sem_simulacao",
+    unidade: "cx40_8kg",
+    faixa: { cx40_8kg: [5, 150] },
+    saltoMaximoPct: 15,
+    revisaoMaximaPct: 2
+  },
+  laranja_pera: {
+    // 30,66–31,97 R$/cx 40,8 kg; largest daily move -3,13%
+    nome: "Laranja pera in natura",
+    tipo: "sem_simulacao",
+    unidade: "cx40_8kg",
+    faixa: { cx40_8kg: [5, 150] },
+    saltoMaximoPct: 15,
+    revisaoMaximaPct: 2
+  },
+  laranja_industria_precoce: {
+    // 24,60–26,00 R$/cx 40,8 kg; largest daily move 5,39%
+    nome: "Laranja indústria precoce",
+    tipo: "sem_simulacao",
+    unidade: "cx40_8kg",
+    faixa: { cx40_8kg: [5, 150] },
+    saltoMaximoPct: 15,
+    revisaoMaximaPct: 2
+  },
+  frango_congelado: {
+    // 7,17–7,61 R$/kg (wholesale); largest daily move 2,45%
+    nome: "Frango congelado",
+    tipo: "sem_simulacao",
+    unidade: "kg",
+    faixa: { kg: [2, 30] },
+    saltoMaximoPct: 10,
+    revisaoMaximaPct: 1.5
+  },
+  frango_resfriado: {
+    // 7,18–7,61 R$/kg (wholesale); largest daily move 2,59%
+    nome: "Frango resfriado",
+    tipo: "sem_simulacao",
+    unidade: "kg",
+    faixa: { kg: [2, 30] },
+    saltoMaximoPct: 10,
+    revisaoMaximaPct: 1.5
+  },
+  suino_vivo: {
+    // 4,42–5,02 R$/kg live weight by state (the page's monthly table: 4,58–9,26 in a year)
+    nome: "Suíno vivo",
+    tipo: "sem_simulacao",
+    unidade: "kg",
+    faixa: { kg: [1.5, 25] },
+    saltoMaximoPct: 10,
+    revisaoMaximaPct: 1.5
+  },
+  suino_carcaca: {
+    // carcaça especial, 7,16–7,38 R$/kg (wholesale, Grande São Paulo); largest daily move -2,05%
+    nome: "Carcaça suína especial",
+    tipo: "sem_simulacao",
+    unidade: "kg",
+    faixa: { kg: [2, 35] },
+    saltoMaximoPct: 10,
+    revisaoMaximaPct: 1.5
+  }
+};
+var PRODUTOS = Object.keys(PRODUTOS_DECLARADOS);
+var PRODUTO_INFO = { ...PRODUTOS_DECLARADOS };
+function nomesDoTipo(tipo) {
+  const nomes = PRODUTOS.filter((p) => PRODUTO_INFO[p].tipo === tipo).map((p) => PRODUTO_INFO[p].nome.toLowerCase());
+  return nomes.length <= 1 ? nomes[0] ?? "" : `${nomes.slice(0, -1).join(", ")} e ${nomes[nomes.length - 1]}`;
+}
+
 // pipeline/domain/money.ts
 var BRL_NUMBER = /^-?\d{1,3}(\.\d{3})*(,\d{1,2})?$|^-?\d+(,\d{1,2})?$/;
 function parseBRDecimal(text) {
@@ -28,16 +300,6 @@ var brl = new Intl.NumberFormat("pt-BR", { minimumFractionDigits: 2, maximumFrac
 function formatBRL(value) {
   return `R$ ${brl.format(value)}`;
 }
-
-// pipeline/domain/products.ts
-var PRODUTOS = ["boi_gordo", "vaca_gorda", "soja", "milho", "bezerro"];
-var PRODUTO_INFO = {
-  boi_gordo: { nome: "Boi gordo", unidade: "@", faixa: { "@": [100, 1e3], kg: [4, 60] }, saltoMaximoPct: 10, revisaoMaximaPct: 1.5 },
-  vaca_gorda: { nome: "Vaca gorda", unidade: "@", faixa: { "@": [100, 1e3], kg: [4, 60] }, saltoMaximoPct: 10, revisaoMaximaPct: 1.5 },
-  soja: { nome: "Soja", unidade: "sc60kg", faixa: { sc60kg: [40, 500] }, saltoMaximoPct: 10, revisaoMaximaPct: 1 },
-  milho: { nome: "Milho", unidade: "sc60kg", faixa: { sc60kg: [15, 250] }, saltoMaximoPct: 12, revisaoMaximaPct: 1 },
-  bezerro: { nome: "Bezerro", unidade: "cabeca", faixa: { cabeca: [500, 15e3] }, saltoMaximoPct: 12, revisaoMaximaPct: 1.5 }
-};
 
 // pipeline/domain/ufs.ts
 var UFS = {
@@ -187,10 +449,14 @@ function validarEntrada(params, limites = LIMITES) {
   }
   const produtoTxt = get("produto");
   let produto = null;
-  if (produtoTxt === void 0) erros.push({ campo: "produto", mensagem: `${rotulo("produto")}: obrigatório; válidos: ${PRODUTOS.join(", ")}` });
-  else if (!PRODUTOS.includes(produtoTxt.trim().toLowerCase())) {
-    erros.push({ campo: "produto", mensagem: `${rotulo("produto")}: "${produtoTxt}" não existe; válidos: ${PRODUTOS.join(", ")}` });
-  } else produto = produtoTxt.trim().toLowerCase();
+  const simulaveis = PRODUTOS.filter((p) => PRODUTO_INFO[p].tipo !== "sem_simulacao");
+  const lido = produtoTxt?.trim().toLowerCase();
+  if (produtoTxt === void 0) erros.push({ campo: "produto", mensagem: `${rotulo("produto")}: obrigatório; válidos: ${simulaveis.join(", ")}` });
+  else if (!PRODUTOS.includes(lido)) {
+    erros.push({ campo: "produto", mensagem: `${rotulo("produto")}: "${produtoTxt}" não existe; válidos: ${simulaveis.join(", ")}` });
+  } else if (!simulaveis.includes(lido)) {
+    erros.push({ campo: "produto", mensagem: `${rotulo("produto")}: ${PRODUTO_INFO[lido].nome.toLowerCase()} não tem simulação de venda; válidos: ${simulaveis.join(", ")}` });
+  } else produto = lido;
   let uf = null;
   const ufTxt = get("uf");
   if (ufTxt !== void 0) {
@@ -217,8 +483,9 @@ function validarEntrada(params, limites = LIMITES) {
     }
     return v;
   };
-  const gado = produto === "boi_gordo" || produto === "vaca_gorda";
-  const grao = produto === "soja" || produto === "milho";
+  const tipo = produto ? PRODUTO_INFO[produto].tipo : null;
+  const gado = tipo === "gado_arroba";
+  const grao = tipo === "grao_saca";
   let cabecas = null;
   if (produto && !grao) {
     const c = decimal("cabecas", 0, limites.cabecas, " cabeças", true, null);
@@ -230,11 +497,11 @@ function validarEntrada(params, limites = LIMITES) {
   const rend = gado ? decimal("rendimento_pct", 2, limites.rendimentoPct, "%", true, null) : null;
   if (produto && !gado) {
     for (const k of ["peso_vivo_kg", "rendimento_pct"]) {
-      if (get(k) !== void 0) erros.push({ campo: k, mensagem: `${rotulo(k)}: só se aplica a boi gordo e vaca gorda` });
+      if (get(k) !== void 0) erros.push({ campo: k, mensagem: `${rotulo(k)}: só se aplica a ${nomesDoTipo("gado_arroba")}` });
     }
   }
   const sacas = grao ? decimal("sacas", 2, limites.sacas, " sacas", true, null) : null;
-  if (produto && !grao && get("sacas") !== void 0) erros.push({ campo: "sacas", mensagem: `${rotulo("sacas")}: só se aplica a soja e milho` });
+  if (produto && !grao && get("sacas") !== void 0) erros.push({ campo: "sacas", mensagem: `${rotulo("sacas")}: só se aplica a ${nomesDoTipo("grao_saca")}` });
   const preco = decimal("preco", 2, limites.preco, "", false, null);
   const funrural = decimal("funrural_pct", 2, limites.funruralPct, "%", false, BigInt(FUNRURAL_PADRAO.aliquotaCentesimos));
   const comissao = decimal("comissao_pct", 2, limites.comissaoPct, "%", false, 0n);
@@ -266,7 +533,8 @@ function contas(entrada, precoCent, unidade) {
   const publicados = [precoCent];
   let bruto;
   let unidadesVendidas;
-  if (entrada.produto === "boi_gordo" || entrada.produto === "vaca_gorda") {
+  const tipo = PRODUTO_INFO[entrada.produto].tipo;
+  if (tipo === "gado_arroba") {
     const cab = BigInt(entrada.cabecas);
     const pesoTotal = cab * entrada.pesoVivoCentesimosKg;
     const carcacaX = pesoTotal * entrada.rendimentoCentesimosPct;
@@ -284,7 +552,7 @@ function contas(entrada, precoCent, unidade) {
       bruto = divRound(arrobasCent * precoCent, 100n);
       unidadesVendidas = arrobasCent;
     }
-  } else if (entrada.produto === "bezerro") {
+  } else if (tipo === "cabeca") {
     quantidade.cabecas = entrada.cabecas;
     quantidade.base = "cabeças";
     bruto = BigInt(entrada.cabecas) * precoCent;
@@ -306,7 +574,7 @@ function contas(entrada, precoCent, unidade) {
 }
 function foraDoLimite(entrada, c) {
   if (c.publicados.every((x) => x <= MAX_CENTAVOS && x >= -MAX_CENTAVOS)) return null;
-  const campo = entrada.produto === "soja" || entrada.produto === "milho" ? "sacas" : "cabecas";
+  const campo = PRODUTO_INFO[entrada.produto].tipo === "grao_saca" ? "sacas" : "cabecas";
   return {
     campo,
     mensagem: `${rotulo(campo)}: com essa quantidade e esse preço algum valor passa de ${formatarReais(MAX_CENTAVOS)} e não seria exato ao centavo; reduza a quantidade ou o preço`
@@ -315,29 +583,38 @@ function foraDoLimite(entrada, c) {
 function serieDaEntrada(e) {
   return e.uf ? `${e.produto}/${e.uf}` : e.produto;
 }
-var UNIDADE_TEXTO = { "@": "/@", kg: "/kg", sc60kg: "/sc 60 kg", cabeca: "/cabeça" };
+var UNIDADE_TEXTO = (u) => UNIDADE_INFO[u].sufixo;
 function simular(entrada, preco) {
   const obs = [];
   const informado = entrada.precoCentavos !== null;
   if (!informado && !preco) throw new Error("simular: sem preço publicado e sem preço informado");
-  const unidade = informado ? entrada.produto === "soja" || entrada.produto === "milho" ? "sc60kg" : entrada.produto === "bezerro" ? "cabeca" : preco?.unidade ?? "@" : preco.unidade;
+  const tipo = PRODUTO_INFO[entrada.produto].tipo;
+  const unidade = informado ? tipo === "gado_arroba" ? preco?.unidade ?? PRODUTO_INFO[entrada.produto].unidade : PRODUTO_INFO[entrada.produto].unidade : preco.unidade;
   const precoCent = informado ? entrada.precoCentavos : BigInt(toHundredths(preco.valor));
+  if (tipo === "cabeca" && unidade !== "cabeca") {
+    throw new SimulacaoForaDoLimite([
+      {
+        campo: "uf",
+        mensagem: `${PRODUTO_INFO[entrada.produto].nome} em ${entrada.uf ?? "?"} é cotado ${UNIDADE_INFO[unidade].por}, e o simulador vende ${PRODUTO_INFO[entrada.produto].nome.toLowerCase()} ${UNIDADE_INFO.cabeca.por}: simule sem UF (indicador nacional por cabeça) ou informe o preço por cabeça`
+      }
+    ]);
+  }
   const c = contas(entrada, precoCent, unidade);
   const fora = foraDoLimite(entrada, c);
   if (fora) throw new SimulacaoForaDoLimite([fora]);
   const { quantidade, bruto, funrural, comissao, totalDed, liquido, unidadesVendidas } = c;
-  if (entrada.produto === "boi_gordo" || entrada.produto === "vaca_gorda") {
+  if (tipo === "gado_arroba") {
     obs.push(
       unidade === "kg" ? "Preço cotado por kg de peso vivo (como a Scot publica o RS): bruto = peso vivo total × R$/kg; as arrobas são só informativas." : "Arrobas = cabeças × peso vivo × rendimento de carcaça ÷ 15 kg, arredondadas ao centésimo antes de multiplicar pelo preço."
     );
-  } else if (entrada.produto === "bezerro") {
+  } else if (tipo === "cabeca") {
     obs.push("Animal vendido para reprodução ou criação não integra a base do Funrural (Lei 8.212/1991, art. 25, § 12): se for o caso, use alíquota 0.");
   }
   if (liquido < 0n) obs.push("As deduções superam o valor bruto: o resultado líquido é negativo.");
   const padrao = entrada.funruralCentesimosPct === BigInt(FUNRURAL_PADRAO.aliquotaCentesimos);
   if (!padrao) obs.push(`Alíquota do Funrural alterada para ${fmt(entrada.funruralCentesimosPct, 2)}% (padrão: 1,5% para pessoa física).`);
   const ref = informado ? { valor: toNumber(precoCent, 2), unidade, data_cotacao: null, fonte: null, serie: null, praca: null } : preco;
-  const descricao = informado ? `${formatarReais(precoCent)}${UNIDADE_TEXTO[unidade]} informado pelo usuário` : `${formatarReais(precoCent)}${UNIDADE_TEXTO[unidade]} de ${ref.data_cotacao ?? "data desconhecida"} (${ref.serie ?? ""}${ref.praca ? `, praça ${ref.praca}` : ""}, fonte ${ref.fonte ?? "?"})`;
+  const descricao = informado ? `${formatarReais(precoCent)}${UNIDADE_TEXTO(unidade)} informado pelo usuário` : `${formatarReais(precoCent)}${UNIDADE_TEXTO(unidade)} de ${ref.data_cotacao ?? "data desconhecida"} (${ref.serie ?? ""}${ref.praca ? `, praça ${ref.praca}` : ""}, fonte ${ref.fonte ?? "?"})`;
   return {
     entrada: {
       produto: entrada.produto,

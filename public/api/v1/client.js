@@ -6,7 +6,7 @@
 //   const { boi_gordo_cepea_sp } = await api.cotacao();
 // Types: client.d.ts next to this file. License: CC-BY-4.0.
 
-export const PRODUTOS = Object.freeze(["boi_gordo", "vaca_gorda", "soja", "milho", "bezerro"]);
+export const PRODUTOS = Object.freeze(["boi_gordo", "vaca_gorda", "soja", "milho", "bezerro", "novilha_gorda", "boi_china", "bezerro_desmama", "garrote", "boi_magro", "boi_gordo_prazo", "trigo", "arroz", "arroz_alto_rendimento", "cafe_arabica", "cafe_robusta", "algodao", "acucar_cristal_sp", "acucar_santos", "laranja_industria", "laranja_pera", "laranja_industria_precoce", "frango_congelado", "frango_resfriado", "suino_vivo", "suino_carcaca"]);
 
 /** GitHub Pages first, then the jsDelivr mirror of the same branch (gh-pages). */
 export const DEFAULT_MIRRORS = Object.freeze([

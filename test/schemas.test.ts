@@ -335,7 +335,7 @@ describe("invalid documents fail with a readable pt-BR message", () => {
     doc.unidade = "arroba";
     expect(validateDocument(SERIE, doc)).toEqual([
       `${SERIE}: /moeda: deve ser "BRL" (recebido "USD")`,
-      `${SERIE}: /unidade: deve ser um destes valores: "@", "kg", "sc60kg", "cabeca" (recebido "arroba")`,
+      `${SERIE}: /unidade: deve ser um destes valores: ${UNIDADES.map((u) => `"${u}"`).join(", ")} (recebido "arroba")`,
       `${SERIE}: /api_version: deve ser "v1" (recebido "v2")`,
     ]);
   });

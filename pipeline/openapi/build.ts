@@ -408,7 +408,8 @@ export function buildOpenApi(files: ReadonlyMap<string, string>): Obj {
     paths,
     components: {
       parameters: {
-        produtoPath: pathParam("produto", "Produto.", PRODUTOS),
+        // the products with a national (or single-place) series file
+        produtoPath: pathParam("produto", "Produto com série nacional ou de local único.", PRODUTOS.filter((p) => allSeries().some((d) => d.produto === p && d.uf === null))),
         produtoUfPath: pathParam("produto", "Produto com séries estaduais.", produtosComUf()),
         ufPath: pathParam("uf", `UF com série estadual (${ufsPorProduto()}).`, [...ufsComSerie()].sort()),
         ufScotPath: pathParam("uf", `UF coberta pela ${fontesDoAgregadoUf()}.`, ufsDoAgregado()),

@@ -7,6 +7,7 @@ import { EVENTOS_LIMITE, emptyEventos, eventoId, nextEventos, type EventosFile }
 import type { SeriesChange } from "../../pipeline/history/changes.ts";
 import { FIXTURES, cleanup, editPage, readJson, replay, replayDir, tempSite } from "../helpers/pipeline.ts";
 import { schemaErrors } from "./helpers.ts";
+import { allSeries } from "../../pipeline/sources/index.ts";
 
 // The recorded pages end on 25/09/2026; the clock is pinned after them (COTACAO_NOW in the CLI).
 const NOW1 = "2026-09-27T12:00:00-03:00";
@@ -65,7 +66,7 @@ describe("events of two updates on real pages", () => {
     const e = first.eventos[0]!;
     expect(e.criado_em).toBe(NOW1);
     if (e.tipo !== "cotacao_atualizada") throw new Error("tipo");
-    expect(e.dados.series).toHaveLength(42);
+    expect(e.dados.series).toHaveLength(allSeries().length);
     expect(e.dados.series.find((s) => s.serie === "boi_gordo")).toEqual({
       serie: "boi_gordo",
       path: "api/v1/cotacao/boi_gordo.json",

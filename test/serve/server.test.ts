@@ -6,6 +6,7 @@ import { startServer, type RunningServer } from "../../pipeline/serve/app.ts";
 import type { AggregateFile, SerieFile } from "../../pipeline/domain/publicados.ts";
 import { get, rawRequest } from "./http.ts";
 import { buildTestSite } from "./site.ts";
+import { PRODUTOS } from "../../pipeline/domain/products.ts";
 
 let site: Awaited<ReturnType<typeof buildTestSite>>;
 let srv: RunningServer;
@@ -130,8 +131,8 @@ describe("query interface", () => {
     const uf = await api("api/v1/cotacao?uf=XX");
     expect(uf.status).toBe(400);
     expect(await uf.json()).toMatchObject({ erro: "uf_invalida", validos: expect.arrayContaining(["MS", "SP"]) });
-    const prod = await api("api/v1/cotacao?produto=arroz");
-    expect(await prod.json()).toMatchObject({ erro: "produto_invalido", validos: ["boi_gordo", "vaca_gorda", "soja", "milho", "bezerro"] });
+    const prod = await api("api/v1/cotacao?produto=feijao");
+    expect(await prod.json()).toMatchObject({ erro: "produto_invalido", validos: [...PRODUTOS] });
     const am = await api("api/v1/cotacao?uf=AM");
     expect(am.status).toBe(404);
     expect(await am.json()).toMatchObject({ erro: "uf_sem_dados" });

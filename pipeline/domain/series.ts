@@ -41,6 +41,12 @@ export interface SerieDecl extends SeriesKey {
    * Scot Consultoria"); without it the bordão names the series' region
    */
   tabela?: string;
+  /**
+   * the source's download of the whole history of this series (CEPEA: `id` of
+   * `/br/indicador/series/{pagina}.aspx?id={id}`), and how its file is recognised: words its title
+   * must and must not hold, the price term of its columns (pipeline/sources/cepea-series.ts)
+   */
+  serieHistorica?: { id: number; titulo: readonly string[]; tituloSem?: readonly string[]; termo: string };
   /** the product's sanity bounds, when this series needs its own (domain/products.ts) */
   limites?: Partial<Pick<ProdutoInfo, "faixa" | "saltoMaximoPct" | "revisaoMaximaPct">>;
 }

@@ -21,6 +21,7 @@ import { parseDateBR } from "../domain/dates.ts";
 import { ParseError } from "../domain/errors.ts";
 import { fromHundredths, hasAtMostTwoDecimals, parseBRDecimal } from "../domain/money.ts";
 import { normKey } from "./html.ts";
+import { allSeries } from "./index.ts";
 import { nomeDaCelula, type Celula, type Planilha } from "./planilha.ts";
 
 /** One CEPEA indicator with a series download, and how to recognise its file. */
@@ -40,31 +41,15 @@ export interface SerieCepea {
 }
 
 /**
- * The indicators whose series download the backfill knows, keyed by series. The ids are
- * CEPEA's (the `id` of each page's download link, as agrobr lists them); they are kept here
- * rather than in cepea.ts so the page declarations stay one thing. A new CEPEA indicator gets
- * its backfill with one line here.
+ * The indicators whose series download the backfill knows: every CEPEA series whose declaration
+ * (pipeline/sources/cepea.ts) carries `serieHistorica` — the download's id (as agrobr lists them)
+ * and how its file is recognised. A new CEPEA indicator gets its backfill in its own declaration.
+ * The titles and terms of the downloads of the indicators added after the first five are
+ * unverified: a file that differs is refused naming what it holds.
  */
-export const SERIES_CEPEA: readonly SerieCepea[] = [
-  { serie: "boi_gordo", pagina: "boi-gordo", id: 2, titulo: ["BOI GORDO"], termo: "À vista" },
-  { serie: "bezerro", pagina: "bezerro", id: 8, titulo: ["BEZERRO"], termo: "À vista" },
-  { serie: "milho", pagina: "milho", id: 77, titulo: ["MILHO"], termo: "À vista" },
-  { serie: "soja", pagina: "soja", id: 92, titulo: ["SOJA", "PARANAGUA"], termo: "À vista" },
-  { serie: "soja/PR", pagina: "soja", id: 12, titulo: ["SOJA", "PARANA"], tituloSem: ["PARANAGUA"], termo: "À vista" },
-  // CEPEA's other indicators (ids as agrobr lists them; titles as the daily pages write them).
-  // Their downloads' exact titles and column terms are unverified: a file that differs is
-  // refused naming what it holds, and the line here is what to adjust.
-  { serie: "trigo/PR", pagina: "trigo", id: 178, titulo: ["TRIGO", "PARANA"], termo: "À vista" },
-  { serie: "trigo/RS", pagina: "trigo", id: 179, titulo: ["TRIGO", "RIO GRANDE DO SUL"], termo: "À vista" },
-  { serie: "arroz", pagina: "arroz", id: 91, titulo: ["ARROZ"], tituloSem: ["62"], termo: "À vista" },
-  { serie: "cafe_arabica", pagina: "cafe", id: 23, titulo: ["CAFE", "ARABICA"], termo: "À vista" },
-  { serie: "cafe_robusta", pagina: "cafe", id: 24, titulo: ["CAFE", "ROBUSTA"], termo: "À vista" },
-  // the cotton indicator is quoted for payment in 8 days, not cash (agrobr: "Prazo de 8 dias R$")
-  { serie: "algodao", pagina: "algodao", id: 54, titulo: ["ALGODAO"], termo: "Prazo de 8 dias" },
-  { serie: "acucar_cristal_sp", pagina: "acucar", id: 53, titulo: ["ACUCAR"], tituloSem: ["SANTOS"], termo: "À vista" },
-  { serie: "frango_congelado", pagina: "frango", id: 181, titulo: ["FRANGO", "CONGELADO"], termo: "À vista" },
-  { serie: "frango_resfriado", pagina: "frango", id: 130, titulo: ["FRANGO", "RESFRIADO"], termo: "À vista" },
-];
+export const SERIES_CEPEA: readonly SerieCepea[] = allSeries().flatMap((d) =>
+  d.fonte === "cepea" && d.serieHistorica ? [{ serie: d.id, pagina: d.pagina, ...d.serieHistorica }] : [],
+);
 
 /** The series download of an indicator: `{base}/br/indicador/series/{pagina}.aspx?id={id}`. */
 export function urlDaSerie(base: string, s: Pick<SerieCepea, "pagina" | "id">): string {

@@ -377,18 +377,18 @@ export const cepea: SourceDef = {
   pages: [
     pagina("boi-gordo", "/br/indicador/boi-gordo.aspx", "Indicador do Boi Gordo CEPEA/ESALQ (SP, à vista)", [
       // the page also has "Media Móvel (5 últimos indic.)" and "Boi Gordo - Média a Prazo"; not read
-      { titulo: "INDICADOR DO BOI GORDO CEPEA/ESALQ", produto: "boi_gordo", uf: null, unidade: "@", regiao: "Estado de São Paulo (Indicador do Boi Gordo CEPEA/ESALQ, à vista)" },
+      { titulo: "INDICADOR DO BOI GORDO CEPEA/ESALQ", produto: "boi_gordo", uf: null, unidade: "@", regiao: "Estado de São Paulo (Indicador do Boi Gordo CEPEA/ESALQ, à vista)", serieHistorica: { id: 2, titulo: ["BOI GORDO"], termo: "À vista" } },
     ]),
     pagina("bezerro", "/br/indicador/bezerro.aspx", "Indicador do Bezerro CEPEA/ESALQ (MS, por cabeça)", [
       // the price is per head ("3.426,02"); "Peso Médio do Bezerro - MS" (kg) is not read
-      { titulo: "INDICADOR DO BEZERRO CEPEA/ESALQ - MATO GROSSO DO SUL", produto: "bezerro", uf: null, unidade: "cabeca", regiao: "Mato Grosso do Sul (Indicador do Bezerro CEPEA/ESALQ)" },
+      { titulo: "INDICADOR DO BEZERRO CEPEA/ESALQ - MATO GROSSO DO SUL", produto: "bezerro", uf: null, unidade: "cabeca", regiao: "Mato Grosso do Sul (Indicador do Bezerro CEPEA/ESALQ)", serieHistorica: { id: 8, titulo: ["BEZERRO"], termo: "À vista" } },
     ]),
     pagina("milho", "/br/indicador/milho.aspx", "Indicador do Milho ESALQ/BM&FBovespa (Campinas-SP)", [
-      { titulo: "INDICADOR DO MILHO ESALQ/BM&FBOVESPA", produto: "milho", uf: null, unidade: "sc60kg", regiao: "Campinas, SP (Indicador do Milho ESALQ/BM&FBovespa)" },
+      { titulo: "INDICADOR DO MILHO ESALQ/BM&FBOVESPA", produto: "milho", uf: null, unidade: "sc60kg", regiao: "Campinas, SP (Indicador do Milho ESALQ/BM&FBovespa)", serieHistorica: { id: 77, titulo: ["MILHO"], termo: "À vista" } },
     ]),
     pagina("soja", "/br/indicador/soja.aspx", "Indicadores da Soja CEPEA/ESALQ (Paranaguá e Paraná)", [
       // two tables whose titles differ only in "PARANAGUÁ" / "PARANÁ": titles are compared whole
-      { titulo: "INDICADOR DA SOJA CEPEA/ESALQ - PARANAGUÁ", produto: "soja", uf: null, unidade: "sc60kg", regiao: "Paranaguá, PR (Indicador da Soja CEPEA/ESALQ)" },
+      { titulo: "INDICADOR DA SOJA CEPEA/ESALQ - PARANAGUÁ", produto: "soja", uf: null, unidade: "sc60kg", regiao: "Paranaguá, PR (Indicador da Soja CEPEA/ESALQ)", serieHistorica: { id: 92, titulo: ["SOJA", "PARANAGUA"], termo: "À vista" } },
       {
         titulo: "INDICADOR DA SOJA CEPEA/ESALQ - PARANÁ",
         produto: "soja",
@@ -396,6 +396,7 @@ export const cepea: SourceDef = {
         unidade: "sc60kg",
         regiao: "Paraná (Indicador da Soja CEPEA/ESALQ - Paraná)",
         praca: "Paraná (média estadual)",
+        serieHistorica: { id: 12, titulo: ["SOJA", "PARANA"], tituloSem: ["PARANAGUA"], termo: "À vista" },
       },
     ]),
     // The boi page's "Média a Prazo" table is read as a page of its own (same URL, its own
@@ -421,6 +422,7 @@ export const cepea: SourceDef = {
         unidade: "t",
         regiao: "Paraná (Preço Médio do Trigo CEPEA/ESALQ; trigo pão ou melhorador, à vista)",
         praca: "Paraná (média estadual)",
+        serieHistorica: { id: 178, titulo: ["TRIGO", "PARANA"], termo: "À vista" },
       },
       {
         titulo: "PREÇO MÉDIO DO TRIGO CEPEA/ESALQ - RIO GRANDE DO SUL",
@@ -429,6 +431,7 @@ export const cepea: SourceDef = {
         unidade: "t",
         regiao: "Rio Grande do Sul (Preço Médio do Trigo CEPEA/ESALQ; trigo brando, à vista)",
         praca: "Rio Grande do Sul (média estadual)",
+        serieHistorica: { id: 179, titulo: ["TRIGO", "RIO GRANDE DO SUL"], termo: "À vista" },
       },
     ]),
     pagina("arroz", "/br/indicador/arroz.aspx", "Indicadores do Arroz em Casca CEPEA/IRGA-RS (saca de 50 kg)", [
@@ -440,6 +443,7 @@ export const cepea: SourceDef = {
         uf: null,
         unidade: "sc50kg",
         regiao: "Rio Grande do Sul, posto indústria (Indicador do Arroz em Casca CEPEA/IRGA-RS, 58% de grãos inteiros, à vista)",
+        serieHistorica: { id: 91, titulo: ["ARROZ"], tituloSem: ["62"], termo: "À vista" },
       },
       {
         titulo: "MÉDIA DO ARROZ EM CASCA 59% A 62% DE GRÃOS INTEIROS CEPEA/IRGA-RS",
@@ -457,6 +461,7 @@ export const cepea: SourceDef = {
         uf: null,
         unidade: "sc60kg",
         regiao: "Cidade de São Paulo, posto (Indicador do Café Arábica CEPEA/ESALQ; tipo 6, bebida dura para melhor)",
+        serieHistorica: { id: 23, titulo: ["CAFE", "ARABICA"], termo: "À vista" },
       },
       {
         titulo: "INDICADOR DO CAFÉ ROBUSTA CEPEA/ESALQ",
@@ -464,6 +469,7 @@ export const cepea: SourceDef = {
         uf: null,
         unidade: "sc60kg",
         regiao: "Espírito Santo, a retirar na origem (Indicador do Café Robusta CEPEA/ESALQ; tipo 6, peneira 13 acima)",
+        serieHistorica: { id: 24, titulo: ["CAFE", "ROBUSTA"], termo: "À vista" },
       },
     ]),
     pagina("algodao", "/br/indicador/algodao.aspx", "Indicador do Algodão em Pluma CEPEA/ESALQ (prazo de 8 dias, centavos de R$ por libra-peso)", [
@@ -477,6 +483,8 @@ export const cepea: SourceDef = {
         uf: null,
         unidade: "ct_lb",
         regiao: "Mesorregião da cidade de São Paulo, posto (Indicador do Algodão em Pluma CEPEA/ESALQ, tipo 41-4, pagamento em 8 dias)",
+        // the download is quoted for payment in 8 days, not cash (agrobr: "Prazo de 8 dias R$")
+        serieHistorica: { id: 54, titulo: ["ALGODAO"], termo: "Prazo de 8 dias" },
       },
     ]),
     pagina("acucar", "/br/indicador/acucar.aspx", "Indicadores do Açúcar Cristal CEPEA/ESALQ (São Paulo e Santos FOB, saca de 50 kg)", [
@@ -487,6 +495,7 @@ export const cepea: SourceDef = {
         uf: null,
         unidade: "sc50kg",
         regiao: "Estado de São Paulo (Indicador do Açúcar Cristal Branco CEPEA/ESALQ, com ICMS de 7%)",
+        serieHistorica: { id: 53, titulo: ["ACUCAR"], tituloSem: ["SANTOS"], termo: "À vista" },
       },
       {
         titulo: "Indicador Açúcar Cristal - Santos (FOB)",
@@ -534,6 +543,7 @@ export const cepea: SourceDef = {
         uf: null,
         unidade: "kg",
         regiao: "Estado de São Paulo, atacado (Frango Congelado CEPEA/ESALQ; Grande São Paulo, São José do Rio Preto e Descalvado)",
+        serieHistorica: { id: 181, titulo: ["FRANGO", "CONGELADO"], termo: "À vista" },
       },
       {
         titulo: "PREÇOS DO FRANGO RESFRIADO CEPEA/ESALQ - ESTADO SP",
@@ -542,6 +552,7 @@ export const cepea: SourceDef = {
         uf: null,
         unidade: "kg",
         regiao: "Estado de São Paulo, atacado (Frango Resfriado CEPEA/ESALQ; Grande São Paulo, São José do Rio Preto e Descalvado)",
+        serieHistorica: { id: 130, titulo: ["FRANGO", "RESFRIADO"], termo: "À vista" },
       },
     ]),
     pagina("suino", "/br/indicador/suino.aspx", "Suíno CEPEA/ESALQ (suíno vivo por estado e carcaça especial, por kg)", [

@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { cleanup, listFiles, readJson } from "../helpers/pipeline.ts";
 import { diasUteis, historia, planilha } from "./planilhas.ts";
+import { SERIES_CEPEA } from "../../pipeline/sources/cepea-series.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const dirs: string[] = [];
@@ -35,7 +36,7 @@ describe("npm run backfill (the command)", () => {
     const site = await tmp();
     const casos: Array<[string[], string]> = [
       [[], "falta --pagina"],
-      [["--pagina", "cepea/leite"], "página desconhecida: cepea/leite; páginas com série histórica: cepea/boi-gordo, cepea/bezerro, cepea/milho, cepea/soja, cepea/trigo"],
+      [["--pagina", "cepea/leite"], `página desconhecida: cepea/leite; páginas com série histórica: ${[...new Set(SERIES_CEPEA.map((x) => `cepea/${x.pagina}`))].join(", ")}`],
       [["--pagina", "scot/boi-gordo"], "só o CEPEA oferece a série histórica para download"],
       [["--pagina", "cepea/soja"], "a página cepea/soja tem 2 séries (soja, soja/PR): escolha uma com --serie"],
       [["--pagina", "cepea/boi-gordo", "--aceitar-revisao", "boi_gordo=3"], 'revisão aceita inválida: "boi_gordo=3"'],

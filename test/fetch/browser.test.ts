@@ -44,8 +44,10 @@ describe("browser fallback", () => {
       browser: true,
       // the browser alone: CEPEA's mirrors (test/fetch/cepea-mirrors.test.ts) would serve these pages
       mirrors: {},
-      // the browser's wait includes launching Chromium; the never-clearing page takes all of it
-      timeouts: { requestMs: 5000, pageMs: 40_000, browserMs: 10_000 },
+      // the browser's wait includes launching Chromium, which on a loaded 2-core CI machine (other
+      // test files launch Chromium at the same time) has taken more than 10 s; the never-clearing
+      // page is given up after 6 loads, well before this budget
+      timeouts: { requestMs: 5000, pageMs: 60_000, browserMs: 30_000 },
       // the recorded pages are ~50 KB; the padded soja page below is past this cap
       http: { maxBytes: 100_000 },
       log: (l) => lines.push(l),

@@ -8,7 +8,8 @@ import { scot } from "../../pipeline/sources/scot.ts";
 
 const dir = new URL("../fixtures/", import.meta.url);
 const na = readFileSync(new URL("noticias-agricolas/boi-gordo-scot-consultoria.html", dir), "utf8");
-const reposicao = readFileSync(new URL("noticias-agricolas/reposicao-nelore-macho.html", dir), "utf8");
+// another Notícias Agrícolas page (Datagro's reposição, recorded once as that source's page): no Scot table
+const reposicao = readFileSync(new URL("datagro/reposicao-nelore-macho.html", dir), "utf8");
 const scotBoi = readFileSync(new URL("scot/boi-gordo.html", dir), "utf8");
 
 /** the table's rows read with a plain regex, independently of the parser */

@@ -34,6 +34,12 @@ export interface SerieDecl extends SeriesKey {
    * feed it, and it waits for the source's own page (Scot's Boi China table)
    */
   semEspelho?: boolean;
+  /**
+   * where a national or single-place series is quoted, as its published `uf` says (CEPEA's boi
+   * gordo: SP; soja Paranaguá: PR); the file is still `cotacao/{produto}.json`. Absent for an
+   * indicator that averages several states.
+   */
+  lugar?: UF;
   /** name shown as the praça of a state indicator (no praça table behind it) */
   praca?: string;
   /**
@@ -67,6 +73,14 @@ export function limitesDaSerie(def: Pick<SeriesDef, "produto" | "limites">): Pic
     saltoMaximoPct: def.limites?.saltoMaximoPct ?? p.saltoMaximoPct,
     revisaoMaximaPct: def.limites?.revisaoMaximaPct ?? p.revisaoMaximaPct,
   };
+}
+
+/**
+ * The `uf` a series' files publish: a state series' own UF; a national series' place (its
+ * `lugar`, or the UF of the reference praça it is read from); null for a multi-state average.
+ */
+export function ufPublicada(def: Pick<SerieDecl, "uf" | "lugar" | "ufReferencia">): UF | null {
+  return def.uf ?? def.lugar ?? def.ufReferencia ?? null;
 }
 
 export function seriesId(key: SeriesKey): string {

@@ -9,8 +9,13 @@
  * to whom and when, a rerun of a job finds the ids already sent, and the file stays bounded:
  * only ids still listed in eventos.json are kept (an id that left the list can never be a
  * candidate again).
+ *
+ * Signatures follow Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature), so any
+ * receiver library verifies them and rejects replays by the timestamp; the older
+ * X-Cotacao-Signature is still sent, deprecated, for one more version.
  */
 import { createHmac } from "node:crypto";
+import { Webhook } from "standardwebhooks";
 import { readFile } from "node:fs/promises";
 import { PipelineError } from "../domain/errors.ts";
 import { writeAtomic } from "../io/files.ts";
@@ -35,7 +40,17 @@ import { TIPOS_EVENTO, type Evento, type EventosFile } from "./model.ts";
 import { lookupPublico, motivoUrlRecusada } from "./net.ts";
 import { PROJECT_URL } from "../domain/site.ts";
 
+/**
+ * Deprecated: the project's own signature, sent beside the Standard Webhooks headers for one
+ * more version (1.x) so receivers that check it keep working; removed in 2.0.
+ */
 export const SIGNATURE_HEADER = "X-Cotacao-Signature";
+/** Standard Webhooks (https://www.standardwebhooks.com/): the headers every receiver library verifies. */
+export const WEBHOOK_ID_HEADER = "webhook-id";
+export const WEBHOOK_TIMESTAMP_HEADER = "webhook-timestamp";
+export const WEBHOOK_SIGNATURE_HEADER = "webhook-signature";
+/** The prefix of a Standard Webhooks secret: "whsec_" + base64 of the key bytes. */
+export const PREFIXO_SEGREDO = "whsec_";
 /** what is read of a receiver's reply body before the rest is dropped (nothing in it is used) */
 export const RESPOSTA_MAX_BYTES = 64 * 1024;
 export const WEBHOOK_USER_AGENT = `CotacaoAberta-Webhooks/1.0 (+${PROJECT_URL})`;
@@ -130,9 +145,49 @@ async function saveEstado(file: string, estado: EstadoEntregas): Promise<void> {
   await writeAtomic(file, stringifyEstado(estado));
 }
 
-/** "sha256=" + hex HMAC-SHA256 of the exact body bytes. */
+/** Deprecated (X-Cotacao-Signature): "sha256=" + hex HMAC-SHA256 of the exact body bytes, keyed with the secret's text. */
 export function assinatura(body: string, segredo: string): string {
   return `sha256=${createHmac("sha256", segredo).update(body, "utf8").digest("hex")}`;
+}
+
+/**
+ * The HMAC key of a subscriber's secret for Standard Webhooks. A "whsec_<base64>" secret is the
+ * standard form: its key is the decoded bytes. Any other secret (the hex or plain strings
+ * configured before this version) keys the HMAC with its own UTF-8 bytes, exactly as
+ * X-Cotacao-Signature always did; its standard form is "whsec_" + base64 of that text, which is
+ * what a receiver passes to its Standard Webhooks library (`segredoPadrao`).
+ */
+export function chaveDoSegredo(segredo: string): Uint8Array {
+  if (segredo.startsWith(PREFIXO_SEGREDO)) {
+    const b64 = segredo.slice(PREFIXO_SEGREDO.length);
+    // Buffer.from ignores bad characters silently; a typo in a secret must not become another key
+    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(b64) || b64.length % 4 !== 0) {
+      throw new Error(`segredo começa com ${PREFIXO_SEGREDO} mas o resto não é base64 válido`);
+    }
+    return new Uint8Array(Buffer.from(b64, "base64"));
+  }
+  return new Uint8Array(Buffer.from(segredo, "utf8"));
+}
+
+/** The secret as a receiver's Standard Webhooks library takes it ("whsec_..."). */
+export function segredoPadrao(segredo: string): string {
+  return `${PREFIXO_SEGREDO}${Buffer.from(chaveDoSegredo(segredo)).toString("base64")}`;
+}
+
+/**
+ * The three Standard Webhooks headers for one delivery attempt: `webhook-id` is the event id (the
+ * same on every retry, so receivers deduplicate), `webhook-timestamp` the attempt's time in Unix
+ * seconds (receivers reject old ones, which stops replays), `webhook-signature` "v1,<base64>".
+ */
+export function cabecalhosPadrao(body: string, e: Pick<Evento, "id">, segredo: string, agora: Date = new Date()): Record<string, string> {
+  const wh = new Webhook(chaveDoSegredo(segredo), { format: "raw" });
+  // the library signs whole seconds; the header must carry the same number it signed
+  const instante = new Date(Math.floor(agora.getTime() / 1000) * 1000);
+  return {
+    [WEBHOOK_ID_HEADER]: e.id,
+    [WEBHOOK_TIMESTAMP_HEADER]: String(instante.getTime() / 1000),
+    [WEBHOOK_SIGNATURE_HEADER]: wh.sign(e.id, instante, body),
+  };
 }
 
 /** The POST body: exactly the event as published in eventos.json. */
@@ -213,6 +268,7 @@ async function postar(
       headers: {
         "content-type": "application/json; charset=utf-8",
         "user-agent": WEBHOOK_USER_AGENT,
+        ...cabecalhosPadrao(body, e, segredo),
         [SIGNATURE_HEADER]: assinatura(body, segredo),
         "X-Cotacao-Evento": e.id,
         "X-Cotacao-Tipo": e.tipo,
@@ -295,8 +351,16 @@ export async function entregarEventos(
       resumo.push(linha);
       const recusa = motivoUrlRecusada(a.url, opts.permitirInseguro);
       const segredo = env[a.segredo_env];
-      if (recusa || !segredo) {
-        linha.erro = recusa ?? `variável de ambiente ${a.segredo_env} (segredo_env) não definida ou vazia`;
+      let problemaSegredo: string | null = segredo ? null : `variável de ambiente ${a.segredo_env} (segredo_env) não definida ou vazia`;
+      if (segredo) {
+        try {
+          chaveDoSegredo(segredo);
+        } catch (err) {
+          problemaSegredo = `variável de ambiente ${a.segredo_env} (segredo_env): ${(err as Error).message}`;
+        }
+      }
+      if (recusa || !segredo || problemaSegredo) {
+        linha.erro = recusa ?? problemaSegredo;
         linha.pendentes = fila.length;
         log(`${a.url}: nada enviado: ${linha.erro}`);
         continue;

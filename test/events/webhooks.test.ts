@@ -19,6 +19,8 @@ import {
 } from "../../pipeline/events/webhooks.ts";
 import type { SeriesChange } from "../../pipeline/history/changes.ts";
 import { pump } from "../fetch/server.ts";
+import { Webhook, WebhookVerificationError } from "standardwebhooks";
+import { cabecalhosPadrao, chaveDoSegredo, segredoPadrao } from "../../pipeline/events/webhooks.ts";
 
 interface Recebido {
   path: string;
@@ -125,6 +127,59 @@ describe("webhook delivery to a local receiver", () => {
     expect(assinatura("{}", "k")).toBe(`sha256=${createHmac("sha256", "k").update("{}").digest("hex")}`);
     const estado = JSON.parse(await readFile(estadoFile, "utf8"));
     expect(estado).toEqual({ versao: 1, assinantes: [{ url: assinante.url, entregues: ev.eventos.map((e) => e.id) }] });
+  });
+
+  it("signs with Standard Webhooks: a receiver's Webhook.verify accepts it, and rejects a replay, a tampered body and another secret", async () => {
+    const ev = eventos();
+    // a receiver on 127.0.0.1 that verifies like any Standard Webhooks consumer and says so in its status
+    const wh = new Webhook(segredoPadrao(SEGREDO));
+    rx.responder = (req) => {
+      try {
+        wh.verify(req.body, req.headers as Record<string, string>);
+        return { status: 204 };
+      } catch {
+        return { status: 401 };
+      }
+    };
+    const r = await entregarEventos(ev, [assinante], estadoVazio(), { ...rapido, estadoFile });
+    expect(r.entregas.map((e) => e.status)).toEqual([204, 204, 204]);
+    expect(r.ok).toBe(true);
+    for (const x of rx.recebidos) {
+      const body = JSON.parse(x.body);
+      expect(x.headers["webhook-id"]).toBe(body.id);
+      expect(x.headers["webhook-timestamp"]).toMatch(/^\d{10}$/);
+      expect(x.headers["webhook-signature"]).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
+      expect(wh.verify(x.body, x.headers as Record<string, string>)).toEqual(body);
+      expect(() => wh.verify(x.body.replace("}", ' }'), x.headers as Record<string, string>)).toThrow(WebhookVerificationError);
+      expect(() => new Webhook(segredoPadrao("outro-segredo")).verify(x.body, x.headers as Record<string, string>)).toThrow(WebhookVerificationError);
+      // the deprecated header still verifies, for receivers not yet migrated
+      expect(assinaturaValida(x.body, x.headers["x-cotacao-signature"] as string, SEGREDO)).toBe(true);
+    }
+    // replay: the same delivery captured and sent again ten minutes later is refused by its timestamp
+    const body = rx.recebidos[0]!.body;
+    const antigo = cabecalhosPadrao(body, { id: JSON.parse(body).id }, SEGREDO, new Date(Date.now() - 10 * 60_000));
+    expect(() => wh.verify(body, antigo)).toThrow(/timestamp/i);
+    const agora = cabecalhosPadrao(body, { id: JSON.parse(body).id }, SEGREDO);
+    expect(wh.verify(body, agora)).toEqual(JSON.parse(body));
+  });
+
+  it("maps secrets: whsec_ base64 is the key's bytes; a hex or plain secret keys with its own text", () => {
+    const chave = Buffer.from("0123456789abcdef0123456789abcdef", "utf8");
+    const whsec = `whsec_${chave.toString("base64")}`;
+    expect(Buffer.from(chaveDoSegredo(whsec))).toEqual(chave);
+    expect(segredoPadrao(whsec)).toBe(whsec);
+    // the same key, written plainly or as whsec_, signs identically
+    const plano = "0123456789abcdef0123456789abcdef";
+    expect(cabecalhosPadrao("{}", { id: "x" }, plano)).toEqual(cabecalhosPadrao("{}", { id: "x" }, whsec));
+    expect(segredoPadrao(plano)).toBe(whsec);
+    expect(() => chaveDoSegredo("whsec_não-é-base64!")).toThrow(/base64/);
+  });
+
+  it("does not send with a whsec_ secret that is not base64, and says which variable", async () => {
+    const r = await entregarEventos(eventos(), [assinante], estadoVazio(), { ...rapido, env: { SEGREDO_TESTE: "whsec_@@@" } });
+    expect(rx.recebidos).toHaveLength(0);
+    expect(r.ok).toBe(false);
+    expect(r.resumo[0]!.erro).toMatch(/SEGREDO_TESTE.*base64/);
   });
 
   it("a second notify sends nothing new", async () => {

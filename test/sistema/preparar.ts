@@ -1,0 +1,122 @@
+/**
+ * `npm test`'s pretest: the system packages the tests need, checked before the suite runs. A
+ * missing one is installed with apt-get when running as root (CI containers, fresh Debian
+ * machines), or else the run stops at once with one Portuguese line naming exactly what to
+ * install: never a page of Chromium launch stack traces from the browser tests.
+ *
+ * REQUISITOS is a list on purpose: Tesseract and Redis join it when the tests that need them land.
+ */
+import { spawnSync } from "node:child_process";
+import { accessSync, constants } from "node:fs";
+import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
+import { DEBIAN_CHROMIUM } from "../../pipeline/fetch/browser.ts";
+
+export interface Requisito {
+  /** Debian package that provides it */
+  pacote: string;
+  /** what needs it, in words */
+  para: string;
+  /** the executables any one of which satisfies it, in order; env decides (e.g. an override) */
+  caminhos(env: NodeJS.ProcessEnv): string[];
+}
+
+/** Playwright's own Chromium build, when the package is there (GitHub Actions installs it). */
+function chromiumDoPlaywright(): string[] {
+  try {
+    const pw = createRequire(import.meta.url)("playwright") as typeof import("playwright");
+    return [pw.chromium.executablePath()];
+  } catch {
+    return [];
+  }
+}
+
+export const REQUISITOS: readonly Requisito[] = [
+  {
+    pacote: "chromium",
+    para: "os testes de navegador, em test/browser",
+    // the same choice as pipeline/fetch/browser.ts: an explicit path is the only one the tests
+    // will use, so it alone counts; otherwise Debian's, or Playwright's own build
+    caminhos: (env) => (env.PLAYWRIGHT_CHROMIUM_EXECUTABLE_PATH ? [env.PLAYWRIGHT_CHROMIUM_EXECUTABLE_PATH] : [DEBIAN_CHROMIUM, ...chromiumDoPlaywright()]),
+  },
+];
+
+export function executavel(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export interface Ambiente {
+  env: NodeJS.ProcessEnv;
+  /** running as root (may install with apt-get) */
+  root: boolean;
+  existe: (path: string) => boolean;
+  /** runs apt-get with these arguments; true on success */
+  aptGet: (args: string[]) => boolean;
+  log: (linha: string) => void;
+  erro: (linha: string) => void;
+}
+
+function aptGetReal(args: string[]): boolean {
+  const r = spawnSync("apt-get", args, {
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+  });
+  return r.status === 0;
+}
+
+export function ambienteReal(): Ambiente {
+  return {
+    env: process.env,
+    root: typeof process.getuid === "function" && process.getuid() === 0,
+    existe: executavel,
+    aptGet: aptGetReal,
+    log: (l) => console.log(l),
+    erro: (l) => console.error(l),
+  };
+}
+
+function faltando(requisitos: readonly Requisito[], amb: Ambiente): Requisito[] {
+  return requisitos.filter((r) => !r.caminhos(amb.env).some((p) => amb.existe(p)));
+}
+
+/**
+ * Checks (and, as root, installs) the system packages; returns the exit code. Silent when
+ * everything is there.
+ */
+export function prepararSistema(amb: Ambiente, requisitos: readonly Requisito[] = REQUISITOS): number {
+  let falta = faltando(requisitos, amb);
+  if (falta.length === 0) return 0;
+  const pacotes = falta.map((r) => r.pacote);
+  // an explicit Chromium path is the user's choice: apt-get would not put anything there
+  if (amb.root && !amb.env.PLAYWRIGHT_CHROMIUM_EXECUTABLE_PATH) {
+    amb.log(`preparar: faltam pacotes do sistema para os testes: ${pacotes.join(", ")}; instalando com apt-get (root)`);
+    amb.log("preparar: apt-get update");
+    let ok = amb.aptGet(["update", "-qq"]);
+    if (ok) {
+      amb.log(`preparar: apt-get install ${pacotes.join(" ")}`);
+      ok = amb.aptGet(["install", "-y", "-qq", "--no-install-recommends", ...pacotes]);
+    }
+    falta = faltando(requisitos, amb);
+    if (ok && falta.length === 0) {
+      amb.log(`preparar: ${pacotes.join(", ")} instalado(s)`);
+      return 0;
+    }
+    amb.erro(
+      `preparar: a instalação com apt-get não deu certo; faltam ${falta.map((r) => r.pacote).join(", ")} ` +
+        `(para ${falta.map((r) => r.para).join("; ")}). Instale com: apt-get install ${falta.map((r) => r.pacote).join(" ")}`,
+    );
+    return 1;
+  }
+  const onde = falta.map((r) => `${r.pacote} (para ${r.para}; procurado em ${r.caminhos(amb.env).join(", ")})`).join("; ");
+  amb.erro(`preparar: faltam pacotes do sistema para os testes: ${onde}. Instale com: sudo apt-get install ${pacotes.join(" ")}`);
+  return 1;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.exitCode = prepararSistema(ambienteReal());
+}

@@ -21,6 +21,7 @@ interface Step {
 }
 interface Job {
   "runs-on": string;
+  strategy?: { matrix?: Record<string, unknown> };
   "timeout-minutes"?: number;
   permissions?: Record<string, string> | string;
   steps: Step[];
@@ -84,6 +85,27 @@ describe("workflows", () => {
       expect(job["timeout-minutes"], `${f}/${name}`).toBeGreaterThan(0);
       expect(typeof job.permissions, `${f}/${name}: permissions explícitas`).toBe("object");
     }
+  });
+
+  it.each(FILES)("%s: Node on a supported LTS line (22 or later), never the end-of-life 20", (f) => {
+    for (const [name, job] of Object.entries(load(f).jobs)) {
+      for (const s of job.steps.filter((x) => x.uses?.startsWith("actions/setup-node@")) as Array<Step & { with?: Record<string, unknown> }>) {
+        const v = String(s.with?.["node-version"] ?? "");
+        const m = /^\$\{\{\s*matrix\.(\w+)\s*\}\}$/.exec(v);
+        const versions = m ? (job.strategy?.matrix?.[m[1]!] as unknown[] | undefined) ?? [] : [v];
+        expect(versions.length, `${f}/${name}`).toBeGreaterThan(0);
+        for (const n of versions) expect(Number(n), `${f}/${name}: node-version ${String(n)}`).toBeGreaterThanOrEqual(22);
+        expect(versions.map(Number), `${f}/${name}`).toContain(22);
+      }
+    }
+    // and the code keeps running on the Node 20 of the project's machines
+    const pkg = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { engines: { node: string } };
+    expect(pkg.engines.node).toBe(">=20.18.1");
+  });
+
+  it("ci: tests on Node 22 and 24", () => {
+    expect(load("ci.yml").jobs.test!.strategy?.matrix?.node).toEqual([22, 24]);
+    expect(load("update.yml").jobs.update!.steps.find((s) => s.uses?.startsWith("actions/setup-node@"))).toMatchObject({ with: { "node-version": 22 } });
   });
 
   it("update: schedule on business-day evenings (UTC) at odd minutes, plus one next morning, and manual runs", () => {

@@ -254,8 +254,12 @@ describe("invalid documents fail with a readable pt-BR message", () => {
     const semPracas = load(ESTADO);
     delete semPracas.pracas;
     expect(validateDocument(ESTADO, semPracas)).toEqual([
-      `${ESTADO}: /: falta o campo obrigatório "pracas" [Série de UF: exige praca (praça de referência) e pracas (não vazia).]`,
+      `${ESTADO}: /: falta o campo obrigatório "pracas" [Série de UF (api/v1/cotacao/{produto}/{UF}.json): praca (praça de referência) e pracas (não vazia), e uf não nula.]`,
     ]);
+    const semAmbas = load(ESTADO);
+    delete semAmbas.praca;
+    delete semAmbas.pracas;
+    expect(validateDocument(ESTADO, semAmbas)).toEqual([`${ESTADO}: /: faltam praca e pracas, obrigatórios nos arquivos de UF`]);
 
     const vazia = load(ESTADO);
     vazia.pracas = [];
@@ -277,8 +281,8 @@ describe("invalid documents fail with a readable pt-BR message", () => {
     doc.praca = "Barretos";
     doc.pracas = load(ESTADO).pracas;
     expect(validateDocument(SERIE, doc)).toEqual([
-      `${SERIE}: /praca: campo não permitido aqui [Referência nacional (uf null): sem praca nem pracas.]`,
-      `${SERIE}: /pracas: campo não permitido aqui [Referência nacional (uf null): sem praca nem pracas.]`,
+      `${SERIE}: /praca: só existe nos arquivos de UF (api/v1/cotacao/{produto}/{UF}.json)`,
+      `${SERIE}: /pracas: só existe nos arquivos de UF (api/v1/cotacao/{produto}/{UF}.json)`,
     ]);
   });
 
@@ -286,10 +290,15 @@ describe("invalid documents fail with a readable pt-BR message", () => {
     const doc = load(SOJA);
     expect(validateDocument("api/v1/cotacao/milho.json", doc)).toEqual([
       `api/v1/cotacao/milho.json: /produto: não corresponde ao caminho do arquivo: deve ser "milho" (recebido "soja")`,
+      `api/v1/cotacao/milho.json: /uf: não corresponde ao caminho do arquivo: deve ser "SP" (o lugar da referência nacional) (recebido "PR")`,
     ]);
-    // uf null selects the national branch: the path check is what catches it
+    // the national soja says PR, like soja/PR: without praças the path check is what catches it
     expect(validateDocument("api/v1/cotacao/soja/PR.json", doc)).toEqual([
-      `api/v1/cotacao/soja/PR.json: /uf: não corresponde ao caminho do arquivo: deve ser "PR" (recebido null)`,
+      `api/v1/cotacao/soja/PR.json: /: faltam praca e pracas, obrigatórios nos arquivos de UF`,
+    ]);
+    // a national file that says null where its indicator has one place
+    expect(validateDocument(SOJA, { ...doc, uf: null })).toEqual([
+      `${SOJA}: /uf: não corresponde ao caminho do arquivo: deve ser "PR" (o lugar da referência nacional) (recebido null)`,
     ]);
   });
 

@@ -6,7 +6,9 @@
  */
 import { diff, hasAtMostTwoDecimals, toHundredths, variationPct } from "../domain/money.ts";
 import { agregados, agregadosUf, type Produto } from "../domain/products.ts";
+import { ufPublicada } from "../domain/series.ts";
 import type { UF } from "../domain/ufs.ts";
+import { serieDef } from "../sources/index.ts";
 import { mostrar, type Problema } from "./messages.ts";
 
 type Obj = Record<string, unknown>;
@@ -67,9 +69,27 @@ export function checarSerie(doc: unknown, esperado: SerieEsperada): Problema[] {
   if (typeof doc.produto === "string" && doc.produto !== esperado.produto) {
     out.push({ ponteiro: "/produto", mensagem: `não corresponde ao caminho do arquivo: deve ser "${esperado.produto}" (recebido ${mostrar(doc.produto)})` });
   }
-  if ("uf" in doc && doc.uf !== esperado.uf) {
-    const want = esperado.uf === null ? "null (arquivo da referência nacional)" : `"${esperado.uf}"`;
+  // a national file publishes its series' own place (CEPEA's boi gordo: SP), or null for an
+  // average of several states; a series not in the catalogue may publish either
+  const def = esperado.uf === null ? serieDef(esperado.produto) : undefined;
+  const ufEsperada = esperado.uf ?? (def ? ufPublicada(def) : undefined);
+  if ("uf" in doc && (ufEsperada === undefined ? doc.uf !== null && typeof doc.uf !== "string" : doc.uf !== ufEsperada)) {
+    const want =
+      esperado.uf !== null
+        ? `"${esperado.uf}"`
+        : ufEsperada
+          ? `"${ufEsperada}" (o lugar da referência nacional)`
+          : "null (arquivo da referência nacional, média de mais de um estado)";
     out.push({ ponteiro: "/uf", mensagem: `não corresponde ao caminho do arquivo: deve ser ${want} (recebido ${mostrar(doc.uf)})` });
+  }
+  // the schema cannot tell a national file from a state one by its uf any more: the path does
+  if (esperado.uf === null) {
+    for (const campo of ["praca", "pracas"]) {
+      if (campo in doc) out.push({ ponteiro: `/${campo}`, mensagem: "só existe nos arquivos de UF (api/v1/cotacao/{produto}/{UF}.json)" });
+    }
+  } else if (!("praca" in doc)) {
+    // with praca the schema requires pracas; without it the schema reads the file as national
+    out.push({ ponteiro: "", mensagem: "faltam praca e pracas, obrigatórios nos arquivos de UF" });
   }
 
   const historico = doc.historico;

@@ -24,7 +24,7 @@ export function maxTime(times: Iterable<string>): string {
 
 function ufQuote(file: SerieFile | undefined): UfQuote | null {
   if (!file || !file.uf) return null;
-  return { uf: file.uf, preco: file.valor, praca: file.praca ?? "", unidade: file.unidade, data: file.data_cotacao };
+  return { uf: file.uf, preco: file.valor, praca: file.praca ?? "", unidade: file.unidade, data: file.data_cotacao, data_cotacao: file.data_cotacao };
 }
 
 export function renderAggregate(series: ReadonlyMap<string, SerieFile>, uf: UF | null): AggregateFile {

@@ -3,7 +3,7 @@ import { PipelineError } from "../domain/errors.ts";
 import { serieLicense } from "../domain/license.ts";
 import { diff, formatPreco, variationPct } from "../domain/money.ts";
 import { PRODUTO_INFO } from "../domain/products.ts";
-import type { SeriesDef } from "../domain/series.ts";
+import { ufPublicada, type SeriesDef } from "../domain/series.ts";
 import type { SourceDef } from "../sources/types.ts";
 import type { HistoricoEntry, PracaQuote, Proveniencia, SerieFile, Variacao } from "../domain/publicados.ts";
 
@@ -47,7 +47,8 @@ export function renderSerie(p: SerieParts): SerieFile {
   const file: SerieFile = {
     produto: p.def.produto,
     nome: PRODUTO_INFO[p.def.produto].nome,
-    uf: p.def.uf,
+    // a national series still says where it is quoted (the original API's clients read it)
+    uf: ufPublicada(p.def),
     regiao: p.def.regiao,
     valor: last.valor,
     moeda: "BRL",

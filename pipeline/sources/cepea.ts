@@ -377,18 +377,18 @@ export const cepea: SourceDef = {
   pages: [
     pagina("boi-gordo", "/br/indicador/boi-gordo.aspx", "Indicador do Boi Gordo CEPEA/ESALQ (SP, à vista)", [
       // the page also has "Media Móvel (5 últimos indic.)" and "Boi Gordo - Média a Prazo"; not read
-      { titulo: "INDICADOR DO BOI GORDO CEPEA/ESALQ", produto: "boi_gordo", uf: null, unidade: "@", regiao: "Estado de São Paulo (Indicador do Boi Gordo CEPEA/ESALQ, à vista)", serieHistorica: { id: 2, titulo: ["BOI GORDO"], termo: "À vista" } },
+      { titulo: "INDICADOR DO BOI GORDO CEPEA/ESALQ", produto: "boi_gordo", uf: null, lugar: "SP", unidade: "@", regiao: "Estado de São Paulo (Indicador do Boi Gordo CEPEA/ESALQ, à vista)", serieHistorica: { id: 2, titulo: ["BOI GORDO"], termo: "À vista" } },
     ]),
     pagina("bezerro", "/br/indicador/bezerro.aspx", "Indicador do Bezerro CEPEA/ESALQ (MS, por cabeça)", [
       // the price is per head ("3.426,02"); "Peso Médio do Bezerro - MS" (kg) is not read
-      { titulo: "INDICADOR DO BEZERRO CEPEA/ESALQ - MATO GROSSO DO SUL", produto: "bezerro", uf: null, unidade: "cabeca", regiao: "Mato Grosso do Sul (Indicador do Bezerro CEPEA/ESALQ)", serieHistorica: { id: 8, titulo: ["BEZERRO"], termo: "À vista" } },
+      { titulo: "INDICADOR DO BEZERRO CEPEA/ESALQ - MATO GROSSO DO SUL", produto: "bezerro", uf: null, lugar: "MS", unidade: "cabeca", regiao: "Mato Grosso do Sul (Indicador do Bezerro CEPEA/ESALQ)", serieHistorica: { id: 8, titulo: ["BEZERRO"], termo: "À vista" } },
     ]),
     pagina("milho", "/br/indicador/milho.aspx", "Indicador do Milho ESALQ/BM&FBovespa (Campinas-SP)", [
-      { titulo: "INDICADOR DO MILHO ESALQ/BM&FBOVESPA", produto: "milho", uf: null, unidade: "sc60kg", regiao: "Campinas, SP (Indicador do Milho ESALQ/BM&FBovespa)", serieHistorica: { id: 77, titulo: ["MILHO"], termo: "À vista" } },
+      { titulo: "INDICADOR DO MILHO ESALQ/BM&FBOVESPA", produto: "milho", uf: null, lugar: "SP", unidade: "sc60kg", regiao: "Campinas, SP (Indicador do Milho ESALQ/BM&FBovespa)", serieHistorica: { id: 77, titulo: ["MILHO"], termo: "À vista" } },
     ]),
     pagina("soja", "/br/indicador/soja.aspx", "Indicadores da Soja CEPEA/ESALQ (Paranaguá e Paraná)", [
       // two tables whose titles differ only in "PARANAGUÁ" / "PARANÁ": titles are compared whole
-      { titulo: "INDICADOR DA SOJA CEPEA/ESALQ - PARANAGUÁ", produto: "soja", uf: null, unidade: "sc60kg", regiao: "Paranaguá, PR (Indicador da Soja CEPEA/ESALQ)", serieHistorica: { id: 92, titulo: ["SOJA", "PARANAGUA"], termo: "À vista" } },
+      { titulo: "INDICADOR DA SOJA CEPEA/ESALQ - PARANAGUÁ", produto: "soja", uf: null, lugar: "PR", unidade: "sc60kg", regiao: "Paranaguá, PR (Indicador da Soja CEPEA/ESALQ)", serieHistorica: { id: 92, titulo: ["SOJA", "PARANAGUA"], termo: "À vista" } },
       {
         titulo: "INDICADOR DA SOJA CEPEA/ESALQ - PARANÁ",
         produto: "soja",
@@ -409,6 +409,7 @@ export const cepea: SourceDef = {
         colunas: [DATA, A_PRAZO, VAR_DIA, VAR_MES, PMP],
         produto: "boi_gordo_prazo",
         uf: null,
+        lugar: "SP",
         unidade: "@",
         regiao: "Estado de São Paulo (Boi Gordo CEPEA/ESALQ - Média a Prazo, descontada pelo CDI de 30 dias)",
       },
@@ -441,6 +442,7 @@ export const cepea: SourceDef = {
         titulo: "INDICADOR DO ARROZ EM CASCA CEPEA/IRGA-RS (58% DE GRÃOS INTEIROS)",
         produto: "arroz",
         uf: null,
+        lugar: "RS",
         unidade: "sc50kg",
         regiao: "Rio Grande do Sul, posto indústria (Indicador do Arroz em Casca CEPEA/IRGA-RS, 58% de grãos inteiros, à vista)",
         serieHistorica: { id: 91, titulo: ["ARROZ"], tituloSem: ["62"], termo: "À vista" },
@@ -449,6 +451,7 @@ export const cepea: SourceDef = {
         titulo: "MÉDIA DO ARROZ EM CASCA 59% A 62% DE GRÃOS INTEIROS CEPEA/IRGA-RS",
         produto: "arroz_alto_rendimento",
         uf: null,
+        lugar: "RS",
         unidade: "sc50kg",
         regiao: "Rio Grande do Sul, posto indústria (Média do Arroz em Casca 59% a 62% de Grãos Inteiros CEPEA/IRGA-RS, à vista)",
       },
@@ -459,6 +462,7 @@ export const cepea: SourceDef = {
         titulo: "INDICADOR DO CAFÉ ARÁBICA CEPEA/ESALQ",
         produto: "cafe_arabica",
         uf: null,
+        lugar: "SP",
         unidade: "sc60kg",
         regiao: "Cidade de São Paulo, posto (Indicador do Café Arábica CEPEA/ESALQ; tipo 6, bebida dura para melhor)",
         serieHistorica: { id: 23, titulo: ["CAFE", "ARABICA"], termo: "À vista" },
@@ -467,6 +471,7 @@ export const cepea: SourceDef = {
         titulo: "INDICADOR DO CAFÉ ROBUSTA CEPEA/ESALQ",
         produto: "cafe_robusta",
         uf: null,
+        lugar: "ES",
         unidade: "sc60kg",
         regiao: "Espírito Santo, a retirar na origem (Indicador do Café Robusta CEPEA/ESALQ; tipo 6, peneira 13 acima)",
         serieHistorica: { id: 24, titulo: ["CAFE", "ROBUSTA"], termo: "À vista" },
@@ -481,6 +486,7 @@ export const cepea: SourceDef = {
         colunas: [DATA, CENTAVOS_LP, VAR_DIA, VAR_MES, PRAZO_PGTO],
         produto: "algodao",
         uf: null,
+        lugar: "SP",
         unidade: "ct_lb",
         regiao: "Mesorregião da cidade de São Paulo, posto (Indicador do Algodão em Pluma CEPEA/ESALQ, tipo 41-4, pagamento em 8 dias)",
         // the download is quoted for payment in 8 days, not cash (agrobr: "Prazo de 8 dias R$")
@@ -493,6 +499,7 @@ export const cepea: SourceDef = {
         titulo: "INDICADOR DO AÇÚCAR CRISTAL BRANCO CEPEA/ESALQ - SÃO PAULO",
         produto: "acucar_cristal_sp",
         uf: null,
+        lugar: "SP",
         unidade: "sc50kg",
         regiao: "Estado de São Paulo (Indicador do Açúcar Cristal Branco CEPEA/ESALQ, com ICMS de 7%)",
         serieHistorica: { id: 53, titulo: ["ACUCAR"], tituloSem: ["SANTOS"], termo: "À vista" },
@@ -501,6 +508,7 @@ export const cepea: SourceDef = {
         titulo: "Indicador Açúcar Cristal - Santos (FOB)",
         produto: "acucar_santos",
         uf: null,
+        lugar: "SP",
         unidade: "sc50kg",
         regiao: "Santos, SP, FOB (Indicador do Açúcar Cristal CEPEA/ESALQ - Santos)",
       },
@@ -522,6 +530,7 @@ export const cepea: SourceDef = {
         colunas: [DATA, A_PRAZO, VAR_DIA, VAR_MES, MEDIA_5_DIAS],
         produto: "laranja_pera",
         uf: null,
+        lugar: "SP",
         unidade: "cx40_8kg",
         regiao: "Principais regiões produtoras do estado de São Paulo, na árvore (Laranja Pera in natura CEPEA/ESALQ, a prazo)",
       },
@@ -541,6 +550,7 @@ export const cepea: SourceDef = {
         colunas: SEM_USD,
         produto: "frango_congelado",
         uf: null,
+        lugar: "SP",
         unidade: "kg",
         regiao: "Estado de São Paulo, atacado (Frango Congelado CEPEA/ESALQ; Grande São Paulo, São José do Rio Preto e Descalvado)",
         serieHistorica: { id: 181, titulo: ["FRANGO", "CONGELADO"], termo: "À vista" },
@@ -550,6 +560,7 @@ export const cepea: SourceDef = {
         colunas: SEM_USD,
         produto: "frango_resfriado",
         uf: null,
+        lugar: "SP",
         unidade: "kg",
         regiao: "Estado de São Paulo, atacado (Frango Resfriado CEPEA/ESALQ; Grande São Paulo, São José do Rio Preto e Descalvado)",
         serieHistorica: { id: 130, titulo: ["FRANGO", "RESFRIADO"], termo: "À vista" },
@@ -576,6 +587,7 @@ export const cepea: SourceDef = {
         colunas: [DATA, MEDIA, VAR_DIA, VAR_MES],
         produto: "suino_carcaca",
         uf: null,
+        lugar: "SP",
         unidade: "kg",
         regiao: "Grande São Paulo, atacado, com ICMS (Preços da Carcaça Suína Especial CEPEA/ESALQ)",
       },

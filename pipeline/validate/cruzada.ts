@@ -101,10 +101,10 @@ export class ChecagemCruzada {
           if (s.pontos > 0) push(p, `/${campo}: é null, mas ${sp} tem histórico (último dia ${mostrar(s.ultima)}); ${mix}`);
           continue;
         }
-        if (q.preco !== s.valorUltimo || q.data !== s.ultima || (q.praca ?? "") !== (s.praca ?? "")) {
+        if (q.preco !== s.valorUltimo || q.data !== s.ultima || (q.data_cotacao ?? q.data) !== s.ultima || (q.praca ?? "") !== (s.praca ?? "")) {
           push(
             p,
-            `/${campo}: ${mostrar(q.preco)} de ${mostrar(q.data)} (praça ${mostrar(q.praca)}) não confere com ${sp}, cujo último dia é ` +
+            `/${campo}: ${mostrar(q.preco)} de ${mostrar(q.data)} (data_cotacao ${mostrar(q.data_cotacao)}, praça ${mostrar(q.praca)}) não confere com ${sp}, cujo último dia é ` +
               `${mostrar(s.ultima)} (${mostrar(s.valorUltimo)}, praça ${mostrar(s.praca)}); ${mix}`,
           );
         }

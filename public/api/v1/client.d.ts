@@ -391,6 +391,10 @@ export interface CotacaoUf {
    * Dia da cotação (AAAA-MM-DD).
    */
   data: Data;
+  /**
+   * Dia da cotação (AAAA-MM-DD), o mesmo que data, com o nome que a cotação única usa (clientes da API original leem boi_gordo_uf.data_cotacao).
+   */
+  data_cotacao: Data;
 }
 
 /**
@@ -711,7 +715,7 @@ export interface Index {
 }
 
 /**
- * api/v1/cotacao/{produto}.json (referência nacional, uf null) e api/v1/cotacao/{produto}/{UF}.json (UF, com praça de referência e todas as praças do último dia): a última cotação e o histórico completo, um dia por entrada, do mais antigo ao mais recente (a ordem é verificada pelo validador, pois JSON Schema não a expressa).
+ * api/v1/cotacao/{produto}.json (referência nacional; uf é o lugar do indicador, ou null) e api/v1/cotacao/{produto}/{UF}.json (UF, com praça de referência e todas as praças do último dia): a última cotação e o histórico completo, um dia por entrada, do mais antigo ao mais recente (a ordem é verificada pelo validador, pois JSON Schema não a expressa).
  *
  * schemas/serie.schema.json
  */
@@ -725,7 +729,7 @@ export interface Serie {
    */
   nome: Texto;
   /**
-   * UF da série, ou null na referência nacional do produto.
+   * UF da série; na referência nacional, a UF onde o indicador é cotado (boi gordo CEPEA: SP; soja Paranaguá: PR), ou null quando ele é média de mais de um estado.
    */
   uf: Uf | null;
   /**

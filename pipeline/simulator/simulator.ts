@@ -7,6 +7,7 @@
  */
 import { formatBRL, fromHundredths, parseBRDecimal, toHundredths } from "../domain/money.ts";
 import { nomesDoTipo, PRODUTO_INFO, PRODUTOS, UNIDADE_INFO, type Produto, type TipoProduto, type Unidade } from "../domain/products.ts";
+import type { SerieFile } from "../domain/publicados.ts";
 import { normalizeUF, type UF } from "../domain/ufs.ts";
 
 /**
@@ -34,6 +35,46 @@ export const FUNRURAL_PADRAO = {
     "(opção criada pela Lei 13.606/2018) paga só o SENAR (0,2%).",
 } as const;
 
+/**
+ * Published prices that are already net of Funrural, per source and product, with the source's
+ * own words. CEPEA's boi gordo indicator is "Valor à vista por arroba de 15 kg, sem Funrural
+ * (preço livre)" (Nota 1 of its page, test/fixtures/cepea/boi-gordo.html): deducting Funrural from
+ * it again would charge the producer twice. CEPEA's other indicators the simulator offers (bezerro,
+ * soja, milho, café) say nothing of Funrural: they are prices paid, gross of the producer's
+ * contribution. Scot's "Preços Brutos" are gross; Scot publishes the net ones in other columns
+ * (COLUNAS_PRECO).
+ */
+export const PRECOS_SEM_FUNRURAL: ReadonlyArray<{ fonte: string; produto: Produto; nota: string }> = [
+  {
+    fonte: "cepea",
+    produto: "boi_gordo",
+    nota: "O indicador do CEPEA já é sem Funrural (\"valor à vista por arroba de 15 kg, sem Funrural (preço livre)\", Nota 1 da página do indicador): nada a deduzir.",
+  },
+];
+
+/**
+ * The columns of a day a series may publish besides its headline `valor`, under their names in
+ * the single file's `historico` (Scot's Mercado Físico: bruto 30 dias, and the prices it already
+ * discounted of Funrural or only of SENAR). `desconta` says what the source has already taken out.
+ */
+export const COLUNAS_PRECO = ["valor", "valor_30d", "funrural_avista", "funrural_30d", "senar_avista", "senar_30d"] as const;
+export type ColunaPreco = (typeof COLUNAS_PRECO)[number];
+export const COLUNA_INFO: Record<ColunaPreco, { nome: string; desconta: "nada" | "funrural" | "senar" }> = {
+  valor: { nome: "bruto, à vista", desconta: "nada" },
+  valor_30d: { nome: "bruto, 30 dias", desconta: "nada" },
+  funrural_avista: { nome: "à vista, com o Funrural já descontado pela fonte", desconta: "funrural" },
+  funrural_30d: { nome: "30 dias, com o Funrural já descontado pela fonte", desconta: "funrural" },
+  senar_avista: { nome: "à vista, sem Funrural e com só o SENAR (0,2%) descontado pela fonte", desconta: "senar" },
+  senar_30d: { nome: "30 dias, sem Funrural e com só o SENAR (0,2%) descontado pela fonte", desconta: "senar" },
+};
+
+/**
+ * A price older than this many business days (Monday to Friday, after its day, up to today) is
+ * flagged: the simulator always uses the latest published price, and Scot's table, for one, may
+ * stand still for months while CEPEA's indicators move daily.
+ */
+export const DIAS_UTEIS_ATUAL = 3;
+
 /** One arroba is 15 kg of carcass. */
 const KG_POR_ARROBA = 15n;
 
@@ -57,6 +98,8 @@ export interface Entrada {
   /** optional price per unit, in centavos, replacing the published one */
   precoCentavos: bigint | null;
   funruralCentesimosPct: bigint;
+  /** the column of the series' day to price with; null: the headline `valor` */
+  coluna: ColunaPreco | null;
   comissaoCentesimosPct: bigint;
   freteCentavos: bigint;
 }
@@ -70,11 +113,26 @@ export interface PrecoReferencia {
   /** series id ("{produto}/{UF}") or null when informed by the user */
   serie: string | null;
   praca: string | null;
+  /** the series as people read it: "Boi gordo, Mato Grosso do Sul (Mercado Físico, Scot Consultoria)" */
+  nome?: string | null;
+  /** the source's name: "Scot Consultoria" */
+  fonte_nome?: string | null;
+  /** the other columns the source published for that day (COLUNAS_PRECO), as in the single file */
+  colunas?: Partial<Record<ColunaPreco, number>>;
 }
 
 export interface Resultado {
   entrada: Record<string, string | number | null>;
-  preco: PrecoReferencia & { origem: "serie" | "informado"; descricao: string };
+  preco: PrecoReferencia & {
+    origem: "serie" | "informado";
+    descricao: string;
+    /** the column of the day that was used (a published price) */
+    coluna?: ColunaPreco;
+    /** calendar days from data_cotacao to today (a published price) */
+    idade_dias?: number;
+    /** older than DIAS_UTEIS_ATUAL business days: see avisos */
+    desatualizado?: boolean;
+  };
   quantidade: {
     cabecas?: number;
     peso_vivo_total_kg?: number;
@@ -85,13 +143,25 @@ export interface Resultado {
   };
   bruto: number;
   deducoes: {
-    funrural: { aliquota_pct: number; valor: number; base_legal: string; padrao: boolean };
+    funrural: {
+      /** the rate deducted: 0 when the price is already net of Funrural */
+      aliquota_pct: number;
+      valor: number;
+      base_legal: string;
+      padrao: boolean;
+      /** the price used is already net of Funrural (or of all but SENAR): nothing deducted */
+      preco_sem_funrural: boolean;
+      /** why nothing was deducted, in the source's words; null when the rate applies */
+      motivo: string | null;
+    };
     comissao: { percentual: number; valor: number };
     frete: number;
     total: number;
   };
   liquido: number;
   liquido_por_unidade: number | null;
+  /** what the person must see before trusting the figures (a months-old price) */
+  avisos: string[];
   observacoes: string[];
 }
 
@@ -123,7 +193,7 @@ export const LIMITES: Limites = {
 };
 
 const CAMPOS = [
-  "produto", "uf", "cabecas", "peso_vivo_kg", "rendimento_pct", "sacas", "preco", "funrural_pct", "comissao_pct", "frete",
+  "produto", "uf", "cabecas", "peso_vivo_kg", "rendimento_pct", "sacas", "preco", "coluna", "funrural_pct", "comissao_pct", "frete",
 ] as const;
 export type Campo = (typeof CAMPOS)[number];
 export const CAMPOS_SIMULADOR: readonly string[] = CAMPOS;
@@ -137,6 +207,7 @@ export const ROTULOS: Record<Campo, string> = {
   rendimento_pct: "Rendimento de carcaça (%)",
   sacas: "Sacas de 60 kg",
   preco: "Preço por unidade (R$, opcional)",
+  coluna: "Coluna de preço da fonte",
   funrural_pct: "Funrural (%)",
   comissao_pct: "Comissão (% do bruto)",
   frete: "Frete (R$, total)",
@@ -218,6 +289,8 @@ type Params = Partial<Record<string, string | undefined>>;
 /**
  * Validates the raw inputs (query string or form fields, all text). Every problem is reported
  * at once, each with its parameter (campo) and a Portuguese message naming the form's label.
+ * Other parameters are ignored, as the query interface ignores them (a cache buster `_=`, a
+ * shared link's `utm_source`).
  * Inputs whose simulation with the typed price could not be exact to the centavo are refused
  * here too (the same check runs in simular on a published price).
  */
@@ -227,11 +300,6 @@ export function validarEntrada(params: Params, limites: Limites = LIMITES): { ok
     const v = params[k];
     return v === undefined || v.trim() === "" ? undefined : v;
   };
-  for (const k of Object.keys(params)) {
-    if (!(CAMPOS as readonly string[]).includes(k)) {
-      erros.push({ campo: k, mensagem: `parâmetro desconhecido "${k}"; válidos: ${CAMPOS.join(", ")}` });
-    }
-  }
   const produtoTxt = get("produto");
   let produto: Produto | null = null;
   // only products sold in a way the simulator knows (domain/products.ts: tipo)
@@ -293,6 +361,16 @@ export function validarEntrada(params: Params, limites: Limites = LIMITES): { ok
   const sacas = grao ? decimal("sacas", 2, limites.sacas, " sacas", true, null) : null;
   if (produto && !grao && get("sacas") !== undefined) erros.push({ campo: "sacas", mensagem: `${rotulo("sacas")}: só se aplica a ${nomesDoTipo("grao_saca")}` });
   const preco = decimal("preco", 2, limites.preco, "", false, null);
+  let coluna: ColunaPreco | null = null;
+  const colunaTxt = get("coluna");
+  if (colunaTxt !== undefined) {
+    const c = colunaTxt.trim().toLowerCase();
+    if (!(COLUNAS_PRECO as readonly string[]).includes(c)) {
+      erros.push({ campo: "coluna", mensagem: `${rotulo("coluna")}: "${colunaTxt.slice(0, 40)}" não existe; válidas: ${COLUNAS_PRECO.join(", ")}` });
+    } else if (preco !== null && c !== "valor") {
+      erros.push({ campo: "coluna", mensagem: `${rotulo("coluna")}: não se aplica a um preço informado (deixe o preço em branco para usar a coluna publicada)` });
+    } else coluna = c === "valor" ? null : (c as ColunaPreco);
+  }
   const funrural = decimal("funrural_pct", 2, limites.funruralPct, "%", false, BigInt(FUNRURAL_PADRAO.aliquotaCentesimos));
   const comissao = decimal("comissao_pct", 2, limites.comissaoPct, "%", false, 0n);
   const frete = decimal("frete", 2, limites.frete, "", false, 0n);
@@ -307,6 +385,7 @@ export function validarEntrada(params: Params, limites: Limites = LIMITES): { ok
     sacasCentesimos: sacas,
     precoCentavos: preco,
     funruralCentesimosPct: funrural ?? 0n,
+    coluna,
     comissaoCentesimosPct: comissao ?? 0n,
     freteCentavos: frete ?? 0n,
   };
@@ -337,7 +416,7 @@ interface Contas {
 }
 
 /** Every amount of a simulation, in scaled integers. */
-function contas(entrada: Entrada, precoCent: bigint, unidade: Unidade): Contas {
+function contas(entrada: Entrada, precoCent: bigint, unidade: Unidade, funruralCent: bigint = entrada.funruralCentesimosPct): Contas {
   const quantidade: Resultado["quantidade"] = { base: "" };
   const publicados: bigint[] = [precoCent];
   let bruto: bigint;
@@ -374,7 +453,7 @@ function contas(entrada: Entrada, precoCent: bigint, unidade: Unidade): Contas {
     unidadesVendidas = entrada.sacasCentesimos!;
     publicados.push(entrada.sacasCentesimos!);
   }
-  const funrural = divRound(bruto * entrada.funruralCentesimosPct, 10_000n);
+  const funrural = divRound(bruto * funruralCent, 10_000n);
   const comissao = divRound(bruto * entrada.comissaoCentesimosPct, 10_000n);
   const totalDed = funrural + comissao + entrada.freteCentavos;
   const liquido = bruto - totalDed;
@@ -402,19 +481,129 @@ export function serieDaEntrada(e: Pick<Entrada, "produto" | "uf">): string {
 const UNIDADE_TEXTO = (u: Unidade): string => UNIDADE_INFO[u].sufixo;
 
 /**
- * The simulation itself. `preco` is the published price of serieDaEntrada(entrada) (ignored
- * when the user informed one). Cattle: heads × live weight × yield ÷ 15 kg = arrobas (rounded
- * to the hundredth, as a romaneio shows them) × R$/@; a series quoted per kg of live weight
- * (Scot's RS) multiplies the live weight instead. Bezerro: per head. Grain: per 60 kg sack.
+ * The reference a published single file gives (cotacao/{produto}.json or .../{UF}.json): its
+ * latest price, day, praça and names, and the other columns its source published that day (the
+ * latest `historico` entry, the reference praça's for a Scot state). The page and the server's
+ * /api/v1/simulador both build it here, so both offer the same columns.
  */
-export function simular(entrada: Entrada, preco: PrecoReferencia | null): Resultado {
+export function referenciaDaSerie(
+  f: Pick<SerieFile, "valor" | "unidade" | "data_cotacao" | "fonte" | "nome" | "regiao" | "historico"> & {
+    praca?: string | null;
+    pracas?: ReadonlyArray<{ praca: string; valor: number }>;
+    proveniencia?: { nome?: string | null } | null;
+  },
+  serie: string,
+): PrecoReferencia {
+  const ultimo = f.historico.length > 0 ? f.historico[f.historico.length - 1] : undefined;
+  const colunas: Partial<Record<ColunaPreco, number>> = {};
+  // the day's columns: the latest historico entry, else the reference praça's row of `pracas`
+  // (the latest day too; older files kept the columns only there)
+  const linhas: unknown[] = [];
+  if (ultimo && ultimo.data === f.data_cotacao) linhas.push(ultimo);
+  const daPraca = f.pracas?.find((p) => p.praca === f.praca && p.valor === f.valor);
+  if (daPraca) linhas.push(daPraca);
+  for (const linha of linhas) {
+    for (const c of COLUNAS_PRECO) {
+      const v = (linha as Record<string, unknown>)[c];
+      if (c !== "valor" && colunas[c] === undefined && typeof v === "number") colunas[c] = v;
+    }
+  }
+  return {
+    valor: f.valor,
+    unidade: f.unidade,
+    data_cotacao: f.data_cotacao,
+    fonte: f.fonte,
+    serie,
+    praca: f.praca ?? null,
+    nome: `${f.nome}, ${f.regiao}`,
+    fonte_nome: f.proveniencia?.nome ?? null,
+    colunas,
+  };
+}
+
+/** Today's calendar day in Brasília, "2026-11-22" (the prices' days are Brasília days). */
+export function hojeEmBrasilia(agora: Date = new Date()): string {
+  // en-CA writes YYYY-MM-DD; Intl is in every browser and in Node, unlike a date library
+  return new Intl.DateTimeFormat("en-CA", { timeZone: "America/Sao_Paulo", year: "numeric", month: "2-digit", day: "2-digit" }).format(agora);
+}
+
+const DIA_MS = 86_400_000;
+const diaUTC = (iso: string): number => Date.parse(`${iso.slice(0, 10)}T00:00:00Z`);
+
+/** Calendar days from a to b (YYYY-MM-DD). */
+export function diasEntre(a: string, b: string): number {
+  return Math.round((diaUTC(b) - diaUTC(a)) / DIA_MS);
+}
+
+/** Business days (Monday to Friday; holidays are not known here) after a, up to and including b. */
+export function diasUteisEntre(a: string, b: string): number {
+  const total = diasEntre(a, b);
+  if (total <= 0) return 0;
+  let n = Math.floor(total / 7) * 5;
+  const dia0 = new Date(diaUTC(a)).getUTCDay();
+  for (let i = 1; i <= total % 7; i++) {
+    const d = (dia0 + i) % 7;
+    if (d !== 0 && d !== 6) n++;
+  }
+  return n;
+}
+
+/** "2026-08-05" -> "05/08/2026" */
+function dataBR(iso: string): string {
+  const [y, m, d] = iso.slice(0, 10).split("-");
+  return `${d}/${m}/${y}`;
+}
+
+/** Why a published price needs no Funrural deduction (null: the rate applies to it). */
+function precoSemFunrural(produto: Produto, ref: PrecoReferencia, coluna: ColunaPreco | null): string | null {
+  const fonte = ref.fonte_nome ?? ref.fonte ?? "a fonte";
+  if (coluna && COLUNA_INFO[coluna].desconta === "funrural") {
+    return `Preço da coluna "${COLUNA_INFO[coluna].nome}" (${fonte}): o Funrural já foi descontado pela fonte; nada a deduzir.`;
+  }
+  if (coluna && COLUNA_INFO[coluna].desconta === "senar") {
+    return `Preço da coluna "${COLUNA_INFO[coluna].nome}" (${fonte}), para quem contribui sobre a folha de salários (Lei 13.606/2018): nada mais a deduzir.`;
+  }
+  return PRECOS_SEM_FUNRURAL.find((d) => d.fonte === ref.fonte && d.produto === produto)?.nota ?? null;
+}
+
+export interface OpcoesSimulacao {
+  /** today in Brasília (YYYY-MM-DD), to date the price; default hojeEmBrasilia() */
+  hoje?: string;
+}
+
+/**
+ * The simulation itself. `preco` is the published price of serieDaEntrada(entrada) (ignored
+ * when the user informed one; referenciaDaSerie builds it from the series file). Cattle: heads ×
+ * live weight × yield ÷ 15 kg = arrobas (rounded to the hundredth, as a romaneio shows them) ×
+ * R$/@; a series quoted per kg of live weight (Scot's RS) multiplies the live weight instead.
+ * Bezerro: per head. Grain: per 60 kg sack. Funrural is deducted only from a gross price: a price
+ * its source publishes already without it (PRECOS_SEM_FUNRURAL, or a net column) is used as is.
+ */
+export function simular(entrada: Entrada, preco: PrecoReferencia | null, opcoes: OpcoesSimulacao = {}): Resultado {
   const obs: string[] = [];
+  const avisos: string[] = [];
   const informado = entrada.precoCentavos !== null;
   if (!informado && !preco) throw new Error("simular: sem preço publicado e sem preço informado");
   const tipo = PRODUTO_INFO[entrada.produto].tipo;
   // a price the user informs is in the product's own unit (a cattle series may be per kg: RS)
   const unidade: Unidade = informado ? (tipo === "gado_arroba" ? (preco?.unidade ?? PRODUTO_INFO[entrada.produto].unidade) : PRODUTO_INFO[entrada.produto].unidade) : preco!.unidade;
-  const precoCent = informado ? entrada.precoCentavos! : BigInt(toHundredths(preco!.valor));
+  let valorPublicado = preco?.valor ?? 0;
+  if (!informado && entrada.coluna) {
+    const v = preco!.colunas?.[entrada.coluna];
+    if (v === undefined) {
+      const tem = Object.keys(preco!.colunas ?? {});
+      throw new SimulacaoForaDoLimite([
+        {
+          campo: "coluna",
+          mensagem:
+            `${rotulo("coluna")}: ${preco!.nome ?? preco!.serie ?? "a série"} não publica a coluna ${entrada.coluna} em ${preco!.data_cotacao ? dataBR(preco!.data_cotacao) : "seu último dia"}; ` +
+            (tem.length ? `colunas publicadas: valor, ${tem.join(", ")}` : "só há o valor de referência (coluna valor)"),
+        },
+      ]);
+    }
+    valorPublicado = v;
+  }
+  const precoCent = informado ? entrada.precoCentavos! : BigInt(toHundredths(valorPublicado));
   // an animal sold by the head is never priced from a series quoted otherwise (the bezerro of a
   // state is Datagro's reposição price per kg of live weight): heads × R$/kg would be no price
   if (tipo === "cabeca" && unidade !== "cabeca") {
@@ -426,11 +615,29 @@ export function simular(entrada: Entrada, preco: PrecoReferencia | null): Result
     ]);
   }
 
-  const c = contas(entrada, precoCent, unidade);
+  const semFunrural = informado ? null : precoSemFunrural(entrada.produto, preco!, entrada.coluna);
+  const funruralCent = semFunrural ? 0n : entrada.funruralCentesimosPct;
+  const c = contas(entrada, precoCent, unidade, funruralCent);
   // a published price far above any real one could still overflow: refuse, never round
   const fora = foraDoLimite(entrada, c);
   if (fora) throw new SimulacaoForaDoLimite([fora]);
   const { quantidade, bruto, funrural, comissao, totalDed, liquido, unidadesVendidas } = c;
+
+  let idade: number | undefined;
+  let desatualizado: boolean | undefined;
+  if (!informado && preco!.data_cotacao) {
+    const hoje = opcoes.hoje ?? hojeEmBrasilia();
+    idade = Math.max(0, diasEntre(preco!.data_cotacao, hoje));
+    desatualizado = diasUteisEntre(preco!.data_cotacao, hoje) > DIAS_UTEIS_ATUAL;
+    if (desatualizado) {
+      avisos.push(
+        `Preço de ${dataBR(preco!.data_cotacao)}, há ${idade} ${idade === 1 ? "dia" : "dias"}: é o último que ${preco!.fonte_nome ?? preco!.fonte ?? "a fonte"} publicou para esta série ` +
+          `e pode estar longe do mercado de hoje. Confira o preço atual ou informe-o no campo "${rotulo("preco")}".`,
+      );
+    }
+  }
+
+  if (semFunrural) obs.push(semFunrural);
   if (tipo === "gado_arroba") {
     obs.push(
       unidade === "kg"
@@ -442,15 +649,21 @@ export function simular(entrada: Entrada, preco: PrecoReferencia | null): Result
   }
   if (liquido < 0n) obs.push("As deduções superam o valor bruto: o resultado líquido é negativo.");
   const padrao = entrada.funruralCentesimosPct === BigInt(FUNRURAL_PADRAO.aliquotaCentesimos);
-  if (!padrao) obs.push(`Alíquota do Funrural alterada para ${fmt(entrada.funruralCentesimosPct, 2)}% (padrão: 1,5% para pessoa física).`);
+  if (!padrao && !semFunrural) obs.push(`Alíquota do Funrural alterada para ${fmt(entrada.funruralCentesimosPct, 2)}% (padrão: 1,5% para pessoa física).`);
+  if (semFunrural && !padrao && entrada.funruralCentesimosPct > 0n) {
+    obs.push(`A alíquota de ${fmt(entrada.funruralCentesimosPct, 2)}% não foi aplicada porque o preço já é sem Funrural; para deduzi-la de um preço bruto, informe esse preço no campo "${rotulo("preco")}".`);
+  }
 
   const ref: PrecoReferencia = informado
     ? { valor: toNumber(precoCent, 2), unidade, data_cotacao: null, fonte: null, serie: null, praca: null }
-    : preco!;
+    : { ...preco!, valor: toNumber(precoCent, 2) };
+  const colunaUsada: ColunaPreco | undefined = informado ? undefined : (entrada.coluna ?? "valor");
+  const nomeDaSerie = ref.nome ?? ref.serie ?? "";
   const descricao = informado
     ? `${formatarReais(precoCent)}${UNIDADE_TEXTO(unidade)} informado pelo usuário`
-    : `${formatarReais(precoCent)}${UNIDADE_TEXTO(unidade)} de ${ref.data_cotacao ?? "data desconhecida"}` +
-      ` (${ref.serie ?? ""}${ref.praca ? `, praça ${ref.praca}` : ""}, fonte ${ref.fonte ?? "?"})`;
+    : `${formatarReais(precoCent)}${UNIDADE_TEXTO(unidade)} de ${ref.data_cotacao ? dataBR(ref.data_cotacao) : "data desconhecida"}` +
+      ` (${nomeDaSerie}${ref.praca ? `, praça ${ref.praca}` : ""}, fonte ${ref.fonte_nome ?? ref.fonte ?? "?"}` +
+      `${colunaUsada && colunaUsada !== "valor" ? `, coluna ${COLUNA_INFO[colunaUsada].nome}` : ""})`;
 
   return {
     entrada: {
@@ -461,19 +674,28 @@ export function simular(entrada: Entrada, preco: PrecoReferencia | null): Result
       rendimento_pct: entrada.rendimentoCentesimosPct === null ? null : toNumber(entrada.rendimentoCentesimosPct, 2),
       sacas: entrada.sacasCentesimos === null ? null : toNumber(entrada.sacasCentesimos, 2),
       preco: entrada.precoCentavos === null ? null : toNumber(entrada.precoCentavos, 2),
+      coluna: entrada.coluna ?? (informado ? null : "valor"),
       funrural_pct: toNumber(entrada.funruralCentesimosPct, 2),
       comissao_pct: toNumber(entrada.comissaoCentesimosPct, 2),
       frete: toNumber(entrada.freteCentavos, 2),
     },
-    preco: { ...ref, origem: informado ? "informado" : "serie", descricao },
+    preco: {
+      ...ref,
+      origem: informado ? "informado" : "serie",
+      descricao,
+      ...(colunaUsada ? { coluna: colunaUsada } : {}),
+      ...(idade !== undefined ? { idade_dias: idade, desatualizado } : {}),
+    },
     quantidade,
     bruto: toNumber(bruto, 2),
     deducoes: {
       funrural: {
-        aliquota_pct: toNumber(entrada.funruralCentesimosPct, 2),
+        aliquota_pct: toNumber(funruralCent, 2),
         valor: toNumber(funrural, 2),
         base_legal: FUNRURAL_PADRAO.base_legal,
         padrao,
+        preco_sem_funrural: semFunrural !== null,
+        motivo: semFunrural,
       },
       comissao: { percentual: toNumber(entrada.comissaoCentesimosPct, 2), valor: toNumber(comissao, 2) },
       frete: toNumber(entrada.freteCentavos, 2),
@@ -481,6 +703,7 @@ export function simular(entrada: Entrada, preco: PrecoReferencia | null): Result
     },
     liquido: toNumber(liquido, 2),
     liquido_por_unidade: unidadesVendidas > 0n ? toNumber(divRoundSigned(liquido * 100n, unidadesVendidas), 2) : null,
+    avisos,
     observacoes: obs,
   };
 }

@@ -1,13 +1,34 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { FUNRURAL_PADRAO, LIMITES, lerDecimal, ROTULOS, SimulacaoForaDoLimite, simular, validarEntrada, type PrecoReferencia } from "../../pipeline/simulator/simulator.ts";
+import { REPO_ROOT } from "../../pipeline/config.ts";
+import type { SerieFile } from "../../pipeline/domain/publicados.ts";
+import {
+  diasUteisEntre,
+  FUNRURAL_PADRAO,
+  hojeEmBrasilia,
+  LIMITES,
+  lerDecimal,
+  referenciaDaSerie,
+  ROTULOS,
+  SimulacaoForaDoLimite,
+  simular,
+  validarEntrada,
+  type PrecoReferencia,
+} from "../../pipeline/simulator/simulator.ts";
 
 const MS: PrecoReferencia = { valor: 338, unidade: "@", data_cotacao: "2026-08-05", fonte: "scot", serie: "boi_gordo/MS", praca: "C. Grande" };
 
-function run(params: Record<string, string>, preco: PrecoReferencia | null) {
+function run(params: Record<string, string>, preco: PrecoReferencia | null, hoje = "2026-08-06") {
   const v = validarEntrada(params);
   if (!v.ok) throw new Error(JSON.stringify(v.erros));
-  return simular(v.entrada, preco);
+  return simular(v.entrada, preco, { hoje });
+}
+
+/** A single file as the pipeline writes it, from the recorded pages (test/fixtures/api). */
+async function fixture(rel: string): Promise<SerieFile> {
+  return JSON.parse(await readFile(join(REPO_ROOT, "test", "fixtures", "api", "v1", "cotacao", rel), "utf8")) as SerieFile;
 }
 
 describe("simulator", () => {
@@ -123,14 +144,22 @@ describe("simulator", () => {
   });
 
   it("has a label for every parameter", () => {
-    expect(Object.keys(ROTULOS).sort()).toEqual(["cabecas", "comissao_pct", "frete", "funrural_pct", "peso_vivo_kg", "preco", "produto", "rendimento_pct", "sacas", "uf"]);
+    expect(Object.keys(ROTULOS).sort()).toEqual(["cabecas", "coluna", "comissao_pct", "frete", "funrural_pct", "peso_vivo_kg", "preco", "produto", "rendimento_pct", "sacas", "uf"]);
+  });
+
+  it("ignores parameters it does not know, as the query interface does (cache busters, shared links)", () => {
+    const v = validarEntrada({ produto: "soja", sacas: "10", preco: "100", _: "1732300000", utm_source: "whatsapp" });
+    expect(v.ok).toBe(true);
+    const semUtm = validarEntrada({ produto: "soja", sacas: "10", preco: "100" });
+    expect(v.ok && semUtm.ok && v.entrada).toEqual(semUtm.ok && semUtm.entrada);
   });
 
   it("reports every bad field at once, in Portuguese", () => {
-    const v = validarEntrada({ produto: "boi_gordo", cabecas: "0", peso_vivo_kg: "9999", rendimento_pct: "52,123", uf: "XX", nada: "1" });
+    const v = validarEntrada({ produto: "boi_gordo", cabecas: "0", peso_vivo_kg: "9999", rendimento_pct: "52,123", uf: "XX", coluna: "liquida" });
     expect(v.ok).toBe(false);
     if (v.ok) return;
-    expect(v.erros.map((e) => e.campo).sort()).toEqual(["cabecas", "nada", "peso_vivo_kg", "rendimento_pct", "uf"]);
+    expect(v.erros.map((e) => e.campo).sort()).toEqual(["cabecas", "coluna", "peso_vivo_kg", "rendimento_pct", "uf"]);
+    expect(v.erros.find((e) => e.campo === "coluna")!.mensagem).toContain("válidas: valor, valor_30d, funrural_avista");
     expect(v.erros.find((e) => e.campo === "cabecas")!.mensagem).toBe("Número de cabeças: deve ser maior que zero");
     expect(v.erros.find((e) => e.campo === "peso_vivo_kg")!.mensagem).toBe("Peso vivo médio por cabeça (kg): deve estar entre 30,00 e 2.000,00 kg");
     const semProduto = validarEntrada({});
@@ -164,5 +193,116 @@ describe("simulator", () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("the price's own domain: Funrural per source, the day it is from, names", () => {
+  const GADO = { produto: "boi_gordo", cabecas: "10", peso_vivo_kg: "540", rendimento_pct: "52" };
+
+  it("never deducts Funrural from CEPEA's boi gordo indicator, which is published without it", async () => {
+    const cepea = referenciaDaSerie(await fixture("boi_gordo.json"), "boi_gordo");
+    expect(cepea).toMatchObject({ fonte: "cepea", fonte_nome: "CEPEA/ESALQ-USP" });
+    const r = run(GADO, cepea, "2026-09-04");
+    expect(r.bruto).toBe(65089.44); // 187,20 @ × 347,70
+    expect(r.deducoes.funrural).toMatchObject({ aliquota_pct: 0, valor: 0, padrao: true, preco_sem_funrural: true });
+    expect(r.deducoes.funrural.motivo).toContain("O indicador do CEPEA já é sem Funrural");
+    expect(r.deducoes.funrural.motivo).toContain("nada a deduzir");
+    expect(r.observacoes[0]).toBe(r.deducoes.funrural.motivo);
+    expect(r.liquido).toBe(65089.44);
+    // the rate the person states is still echoed; deducting it anyway means typing the gross price
+    const pj = run({ ...GADO, funrural_pct: "2,05" }, cepea, "2026-09-04");
+    expect(pj.deducoes.funrural.valor).toBe(0);
+    expect(pj.entrada.funrural_pct).toBe(2.05);
+    expect(pj.observacoes.join(" ")).toContain("A alíquota de 2,05% não foi aplicada");
+    const bruto = run({ ...GADO, preco: "347,70" }, cepea, "2026-09-04");
+    expect(bruto.deducoes.funrural).toMatchObject({ aliquota_pct: 1.5, valor: 976.34, preco_sem_funrural: false, motivo: null });
+  });
+
+  it("deducts it from gross prices: Scot's Preços Brutos and CEPEA's grain indicators", async () => {
+    const ms = referenciaDaSerie(await fixture("boi_gordo/MS.json"), "boi_gordo/MS");
+    const r = run(GADO, ms);
+    expect(r.deducoes.funrural).toMatchObject({ aliquota_pct: 1.5, valor: 949.1, preco_sem_funrural: false, motivo: null });
+    const soja = referenciaDaSerie(await fixture("soja.json"), "soja");
+    const s = run({ produto: "soja", sacas: "100" }, soja, "2026-09-25");
+    expect(s.bruto).toBe(16100);
+    expect(s.deducoes.funrural.valor).toBe(241.5);
+  });
+
+  it("offers Scot's own after-Funrural and SENAR-only columns of the series' day instead of recomputing", async () => {
+    const ms = referenciaDaSerie(await fixture("boi_gordo/MS.json"), "boi_gordo/MS");
+    expect(ms.colunas).toEqual({ valor_30d: 342, funrural_avista: 332.5, funrural_30d: 336.5, senar_avista: 337.5, senar_30d: 341.5 });
+    const fun = run({ ...GADO, coluna: "funrural_avista" }, ms);
+    expect(fun.preco).toMatchObject({ valor: 332.5, coluna: "funrural_avista", origem: "serie" });
+    expect(fun.bruto).toBe(62244); // 187,20 @ × 332,50
+    expect(fun.deducoes.funrural).toMatchObject({ aliquota_pct: 0, valor: 0, preco_sem_funrural: true });
+    expect(fun.deducoes.funrural.motivo).toContain("o Funrural já foi descontado pela fonte");
+    expect(fun.entrada.coluna).toBe("funrural_avista");
+    const prazo = run({ ...GADO, coluna: "funrural_30d" }, ms);
+    expect(prazo.bruto).toBe(62992.8); // 187,20 × 336,50
+    const senar = run({ ...GADO, coluna: "SENAR_AVISTA" }, ms);
+    expect(senar.preco.valor).toBe(337.5);
+    expect(senar.deducoes.funrural.valor).toBe(0);
+    const bruto30 = run({ ...GADO, coluna: "valor_30d" }, ms);
+    expect(bruto30.deducoes.funrural).toMatchObject({ aliquota_pct: 1.5, preco_sem_funrural: false });
+    expect(bruto30.bruto).toBe(64022.4); // 187,20 × 342
+    // the default column is the headline one, and says so
+    expect(run(GADO, ms).preco.coluna).toBe("valor");
+  });
+
+  it("refuses a column the series does not publish, and a column with a typed price", async () => {
+    const cepea = referenciaDaSerie(await fixture("boi_gordo.json"), "boi_gordo");
+    const v = validarEntrada({ ...GADO, coluna: "funrural_avista" });
+    if (!v.ok) throw new Error(JSON.stringify(v.erros));
+    let erro: SimulacaoForaDoLimite | null = null;
+    try {
+      simular(v.entrada, cepea, { hoje: "2026-09-04" });
+    } catch (e) {
+      erro = e as SimulacaoForaDoLimite;
+    }
+    expect(erro).toBeInstanceOf(SimulacaoForaDoLimite);
+    expect(erro!.erros[0]!.campo).toBe("coluna");
+    expect(erro!.erros[0]!.mensagem).toContain("Boi gordo, Estado de São Paulo");
+    expect(erro!.erros[0]!.mensagem).toContain("não publica a coluna funrural_avista em 04/09/2026");
+    const informado = validarEntrada({ ...GADO, preco: "300", coluna: "funrural_avista" });
+    expect(!informado.ok && informado.erros.map((e) => e.campo)).toEqual(["coluna"]);
+  });
+
+  it("says which day the price is from and warns when it is more than a few business days old", async () => {
+    const ms = referenciaDaSerie(await fixture("boi_gordo/MS.json"), "boi_gordo/MS");
+    const velho = run(GADO, ms, "2026-11-22");
+    expect(velho.preco).toMatchObject({ data_cotacao: "2026-08-05", idade_dias: 109, desatualizado: true });
+    expect(velho.avisos).toHaveLength(1);
+    expect(velho.avisos[0]).toMatch(/^Preço de 05\/08\/2026, há 109 dias: /);
+    expect(velho.avisos[0]).toContain("Scot Consultoria");
+    // Wednesday's price on the next Monday: 3 business days, still current
+    const fresco = run(GADO, ms, "2026-08-10");
+    expect(fresco.preco).toMatchObject({ idade_dias: 5, desatualizado: false });
+    expect(fresco.avisos).toEqual([]);
+    expect(run(GADO, ms, "2026-08-11").avisos).toHaveLength(1);
+    // a typed price has no day to be old
+    const informado = run({ ...GADO, preco: "300" }, ms, "2026-11-22");
+    expect(informado.avisos).toEqual([]);
+    expect(informado.preco.idade_dias).toBeUndefined();
+  });
+
+  it("counts business days Monday to Friday and knows today's day in Brasília", () => {
+    expect(diasUteisEntre("2026-09-04", "2026-09-04")).toBe(0); // a Friday
+    expect(diasUteisEntre("2026-09-04", "2026-09-06")).toBe(0); // the weekend
+    expect(diasUteisEntre("2026-09-04", "2026-09-07")).toBe(1);
+    expect(diasUteisEntre("2026-09-04", "2026-09-11")).toBe(5);
+    expect(diasUteisEntre("2026-08-05", "2026-11-22")).toBe(77); // counted independently (Python datetime)
+    expect(diasUteisEntre("2026-09-05", "2026-09-04")).toBe(0);
+    // 02:30 UTC is still the previous evening in Brasília
+    expect(hojeEmBrasilia(new Date("2026-09-05T02:30:00Z"))).toBe("2026-09-04");
+    expect(hojeEmBrasilia(new Date("2026-09-05T03:30:00Z"))).toBe("2026-09-05");
+  });
+
+  it("names the series and its source, not their ids", async () => {
+    const ms = referenciaDaSerie(await fixture("boi_gordo/MS.json"), "boi_gordo/MS");
+    const r = run(GADO, ms);
+    expect(r.preco.descricao).toBe("R$ 338,00/@ de 05/08/2026 (Boi gordo, Mato Grosso do Sul (Mercado Físico, Scot Consultoria), praça C. Grande, fonte Scot Consultoria)");
+    expect(r.preco.descricao).not.toContain("boi_gordo/MS");
+    // the serie id stays in the result for programs
+    expect(r.preco.serie).toBe("boi_gordo/MS");
   });
 });

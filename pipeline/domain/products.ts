@@ -111,8 +111,9 @@ const PRODUTOS_DECLARADOS = {
     nome: "Bezerro",
     tipo: "cabeca",
     unidade: "cabeca",
-    // kg: Datagro's reposição price per kg of live weight, state series bezerro/{UF} (sources/datagro.ts)
-    faixa: { cabeca: [500, 15000], kg: [4, 60] },
+    // CEPEA's MS indicator, per head, only: Datagro's per-kg calf is bezerro_reposicao, so that
+    // `bezerro` has one unit and its national series answers for MS
+    faixa: { cabeca: [500, 15000] },
     saltoMaximoPct: 12,
     revisaoMaximaPct: 1.5,
     agregado: { chave: "bezerro_ms", rotulo: "bezerro MS" },
@@ -146,6 +147,16 @@ const PRODUTOS_DECLARADOS = {
   bezerro_desmama: {
     // "Desmama": the weaned calf, the youngest category
     nome: "Bezerro de desmama",
+    tipo: "sem_simulacao",
+    unidade: "kg",
+    faixa: { kg: [4, 60] },
+    saltoMaximoPct: 15,
+    revisaoMaximaPct: 1.5,
+  },
+  bezerro_reposicao: {
+    // Datagro's "Bezerro" column, per kg of live weight by state: not the national bezerro
+    // (CEPEA's MS indicator, per head), so a product of its own, like the other reposição columns
+    nome: "Bezerro (reposição)",
     tipo: "sem_simulacao",
     unidade: "kg",
     faixa: { kg: [4, 60] },

@@ -61,20 +61,20 @@ const UFS_FORA: ReadonlySet<UF> = new Set<UF>(["RS"]);
 const UFS_PUBLICADAS = UFS_REPOSICAO.filter((uf) => !UFS_FORA.has(uf));
 
 /**
- * The bounds of every reposição series (the product's, and bezerro/{UF}'s own: the national
- * bezerro is CEPEA's per-head indicator). The per-kg cattle range; the state quotes move up to
+ * The bounds of every reposição series (each series repeats its product's). The per-kg cattle range; the state quotes move up to
  * 12,84 % from one day to the next on the recorded page (MS desmama, 26→27/01/2026; the other
  * states' largest moves are 10–12 %), so the jump bound is 15 %; revisions as the bezerro's.
  */
 export const LIMITES_REPOSICAO = { faixa: { kg: [4, 60] }, saltoMaximoPct: 15, revisaoMaximaPct: 1.5 } as const;
 
 /** The header's columns: the state, then one product per column. */
-type Coluna = "estado" | "bezerro_desmama" | "bezerro" | "garrote" | "boi_magro";
+type Coluna = "estado" | "bezerro_desmama" | "bezerro_reposicao" | "garrote" | "boi_magro";
 
 const NOME_COLUNA: Record<Coluna, string> = {
   estado: "Estado",
   bezerro_desmama: "Desmama",
-  bezerro: "Bezerro",
+  // the page's "Bezerro", per kg: bezerro_reposicao, never CEPEA's bezerro (per head, MS)
+  bezerro_reposicao: "Bezerro",
   garrote: "Garrote",
   boi_magro: "Boi Magro",
 };
@@ -98,7 +98,6 @@ function seriesDaReposicao(): SerieDecl[] {
       (uf): SerieDecl => ({
         produto,
         uf,
-        // never the national bezerro (CEPEA's MS indicator per head): a state series per kg
         unidade: "kg",
         regiao: `${UFS[uf]} (Reposição Nelore macho, Datagro)`,
         praca: UFS[uf],

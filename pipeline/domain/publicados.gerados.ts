@@ -472,6 +472,69 @@ export interface Cotacao {
 }
 
 /**
+ * Descritor Frictionless (Tabular Data Package, https://specs.frictionlessdata.io/) de todos os CSV canônicos de api/v1/: o histórico de cada série, as praças de cada série de UF e o arquivo longo historico.csv, cada um com o seu Table Schema (campos tipados, chave primária, unidade nas descrições) e os termos da fonte dos números. As variantes para o Excel (*.excel.csv) são as mesmas tabelas e não são listadas. Os caminhos são relativos a api/v1/. Este schema descreve o subconjunto da especificação que o arquivo usa; o validador confere também que os recursos são exatamente os CSV publicados, com os mesmos cabeçalhos.
+ *
+ * schemas/datapackage.schema.json
+ */
+export interface Datapackage {
+  /**
+   * Perfil Frictionless do pacote.
+   */
+  profile: "tabular-data-package";
+  /**
+   * Nome do pacote.
+   */
+  name: string;
+  /**
+   * Título do pacote.
+   */
+  title: Texto;
+  /**
+   * O que o pacote contém e sob quais termos.
+   */
+  description: Texto;
+  /**
+   * Endereço do site.
+   */
+  homepage: string;
+  /**
+   * Palavras-chave.
+   */
+  keywords: Texto[];
+  /**
+   * Licença da compilação (seleção, estrutura e arquivos): os números continuam sob os termos de cada fonte (licenses de cada recurso).
+   *
+   * @minItems 1
+   */
+  licenses: {
+    /**
+     * Identificador SPDX da licença.
+     */
+    name: string;
+    /**
+     * Nome da licença.
+     */
+    title: Texto;
+    /**
+     * Texto legal da licença.
+     */
+    path: string;
+  }[];
+  /**
+   * As fontes dos números.
+   *
+   * @minItems 1
+   */
+  sources: DatapackageFonte[];
+  /**
+   * Um recurso por CSV canônico.
+   *
+   * @minItems 1
+   */
+  resources: Recurso[];
+}
+
+/**
  * Os eventos mais recentes das atualizações, do mais novo para o mais antigo, limitados a `limite` itens. Cada evento tem um id estável derivado do seu conteúdo (série, dias, valores): o mesmo dado nunca gera dois ids. É o mesmo corpo JSON enviado aos webhooks e a mesma lista do feed Atom (api/v1/feed.xml).
  *
  * schemas/eventos.schema.json
@@ -497,7 +560,7 @@ export interface Eventos {
 }
 
 /**
- * api/v1/index.json: fontes e seus termos, produtos, UFs e todas as séries publicadas, com caminho, período e número de dias.
+ * api/v1/index.json: fontes e seus termos, produtos, UFs e todas as séries publicadas, com caminho, período e número de dias. Todos os caminhos (path, csv, csv_excel, pracas_csv) são relativos ao diretório do próprio index.json (api/v1/): resolva-os com new URL(caminho, endereçoDoIndex), o que funciona em qualquer espelho do site.
  *
  * schemas/index.schema.json
  */
@@ -572,9 +635,9 @@ export interface Index {
      */
     unidade: Unidade;
     /**
-     * Caminho do arquivo da referência nacional, ou null quando o produto só tem séries por UF (veja series).
+     * Caminho do arquivo da referência nacional, relativo a api/v1/ (cotacao/{produto}.json), ou null quando o produto só tem séries por UF (veja series).
      */
-    path: Texto | null;
+    path: Caminho | null;
   }[];
   /**
    * As UFs com séries e o arquivo agregado de cada uma.
@@ -589,9 +652,9 @@ export interface Index {
      */
     nome: Texto;
     /**
-     * Caminho do arquivo agregado da UF (cotacao/uf/{UF}.json).
+     * Caminho do arquivo agregado da UF, relativo a api/v1/ (cotacao/uf/{UF}.json).
      */
-    path: Texto;
+    path: Caminho;
   }[];
   /**
    * Todas as séries publicadas, na ordem do catálogo.
@@ -604,21 +667,33 @@ export interface Index {
      */
     id: string;
     /**
-     * Caminho do arquivo JSON da série.
+     * Caminho do arquivo JSON da série, relativo a api/v1/ (cotacao/{produto}.json ou cotacao/{produto}/{UF}.json).
      */
     path: string;
     /**
-     * Caminho do histórico da série em CSV.
+     * Caminho do histórico da série em CSV (data, valor, unidade e as outras colunas da série; vírgula, ponto decimal, UTF-8), relativo a api/v1/.
      */
     csv: string;
+    /**
+     * O mesmo CSV para o Excel em português (';', vírgula decimal, UTF-8 com BOM, CRLF), relativo a api/v1/.
+     */
+    csv_excel: string;
+    /**
+     * Séries de UF: todas as praças, uma linha por praça por dia (data, praca, valor, unidade), relativo a api/v1/; ao lado, a variante para o Excel (.pracas.excel.csv). null na referência nacional.
+     */
+    pracas_csv: string | null;
     /**
      * Produto da série.
      */
     produto: Produto;
     /**
-     * UF da série, ou null na referência nacional.
+     * UF da série; na referência nacional, a UF onde o indicador é cotado (boi gordo CEPEA: SP), ou null quando ele é média de mais de um estado.
      */
     uf: Uf | null;
+    /**
+     * true na referência nacional do produto (arquivo cotacao/{produto}.json), false numa série de UF.
+     */
+    nacional: boolean;
     /**
      * Praça de referência da série de UF, ou null.
      */
@@ -1016,6 +1091,156 @@ export interface Captura {
 }
 
 /**
+ * Uma fonte dos números: nome e site.
+ *
+ * schemas/datapackage.schema.json#/$defs/fonte
+ */
+export interface DatapackageFonte {
+  /**
+   * Nome da fonte.
+   */
+  title: Texto;
+  /**
+   * Site da fonte.
+   */
+  path: string;
+}
+
+/**
+ * Um CSV canônico e o seu Table Schema.
+ *
+ * schemas/datapackage.schema.json#/$defs/recurso
+ */
+export interface Recurso {
+  /**
+   * Nome do recurso (minúsculas, único no pacote).
+   */
+  name: string;
+  /**
+   * Caminho do CSV, relativo a api/v1/.
+   */
+  path: string;
+  /**
+   * Perfil Frictionless do recurso.
+   */
+  profile: "tabular-data-resource";
+  /**
+   * Título do recurso.
+   */
+  title: Texto;
+  /**
+   * O que o arquivo contém, com a unidade.
+   */
+  description: Texto;
+  /**
+   * Formato do arquivo.
+   */
+  format: "csv";
+  /**
+   * Tipo de mídia.
+   */
+  mediatype: "text/csv";
+  /**
+   * Codificação (sem BOM).
+   */
+  encoding: "utf-8";
+  /**
+   * Dialeto CSV: vírgula, LF, com cabeçalho.
+   */
+  dialect: {
+    /**
+     * Separador de campos.
+     */
+    delimiter: ",";
+    /**
+     * Fim de linha.
+     */
+    lineTerminator: "\n";
+    /**
+     * A primeira linha é o cabeçalho.
+     */
+    header: true;
+  };
+  /**
+   * Table Schema do arquivo.
+   */
+  schema: {
+    /**
+     * As colunas, na ordem do cabeçalho.
+     *
+     * @minItems 1
+     */
+    fields: Campo[];
+    /**
+     * Colunas que identificam uma linha.
+     *
+     * @minItems 1
+     */
+    primaryKey: string[];
+    /**
+     * Célula vazia é valor ausente.
+     */
+    missingValues: string[];
+  };
+  /**
+   * As fontes dos números do arquivo.
+   *
+   * @minItems 1
+   */
+  sources: DatapackageFonte[];
+  /**
+   * Os termos de cada fonte dos números do arquivo.
+   *
+   * @minItems 1
+   */
+  licenses: {
+    /**
+     * Nome dos termos e os termos em uma frase.
+     */
+    title: Texto;
+    /**
+     * Página com os termos de uso da fonte.
+     */
+    path: string;
+  }[];
+}
+
+/**
+ * Uma coluna do CSV (Table Schema field).
+ *
+ * schemas/datapackage.schema.json#/$defs/campo
+ */
+export interface Campo {
+  /**
+   * Nome da coluna, como no cabeçalho.
+   */
+  name: string;
+  /**
+   * Tipo Table Schema.
+   */
+  type: "date" | "number" | "string";
+  /**
+   * O que a coluna contém, com a unidade.
+   */
+  description: Texto;
+  /**
+   * Restrições da coluna.
+   */
+  constraints?: {
+    /**
+     * A coluna nunca é vazia.
+     */
+    required?: true;
+    /**
+     * Valores possíveis.
+     *
+     * @minItems 1
+     */
+    enum?: string[];
+  };
+}
+
+/**
  * Identificador estável do evento: "evt_" e 20 dígitos hexadecimais do SHA-256 do tipo e do conteúdo.
  *
  * schemas/eventos.schema.json#/$defs/id
@@ -1195,6 +1420,13 @@ export interface CotacaoAtualizada {
 }
 
 /**
+ * Caminho de um arquivo publicado, relativo ao diretório de index.json (api/v1/).
+ *
+ * schemas/index.schema.json#/$defs/caminho
+ */
+export type Caminho = string;
+
+/**
  * Data e hora ISO 8601 com fuso, ou null quando ainda não aconteceu.
  *
  * schemas/status.schema.json#/$defs/dataHoraOuNulo
@@ -1222,6 +1454,7 @@ export type EstadoPagina =
 export interface PorSchema {
   "capturas.schema.json": Capturas;
   "cotacao.schema.json": Cotacao;
+  "datapackage.schema.json": Datapackage;
   "eventos.schema.json": Eventos;
   "index.schema.json": Index;
   "serie.schema.json": Serie;

@@ -1,12 +1,18 @@
-/** index.json: the catalogue of sources, products, UFs and every published series. */
+/**
+ * index.json: the catalogue of sources, products, UFs and every published series. Its paths are
+ * relative to its own directory (api/v1/), so `new URL(s.path, indexUrl)` finds the file on any
+ * mirror of the site (GitHub Pages, jsDelivr, a local server) without knowing where the root is.
+ */
 import type { Config } from "../config.ts";
 import { licenseFull, serieLicense } from "../domain/license.ts";
 import { PRODUTOS, PRODUTO_INFO } from "../domain/products.ts";
 import type { IndexFile, SerieFile } from "../domain/publicados.ts";
-import { seriesCsvPath, seriesJsonPath, type SeriesDef } from "../domain/series.ts";
+import { seriesCsvPath, seriesJsonPath, ufPublicada, type SeriesDef } from "../domain/series.ts";
 import { UFS } from "../domain/ufs.ts";
 import { SOURCES, allSeries, ufsDoAgregado } from "../sources/index.ts";
 import { maxTime } from "./aggregate.ts";
+import { excelPath, pracasCsvPath, temPracas } from "./csv.ts";
+import { relativoApi } from "./datapackage.ts";
 
 export function renderIndex(series: ReadonlyMap<string, SerieFile>, config: Config): IndexFile {
   const defs = allSeries();
@@ -30,9 +36,9 @@ export function renderIndex(series: ReadonlyMap<string, SerieFile>, config: Conf
       nome: PRODUTO_INFO[p].nome,
       unidade: PRODUTO_INFO[p].unidade,
       // only a national file that is published: a product whose national series has no day yet has none
-      path: series.has(p) ? `api/v1/cotacao/${p}.json` : null,
+      path: series.has(p) ? `cotacao/${p}.json` : null,
     })),
-    ufs: ufsDoAgregado().map((uf) => ({ uf, nome: UFS[uf], path: `api/v1/cotacao/uf/${uf}.json` })),
+    ufs: ufsDoAgregado().map((uf) => ({ uf, nome: UFS[uf], path: `cotacao/uf/${uf}.json` })),
     series: defs
       .filter((d) => series.has(d.id))
       .map((d: SeriesDef) => {
@@ -40,10 +46,15 @@ export function renderIndex(series: ReadonlyMap<string, SerieFile>, config: Conf
         const source = SOURCES.find((s) => s.id === d.fonte)!;
         return {
           id: d.id,
-          path: seriesJsonPath(d),
-          csv: seriesCsvPath(d),
+          path: relativoApi(seriesJsonPath(d)),
+          csv: relativoApi(seriesCsvPath(d)),
+          csv_excel: relativoApi(excelPath(seriesCsvPath(d))),
+          // state series only: the national ones have no praça table behind them
+          pracas_csv: temPracas(f.historico) ? relativoApi(pracasCsvPath(d)) : null,
           produto: d.produto,
-          uf: d.uf,
+          // a national series publishes the place of its indicator; `nacional` tells the two apart
+          uf: ufPublicada(d),
+          nacional: d.uf === null,
           praca: d.uf ? (f.praca ?? null) : null,
           regiao: d.regiao,
           fonte: d.fonte,

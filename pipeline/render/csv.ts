@@ -1,43 +1,140 @@
 import { EXTRAS_PRACA } from "../domain/row.ts";
 import type { HistoricoEntry } from "../domain/publicados.ts";
+import { seriesId, type SeriesKey } from "../domain/series.ts";
+
+/**
+ * A CSV as columns and rows of cells already written as text (numbers in their shortest form
+ * with a dot, ISO dates): the canonical file and its Excel-BR variant are two spellings of one
+ * table, so they cannot disagree.
+ */
+export interface Tabela {
+  colunas: readonly string[];
+  linhas: Iterable<readonly string[]>;
+}
+
+/**
+ * Columns that hold numbers, in every CSV this project writes: the Excel-BR variant writes
+ * them with a decimal comma, the Table Schemas type them `number`.
+ */
+export const COLUNAS_NUMERICAS: ReadonlySet<string> = new Set([
+  "valor",
+  "valor_usd",
+  "valor_30d",
+  "base_sp",
+  "funrural_avista",
+  "funrural_30d",
+  "senar_avista",
+  "senar_30d",
+]);
+
+/** api/v1/historico/{id}.pracas.csv: every praça of a state series, one line per praça per day. */
+export function pracasCsvPath(key: SeriesKey): string {
+  return `api/v1/historico/${seriesId(key)}.pracas.csv`;
+}
+
+/** Every series in long format, one line per series per day. */
+export const HISTORICO_LONGO_PATH = "api/v1/historico.csv";
+
+/** X.csv -> X.excel.csv: the Excel-BR variant sits next to its CSV, under a predictable name. */
+export function excelPath(csvPath: string): string {
+  return csvPath.replace(/\.csv$/, ".excel.csv");
+}
+
+export const isExcelPath = (p: string): boolean => p.endsWith(".excel.csv");
 
 function quote(s: string): string {
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
+function quoteExcel(s: string): string {
+  return /[";\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** RFC 4180, comma, dot decimals, LF, UTF-8 without BOM: what pandas, R and DuckDB read by default. */
+export function csvTexto(t: Tabela): string {
+  const out: string[] = [t.colunas.map(quote).join(",")];
+  for (const l of t.linhas) out.push(l.map(quote).join(","));
+  return out.join("\n") + "\n";
+}
+
 /**
- * A history as CSV, the same days and columns as the JSON: `data,valor` first, then the series'
- * other columns (valor_usd for CEPEA; for Scot the reference praça's 30 days, base, Funrural,
- * Senar and trend), then one column per praça (à vista, "praca:Barretos") for state series.
- * Dot decimals, ISO dates, LF, UTF-8.
+ * The same table for Excel in Portuguese (pt-BR locale): `;` between fields (the comma is the
+ * decimal separator there), decimal comma in the numeric columns, a UTF-8 BOM (without it Excel
+ * reads the file as Windows-1252 and "Três Lagoas" breaks) and CRLF.
  */
-export function historicoCsv(historico: readonly HistoricoEntry[]): string {
+export function excelTexto(t: Tabela): string {
+  const numerica = t.colunas.map((c) => COLUNAS_NUMERICAS.has(c));
+  const out: string[] = [t.colunas.map(quoteExcel).join(";")];
+  for (const l of t.linhas) out.push(l.map((v, i) => quoteExcel(numerica[i] ? v.replace(".", ",") : v)).join(";"));
+  return "\ufeff" + out.join("\r\n") + "\r\n";
+}
+
+const celula = (v: number | string | undefined): string => (v === undefined ? "" : String(v));
+
+/**
+ * The columns of a series' CSV: `data,valor,unidade`, then the series' other columns, in a
+ * fixed order, each only if some day has it (valor_usd for CEPEA; for Scot the reference
+ * praça's 30 days, base, Funrural, Senar and trend). The praças are in their own file.
+ */
+export function colunasHistorico(historico: readonly HistoricoEntry[]): string[] {
   const extras: string[] = [];
   for (const k of ["valor_usd", ...EXTRAS_PRACA] as const) {
     if (historico.some((e) => e[k] !== undefined)) extras.push(k);
   }
-  const pracas: string[] = [];
-  const seen = new Set<string>();
-  for (const e of historico) {
-    for (const p of Object.keys(e.pracas ?? {})) {
-      if (!seen.has(p)) {
-        seen.add(p);
-        pracas.push(p);
+  return ["data", "valor", "unidade", ...extras];
+}
+
+/** A series' history as a table: one line per day, oldest first, the unit on every line. */
+export function historicoTabela(historico: readonly HistoricoEntry[], unidade: string): Tabela {
+  const colunas = colunasHistorico(historico);
+  const extras = colunas.slice(3);
+  return {
+    colunas,
+    linhas: iteravel(function* () {
+      for (const e of historico) {
+        const rec = e as unknown as Record<string, number | string | undefined>;
+        yield [e.data, String(e.valor), unidade, ...extras.map((k) => celula(rec[k]))];
       }
-    }
-  }
-  const header = ["data", "valor", ...extras, ...pracas.map((p) => `praca:${p}`)].map(quote).join(",");
-  // values are numbers and ISO dates: nothing to quote, so rows are joined directly (this runs
-  // once per day of every history)
-  const lines = new Array<string>(historico.length + 1);
-  lines[0] = header;
-  for (let i = 0; i < historico.length; i++) {
-    const e = historico[i]!;
-    const rec = e as unknown as Record<string, number | string | undefined>;
-    let line = `${e.data},${e.valor}`;
-    for (const k of extras) line += `,${rec[k] ?? ""}`;
-    for (const p of pracas) line += `,${e.pracas?.[p] ?? ""}`;
-    lines[i + 1] = line;
-  }
-  return lines.join("\n") + "\n";
+    }),
+  };
+}
+
+/**
+ * A history as CSV, the same days as the JSON: `data,valor,unidade` and the series' other
+ * columns (colunasHistorico). Dot decimals, ISO dates, LF, UTF-8.
+ */
+export function historicoCsv(historico: readonly HistoricoEntry[], unidade: string): string {
+  return csvTexto(historicoTabela(historico, unidade));
+}
+
+/** A state series built from a praça table has praças on its days; a national one has none. */
+export function temPracas(historico: readonly HistoricoEntry[]): boolean {
+  return historico.some((e) => e.pracas !== undefined && Object.keys(e.pracas).length > 0);
+}
+
+export const COLUNAS_PRACAS = ["data", "praca", "valor", "unidade"] as const;
+
+/**
+ * Every praça of a state series in long format: one line per praça per day, the praças of a day
+ * in the source's order (as in the JSON), à vista price. Null when no day has praças (national
+ * series): then there is no file.
+ */
+export function pracasTabela(historico: readonly HistoricoEntry[], unidade: string): Tabela | null {
+  if (!temPracas(historico)) return null;
+  return {
+    colunas: COLUNAS_PRACAS,
+    linhas: iteravel(function* () {
+      for (const e of historico) for (const [p, v] of Object.entries(e.pracas ?? {})) yield [e.data, p, String(v), unidade];
+    }),
+  };
+}
+
+export function pracasCsv(historico: readonly HistoricoEntry[], unidade: string): string | null {
+  const t = pracasTabela(historico, unidade);
+  return t ? csvTexto(t) : null;
+}
+
+/** Rows rendered again on every read, so the canonical file and its Excel variant come from one table without holding it. */
+export function iteravel<T>(gen: () => Iterator<T>): Iterable<T> {
+  return { [Symbol.iterator]: gen };
 }

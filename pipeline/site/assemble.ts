@@ -1,7 +1,8 @@
 /**
  * Site assembly: every file of one published set, in one place, from the series, the status,
- * the events and the capture log. Series JSON and CSV, aggregates, catalogue, status, schemas,
- * events and feed, then the API description (openapi.json, docs/, client.js: last, its examples
+ * the events and the capture log. Series JSON and CSV (with the praças CSV and the Excel-BR
+ * variants), the long CSV of every series, aggregates, catalogue, the Frictionless
+ * datapackage.json, LICENSE and CITATION.cff, status, schemas, events and feed, then the API description (openapi.json, docs/, client.js: last, its examples
  * are the other files), then the year's capture log. The pure renderers live in ../render/ and
  * the event and API files in their own stages; run/ calls this and hands the set to publish/.
  */
@@ -10,12 +11,15 @@ import { join } from "node:path";
 import { REPO_ROOT, type Config } from "../config.ts";
 import type { SerieFile, StatusFile } from "../domain/publicados.ts";
 import { seriesCsvPath, seriesJsonPath } from "../domain/series.ts";
-import { EXEMPLOS, allSeries, ufsDoAgregado } from "../sources/index.ts";
+import { EXEMPLOS, SOURCES, allSeries, ufsDoAgregado } from "../sources/index.ts";
 import type { CapturasFile } from "../history/capturas.ts";
 import { renderAggregate } from "../render/aggregate.ts";
 import { renderCapturas } from "../render/capturas.ts";
 import { renderIndex } from "../render/catalogue.ts";
-import { historicoCsv } from "../render/csv.ts";
+import { HISTORICO_LONGO_PATH, csvTexto, excelPath, excelTexto, historicoTabela, pracasCsvPath, pracasTabela, type Tabela } from "../render/csv.ts";
+import { DATAPACKAGE_PATH, renderDataPackage } from "../render/datapackage.ts";
+import { CITATION_PATH, LICENSE_PATH, citacaoCff, licencaTexto } from "../render/licenca.ts";
+import { historicoLongoTabela } from "../render/longo.ts";
 import { stringifyDoc, type RenderedFile } from "../render/json.ts";
 import type { EventosFile } from "../events/model.ts";
 import { eventosFiles } from "../events/render.ts";
@@ -65,6 +69,8 @@ export function* renderSiteFiles(
   const kept = new Map<string, string>();
   const EXAMPLE_SERIES = exampleSeries();
   const emit = (path: string, text: string, doc?: unknown): RenderedFile => {
+    // the long CSV holds every series' history: too big to keep, and no example quotes it
+    if (path === HISTORICO_LONGO_PATH || path === excelPath(HISTORICO_LONGO_PATH)) return { path, text };
     if (!path.startsWith("api/v1/cotacao/") && !path.startsWith("api/v1/historico/")) kept.set(path, text);
     else if (EXAMPLE_SERIES.has(path) || path.startsWith("api/v1/cotacao/uf/")) kept.set(path, text);
     return doc === undefined ? { path, text } : { path, text, doc };
@@ -73,8 +79,11 @@ export function* renderSiteFiles(
     const f = series.get(def.id);
     if (!f) continue;
     yield emit(seriesJsonPath(def), stringifyDoc(f), f);
-    yield emit(seriesCsvPath(def), historicoCsv(f.historico));
+    yield* emitCsv(emit, seriesCsvPath(def), historicoTabela(f.historico, f.unidade));
+    const pracas = pracasTabela(f.historico, f.unidade);
+    if (pracas) yield* emitCsv(emit, pracasCsvPath(def), pracas);
   }
+  yield* emitCsv(emit, HISTORICO_LONGO_PATH, historicoLongoTabela(series));
   const agg = renderAggregate(series, null);
   yield emit("api/v1/cotacao.json", stringifyDoc(agg), agg);
   for (const uf of ufsDoAgregado()) {
@@ -83,12 +92,22 @@ export function* renderSiteFiles(
   }
   const index = renderIndex(series, config);
   yield emit("api/v1/index.json", stringifyDoc(index), index);
+  const pacote = renderDataPackage(series);
+  yield emit(DATAPACKAGE_PATH, stringifyDoc(pacote), pacote);
+  yield emit(LICENSE_PATH, licencaTexto(SOURCES));
+  yield emit(CITATION_PATH, citacaoCff(SOURCES));
   yield emit("api/v1/status.json", stringifyDoc(status), status);
   for (const [path, text] of schemaFiles()) yield emit(path, text);
   if (extras.eventos) for (const [path, text] of eventosFiles(extras.eventos)) yield emit(path, text);
   for (const [path, text] of apiDescriptionFiles(kept)) yield emit(path, text);
   // after the API description: its examples never quote the capture log
   if (extras.capturas) yield renderCapturas(extras.capturas);
+}
+
+/** A CSV and, next to it, its Excel-BR variant: two spellings of one table. */
+function* emitCsv(emit: (path: string, text: string) => RenderedFile, path: string, t: Tabela): Generator<RenderedFile> {
+  yield emit(path, csvTexto(t));
+  yield emit(excelPath(path), excelTexto(t));
 }
 
 /** The whole site as a map of path -> text (tests, small sites). */

@@ -8,10 +8,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
-import { historicoCsv } from "../render/csv.ts";
+import { HISTORICO_LONGO_PATH, excelPath, historicoCsv, isExcelPath } from "../render/csv.ts";
+import { DATAPACKAGE_PATH } from "../render/datapackage.ts";
 import type { HistoricoEntry } from "../domain/publicados.ts";
 import { listSchemaFiles, normalizePath, SCHEMA_DIR, validateDocument } from "../contract/schemas.ts";
 import { ChecagemCruzada } from "./cruzada.ts";
+import { ChecagemDados } from "./dados.ts";
 import { checarCsvHistorico, type CsvLinha } from "./csv.ts";
 import { linha, mostrar } from "../contract/messages.ts";
 
@@ -82,6 +84,7 @@ export class FileValidator {
   private readonly csvPendentes = new Map<string, CsvLido>();
   private index: unknown;
   private readonly cruzada = new ChecagemCruzada();
+  private readonly dados = new ChecagemDados();
 
   private push(p: string, erros: string[]): void {
     const prev = this.results.get(p);
@@ -106,6 +109,8 @@ export class FileValidator {
       // a file wrong on its own is reported once, not again against every file that quotes it
       if (erros.length === 0) this.cruzada.add(p, data);
       if (p === "api/v1/index.json") this.index = data;
+      if (p === DATAPACKAGE_PATH && erros.length === 0) this.dados.pacoteDeDados(data);
+      if (p.startsWith("api/v1/cotacao/") && erros.length === 0) this.dados.serie(p, data);
       if (p.startsWith("api/v1/cotacao/")) {
         const csv = csvDoJson(p);
         const pendente = this.csvPendentes.get(csv);
@@ -116,8 +121,15 @@ export class FileValidator {
           this.series.set(p, data);
         }
       }
+    } else if ((p === excelPath(HISTORICO_LONGO_PATH) || p.startsWith("api/v1/historico/")) && isExcelPath(p)) {
+      this.dados.excel(p, texto(content));
+    } else if (p === HISTORICO_LONGO_PATH) {
+      this.push(p, this.dados.historicoLongo(texto(content)).map((pr) => linha(p, pr)));
+    } else if (/^api\/v1\/historico\/.+\.pracas\.csv$/.test(p)) {
+      this.push(p, this.dados.pracas(p, texto(content)).map((pr) => linha(p, pr)));
     } else if (/^api\/v1\/historico\/.+\.csv$/.test(p)) {
       const text = texto(content);
+      this.dados.csv(p, text);
       const lido = checarCsvHistorico(text);
       this.push(p, lido.problemas.map((pr) => linha(p, pr)));
       const csv: CsvLido = { linhas: lido.linhas, texto: text };
@@ -142,6 +154,7 @@ export class FileValidator {
   report(arvore?: { has(path: string): boolean }): ValidationReport {
     if (arvore && this.index) this.push("api/v1/index.json", checarCaminhosDoIndice(this.index as { series?: unknown; produtos?: unknown; ufs?: unknown }, arvore));
     for (const [p, erros] of this.cruzada.problemas()) this.push(p, erros);
+    for (const [p, erros] of this.dados.problemas(arvore)) this.push(p, erros);
     const arquivos = [...this.results.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([path, erros]) => ({ path, erros }));
     return { arquivos, ignorados: [...this.ignorados].sort(), erros: arquivos.flatMap((a) => a.erros) };
   }
@@ -171,7 +184,7 @@ type CsvLido = { linhas: CsvLinha[]; texto?: string };
 function compararCsvJson(p: string, csv: CsvLido, doc: unknown): string[] {
   const { linhas } = csv;
   const jsonPath = jsonDoCsv(p);
-  const d = doc as { historico?: unknown } | undefined;
+  const d = doc as { historico?: unknown; unidade?: unknown } | undefined;
   if (!d || !Array.isArray(d.historico)) return [];
   const hist = d.historico as Array<{ data?: unknown; valor?: unknown }>;
   const erros: string[] = [];
@@ -189,7 +202,7 @@ function compararCsvJson(p: string, csv: CsvLido, doc: unknown): string[] {
   if (erros.length === 0 && csv.texto !== undefined) {
     let esperado: string;
     try {
-      esperado = historicoCsv(hist as HistoricoEntry[]);
+      esperado = historicoCsv(hist as HistoricoEntry[], String(d.unidade));
     } catch {
       return erros;
     }
@@ -217,15 +230,15 @@ function checarCopiaDoSchema(p: string, raw: string): string[] {
   return isDeepStrictEqual(data, original) ? [] : [`${p}: difere de schemas/${name} do repositório (cópia desatualizada: rode npm run build)`];
 }
 
-/** index.json points at files: every series, product and UF path must be in the tree. */
+/**
+ * index.json points at files: every series, product and UF path must be in the tree. Its paths
+ * are relative to its own directory (api/v1/).
+ */
 function checarCaminhosDoIndice(index: { series?: unknown; produtos?: unknown; ufs?: unknown }, byPath: { has(path: string): boolean }): string[] {
   const out: string[] = [];
-  const exists = (ref: string) => {
-    const p = normalizePath(ref);
-    return byPath.has(p) || byPath.has(`api/v1/${p}`);
-  };
+  const exists = (ref: string) => byPath.has(`api/v1/${ref}`);
   const lists: Array<[string, unknown, string[]]> = [
-    ["series", index.series, ["path", "csv"]],
+    ["series", index.series, ["path", "csv", "csv_excel", "pracas_csv"]],
     ["produtos", index.produtos, ["path"]],
     ["ufs", index.ufs, ["path"]],
   ];

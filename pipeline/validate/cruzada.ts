@@ -114,7 +114,8 @@ export class ChecagemCruzada {
     if (this.index && Array.isArray(this.index.series)) {
       this.index.series.forEach((e: unknown, i) => {
         if (!isObj(e) || typeof e.path !== "string") return;
-        const sp = e.path.replace(/^\/+/, "");
+        // index.json paths are relative to its own directory (api/v1/)
+        const sp = `api/v1/${e.path}`;
         const s = this.series.get(sp);
         if (!s) return;
         const campos: Array<[string, unknown, unknown]> = [

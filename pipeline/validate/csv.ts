@@ -24,7 +24,7 @@ export interface CsvHistorico {
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 /** Calendar check by arithmetic: this runs once per CSV line of every history. */
-function isRealDate(s: string): boolean {
+export function isRealDate(s: string): boolean {
   if (!ISO_DATE.test(s)) return false;
   const y = +s.slice(0, 4);
   const m = +s.slice(5, 7);

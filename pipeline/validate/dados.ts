@@ -1,0 +1,298 @@
+/**
+ * The files for data people, checked against the series they repeat: the long CSV
+ * (api/v1/historico.csv), the praças CSVs (historico/{produto}/{UF}.pracas.csv), the Excel-BR
+ * variants (*.excel.csv) and the Frictionless descriptor (datapackage.json). Only hashes and
+ * headers are kept while files are added, so the tree is still read once, one file at a time;
+ * `problemas()` compares them at the end.
+ *
+ * - each Excel variant must be exactly its CSV respelled (renderer's excelTexto of the CSV's rows);
+ * - each praças CSV must be exactly what its series' JSON history renders to;
+ * - the long file must hold, per series, the same days and values as the series' JSON, with its
+ *   product, source, unit and currency, and the uf the catalogue publishes;
+ * - the descriptor must list exactly the canonical CSVs on disk (whole tree), each resource's
+ *   fields being its CSV's header.
+ */
+import { createHash } from "node:crypto";
+import { mostrar, type Problema } from "../contract/messages.ts";
+import { UNIDADES } from "../domain/products.ts";
+import { ufPublicada } from "../domain/series.ts";
+import { COLUNAS_PRACAS, HISTORICO_LONGO_PATH, excelPath, excelTexto, pracasCsv } from "../render/csv.ts";
+import { DATAPACKAGE_PATH } from "../render/datapackage.ts";
+import { COLUNAS_LONGO } from "../render/longo.ts";
+import { serieDef } from "../sources/index.ts";
+import type { HistoricoEntry } from "../domain/publicados.ts";
+import { camposCsv, isRealDate } from "./csv.ts";
+
+const DECIMAL = /^-?\d+(\.\d{1,2})?$/;
+const UNIDADE = new Set<string>(UNIDADES);
+const sha = (s: string) => createHash("sha256").update(s).digest("hex");
+const at = (n: number) => `linha ${n}`;
+const mix = "os arquivos são de versões diferentes dos dados (publicação misturada?); rode npm run build";
+
+/** The lines of a CSV as written here (LF, no BOM), without the empty string after the last \n. */
+function linhasDe(text: string): string[] {
+  const l = text.split("\n");
+  if (l[l.length - 1] === "") l.pop();
+  return l;
+}
+
+/** The Excel-BR variant a canonical CSV text should have, or null when the text is not a CSV. */
+export function excelDoCsv(text: string): string | null {
+  const l = linhasDe(text);
+  const colunas = camposCsv(l[0] ?? "");
+  if (!colunas) return null;
+  const linhas: string[][] = [];
+  for (const x of l.slice(1)) {
+    const f = camposCsv(x);
+    if (!f) return null;
+    linhas.push(f);
+  }
+  return excelTexto({ colunas, linhas });
+}
+
+/** Layout of a file whose header is fixed: the header, then rows of that many fields. */
+function checarCabecalho(lines: string[], esperado: readonly string[], problemas: Problema[]): boolean {
+  if (lines[0] !== esperado.join(",")) {
+    problemas.push({ ponteiro: at(1), mensagem: `cabeçalho deve ser ${mostrar(esperado.join(","))} (recebido ${mostrar(lines[0] ?? "")})` });
+    return false;
+  }
+  if (lines.length < 2) problemas.push({ ponteiro: "", mensagem: "sem nenhuma linha de dados" });
+  return true;
+}
+
+function checarTexto(text: string, problemas: Problema[]): void {
+  if (text.length === 0) problemas.push({ ponteiro: "", mensagem: "arquivo vazio" });
+  if (text.charCodeAt(0) === 0xfeff) problemas.push({ ponteiro: at(1), mensagem: "começa com BOM (use UTF-8 sem BOM; a variante com BOM é o .excel.csv)" });
+  if (text.includes("\r")) problemas.push({ ponteiro: "", mensagem: "quebras de linha CRLF/CR: use apenas LF (\\n)" });
+  if (text.length > 0 && !text.endsWith("\n")) problemas.push({ ponteiro: "", mensagem: "a última linha deve terminar com \\n" });
+}
+
+function checarCampos(n: number, f: string[] | null, line: string, colunas: readonly string[], problemas: Problema[]): f is string[] {
+  if (!f) {
+    problemas.push({ ponteiro: at(n), mensagem: `aspas malformadas (recebido ${mostrar(line)})` });
+    return false;
+  }
+  if (f.length !== colunas.length) {
+    problemas.push({ ponteiro: at(n), mensagem: `deve ter ${colunas.length} campos como o cabeçalho (recebido ${f.length}: ${mostrar(line)})` });
+    return false;
+  }
+  return true;
+}
+
+function checarValorUnidade(n: number, data: string, valor: string, unidade: string, problemas: Problema[]): void {
+  if (!isRealDate(data)) problemas.push({ ponteiro: at(n), mensagem: `data deve ser AAAA-MM-DD válida (recebido ${mostrar(data)})` });
+  if (!DECIMAL.test(valor) || Number(valor) <= 0) {
+    problemas.push({ ponteiro: at(n), mensagem: `valor deve ser número positivo com ponto decimal e até duas casas (recebido ${mostrar(valor)})` });
+  }
+  if (!UNIDADE.has(unidade)) problemas.push({ ponteiro: at(n), mensagem: `unidade desconhecida ${mostrar(unidade)} (use ${UNIDADES.join(", ")})` });
+}
+
+/** api/v1/historico/{produto}/{UF}.pracas.csv on its own: layout, days in order, one line per praça per day. */
+export function checarCsvPracas(text: string): Problema[] {
+  const problemas: Problema[] = [];
+  checarTexto(text, problemas);
+  const lines = linhasDe(text.replace(/^\ufeff/, "").replace(/\r/g, ""));
+  if (!checarCabecalho(lines, COLUNAS_PRACAS, problemas)) return problemas;
+  let dia = "";
+  const vistas = new Set<string>();
+  for (let k = 1; k < lines.length && problemas.length < 20; k++) {
+    const n = k + 1;
+    const f = camposCsv(lines[k]!);
+    if (!checarCampos(n, f, lines[k]!, COLUNAS_PRACAS, problemas)) continue;
+    const [data, praca, valor, unidade] = f as [string, string, string, string];
+    checarValorUnidade(n, data, valor, unidade, problemas);
+    if (praca === "") problemas.push({ ponteiro: at(n), mensagem: "praça vazia" });
+    if (data < dia) problemas.push({ ponteiro: at(n), mensagem: `fora de ordem: "${data}" vem depois de "${dia}" (do mais antigo ao mais recente)` });
+    if (data !== dia) vistas.clear();
+    if (vistas.has(praca)) problemas.push({ ponteiro: at(n), mensagem: `praça ${mostrar(praca)} repetida no dia ${data} (uma linha por praça por dia)` });
+    vistas.add(praca);
+    if (data > dia) dia = data;
+  }
+  return problemas;
+}
+
+/** What the long file says of one series. */
+interface ResumoLongo {
+  fixos: string;
+  hash: ReturnType<typeof createHash>;
+  pontos: number;
+}
+
+/** What a series' JSON says, as the long file must repeat it. */
+interface ResumoSerie {
+  fixos: string;
+  hash: string;
+  pontos: number;
+}
+
+/** The long file on its own, and what it says of each series. */
+export function lerCsvLongo(text: string): { problemas: Problema[]; series: Map<string, ResumoLongo> } {
+  const problemas: Problema[] = [];
+  const series = new Map<string, ResumoLongo>();
+  checarTexto(text, problemas);
+  const lines = linhasDe(text.replace(/^\ufeff/, "").replace(/\r/g, ""));
+  if (!checarCabecalho(lines, COLUNAS_LONGO, problemas)) return { problemas, series };
+  let prev: [string, string] = ["", ""];
+  for (let k = 1; k < lines.length && problemas.length < 20; k++) {
+    const n = k + 1;
+    const f = camposCsv(lines[k]!);
+    if (!checarCampos(n, f, lines[k]!, COLUNAS_LONGO, problemas)) continue;
+    const [serie, produto, uf, praca, fonte, unidade, moeda, data, valor] = f as string[] as [string, string, string, string, string, string, string, string, string];
+    checarValorUnidade(n, data, valor, unidade, problemas);
+    if (!/^[a-z_]+(\/[A-Z]{2})?$/.test(serie)) problemas.push({ ponteiro: at(n), mensagem: `serie deve ser {produto} ou {produto}/{UF} (recebido ${mostrar(serie)})` });
+    if (serie < prev[0] || (serie === prev[0] && data <= prev[1])) {
+      problemas.push({ ponteiro: at(n), mensagem: `fora de ordem ou repetida: ${serie} ${data} depois de ${prev[0]} ${prev[1]} (ordene por serie e data, um dia por série)` });
+    }
+    prev = [serie, data];
+    let r = series.get(serie);
+    if (!r) {
+      r = { fixos: [produto, uf, praca, fonte, unidade, moeda].join(","), hash: createHash("sha256"), pontos: 0 };
+      series.set(serie, r);
+    } else if (r.fixos !== [produto, uf, praca, fonte, unidade, moeda].join(",")) {
+      problemas.push({ ponteiro: at(n), mensagem: `${serie}: produto, uf, praca, fonte, unidade e moeda devem ser os mesmos em todas as linhas da série (recebido ${mostrar(lines[k]!)})` });
+    }
+    r.hash.update(`${data},${valor}\n`);
+    r.pontos++;
+  }
+  return { problemas, series };
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+
+export class ChecagemDados {
+  /** canonical CSV path -> sha256 of the Excel text it should have */
+  private readonly excelEsperado = new Map<string, string>();
+  /** Excel path -> sha256 of its text */
+  private readonly excelVisto = new Map<string, string>();
+  /** praças CSV path -> sha256 (seen / what its series renders to) */
+  private readonly pracasVisto = new Map<string, string>();
+  private readonly pracasEsperado = new Map<string, string | null>();
+  /** canonical CSV path -> its header line */
+  private readonly cabecalhos = new Map<string, string>();
+  private longo: Map<string, ResumoLongo> | null = null;
+  private readonly seriesJson = new Map<string, ResumoSerie>();
+  private pacote: Obj | null = null;
+
+  /** A canonical CSV (series, praças or long): its header, and the Excel variant it should have. */
+  csv(p: string, text: string): void {
+    this.cabecalhos.set(p, text.slice(0, Math.max(0, text.indexOf("\n"))));
+    const excel = excelDoCsv(text);
+    if (excel !== null) this.excelEsperado.set(p, sha(excel));
+  }
+
+  excel(p: string, text: string): void {
+    this.excelVisto.set(p, sha(text));
+  }
+
+  pracas(p: string, text: string): Problema[] {
+    this.pracasVisto.set(p, sha(text));
+    this.csv(p, text);
+    return checarCsvPracas(text);
+  }
+
+  historicoLongo(text: string): Problema[] {
+    this.csv(HISTORICO_LONGO_PATH, text);
+    const lido = lerCsvLongo(text);
+    this.longo = lido.series;
+    return lido.problemas;
+  }
+
+  /** A series JSON, already valid against its schema: what its praças CSV and its lines of the long file must be. */
+  serie(p: string, doc: unknown): void {
+    if (!isObj(doc) || !Array.isArray(doc.historico)) return;
+    const m = /^api\/v1\/cotacao\/([a-z_]+(?:\/[A-Z]{2})?)\.json$/.exec(p);
+    if (!m || p.startsWith("api/v1/cotacao/uf/")) return;
+    const id = m[1]!;
+    const hist = doc.historico as HistoricoEntry[];
+    const unidade = String(doc.unidade);
+    const pr = pracasCsv(hist, unidade);
+    this.pracasEsperado.set(`api/v1/historico/${id}.pracas.csv`, pr === null ? null : sha(pr));
+    const def = serieDef(id);
+    const uf = def ? (ufPublicada(def) ?? "") : String(doc.uf ?? "");
+    const h = createHash("sha256");
+    for (const e of hist) h.update(`${e.data},${e.valor}\n`);
+    this.seriesJson.set(id, { fixos: [doc.produto, uf, doc.praca ?? "", doc.fonte, unidade, doc.moeda].join(","), hash: h.digest("hex"), pontos: hist.length });
+  }
+
+  pacoteDeDados(doc: unknown): void {
+    if (isObj(doc)) this.pacote = doc;
+  }
+
+  /**
+   * Every disagreement, by file. With `arvore` (the whole tree: npm run validate), files that
+   * must exist beside others are required too.
+   */
+  problemas(arvore?: { has(path: string): boolean }): Map<string, string[]> {
+    const out = new Map<string, string[]>();
+    const push = (p: string, msg: string) => out.set(p, [...(out.get(p) ?? []), `${p}: ${msg}`]);
+
+    for (const [csv, want] of this.excelEsperado) {
+      const x = excelPath(csv);
+      const got = this.excelVisto.get(x);
+      if (got === undefined) {
+        if (arvore) push(x, `falta: é a variante para o Excel de ${csv} (';', vírgula decimal, UTF-8 com BOM, CRLF); rode npm run build`);
+      } else if (got !== want) push(x, `não é ${csv} com ';', vírgula decimal, BOM e CRLF (conteúdo difere); ${mix}`);
+    }
+    if (arvore) {
+      for (const x of this.excelVisto.keys()) {
+        const csv = x.replace(/\.excel\.csv$/, ".csv");
+        if (!this.cabecalhos.has(csv)) push(x, `variante para o Excel sem o CSV ${csv} ao lado (arquivo órfão)`);
+      }
+    }
+
+    for (const [p, want] of this.pracasEsperado) {
+      const got = this.pracasVisto.get(p);
+      const json = p.replace(/^api\/v1\/historico\//, "api/v1/cotacao/").replace(/\.pracas\.csv$/, ".json");
+      if (want === null) {
+        if (got !== undefined) push(p, `${json} não tem praças no histórico, então este arquivo não deveria existir; ${mix}`);
+      } else if (got === undefined) {
+        if (arvore) push(p, `falta: ${json} tem praças no histórico; rode npm run build`);
+      } else if (got !== want) push(p, `difere do que o histórico de ${json} dá para as praças; ${mix}`);
+    }
+    for (const p of this.pracasVisto.keys()) {
+      if (!this.pracasEsperado.has(p) && arvore) push(p, `não há série ${p.replace(/^api\/v1\/historico\//, "api/v1/cotacao/").replace(/\.pracas\.csv$/, ".json")} para estas praças`);
+    }
+
+    const L = HISTORICO_LONGO_PATH;
+    if (this.longo) {
+      for (const [id, s] of this.seriesJson) {
+        const l = this.longo.get(id);
+        if (!l) {
+          if (s.pontos > 0) push(L, `não traz a série ${id} (${s.pontos} dias em api/v1/cotacao/${id}.json); ${mix}`);
+          continue;
+        }
+        if (l.fixos !== s.fixos) push(L, `${id}: produto,uf,praca,fonte,unidade,moeda = ${mostrar(l.fixos)}, mas api/v1/cotacao/${id}.json e o catálogo dão ${mostrar(s.fixos)}; ${mix}`);
+        if (l.pontos !== s.pontos || l.hash.copy().digest("hex") !== s.hash) {
+          push(L, `${id}: ${l.pontos} linhas que não conferem com os ${s.pontos} dias (data, valor) de api/v1/cotacao/${id}.json; ${mix}`);
+        }
+      }
+      if (arvore) for (const id of this.longo.keys()) if (!this.seriesJson.has(id)) push(L, `traz a série ${id}, que não está publicada (api/v1/cotacao/${id}.json não existe)`);
+    } else if (arvore && this.seriesJson.size > 0) {
+      push(L, "falta o arquivo longo com todas as séries; rode npm run build");
+    }
+
+    const csvs = [...this.cabecalhos.keys()];
+    if (this.pacote && Array.isArray(this.pacote.resources)) {
+      const listados = new Set<string>();
+      this.pacote.resources.forEach((r: unknown, i) => {
+        if (!isObj(r) || typeof r.path !== "string") return;
+        const p = `api/v1/${r.path}`;
+        listados.add(p);
+        const campos = isObj(r.schema) && Array.isArray(r.schema.fields) ? r.schema.fields.map((f) => (isObj(f) ? f.name : undefined)) : [];
+        const chave = isObj(r.schema) && Array.isArray(r.schema.primaryKey) ? r.schema.primaryKey : [];
+        for (const k of chave) if (!campos.includes(k)) push(DATAPACKAGE_PATH, `/resources/${i}/schema/primaryKey: ${mostrar(k)} não é um dos campos`);
+        const cab = this.cabecalhos.get(p);
+        if (cab === undefined) {
+          if (arvore) push(DATAPACKAGE_PATH, `/resources/${i}/path: ${mostrar(r.path)} não existe (o recurso deve ser um CSV publicado)`);
+        } else if (cab !== campos.join(",")) {
+          push(DATAPACKAGE_PATH, `/resources/${i}/schema/fields: ${mostrar(campos.join(","))} não é o cabeçalho de ${p} (${mostrar(cab)}); ${mix}`);
+        }
+      });
+      if (arvore) for (const p of csvs) if (!listados.has(p)) push(DATAPACKAGE_PATH, `não lista ${p} em resources (todo CSV publicado tem o seu recurso)`);
+    } else if (arvore && csvs.length > 0) {
+      push(DATAPACKAGE_PATH, "falta o descritor Frictionless dos CSV; rode npm run build");
+    }
+    return out;
+  }
+}

@@ -10,7 +10,8 @@ import { UNIDADE_INFO, type Unidade } from "../domain/products.ts";
 import { UFS } from "../domain/ufs.ts";
 import { SITE_URL } from "../domain/site.ts";
 import { EVENTOS_PATH, FEED_PATH, type Evento, type EventosFile, type PriceChangedDados } from "./model.ts";
-import { nomesDosProdutos } from "../sources/index.ts";
+import { nomesDosProdutos, serieDef } from "../sources/index.ts";
+import { ancoraSerie, nomeFonte, nomeSerie } from "../publish/nomes.ts";
 
 export function escapeXml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c]!);
@@ -19,12 +20,21 @@ export function escapeXml(text: string): string {
 const preco = (valor: number, unidade: Unidade) => formatPreco(valor, unidade);
 const sinal = (n: number) => (n > 0 ? "+" : n < 0 ? "−" : "");
 
-function onde(d: { nome: string; uf: string | null }): string {
-  return d.uf ? `${d.nome} (${d.uf})` : d.nome;
+/** "Boi gordo (MT, Scot Consultoria)", by the series id (a national series' uf names its place). */
+function onde(d: { serie: string; nome: string; fonte: string }): string {
+  return nomeSerie(d.serie, d.fonte, d.nome);
 }
 
-function ondeLongo(d: { nome: string; uf: string | null }): string {
-  return d.uf ? `${d.nome} em ${UFS[d.uf as keyof typeof UFS] ?? d.uf}` : `${d.nome} (referência nacional)`;
+/** "Boi gordo em Mato Grosso"; "Boi gordo (CEPEA/ESALQ-USP)" when national. */
+function ondeLongo(d: { serie: string; nome: string; fonte: string }): string {
+  const uf = d.serie.includes("/") ? d.serie.split("/")[1]! : null;
+  return uf ? `${d.nome} em ${UFS[uf as keyof typeof UFS] ?? uf}` : onde(d);
+}
+
+/** A series of a cotacao_atualizada summary by name, from the catalogue. */
+function ondeDoId(serie: string): string {
+  const def = serieDef(serie);
+  return def ? nomeSerie(serie, def.fonte) : serie;
 }
 
 function direcao(d: PriceChangedDados): string {
@@ -40,8 +50,11 @@ const TIPO_ROTULO: Record<Evento["tipo"], string> = {
   historico_revisado: "Histórico revisado",
 };
 
-/** Title, summary and link of one event, in pt-BR. */
-export function describeEvento(e: Evento): { titulo: string; resumo: string; path: string } {
+/**
+ * Title, summary and links of one event, in pt-BR: `path` the JSON file, `ancora` the series'
+ * anchor on the dashboard (null: the dashboard itself).
+ */
+export function describeEvento(e: Evento): { titulo: string; resumo: string; path: string; ancora: string | null } {
   switch (e.tipo) {
     case "price_changed": {
       const d = e.dados;
@@ -51,8 +64,9 @@ export function describeEvento(e: Evento): { titulo: string; resumo: string; pat
         titulo: `${onde(d)}: ${preco(d.atual.valor, d.unidade)} em ${formatDateBR(d.atual.data)}, ${direcao(d)}`,
         resumo:
           `${ondeLongo(d)} passou de ${preco(d.anterior.valor, d.unidade)} para ${preco(d.atual.valor, d.unidade)} (${quando}): ` +
-          `${sinal(abs)}${formatBRL(Math.abs(abs))} (${sinal(d.variacao.percentual)}${formatDecimalBR(Math.abs(d.variacao.percentual))}%). Fonte: ${d.fonte}.`,
+          `${sinal(abs)}${formatBRL(Math.abs(abs))} (${sinal(d.variacao.percentual)}${formatDecimalBR(Math.abs(d.variacao.percentual))}%). Fonte: ${nomeFonte(d.fonte)}.`,
         path: d.path,
+        ancora: ancoraSerie(d.serie),
       };
     }
     case "historico_revisado": {
@@ -61,10 +75,11 @@ export function describeEvento(e: Evento): { titulo: string; resumo: string; pat
       return {
         titulo: `${onde(d)}: ${n} ${n === 1 ? "dia revisado" : "dias revisados"} no histórico`,
         resumo:
-          `A fonte (${d.fonte}) revisou ${n === 1 ? "um dia passado" : `${n} dias passados`} de ${ondeLongo(d)}: ` +
+          `${nomeFonte(d.fonte)} revisou ${n === 1 ? "um dia passado" : `${n} dias passados`} de ${ondeLongo(d)}: ` +
           d.revisoes.map((r) => `${formatDateBR(r.data)} de ${preco(r.anterior, d.unidade)} para ${preco(r.atual, d.unidade)}`).join("; ") +
           ".",
         path: d.path,
+        ancora: ancoraSerie(d.serie),
       };
     }
     case "cotacao_atualizada": {
@@ -74,8 +89,9 @@ export function describeEvento(e: Evento): { titulo: string; resumo: string; pat
       if (d.revisoes > 0) partes.push(`${d.revisoes} ${d.revisoes === 1 ? "revisão" : "revisões"}`);
       return {
         titulo: `Cotações atualizadas: ${partes.join(" e ")} em ${ns} ${ns === 1 ? "série" : "séries"}`,
-        resumo: `Séries com dados novos: ${d.series.map((s) => `${s.serie} (${formatDateBR(s.data)}: ${preco(s.valor, s.unidade)})`).join("; ")}.`,
+        resumo: `Séries com dados novos: ${d.series.map((s) => `${ondeDoId(s.serie)}, ${preco(s.valor, s.unidade)} em ${formatDateBR(s.data)}`).join("; ")}.`,
         path: "api/v1/cotacao.json",
+        ancora: null,
       };
     }
   }
@@ -108,7 +124,9 @@ export function renderFeed(file: EventosFile, siteUrl: string = SITE_URL): strin
       `    <updated>${x(e.criado_em)}</updated>`,
       `    <published>${x(e.criado_em)}</published>`,
       `    <category term="${x(e.tipo)}" label="${x(TIPO_ROTULO[e.tipo])}"/>`,
-      `    <link rel="alternate" type="application/json" href="${x(siteUrl + d.path)}"/>`,
+      // a person opens the series on the dashboard; a program follows the JSON
+      `    <link rel="alternate" type="text/html" href="${x(d.ancora ? `${siteUrl}#${d.ancora}` : siteUrl)}"/>`,
+      `    <link rel="related" type="application/json" href="${x(siteUrl + d.path)}"/>`,
       `    <summary type="text">${x(d.resumo)}</summary>`,
       `  </entry>`,
     );

@@ -166,15 +166,39 @@ describe("events of two updates on real pages", () => {
       expect(entry.updated).toBe(e.criado_em);
       expect(typeof entry.title).toBe("string");
       expect(entry.summary["#text"].length).toBeGreaterThan(10);
-      expect(entry.link[0]["@href"]).toMatch(/^https:\/\/.+\/api\/v1\/cotacao.*\.json$/);
+      // a human page first: the series' row on the dashboard; the JSON beside it
+      const links = entry.link as any[];
+      const html = links.find((l) => l["@rel"] === "alternate");
+      const json = links.find((l) => l["@rel"] === "related");
+      expect(html["@type"]).toBe("text/html");
+      expect(json["@type"]).toBe("application/json");
+      expect(json["@href"]).toMatch(/^https:\/\/.+\/api\/v1\/cotacao.*\.json$/);
+      const site = String(f.link.find((l: any) => l["@rel"] === "alternate")["@href"]);
+      if (e.tipo === "cotacao_atualizada") expect(html["@href"]).toBe(site);
+      else {
+        const serie = e.dados.serie;
+        expect(html["@href"]).toBe(`${site}#serie-${serie.replace("/", "-")}`);
+        expect(json["@href"]).toBe(`${site}api/v1/cotacao/${serie}.json`);
+      }
       expect(entry.category["@term"]).toBe(e.tipo);
     }
     expect(ids.size).toBe(second.eventos.length);
     const titles = (f.entry as any[]).map((e) => e.title);
     expect(titles[0]).toBe("Cotações atualizadas: 1 dia novo e 2 revisões em 2 séries");
-    expect(titles[1]).toBe("Boi gordo: R$ 347,70/@ em 04/09/2026, alta de 0,03%");
-    expect(titles[2]).toBe("Boi gordo (MT): R$ 326,00/@ em 05/08/2026, alta de 1,24%");
-    expect(titles[3]).toBe("Boi gordo: 1 dia revisado no histórico");
+    // series and sources by name, dates in the Brazilian format
+    expect(titles[1]).toBe("Boi gordo (CEPEA/ESALQ-USP): R$ 347,70/@ em 04/09/2026, alta de 0,03%");
+    expect(titles[2]).toBe("Boi gordo (MT, Scot Consultoria): R$ 326,00/@ em 05/08/2026, alta de 1,24%");
+    expect(titles[3]).toBe("Boi gordo (CEPEA/ESALQ-USP): 1 dia revisado no histórico");
+    const entries = f.entry as any[];
+    expect(entries[0].summary["#text"]).toMatch(/^Séries com dados novos: Boi gordo \(CEPEA\/ESALQ-USP\), R\$ 347,70\/@ em 04\/09\/2026; Boi gordo \(MT, Scot Consultoria\), R\$ 326,00\/@ em 05\/08\/2026\.$/);
+    expect(entries[2].summary["#text"]).toBe(
+      "Boi gordo em Mato Grosso passou de R$ 322,00/@ para R$ 326,00/@ (o valor de 05/08/2026 foi revisado): +R$ 4,00 (+1,24%). Fonte: Scot Consultoria.",
+    );
+    expect(entries[2].link.find((l: any) => l["@rel"] === "alternate")["@href"]).toMatch(/^https:\/\/.+\/#serie-boi_gordo-MT$/);
+    expect(entries[3].link.find((l: any) => l["@rel"] === "alternate")["@href"]).toMatch(/^https:\/\/.+\/#serie-boi_gordo$/);
+    expect(entries[3].summary["#text"]).toBe("CEPEA/ESALQ-USP revisou um dia passado de Boi gordo (CEPEA/ESALQ-USP): 20/08/2026 de R$ 345,20/@ para R$ 345,70/@.");
+    // no id nor ISO date reaches a reader
+    for (const e of entries) expect(`${e.title} ${e.summary["#text"]}`).not.toMatch(/boi_gordo|\bscot\b|\bcepea\b|\d{4}-\d{2}-\d{2}/);
   });
 });
 

@@ -58,8 +58,9 @@ var PRODUTOS_DECLARADOS = {
     nome: "Bezerro",
     tipo: "cabeca",
     unidade: "cabeca",
-    // kg: Datagro's reposição price per kg of live weight, state series bezerro/{UF} (sources/datagro.ts)
-    faixa: { cabeca: [500, 15e3], kg: [4, 60] },
+    // CEPEA's MS indicator, per head, only: Datagro's per-kg calf is bezerro_reposicao, so that
+    // `bezerro` has one unit and its national series answers for MS
+    faixa: { cabeca: [500, 15e3] },
     saltoMaximoPct: 12,
     revisaoMaximaPct: 1.5,
     agregado: { chave: "bezerro_ms", rotulo: "bezerro MS" }
@@ -93,6 +94,16 @@ var PRODUTOS_DECLARADOS = {
   bezerro_desmama: {
     // "Desmama": the weaned calf, the youngest category
     nome: "Bezerro de desmama",
+    tipo: "sem_simulacao",
+    unidade: "kg",
+    faixa: { kg: [4, 60] },
+    saltoMaximoPct: 15,
+    revisaoMaximaPct: 1.5
+  },
+  bezerro_reposicao: {
+    // Datagro's "Bezerro" column, per kg of live weight by state: not the national bezerro
+    // (CEPEA's MS indicator, per head), so a product of its own, like the other reposição columns
+    nome: "Bezerro (reposição)",
     tipo: "sem_simulacao",
     unidade: "kg",
     faixa: { kg: [4, 60] },
@@ -352,6 +363,23 @@ var FUNRURAL_PADRAO = {
   ],
   base_legal: "Produtor rural pessoa física: 1,2% (INSS, Lei 8.212/1991, art. 25, I, redação da Lei 13.606/2018) + 0,1% (RAT, art. 25, II) + 0,2% (SENAR, Lei 9.528/1997, art. 6º) = 1,5% da receita bruta da venda. Pessoa jurídica: 2,05% (Lei 8.870/1994, art. 25). Quem optou por contribuir sobre a folha de salários (opção criada pela Lei 13.606/2018) paga só o SENAR (0,2%)."
 };
+var PRECOS_SEM_FUNRURAL = [
+  {
+    fonte: "cepea",
+    produto: "boi_gordo",
+    nota: 'O indicador do CEPEA já é sem Funrural ("valor à vista por arroba de 15 kg, sem Funrural (preço livre)", Nota 1 da página do indicador): nada a deduzir.'
+  }
+];
+var COLUNAS_PRECO = ["valor", "valor_30d", "funrural_avista", "funrural_30d", "senar_avista", "senar_30d"];
+var COLUNA_INFO = {
+  valor: { nome: "bruto, à vista", desconta: "nada" },
+  valor_30d: { nome: "bruto, 30 dias", desconta: "nada" },
+  funrural_avista: { nome: "à vista, com o Funrural já descontado pela fonte", desconta: "funrural" },
+  funrural_30d: { nome: "30 dias, com o Funrural já descontado pela fonte", desconta: "funrural" },
+  senar_avista: { nome: "à vista, sem Funrural e com só o SENAR (0,2%) descontado pela fonte", desconta: "senar" },
+  senar_30d: { nome: "30 dias, sem Funrural e com só o SENAR (0,2%) descontado pela fonte", desconta: "senar" }
+};
+var DIAS_UTEIS_ATUAL = 3;
 var KG_POR_ARROBA = 15n;
 var LIMITES = {
   cabecas: [1, 1e5],
@@ -371,6 +399,7 @@ var CAMPOS = [
   "rendimento_pct",
   "sacas",
   "preco",
+  "coluna",
   "funrural_pct",
   "comissao_pct",
   "frete"
@@ -384,6 +413,7 @@ var ROTULOS = {
   rendimento_pct: "Rendimento de carcaça (%)",
   sacas: "Sacas de 60 kg",
   preco: "Preço por unidade (R$, opcional)",
+  coluna: "Coluna de preço da fonte",
   funrural_pct: "Funrural (%)",
   comissao_pct: "Comissão (% do bruto)",
   frete: "Frete (R$, total)"
@@ -442,11 +472,6 @@ function validarEntrada(params, limites = LIMITES) {
     const v = params[k];
     return v === void 0 || v.trim() === "" ? void 0 : v;
   };
-  for (const k of Object.keys(params)) {
-    if (!CAMPOS.includes(k)) {
-      erros.push({ campo: k, mensagem: `parâmetro desconhecido "${k}"; válidos: ${CAMPOS.join(", ")}` });
-    }
-  }
   const produtoTxt = get("produto");
   let produto = null;
   const simulaveis = PRODUTOS.filter((p) => PRODUTO_INFO[p].tipo !== "sem_simulacao");
@@ -503,6 +528,16 @@ function validarEntrada(params, limites = LIMITES) {
   const sacas = grao ? decimal("sacas", 2, limites.sacas, " sacas", true, null) : null;
   if (produto && !grao && get("sacas") !== void 0) erros.push({ campo: "sacas", mensagem: `${rotulo("sacas")}: só se aplica a ${nomesDoTipo("grao_saca")}` });
   const preco = decimal("preco", 2, limites.preco, "", false, null);
+  let coluna = null;
+  const colunaTxt = get("coluna");
+  if (colunaTxt !== void 0) {
+    const c = colunaTxt.trim().toLowerCase();
+    if (!COLUNAS_PRECO.includes(c)) {
+      erros.push({ campo: "coluna", mensagem: `${rotulo("coluna")}: "${colunaTxt.slice(0, 40)}" não existe; válidas: ${COLUNAS_PRECO.join(", ")}` });
+    } else if (preco !== null && c !== "valor") {
+      erros.push({ campo: "coluna", mensagem: `${rotulo("coluna")}: não se aplica a um preço informado (deixe o preço em branco para usar a coluna publicada)` });
+    } else coluna = c === "valor" ? null : c;
+  }
   const funrural = decimal("funrural_pct", 2, limites.funruralPct, "%", false, BigInt(FUNRURAL_PADRAO.aliquotaCentesimos));
   const comissao = decimal("comissao_pct", 2, limites.comissaoPct, "%", false, 0n);
   const frete = decimal("frete", 2, limites.frete, "", false, 0n);
@@ -516,6 +551,7 @@ function validarEntrada(params, limites = LIMITES) {
     sacasCentesimos: sacas,
     precoCentavos: preco,
     funruralCentesimosPct: funrural ?? 0n,
+    coluna,
     comissaoCentesimosPct: comissao ?? 0n,
     freteCentavos: frete ?? 0n
   };
@@ -528,7 +564,7 @@ function validarEntrada(params, limites = LIMITES) {
   }
   return { ok: true, entrada };
 }
-function contas(entrada, precoCent, unidade) {
+function contas(entrada, precoCent, unidade, funruralCent = entrada.funruralCentesimosPct) {
   const quantidade = { base: "" };
   const publicados = [precoCent];
   let bruto;
@@ -565,7 +601,7 @@ function contas(entrada, precoCent, unidade) {
     unidadesVendidas = entrada.sacasCentesimos;
     publicados.push(entrada.sacasCentesimos);
   }
-  const funrural = divRound(bruto * entrada.funruralCentesimosPct, 10000n);
+  const funrural = divRound(bruto * funruralCent, 10000n);
   const comissao = divRound(bruto * entrada.comissaoCentesimosPct, 10000n);
   const totalDed = funrural + comissao + entrada.freteCentavos;
   const liquido = bruto - totalDed;
@@ -584,13 +620,86 @@ function serieDaEntrada(e) {
   return e.uf ? `${e.produto}/${e.uf}` : e.produto;
 }
 var UNIDADE_TEXTO = (u) => UNIDADE_INFO[u].sufixo;
-function simular(entrada, preco) {
+function referenciaDaSerie(f, serie) {
+  const ultimo = f.historico.length > 0 ? f.historico[f.historico.length - 1] : void 0;
+  const colunas = {};
+  const linhas = [];
+  if (ultimo && ultimo.data === f.data_cotacao) linhas.push(ultimo);
+  const daPraca = f.pracas?.find((p) => p.praca === f.praca && p.valor === f.valor);
+  if (daPraca) linhas.push(daPraca);
+  for (const linha of linhas) {
+    for (const c of COLUNAS_PRECO) {
+      const v = linha[c];
+      if (c !== "valor" && colunas[c] === void 0 && typeof v === "number") colunas[c] = v;
+    }
+  }
+  return {
+    valor: f.valor,
+    unidade: f.unidade,
+    data_cotacao: f.data_cotacao,
+    fonte: f.fonte,
+    serie,
+    praca: f.praca ?? null,
+    nome: `${f.nome}, ${f.regiao}`,
+    fonte_nome: f.proveniencia?.nome ?? null,
+    colunas
+  };
+}
+function hojeEmBrasilia(agora = /* @__PURE__ */ new Date()) {
+  return new Intl.DateTimeFormat("en-CA", { timeZone: "America/Sao_Paulo", year: "numeric", month: "2-digit", day: "2-digit" }).format(agora);
+}
+var DIA_MS = 864e5;
+var diaUTC = (iso) => Date.parse(`${iso.slice(0, 10)}T00:00:00Z`);
+function diasEntre(a, b) {
+  return Math.round((diaUTC(b) - diaUTC(a)) / DIA_MS);
+}
+function diasUteisEntre(a, b) {
+  const total = diasEntre(a, b);
+  if (total <= 0) return 0;
+  let n = Math.floor(total / 7) * 5;
+  const dia0 = new Date(diaUTC(a)).getUTCDay();
+  for (let i = 1; i <= total % 7; i++) {
+    const d = (dia0 + i) % 7;
+    if (d !== 0 && d !== 6) n++;
+  }
+  return n;
+}
+function dataBR(iso) {
+  const [y, m, d] = iso.slice(0, 10).split("-");
+  return `${d}/${m}/${y}`;
+}
+function precoSemFunrural(produto, ref, coluna) {
+  const fonte = ref.fonte_nome ?? ref.fonte ?? "a fonte";
+  if (coluna && COLUNA_INFO[coluna].desconta === "funrural") {
+    return `Preço da coluna "${COLUNA_INFO[coluna].nome}" (${fonte}): o Funrural já foi descontado pela fonte; nada a deduzir.`;
+  }
+  if (coluna && COLUNA_INFO[coluna].desconta === "senar") {
+    return `Preço da coluna "${COLUNA_INFO[coluna].nome}" (${fonte}), para quem contribui sobre a folha de salários (Lei 13.606/2018): nada mais a deduzir.`;
+  }
+  return PRECOS_SEM_FUNRURAL.find((d) => d.fonte === ref.fonte && d.produto === produto)?.nota ?? null;
+}
+function simular(entrada, preco, opcoes = {}) {
   const obs = [];
+  const avisos = [];
   const informado = entrada.precoCentavos !== null;
   if (!informado && !preco) throw new Error("simular: sem preço publicado e sem preço informado");
   const tipo = PRODUTO_INFO[entrada.produto].tipo;
   const unidade = informado ? tipo === "gado_arroba" ? preco?.unidade ?? PRODUTO_INFO[entrada.produto].unidade : PRODUTO_INFO[entrada.produto].unidade : preco.unidade;
-  const precoCent = informado ? entrada.precoCentavos : BigInt(toHundredths(preco.valor));
+  let valorPublicado = preco?.valor ?? 0;
+  if (!informado && entrada.coluna) {
+    const v = preco.colunas?.[entrada.coluna];
+    if (v === void 0) {
+      const tem = Object.keys(preco.colunas ?? {});
+      throw new SimulacaoForaDoLimite([
+        {
+          campo: "coluna",
+          mensagem: `${rotulo("coluna")}: ${preco.nome ?? preco.serie ?? "a série"} não publica a coluna ${entrada.coluna} em ${preco.data_cotacao ? dataBR(preco.data_cotacao) : "seu último dia"}; ` + (tem.length ? `colunas publicadas: valor, ${tem.join(", ")}` : "só há o valor de referência (coluna valor)")
+        }
+      ]);
+    }
+    valorPublicado = v;
+  }
+  const precoCent = informado ? entrada.precoCentavos : BigInt(toHundredths(valorPublicado));
   if (tipo === "cabeca" && unidade !== "cabeca") {
     throw new SimulacaoForaDoLimite([
       {
@@ -599,10 +708,25 @@ function simular(entrada, preco) {
       }
     ]);
   }
-  const c = contas(entrada, precoCent, unidade);
+  const semFunrural = informado ? null : precoSemFunrural(entrada.produto, preco, entrada.coluna);
+  const funruralCent = semFunrural ? 0n : entrada.funruralCentesimosPct;
+  const c = contas(entrada, precoCent, unidade, funruralCent);
   const fora = foraDoLimite(entrada, c);
   if (fora) throw new SimulacaoForaDoLimite([fora]);
   const { quantidade, bruto, funrural, comissao, totalDed, liquido, unidadesVendidas } = c;
+  let idade;
+  let desatualizado;
+  if (!informado && preco.data_cotacao) {
+    const hoje = opcoes.hoje ?? hojeEmBrasilia();
+    idade = Math.max(0, diasEntre(preco.data_cotacao, hoje));
+    desatualizado = diasUteisEntre(preco.data_cotacao, hoje) > DIAS_UTEIS_ATUAL;
+    if (desatualizado) {
+      avisos.push(
+        `Preço de ${dataBR(preco.data_cotacao)}, há ${idade} ${idade === 1 ? "dia" : "dias"}: é o último que ${preco.fonte_nome ?? preco.fonte ?? "a fonte"} publicou para esta série e pode estar longe do mercado de hoje. Confira o preço atual ou informe-o no campo "${rotulo("preco")}".`
+      );
+    }
+  }
+  if (semFunrural) obs.push(semFunrural);
   if (tipo === "gado_arroba") {
     obs.push(
       unidade === "kg" ? "Preço cotado por kg de peso vivo (como a Scot publica o RS): bruto = peso vivo total × R$/kg; as arrobas são só informativas." : "Arrobas = cabeças × peso vivo × rendimento de carcaça ÷ 15 kg, arredondadas ao centésimo antes de multiplicar pelo preço."
@@ -612,9 +736,14 @@ function simular(entrada, preco) {
   }
   if (liquido < 0n) obs.push("As deduções superam o valor bruto: o resultado líquido é negativo.");
   const padrao = entrada.funruralCentesimosPct === BigInt(FUNRURAL_PADRAO.aliquotaCentesimos);
-  if (!padrao) obs.push(`Alíquota do Funrural alterada para ${fmt(entrada.funruralCentesimosPct, 2)}% (padrão: 1,5% para pessoa física).`);
-  const ref = informado ? { valor: toNumber(precoCent, 2), unidade, data_cotacao: null, fonte: null, serie: null, praca: null } : preco;
-  const descricao = informado ? `${formatarReais(precoCent)}${UNIDADE_TEXTO(unidade)} informado pelo usuário` : `${formatarReais(precoCent)}${UNIDADE_TEXTO(unidade)} de ${ref.data_cotacao ?? "data desconhecida"} (${ref.serie ?? ""}${ref.praca ? `, praça ${ref.praca}` : ""}, fonte ${ref.fonte ?? "?"})`;
+  if (!padrao && !semFunrural) obs.push(`Alíquota do Funrural alterada para ${fmt(entrada.funruralCentesimosPct, 2)}% (padrão: 1,5% para pessoa física).`);
+  if (semFunrural && !padrao && entrada.funruralCentesimosPct > 0n) {
+    obs.push(`A alíquota de ${fmt(entrada.funruralCentesimosPct, 2)}% não foi aplicada porque o preço já é sem Funrural; para deduzi-la de um preço bruto, informe esse preço no campo "${rotulo("preco")}".`);
+  }
+  const ref = informado ? { valor: toNumber(precoCent, 2), unidade, data_cotacao: null, fonte: null, serie: null, praca: null } : { ...preco, valor: toNumber(precoCent, 2) };
+  const colunaUsada = informado ? void 0 : entrada.coluna ?? "valor";
+  const nomeDaSerie = ref.nome ?? ref.serie ?? "";
+  const descricao = informado ? `${formatarReais(precoCent)}${UNIDADE_TEXTO(unidade)} informado pelo usuário` : `${formatarReais(precoCent)}${UNIDADE_TEXTO(unidade)} de ${ref.data_cotacao ? dataBR(ref.data_cotacao) : "data desconhecida"} (${nomeDaSerie}${ref.praca ? `, praça ${ref.praca}` : ""}, fonte ${ref.fonte_nome ?? ref.fonte ?? "?"}${colunaUsada && colunaUsada !== "valor" ? `, coluna ${COLUNA_INFO[colunaUsada].nome}` : ""})`;
   return {
     entrada: {
       produto: entrada.produto,
@@ -624,19 +753,28 @@ function simular(entrada, preco) {
       rendimento_pct: entrada.rendimentoCentesimosPct === null ? null : toNumber(entrada.rendimentoCentesimosPct, 2),
       sacas: entrada.sacasCentesimos === null ? null : toNumber(entrada.sacasCentesimos, 2),
       preco: entrada.precoCentavos === null ? null : toNumber(entrada.precoCentavos, 2),
+      coluna: entrada.coluna ?? (informado ? null : "valor"),
       funrural_pct: toNumber(entrada.funruralCentesimosPct, 2),
       comissao_pct: toNumber(entrada.comissaoCentesimosPct, 2),
       frete: toNumber(entrada.freteCentavos, 2)
     },
-    preco: { ...ref, origem: informado ? "informado" : "serie", descricao },
+    preco: {
+      ...ref,
+      origem: informado ? "informado" : "serie",
+      descricao,
+      ...colunaUsada ? { coluna: colunaUsada } : {},
+      ...idade !== void 0 ? { idade_dias: idade, desatualizado } : {}
+    },
     quantidade,
     bruto: toNumber(bruto, 2),
     deducoes: {
       funrural: {
-        aliquota_pct: toNumber(entrada.funruralCentesimosPct, 2),
+        aliquota_pct: toNumber(funruralCent, 2),
         valor: toNumber(funrural, 2),
         base_legal: FUNRURAL_PADRAO.base_legal,
-        padrao
+        padrao,
+        preco_sem_funrural: semFunrural !== null,
+        motivo: semFunrural
       },
       comissao: { percentual: toNumber(entrada.comissaoCentesimosPct, 2), valor: toNumber(comissao, 2) },
       frete: toNumber(entrada.freteCentavos, 2),
@@ -644,6 +782,7 @@ function simular(entrada, preco) {
     },
     liquido: toNumber(liquido, 2),
     liquido_por_unidade: unidadesVendidas > 0n ? toNumber(divRoundSigned(liquido * 100n, unidadesVendidas), 2) : null,
+    avisos,
     observacoes: obs
   };
 }
@@ -652,12 +791,20 @@ function divRoundSigned(a, b) {
 }
 export {
   CAMPOS_SIMULADOR,
+  COLUNAS_PRECO,
+  COLUNA_INFO,
+  DIAS_UTEIS_ATUAL,
   FUNRURAL_PADRAO,
   LIMITES,
+  PRECOS_SEM_FUNRURAL,
   ROTULOS,
   SimulacaoForaDoLimite,
+  diasEntre,
+  diasUteisEntre,
   formatarReais,
+  hojeEmBrasilia,
   lerDecimal,
+  referenciaDaSerie,
   serieDaEntrada,
   simular,
   validarEntrada

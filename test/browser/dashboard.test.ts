@@ -1,15 +1,17 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { copyFile, readFile, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import type { Page } from "playwright";
+import { chromium, type Page } from "playwright";
+import { CHROMIUM_ARGS } from "../../pipeline/fetch/browser.ts";
+import { SITE_URL } from "../../pipeline/domain/site.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../pipeline/config.ts";
 import type { AggregateFile, IndexFile, SerieFile, StatusFile } from "../../pipeline/domain/publicados.ts";
 import { startServer, type RunningServer } from "../../pipeline/serve/app.ts";
 import { ROTULOS } from "../../pipeline/simulator/simulator.ts";
 import { buildTestSite } from "../serve/site.ts";
-import { openChromium } from "./chromium.ts";
+import { CHROMIUM, openChromium } from "./chromium.ts";
 
 let site: Awaited<ReturnType<typeof buildTestSite>>;
 let srv: RunningServer;
@@ -48,6 +50,8 @@ async function axe(page: Page): Promise<unknown[]> {
 
 beforeAll(async () => {
   site = await buildTestSite();
+  // static files of public/ that the test site's helper does not copy
+  for (const f of ["favicon.svg", "favicon.png"]) await copyFile(join(REPO_ROOT, "public", f), join(site.publicDir, f));
   srv = await startServer({ publicDir: site.publicDir });
   browser = await openChromium();
 });
@@ -67,7 +71,8 @@ describe("dashboard", () => {
     for (const [produto, key] of pares) {
       expect(await card(produto, "valor")).toBe(brl(agg[key]!, SUFIXO[agg.unidades[key]]!));
       const [y, m, d] = agg.datas[key]!.split("-");
-      expect(await card(produto, "data")).toBe(`em ${d}/${m}/${y}`);
+      // its own day, then its age: "04/09/2026 · há 79 dias · desatualizado"
+      expect(await card(produto, "data")).toMatch(new RegExp(`^${d}/${m}/${y} · (hoje|há \\d+ dias?) · (recente|antigo|desatualizado)$`));
     }
     // day change from the series file
     const boi = await file<SerieFile>("api/v1/cotacao/boi_gordo.json");
@@ -89,7 +94,7 @@ describe("dashboard", () => {
     const pracas = await page.locator('details[data-uf="MS"]').innerText();
     for (const p of serieMS.pracas!) expect(pracas).toContain(`${p.praca}: ${brl(p.valor, "/@")}`);
     // links to the JSON and CSV of what is shown, relative
-    expect(await page.locator('.card[data-produto="soja"] a', { hasText: "CSV" }).getAttribute("href")).toBe("api/v1/historico/soja.csv");
+    expect(await page.locator('.card[data-produto="soja"] a', { hasText: "CSV" }).getAttribute("href")).toBe(new URL("api/v1/historico/soja.csv", srv.url).href);
     // terms of each source, from index.json
     const index = await file<IndexFile>("api/v1/index.json");
     for (const f of index.fontes) expect(await page.locator(`#fontes-lista li[data-fonte="${f.id}"]`).innerText()).toContain(f.termos);
@@ -144,7 +149,8 @@ describe("dashboard", () => {
     let page = await open("");
     const banner = page.locator("#avisos");
     expect(await banner.isVisible()).toBe(true);
-    for (const f of stale) expect(await banner.locator(`li[data-fonte="${f.id}"]`).innerText()).toContain(f.nome);
+    // one line until opened; the details name each source
+    for (const f of stale) expect(await banner.locator(`li[data-fonte="${f.id}"]`).textContent()).toContain(f.nome);
     await page.close();
 
     const fresh: StatusFile = { ...status, fontes: status.fontes.map((f) => ({ ...f, estado: "ok", motivo: null })), series: status.series.map((s) => ({ ...s, estado: "ok" })) };
@@ -211,6 +217,245 @@ describe("dashboard", () => {
   });
 });
 
+/** Calendar days from a to b, written out here independently of the page's code. */
+function dias(a: string, b: string): number {
+  return Math.round((Date.UTC(+b.slice(0, 4), +b.slice(5, 7) - 1, +b.slice(8, 10)) - Date.UTC(+a.slice(0, 4), +a.slice(5, 7) - 1, +a.slice(8, 10))) / 86_400_000);
+}
+
+/** The page at a pinned visitor's clock (Brasília noon of that day). */
+async function openEm(path: string, dia: string, viewport?: { width: number; height: number }): Promise<Page> {
+  const page = await browser.context.newPage();
+  if (viewport) await page.setViewportSize(viewport);
+  await page.clock.setFixedTime(new Date(`${dia}T12:00:00-03:00`));
+  const erros: string[] = [];
+  page.on("pageerror", (e) => erros.push(e.message));
+  await page.goto(new URL(path, srv.url).href);
+  await page.waitForSelector("body[data-pronto=ok]", { state: "attached", timeout: 20_000 });
+  expect(erros).toEqual([]);
+  return page;
+}
+
+/** A long synthetic history for the boi gordo file, so the range selector has something to cut. */
+async function comHistoricoLongo(page: Page, anos: number): Promise<number> {
+  const boi = await file<SerieFile>("api/v1/cotacao/boi_gordo.json");
+  const fim = Date.UTC(2026, 8, 4);
+  const historico: SerieFile["historico"] = [];
+  for (let t = fim - anos * 365 * 86_400_000; t <= fim; t += 86_400_000) {
+    const d = new Date(t);
+    if (d.getUTCDay() === 0 || d.getUTCDay() === 6) continue;
+    historico.push({ ...boi.historico[boi.historico.length - 1]!, data: d.toISOString().slice(0, 10), valor: 250 + (historico.length % 100) });
+  }
+  await page.route("**/api/v1/cotacao/boi_gordo.json", (r) => r.fulfill({ contentType: "application/json", body: JSON.stringify({ ...boi, historico }) }));
+  return historico.length;
+}
+
+describe("freshness, chart, anchors and the page without JavaScript", () => {
+  it("shows each price's own day and age, coloured by status.json and the visitor's day", async () => {
+    const agg = await file<AggregateFile>("api/v1/cotacao.json");
+    const status = await file<StatusFile>("api/v1/status.json");
+    const hoje = "2026-09-26";
+    const page = await openEm("", hoje);
+    const atrasadas = new Set(status.series.filter((s) => s.estado === "stale").map((s) => s.id));
+    const pares = [["boi_gordo", "boi_gordo_cepea_sp"], ["vaca_gorda", "vaca_gorda"], ["soja", "soja"], ["milho", "milho"], ["bezerro", "bezerro_ms"]] as const;
+    const vistos = new Set<string>();
+    for (const [produto, key] of pares) {
+      const dia = agg.datas[key]!;
+      const n = dias(dia, hoje);
+      const card = page.locator(`.card[data-produto="${produto}"]`);
+      const [y, m, d] = dia.split("-");
+      const esperado = atrasadas.has(produto) ? "atrasado" : n <= 1 ? "em_dia" : null;
+      const texto = await card.locator('[data-campo="data"]').innerText();
+      expect(texto.startsWith(`${d}/${m}/${y} · ${n === 0 ? "hoje" : n === 1 ? "há 1 dia" : `há ${n} dias`}`), `${produto}: ${texto}`).toBe(true);
+      if (esperado) expect(await card.getAttribute("data-frescor"), produto).toBe(esperado);
+      if (esperado === "atrasado") expect(texto).toContain("desatualizado");
+      vistos.add((await card.getAttribute("data-frescor"))!);
+    }
+    // the recorded pages give both: a CEPEA day of yesterday and Scot weeks behind
+    expect(vistos.has("em_dia") && vistos.has("atrasado")).toBe(true);
+    // the header's time is the last run that changed data, not the prices' day
+    expect(await page.locator("header").innerText()).toContain("Dados alterados pela última vez em");
+    // the colour follows the state (red for stale, green for fresh)
+    const cor = (p: string) => page.locator(`.card[data-produto="${p}"]`).evaluate((e) => getComputedStyle(e).borderLeftColor);
+    expect(await cor("vaca_gorda")).not.toBe(await cor("soja"));
+    // every row of the catalogue and every state cell carries its age too
+    expect(await page.locator('#catalogo-corpo tr[data-serie="soja"] [data-campo="ultimo-dia"]').innerText()).toMatch(/^\d{2}\/\d{2}\/\d{4} · (hoje|há \d+ dias?) · /);
+    expect(await page.locator('tr[data-uf="MS"] td[data-produto="boi_gordo"] [data-campo="idade"]').innerText()).toMatch(/^há \d+ dias$/);
+    await page.close();
+    // two months later everything reads as stale, whatever the last run said
+    const depois = await openEm("", "2026-11-22");
+    for (const [produto] of pares) expect(await depois.locator(`.card[data-produto="${produto}"]`).getAttribute("data-frescor"), produto).not.toBe("em_dia");
+    await depois.close();
+  });
+
+  it("puts the prices first on a 390×844 phone: the banner is one line, the first card fits the first screen", async () => {
+    const page = await openEm("", "2026-09-26", { width: 390, height: 844 });
+    const r = await page.evaluate(() => {
+      const banner = document.querySelector<HTMLDetailsElement>("#avisos")!;
+      const resumo = banner.querySelector("summary")!;
+      const linha = parseFloat(getComputedStyle(resumo).lineHeight);
+      const card = document.querySelector(".card")!.getBoundingClientRect();
+      return { visivel: !banner.hidden, aberto: banner.open, altura: resumo.getBoundingClientRect().height, linha, cardTopo: card.top, cardFim: card.bottom, tela: innerHeight };
+    });
+    expect(r.visivel).toBe(true);
+    expect(r.aberto).toBe(false);
+    expect(r.altura).toBeLessThan(r.linha * 1.5);
+    expect(r.cardFim).toBeLessThanOrEqual(r.tela);
+    // the details are one tap away
+    await page.locator("#avisos summary").click();
+    expect(await page.locator('#avisos li[data-fonte="scot"]').isVisible()).toBe(true);
+    await page.close();
+  });
+
+  it("draws a one-point series on a padded axis labelled with years, and follows its box when resized", async () => {
+    const index = await file<IndexFile>("api/v1/index.json");
+    const um = index.series.find((s) => s.pontos === 1)!;
+    expect(um, "uma série de um só dia no site de teste").toBeDefined();
+    const page = await openEm("", "2026-09-26", { width: 1280, height: 900 });
+    await page.selectOption("#serie", um.id);
+    await page.waitForFunction((id) => document.querySelector("#grafico")!.getAttribute("data-serie") === id, um.id);
+    const grafico = page.locator("#grafico");
+    const rotulos = (await grafico.getAttribute("data-rotulos-x"))!.split("|");
+    expect(rotulos.length).toBeGreaterThan(1);
+    for (const r of rotulos) expect(r).toMatch(/^(\d{2}\/\d{2}\/\d{4}|[a-zç]{3}\/\d{4})$/);
+    const [de, ate] = (await grafico.getAttribute("data-janela"))!.split("/");
+    expect(dias(de!, ate!)).toBeGreaterThanOrEqual(30);
+    expect(de! < um.ultima_data! && um.ultima_data! < ate!).toBe(true);
+    // only "tudo" makes sense for one day
+    const habilitados = await page.locator("#periodos button").evaluateAll((bs) => bs.map((b) => `${b.textContent}:${(b as HTMLButtonElement).disabled ? "não" : "sim"}`));
+    expect(habilitados).toEqual(["30 d:não", "1 a:não", "5 a:não", "tudo:sim"]);
+    const largura = () => page.locator("#grafico canvas").evaluate((c) => (c as HTMLCanvasElement).width);
+    const antes = await largura();
+    await page.setViewportSize({ width: 600, height: 900 });
+    await page.waitForFunction((w) => document.querySelector<HTMLCanvasElement>("#grafico canvas")!.width < w, antes);
+    expect(await largura()).toBeLessThan(antes);
+    await page.close();
+  });
+
+  it("cuts a long series with the range selector", async () => {
+    const page = await browser.context.newPage();
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const n = await comHistoricoLongo(page, 3);
+    await page.goto(srv.url);
+    await page.waitForSelector("body[data-pronto=ok]", { state: "attached", timeout: 20_000 });
+    const grafico = page.locator("#grafico");
+    expect(await grafico.getAttribute("data-pontos")).toBe(String(n));
+    const janela = async () => {
+      const [de, ate] = (await grafico.getAttribute("data-janela"))!.split("/");
+      return dias(de!, ate!);
+    };
+    expect(await janela()).toBeGreaterThan(3 * 365);
+    expect(await page.locator('#periodos button[data-periodo="5a"]').isDisabled()).toBe(true);
+    await page.click('#periodos button[data-periodo="30d"]');
+    expect(await grafico.getAttribute("data-periodo")).toBe("30d");
+    expect(await janela()).toBeGreaterThanOrEqual(30);
+    expect(await janela()).toBeLessThan(40);
+    expect(await page.locator('#periodos button[data-periodo="30d"]').getAttribute("aria-pressed")).toBe("true");
+    await page.click('#periodos button[data-periodo="1a"]');
+    expect(await janela()).toBeGreaterThanOrEqual(365);
+    expect(await janela()).toBeLessThan(400);
+    await page.click('#periodos button[data-periodo="tudo"]');
+    expect(await janela()).toBeGreaterThan(3 * 365);
+    await page.close();
+  });
+
+  it("gives every series an anchor and opens the page at it", async () => {
+    const index = await file<IndexFile>("api/v1/index.json");
+    let page = await open("");
+    const ids = await page.locator("#catalogo-corpo tr").evaluateAll((trs) => trs.map((tr) => [tr.getAttribute("data-serie"), tr.id]));
+    for (const [serie, id] of ids) expect(id).toBe(serie!.includes("/") ? `serie-${serie!.split("/")[0]}-${serie!.split("/")[1]}` : `serie-${serie}`);
+    expect(ids.length).toBe(index.series.length);
+    await page.close();
+
+    page = await browser.context.newPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${srv.url}#serie-boi_gordo-MS`);
+    await page.waitForSelector("body[data-pronto=ok]", { state: "attached", timeout: 20_000 });
+    const linha = page.locator("#serie-boi_gordo-MS");
+    expect(await linha.getAttribute("aria-current")).toBe("true");
+    expect(await linha.isVisible()).toBe(true);
+    const caixa = (await linha.boundingBox())!;
+    expect(caixa.y).toBeGreaterThanOrEqual(0);
+    expect(caixa.y).toBeLessThan(844);
+    expect(await page.locator("#grafico").getAttribute("data-serie")).toBe("boi_gordo/MS");
+    // a link followed later, with the table filtered to something else, still finds its row
+    await page.selectOption("#filtro-produto", "soja");
+    expect(await page.locator("#serie-vaca_gorda").count()).toBe(0);
+    await page.evaluate(() => (location.hash = "#serie-vaca_gorda"));
+    await page.waitForFunction(() => document.querySelector("#grafico")!.getAttribute("data-serie") === "vaca_gorda");
+    expect(await page.locator("#serie-vaca_gorda").getAttribute("aria-current")).toBe("true");
+    await page.close();
+  });
+
+  it("names sources and places, and says the national vaca gorda is Scot's São Paulo praça", async () => {
+    const index = await file<IndexFile>("api/v1/index.json");
+    const page = await open("");
+    const vaca = await page.locator('#catalogo-corpo tr[data-serie="vaca_gorda"]').innerText();
+    expect(vaca).toContain("Referência nacional");
+    expect(vaca).toContain("São Paulo");
+    expect(vaca).toContain("Scot Consultoria");
+    const fontes = await page.locator("#catalogo-corpo tr td:nth-child(3)").allInnerTexts();
+    const ids = new Set<string>(index.fontes.map((f) => f.id));
+    const nomes = new Set(index.fontes.map((f) => f.nome));
+    for (const f of fontes) {
+      expect(ids.has(f), f).toBe(false);
+      expect(nomes.has(f), f).toBe(true);
+    }
+    await page.close();
+  });
+
+  it("shows the built prices, link previews and a Dataset JSON-LD with JavaScript disabled", async () => {
+    const agg = await file<AggregateFile>("api/v1/cotacao.json");
+    const b = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS] });
+    try {
+      const ctx = await b.newContext({ javaScriptEnabled: false, locale: "pt-BR" });
+      const page = await ctx.newPage();
+      await page.goto(srv.url);
+      const [y, m, d] = agg.datas.boi_gordo_cepea_sp!.split("-");
+      const boi = page.locator('.card[data-produto="boi_gordo"]');
+      expect(await boi.locator('[data-campo="valor"]').innerText()).toBe(brl(agg.boi_gordo_cepea_sp!, "/@"));
+      expect(await boi.locator('[data-campo="data"]').innerText()).toContain(`${d}/${m}/${y}`);
+      for (const key of ["vaca_gorda", "soja", "milho", "bezerro_ms"] as const) {
+        expect(await page.locator("#precos").innerText()).toContain(brl(agg[key]!, SUFIXO[agg.unidades[key]]!));
+      }
+      const og = await page.locator('meta[property="og:description"]').getAttribute("content");
+      expect(og).toContain(`Boi gordo ${brl(agg.boi_gordo_cepea_sp!, "/@")} (${d}/${m}/${y})`);
+      expect(await page.locator('meta[name="twitter:card"]').getAttribute("content")).toBe("summary");
+      expect(await page.locator('link[rel="icon"][type="image/svg+xml"]').getAttribute("href")).toBe("favicon.svg");
+      for (const icone of ["favicon.svg", "favicon.png"]) expect((await page.request.get(new URL(icone, srv.url).href)).status(), icone).toBe(200);
+      const ld = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent())!) as Record<string, unknown> & { distribution: Array<{ contentUrl: string }> };
+      expect(ld["@type"]).toBe("Dataset");
+      for (const k of ["name", "description", "license", "creator", "distribution", "temporalCoverage", "spatialCoverage"]) expect(ld, k).toHaveProperty(k);
+      expect(ld.distribution.length).toBeGreaterThan(0);
+      for (const dist of ld.distribution) {
+        expect(dist.contentUrl.startsWith(SITE_URL)).toBe(true);
+        const rel = dist.contentUrl.slice(SITE_URL.length);
+        expect((await page.request.get(new URL(rel, srv.url).href)).status(), rel).toBe(200);
+      }
+      await ctx.close();
+    } finally {
+      await b.close();
+    }
+  });
+
+  it("keeps the page's strict CSP: the JSON-LD is data, nothing is blocked", async () => {
+    const visitante = await openChromium({ bypassCSP: false });
+    try {
+      const page = await visitante.context.newPage();
+      const bloqueios: string[] = [];
+      page.on("console", (msg) => {
+        if (/Content Security Policy/i.test(msg.text())) bloqueios.push(msg.text());
+      });
+      const resposta = await page.goto(srv.url);
+      expect(resposta!.headers()["content-security-policy"]).toContain("script-src 'self'");
+      await page.waitForSelector("body[data-pronto=ok]", { state: "attached", timeout: 20_000 });
+      expect(bloqueios).toEqual([]);
+      await page.close();
+    } finally {
+      await visitante.close();
+    }
+  });
+});
+
 describe("simulator page", () => {
   it("gives the expected numbers with the published price and validates inputs", async () => {
     const ms = await file<SerieFile>("api/v1/cotacao/boi_gordo/MS.json");
@@ -231,7 +476,8 @@ describe("simulator page", () => {
     expect(await cel("funrural")).toBe("− R$ 949,10");
     expect(await cel("comissao")).toBe("− R$ 1.265,47");
     expect(await cel("liquido")).toBe("R$ 59.559,03");
-    expect(await cel("preco")).toContain("R$ 338,00/@ em 05/08/2026, praça C. Grande");
+    expect(await cel("preco")).toContain("R$ 338,00/@ em 05/08/2026");
+    expect(await cel("preco")).toContain("praça C. Grande");
     expect(await axe(page)).toEqual([]);
 
     await page.fill("#cabecas", "dez");

@@ -83,3 +83,67 @@ export async function getJSON<T>(url: string): Promise<T> {
     throw new HttpError(`${url}: a resposta não é JSON`);
   }
 }
+
+/** Today's calendar day in Brasília by the visitor's clock: "2026-11-22". */
+export function hojeBrasilia(agora: Date = new Date()): string {
+  // en-CA formats as YYYY-MM-DD
+  return new Intl.DateTimeFormat("en-CA", { timeZone: "America/Sao_Paulo", year: "numeric", month: "2-digit", day: "2-digit" }).format(agora);
+}
+
+/** Whole calendar days from a to b (YYYY-MM-DD). */
+export function diasCorridos(a: string, b: string): number {
+  return Math.round((Date.parse(`${b.slice(0, 10)}T00:00:00Z`) - Date.parse(`${a.slice(0, 10)}T00:00:00Z`)) / 86_400_000);
+}
+
+/** Monday-to-Friday days after a up to and including b (holidays are not known here). */
+export function diasUteis(a: string, b: string): number {
+  const total = diasCorridos(a, b);
+  if (total <= 0) return 0;
+  const inicio = new Date(`${a.slice(0, 10)}T00:00:00Z`).getUTCDay();
+  let n = 0;
+  for (let i = 1; i <= total; i++) {
+    const d = (inicio + i) % 7;
+    if (d !== 0 && d !== 6) n++;
+  }
+  return n;
+}
+
+/** "hoje", "há 1 dia", "há 58 dias" */
+export function idadeBR(dias: number): string {
+  if (dias <= 0) return "hoje";
+  return dias === 1 ? "há 1 dia" : `há ${dias} dias`;
+}
+
+/** How old a price reads: em_dia up to 3 business days, atrasado past the source's limit, envelhecendo between. */
+export type Frescor = "em_dia" | "envelhecendo" | "atrasado";
+
+export const FRESCOR_ROTULO: Record<Frescor, string> = { em_dia: "recente", envelhecendo: "antigo", atrasado: "desatualizado" };
+
+/**
+ * A price's freshness on the visitor's day. `atrasadaNoStatus` is status.json's verdict at the
+ * last run; `maxIdadeDias` the source's limit when published: a page opened days after the
+ * last run still turns stale by the visitor's clock.
+ */
+export function frescor(data: string, hoje: string, opts: { atrasadaNoStatus?: boolean; maxIdadeDias?: number | null } = {}): Frescor {
+  if (opts.atrasadaNoStatus) return "atrasado";
+  if (typeof opts.maxIdadeDias === "number" && diasCorridos(data, hoje) > opts.maxIdadeDias) return "atrasado";
+  return diasUteis(data, hoje) <= 3 ? "em_dia" : "envelhecendo";
+}
+
+/**
+ * index.json's paths are relative to api/v1/ (index.json's own directory); files built before
+ * that change wrote them from the site root ("api/v1/..."). Both forms, as the page's href.
+ */
+export function hrefDoIndice(path: string): string {
+  return path.startsWith("api/") ? path : `api/v1/${path}`;
+}
+
+/** The stale banner's one line (the page at build time and its script say the same). */
+export function resumoAviso(nomes: string[]): string {
+  return `Atenção: ${nomes.length === 1 ? `${nomes[0]} está` : `${nomes.length} fontes estão`} sem dado recente. Detalhes`;
+}
+
+/** "serie-boi_gordo", "serie-boi_gordo-MS": the dashboard's anchor of a series (the Atom feed links to it). */
+export function ancoraSerie(id: string): string {
+  return `serie-${id.replace(/\//g, "-")}`;
+}

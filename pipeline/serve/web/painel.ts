@@ -8,9 +8,75 @@ import uPlot from "uplot";
 import { formatBRL, formatDecimalBR } from "../../domain/money.ts";
 import { agregados, agregadosUf, PRODUTO_INFO, UNIDADE_INFO, type Produto } from "../../domain/products.ts";
 import type { AggregateFile, AggregateKey, IndexFile, IndexSeries, SerieFile, StatusFile } from "../../domain/publicados.ts";
-import { clear, dataBR, dataHoraBR, el, getJSON, percentualBR, preco, precoEl, reaisComSinal } from "./dom.ts";
+import {
+  ancoraSerie,
+  clear,
+  dataBR,
+  dataHoraBR,
+  diasCorridos,
+  el,
+  FRESCOR_ROTULO,
+  frescor,
+  getJSON,
+  hojeBrasilia,
+  idadeBR,
+  percentualBR,
+  preco,
+  precoEl,
+  reaisComSinal,
+  resumoAviso,
+  type Frescor,
+} from "./dom.ts";
 
 const API = "api/v1/";
+const INDEX_URL = new URL(`${API}index.json`, document.baseURI);
+
+/** index.json's paths resolve from its own URL; older files wrote them from the site root. */
+function url(path: string): string {
+  return (path.startsWith("api/") ? new URL(path, document.baseURI) : new URL(path, INDEX_URL)).href;
+}
+
+/** A series published without a UF in its id is the product's national reference. */
+function nacional(s: Pick<IndexSeries, "id">): boolean {
+  return !s.id.includes("/");
+}
+
+/**
+ * A source's age limit when status.json does not publish its own (`max_idade_dias`): the
+ * pipeline's sources all declare 5 days today (pipeline/sources/*.ts, maxIdadeDias).
+ */
+const MAX_IDADE_PADRAO = 5;
+
+/** What the page needs to say how old each price is: status.json's verdicts and the visitor's day. */
+interface Idade {
+  hoje: string;
+  atrasadas: Set<string>;
+  /** a source's limit in days, when status.json or index.json publishes it */
+  maxIdade: Map<string, number>;
+}
+let idade: Idade = { hoje: hojeBrasilia(), atrasadas: new Set(), maxIdade: new Map() };
+
+function contextoIdade(status: StatusFile, index: IndexFile): Idade {
+  const maxIdade = new Map<string, number>();
+  for (const f of [...index.fontes, ...status.fontes] as Array<{ id: string; max_idade_dias?: unknown }>) {
+    if (typeof f.max_idade_dias === "number") maxIdade.set(f.id, f.max_idade_dias);
+  }
+  return { hoje: hojeBrasilia(), atrasadas: new Set(status.series.filter((s) => s.estado === "stale").map((s) => s.id)), maxIdade };
+}
+
+/** "25/09/2026 · há 58 dias · desatualizado", with the freshness on `alvo` for its colour. */
+function diaEIdade(alvo: HTMLElement, data: string | null | undefined, serie: string, fonte: string | undefined): Node[] {
+  if (!data) return [document.createTextNode("sem data")];
+  const f: Frescor = frescor(data, idade.hoje, { atrasadaNoStatus: idade.atrasadas.has(serie), maxIdadeDias: (fonte ? idade.maxIdade.get(fonte) : undefined) ?? MAX_IDADE_PADRAO });
+  alvo.dataset.frescor = f;
+  return [
+    el("time", { datetime: data.slice(0, 10) }, dataBR(data)),
+    document.createTextNode(" · "),
+    el("span", { "data-campo": "idade" }, idadeBR(diasCorridos(data, idade.hoje))),
+    document.createTextNode(" · "),
+    el("span", { class: "selo" }, FRESCOR_ROTULO[f]),
+  ];
+}
 
 /** The aggregate's products, one card each; their national series is the product's id. */
 const CARDS: ReadonlyArray<{ key: AggregateKey; produto: Produto; serie: string }> = agregados().map((a) => ({ key: a.chave, produto: a.produto, serie: a.produto }));
@@ -30,44 +96,62 @@ const ESTADO_FONTE: Record<string, string> = {
 
 const $ = (id: string) => document.getElementById(id)!;
 
-function nomeSerie(index: IndexFile, s: Pick<IndexSeries, "produto" | "uf" | "regiao">): string {
-  return `${nomeProduto(index, s.produto)} — ${s.uf ? s.uf : s.regiao}`;
+function nomeFonte(index: IndexFile, id: string): string {
+  return index.fontes.find((f) => f.id === id)?.nome ?? id;
 }
 
+/**
+ * Where a series is quoted, by name: "MS — C. Grande", or for a national reference the place of
+ * its indicator from the catalogue ("Referência nacional: São Paulo (praça de referência da Scot
+ * Consultoria)"), naming the source when the place does not.
+ */
+function localSerie(index: IndexFile, s: Pick<IndexSeries, "id" | "uf" | "praca" | "regiao" | "fonte">): string {
+  if (!nacional(s)) return `${s.uf ?? s.id.split("/")[1]}${s.praca ? ` — ${s.praca}` : ""}`;
+  const fonte = nomeFonte(index, s.fonte);
+  return `Referência nacional: ${s.regiao}${s.regiao.includes(fonte) ? "" : ` (${fonte})`}`;
+}
+
+function nomeSerie(index: IndexFile, s: Pick<IndexSeries, "id" | "produto" | "uf" | "praca" | "regiao" | "fonte">): string {
+  return `${nomeProduto(index, s.produto)} — ${localSerie(index, s)}`;
+}
+
+/**
+ * The stale banner: ONE line (a <details> summary) so that on a phone the prices come first;
+ * which sources and series, and why, when opened.
+ */
 function avisos(status: StatusFile, index: IndexFile): void {
-  const box = $("avisos");
+  const box = $("avisos") as HTMLDetailsElement;
+  const aberto = box.open;
   clear(box);
-  const itens: HTMLElement[] = [];
-  for (const f of status.fontes) {
-    if (f.estado === "ok") continue;
-    const partes = [
-      `${f.nome}: ${ESTADO_FONTE[f.estado] ?? f.estado}.`,
-      f.motivo ? ` Motivo: ${f.motivo}.` : "",
-      ` Último sucesso: ${dataHoraBR(f.ultimo_sucesso)}; dado mais recente: ${dataBR(f.ultima_data)}.`,
-    ];
-    itens.push(el("li", { "data-fonte": f.id, "data-estado": f.estado }, partes.join("")));
-  }
-  const atrasadas = status.series.filter((s) => s.estado === "stale");
-  // one line per product and last date: "Boi gordo, último dado 05/08/2026: nacional, SP, MG, ..."
+  const fontes = status.fontes.filter((f) => f.estado !== "ok");
+  const itens: HTMLElement[] = fontes.map((f) =>
+    el(
+      "li",
+      { "data-fonte": f.id, "data-estado": f.estado },
+      `${f.nome}: ${ESTADO_FONTE[f.estado] ?? f.estado}.${f.motivo ? ` Motivo: ${f.motivo}.` : ""} Último sucesso: ${dataHoraBR(f.ultimo_sucesso)}; dado mais recente: ${dataBR(f.ultima_data)}.`,
+    ),
+  );
+  // one line per product and last date: "Boi gordo, último dado 05/08/2026: referência nacional (...), MS, MG"
   const grupos = new Map<string, string[]>();
-  for (const s of atrasadas) {
+  for (const s of status.series.filter((x) => x.estado === "stale")) {
     const def = index.series.find((x) => x.id === s.id);
     const chave = `${def ? nomeProduto(index, def.produto) : s.id}, último dado ${dataBR(s.ultima_data)}`;
-    grupos.set(chave, [...(grupos.get(chave) ?? []), def?.uf ?? "referência nacional"]);
+    const local = !def ? s.id : nacional(def) ? localSerie(index, def).replace(/^Referência/, "referência") : (def.uf ?? def.id.split("/")[1]!);
+    grupos.set(chave, [...(grupos.get(chave) ?? []), local]);
   }
-  for (const [chave, locais] of grupos) {
-    itens.push(el("li", { "data-series": "stale" }, `Série sem dado recente — ${chave}: ${locais.join(", ")}.`));
-  }
+  for (const [chave, locais] of grupos) itens.push(el("li", { "data-series": "stale" }, `Série sem dado recente — ${chave}: ${locais.join("; ")}.`));
   if (itens.length === 0) {
     box.hidden = true;
     return;
   }
+  const nomes = fontes.length > 0 ? fontes.map((f) => f.nome) : [`${grupos.size} grupo(s) de séries`];
   box.hidden = false;
   box.append(
-    el("h2", {}, "Atenção: dados possivelmente desatualizados"),
+    el("summary", {}, resumoAviso(nomes)),
     el("ul", {}, ...itens),
-    el("p", {}, "Os valores abaixo são os últimos publicados por cada fonte. Verifique a data de cada um."),
+    el("p", {}, "Os valores são os últimos publicados por cada fonte: o dia e a idade de cada um aparecem ao lado do preço. ", el("a", { href: `${API}status.json` }, "Situação das fontes (JSON)"), "."),
   );
+  box.open = aberto;
 }
 
 function cards(agg: AggregateFile, index: IndexFile): void {
@@ -77,18 +161,20 @@ function cards(agg: AggregateFile, index: IndexFile): void {
     const valor = agg[c.key];
     const unidade = agg.unidades[c.key];
     const s = index.series.find((x) => x.id === c.serie);
-    box.append(
-      el(
-        "article",
-        { class: "card", "data-produto": c.produto },
-        el("h3", {}, PRODUTO_INFO[c.produto].nome),
+    const card = el("article", { class: "card", "data-produto": c.produto });
+    const dataEl = el("p", { class: "data", "data-campo": "data" });
+    dataEl.append(...diaEIdade(card, agg.datas[c.key], c.serie, s?.fonte));
+    box.append(card);
+    card.append(
+      ...[
+        el("h3", {}, nomeProduto(index, c.produto)),
         el("p", { class: "valor", "data-campo": "valor" }, valor === null ? "sem dado" : precoEl(valor, unidade)),
-        el("p", { class: "data", "data-campo": "data" }, `em ${dataBR(agg.datas[c.key])}`),
+        dataEl,
         variacao(s),
-        el("p", { class: "regiao" }, s ? s.regiao : ""),
+        el("p", { class: "regiao" }, s ? localSerie(index, s).replace(/^Referência nacional: /, "") : ""),
         el("p", { class: "unidade" }, `Unidade: ${UNIDADE_INFO[unidade].nome}`),
-        s ? el("p", { class: "links" }, el("a", { href: s.path }, "JSON"), " · ", el("a", { href: s.csv }, "CSV")) : null,
-      ),
+        s ? el("p", { class: "links" }, el("a", { href: url(s.path) }, "JSON"), " · ", el("a", { href: url(s.csv) }, "CSV"), " · ", el("a", { href: `#${ancoraSerie(s.id)}` }, "série")) : null,
+      ].filter((x): x is HTMLElement => x !== null),
     );
   }
   $("atualizado").textContent = dataHoraBR(agg.atualizado);
@@ -128,17 +214,17 @@ function tabelaUF(index: IndexFile): void {
     const celula = (produto: Produto) => {
       const s = index.series.find((x) => x.id === `${produto}/${u.uf}`);
       if (!s || s.valor === null) return el("td", {}, "—");
-      return el(
-        "td",
-        { "data-produto": produto },
+      const td = el("td", { "data-produto": produto });
+      td.append(
         el("span", { class: "valor" }, precoEl(s.valor, s.unidade)),
         el("br"),
-        el("span", { class: "praca" }, `${s.praca ?? s.regiao}, ${dataBR(s.ultima_data)}`),
+        el("span", { class: "praca" }, `${s.praca ?? s.regiao}, `, ...diaEIdade(td, s.ultima_data, s.id, s.fonte)),
         el("br"),
-        el("a", { href: s.path, class: "mini" }, "JSON"),
+        el("a", { href: url(s.path), class: "mini" }, "JSON"),
         " · ",
-        el("a", { href: s.csv, class: "mini" }, "CSV"),
+        el("a", { href: url(s.csv), class: "mini" }, "CSV"),
       );
+      return td;
     };
     const detalhes = el("details", { "data-uf": u.uf }, el("summary", {}, "Todas as praças"), el("div", { class: "pracas" }, "…"));
     detalhes.addEventListener("toggle", () => void pracas(detalhes, u.uf, index), { once: true });
@@ -161,63 +247,200 @@ async function pracas(box: HTMLDetailsElement, uf: string, index: IndexFile): Pr
     const s = index.series.find((x) => x.id === `${produto}/${uf}`);
     if (!s) continue;
     try {
-      const f = await getJSON<SerieFile>(s.path);
+      const f = await getJSON<SerieFile>(url(s.path));
       listas.push(
         el("p", { class: "mini" }, `${nomeProduto(index, produto)} em ${dataBR(f.data_cotacao)}:`),
         el("ul", {}, ...(f.pracas ?? []).map((p) => el("li", {}, `${p.praca}: `, precoEl(p.valor, p.unidade), p.praca === f.praca ? " (referência)" : ""))),
       );
     } catch {
-      listas.push(el("p", {}, `Não foi possível carregar ${s.path}.`));
+      listas.push(el("p", {}, `Não foi possível carregar ${url(s.path)}.`));
     }
   }
   clear(alvo);
   alvo.append(...listas);
 }
 
-let grafico: uPlot | null = null;
+const DIA = 86_400;
+const MESES = ["jan", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "out", "nov", "dez"];
+/** a short series is drawn on at least this many days, so one point is not alone on a wide axis */
+const JANELA_MINIMA_DIAS = 30;
+
+/** The range selector: the last N days of the series, or all of it. */
+const PERIODOS: ReadonlyArray<{ id: string; rotulo: string; nome: string; dias: number | null }> = [
+  { id: "30d", rotulo: "30 d", nome: "últimos 30 dias", dias: 30 },
+  { id: "1a", rotulo: "1 a", nome: "último ano", dias: 365 },
+  { id: "5a", rotulo: "5 a", nome: "últimos 5 anos", dias: 5 * 365 },
+  { id: "tudo", rotulo: "tudo", nome: "a série inteira", dias: null },
+];
+
+interface Grafico {
+  u: uPlot;
+  xs: number[];
+  periodo: string;
+  observador: ResizeObserver;
+}
+let grafico: Grafico | null = null;
+
+function dataDeSegundos(v: number): string {
+  return new Date(v * 1000).toISOString().slice(0, 10);
+}
+
+/** The x range of a period: the last `dias` of the series, padded around short spans. */
+function janela(xs: number[], dias: number | null): [number, number] {
+  const ultimo = xs[xs.length - 1] ?? Date.now() / 1000;
+  let min = dias === null ? (xs[0] ?? ultimo) : ultimo - dias * DIA;
+  let max = ultimo;
+  if (max - min < JANELA_MINIMA_DIAS * DIA) {
+    const meio = (min + max) / 2;
+    min = meio - (JANELA_MINIMA_DIAS / 2) * DIA;
+    max = meio + (JANELA_MINIMA_DIAS / 2) * DIA;
+  }
+  // a margin so the first and last points (and their labels) are not cut at the edges
+  const margem = (max - min) * 0.04;
+  return [min - margem, max + margem];
+}
+
+function periodoHabilitado(xs: number[], dias: number | null): boolean {
+  if (dias === null) return true;
+  // a period as long as the whole series (or longer) would show the same as "tudo"
+  return xs.length > 1 && xs[xs.length - 1]! - xs[0]! > dias * DIA;
+}
+
+function escolherPeriodo(id: string): void {
+  if (!grafico) return;
+  const p = PERIODOS.find((x) => x.id === id);
+  if (!p || !periodoHabilitado(grafico.xs, p.dias)) return;
+  grafico.periodo = id;
+  const [min, max] = janela(grafico.xs, p.dias);
+  grafico.u.setScale("x", { min, max });
+  for (const b of $("periodos").querySelectorAll<HTMLButtonElement>("button")) b.setAttribute("aria-pressed", String(b.dataset.periodo === id));
+  $("grafico").dataset.periodo = id;
+}
+
+function botoesPeriodo(xs: number[], atual: string): void {
+  const box = $("periodos");
+  clear(box);
+  for (const p of PERIODOS) {
+    const habilitado = periodoHabilitado(xs, p.dias);
+    const b = el(
+      "button",
+      {
+        type: "button",
+        class: "periodo",
+        "data-periodo": p.id,
+        "aria-pressed": String(p.id === atual),
+        disabled: !habilitado,
+        title: habilitado ? `Mostrar ${p.nome}` : "A série é mais curta que este período",
+      },
+      p.rotulo,
+    );
+    b.addEventListener("click", () => escolherPeriodo(p.id));
+    box.append(b);
+  }
+}
+
+/** Axis labels always carry the year: "04/09/2026" for days and weeks, "set/2026" past a month. */
+function rotulosX(alvo: HTMLElement): uPlot.Axis.Values {
+  return (_u, splits, _eixo, _espaco, incremento) => {
+    const rotulos = splits.map((v) => {
+      const d = dataDeSegundos(v);
+      return incremento >= 28 * DIA ? `${MESES[Number(d.slice(5, 7)) - 1]}/${d.slice(0, 4)}` : dataBR(d);
+    });
+    alvo.dataset.rotulosX = rotulos.join("|");
+    return rotulos;
+  };
+}
+
+/** With few points in view, each one carries its value, written on the canvas above it. */
+function valoresNosPontos(u: uPlot): void {
+  const xs = u.data[0] as number[];
+  const ys = u.data[1] as Array<number | null>;
+  const min = u.scales.x?.min ?? -Infinity;
+  const max = u.scales.x?.max ?? Infinity;
+  const visiveis = xs.map((x, i) => [x, ys[i]] as const).filter(([x, y]) => x >= min && x <= max && y != null);
+  if (visiveis.length === 0 || visiveis.length > 12) return;
+  const ctx = u.ctx;
+  ctx.save();
+  ctx.fillStyle = "#1b1b1b";
+  ctx.font = `${Math.round(12 * uPlot.pxRatio)}px system-ui, sans-serif`;
+  ctx.textAlign = "center";
+  ctx.textBaseline = "bottom";
+  for (const [x, y] of visiveis) ctx.fillText(formatDecimalBR(y!), u.valToPos(x, "x", true), u.valToPos(y!, "y", true) - 8 * uPlot.pxRatio);
+  ctx.restore();
+}
+
+function larguraGrafico(alvo: HTMLElement): number {
+  return Math.max(260, alvo.clientWidth || 600);
+}
 
 async function desenhar(index: IndexFile, id: string): Promise<void> {
   const s = index.series.find((x) => x.id === id);
   if (!s) return;
   const alvo = $("grafico");
-  const f = await getJSON<SerieFile>(s.path);
+  const f = await getJSON<SerieFile>(url(s.path));
   const xs = f.historico.map((h) => Date.parse(`${h.data}T00:00:00Z`) / 1000);
   const ys = f.historico.map((h) => h.valor);
   const sufixo = UNIDADE_INFO[f.unidade].sufixo;
-  grafico?.destroy();
+  grafico?.observador.disconnect();
+  grafico?.u.destroy();
   clear(alvo);
-  const largura = Math.max(280, Math.min(900, alvo.clientWidth || 600));
-  grafico = new uPlot(
+  const periodo = "tudo";
+  const [min, max] = janela(xs, null);
+  const u = new uPlot(
     {
-      width: largura,
+      width: larguraGrafico(alvo),
       height: 280,
       tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), "UTC"),
-      fmtDate: (tpl) => uPlot.fmtDate(tpl, {
-        MMMM: ["janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro", "novembro", "dezembro"],
-        MMM: ["jan", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "out", "nov", "dez"],
-        WWWW: ["domingo", "segunda", "terça", "quarta", "quinta", "sexta", "sábado"],
-        WWW: ["dom", "seg", "ter", "qua", "qui", "sex", "sáb"],
-      }),
-      scales: { x: { time: true } },
+      scales: { x: { time: true, min, max, auto: false } },
       series: [
-        { label: "Data", value: (_u, v) => (v == null ? "—" : dataBR(new Date(v * 1000).toISOString())) },
-        { label: `R$${sufixo}`, stroke: "#1f6f43", width: 2, points: { show: f.historico.length < 60 }, value: (_u, v) => (v == null ? "—" : formatBRL(v)) },
+        { label: "Data", value: (_u, v) => (v == null ? "—" : dataBR(dataDeSegundos(v))) },
+        { label: `R$${sufixo}`, stroke: "#1f6f43", width: 2, points: { show: f.historico.length <= 60, size: 8, fill: "#1f6f43" }, value: (_u, v) => (v == null ? "—" : formatBRL(v)) },
       ],
-      axes: [{ values: (_u, vals) => vals.map((v) => dataBR(new Date(v * 1000).toISOString()).slice(0, 5)) }, { values: (_u, vals) => vals.map((v) => formatDecimalBR(v)), size: 70 }],
+      axes: [
+        { space: 110, values: rotulosX(alvo) },
+        { values: (_u, vals) => vals.map((v) => formatDecimalBR(v)), size: 70 },
+      ],
+      hooks: {
+        draw: [valoresNosPontos],
+        setScale: [
+          (uu, chave) => {
+            const x = uu.scales.x;
+            if (chave === "x" && x?.min != null && x.max != null) alvo.dataset.janela = `${dataDeSegundos(x.min)}/${dataDeSegundos(x.max)}`;
+          },
+        ],
+      },
     },
     [xs, ys],
     alvo,
   );
+  // the chart follows its box (phone rotation, a resized window), not only the first layout
+  let largura = larguraGrafico(alvo);
+  const observador = new ResizeObserver(() => {
+    const nova = larguraGrafico(alvo);
+    if (nova === largura) return;
+    largura = nova;
+    u.setSize({ width: nova, height: 280 });
+  });
+  observador.observe(alvo);
+  grafico = { u, xs, periodo, observador };
+  botoesPeriodo(xs, periodo);
+  alvo.dataset.periodo = periodo;
   const ultimo = f.historico[f.historico.length - 1];
   alvo.setAttribute(
     "aria-label",
-    `Gráfico de ${nomeSerie(index, s)}: ${f.historico.length} dias, de ${dataBR(f.historico[0]?.data)} a ${dataBR(ultimo?.data)}; último valor ${ultimo ? preco(ultimo.valor, f.unidade) : "—"}.`,
+    `Gráfico de ${nomeSerie(index, s)}: ${f.historico.length} ${f.historico.length === 1 ? "dia" : "dias"}, de ${dataBR(f.historico[0]?.data)} a ${dataBR(ultimo?.data)}; último valor ${ultimo ? preco(ultimo.valor, f.unidade) : "—"}.`,
   );
   alvo.dataset.pontos = String(f.historico.length);
   alvo.dataset.serie = id;
   const links = $("grafico-links");
   clear(links);
-  links.append(el("a", { href: s.path }, `JSON de ${nomeSerie(index, s)}`), " · ", el("a", { href: s.csv }, `CSV de ${nomeSerie(index, s)}`));
+  links.append(
+    el("a", { href: `#${ancoraSerie(s.id)}` }, nomeSerie(index, s)),
+    ` (${nomeFonte(index, s.fonte)}): `,
+    el("a", { href: url(s.path) }, "JSON"),
+    " · ",
+    el("a", { href: url(s.csv) }, "CSV"),
+  );
   const p = f.proveniencia;
   const prov = $("grafico-proveniencia");
   clear(prov);
@@ -255,47 +478,95 @@ function seletor(index: IndexFile): void {
   sel.addEventListener("change", () => void desenhar(index, sel.value).catch(erro));
 }
 
+/** Filters of the catalogue table; a link to a series clears them so its row is shown. */
+let mostrarTudo: () => void = () => undefined;
+
 /**
  * Every series of index.json in one table, filtered by product and by place (a UF, or the
- * national/single-place series), so the catalogue can be browsed without reading JSON.
+ * national/single-place series), so the catalogue can be browsed without reading JSON. Each row
+ * has its anchor (#serie-boi_gordo, #serie-boi_gordo-MS) for links from the feed and elsewhere.
  */
 function catalogo(index: IndexFile): void {
   const selProduto = $("filtro-produto") as HTMLSelectElement;
   const selUf = $("filtro-uf") as HTMLSelectElement;
   const produtos = [...new Set(index.series.map((s) => s.produto))];
   for (const p of produtos) selProduto.append(el("option", { value: p }, nomeProduto(index, p)));
-  const ufs = [...new Set(index.series.flatMap((s) => (s.uf ? [s.uf] : [])))].sort();
-  selUf.append(el("option", { value: "-" }, "Referência nacional ou local único"));
+  // a national series published with its place's UF (bezerro: MS) is listed under that UF too
+  const ufDe = (s: IndexSeries) => s.uf ?? (nacional(s) ? null : s.id.split("/")[1]!);
+  const ufs = [...new Set(index.series.flatMap((s) => (ufDe(s) ? [ufDe(s)!] : [])))].sort();
+  selUf.append(el("option", { value: "-" }, "Referências nacionais"));
   for (const uf of ufs) selUf.append(el("option", { value: uf }, uf));
-  const fonteNome = new Map(index.fontes.map((f) => [f.id, f.nome]));
   const desenharTabela = () => {
     const corpo = $("catalogo-corpo");
     clear(corpo);
     const linhas = index.series.filter(
-      (s) => (!selProduto.value || s.produto === selProduto.value) && (!selUf.value || (selUf.value === "-" ? s.uf === null : s.uf === selUf.value)),
+      (s) => (!selProduto.value || s.produto === selProduto.value) && (!selUf.value || (selUf.value === "-" ? nacional(s) : ufDe(s) === selUf.value)),
     );
     for (const s of linhas) {
+      const ultimo = el("td", { "data-campo": "ultimo-dia" });
+      ultimo.append(...diaEIdade(ultimo, s.ultima_data, s.id, s.fonte));
       corpo.append(
         el(
           "tr",
-          { "data-serie": s.id },
+          { "data-serie": s.id, id: ancoraSerie(s.id), tabindex: -1 },
           el("th", { scope: "row" }, nomeProduto(index, s.produto)),
-          el("td", {}, s.uf ? `${s.uf}${s.praca ? ` — ${s.praca}` : ""}` : s.regiao),
-          el("td", {}, fonteNome.get(s.fonte) ?? s.fonte),
+          el("td", {}, localSerie(index, s)),
+          el("td", {}, nomeFonte(index, s.fonte)),
           el("td", {}, UNIDADE_INFO[s.unidade as keyof typeof UNIDADE_INFO]?.nome ?? s.unidade),
           el("td", { class: "num" }, s.valor === null ? "—" : precoEl(s.valor, s.unidade)),
           el("td", {}, dataBR(s.primeira_data)),
-          el("td", {}, dataBR(s.ultima_data)),
+          ultimo,
           el("td", { class: "num" }, String(s.pontos)),
-          el("td", {}, el("a", { href: s.path, class: "mini" }, "JSON"), " · ", el("a", { href: s.csv, class: "mini" }, "CSV")),
+          el(
+            "td",
+            {},
+            el("a", { href: url(s.path), class: "mini" }, "JSON"),
+            " · ",
+            el("a", { href: url(s.csv), class: "mini" }, "CSV"),
+            " · ",
+            el("a", { href: `#${ancoraSerie(s.id)}`, class: "mini", "data-grafico": s.id }, "gráfico"),
+          ),
         ),
       );
     }
     $("catalogo-contagem").textContent = `${linhas.length} de ${index.series.length} séries`;
   };
+  mostrarTudo = () => {
+    if (!selProduto.value && !selUf.value) return;
+    selProduto.value = "";
+    selUf.value = "";
+    desenharTabela();
+  };
   selProduto.addEventListener("change", desenharTabela);
   selUf.addEventListener("change", desenharTabela);
   desenharTabela();
+}
+
+/** The series a "#serie-..." hash names, if any. */
+function serieDoHash(index: IndexFile): IndexSeries | undefined {
+  const hash = decodeURIComponent(location.hash.slice(1));
+  return hash.startsWith("serie-") ? index.series.find((s) => ancoraSerie(s.id) === hash) : undefined;
+}
+
+/**
+ * Opened at #serie-boi_gordo-MS: that row, shown (filters cleared), scrolled to and marked, and
+ * that series in the chart. The rows are written by the script, so the browser's own jump to
+ * the anchor happened before they existed.
+ */
+async function irParaSerie(index: IndexFile, s: IndexSeries): Promise<void> {
+  mostrarTudo();
+  for (const tr of document.querySelectorAll("#catalogo-corpo tr[aria-current]")) tr.removeAttribute("aria-current");
+  const linha = document.getElementById(ancoraSerie(s.id));
+  if (linha) {
+    linha.setAttribute("aria-current", "true");
+    linha.scrollIntoView({ block: "center" });
+    linha.focus({ preventScroll: true });
+  }
+  const sel = $("serie") as HTMLSelectElement;
+  if (sel.value !== s.id || $("grafico").dataset.serie !== s.id) {
+    sel.value = s.id;
+    await desenhar(index, s.id);
+  }
 }
 
 function erro(err: unknown): void {
@@ -307,16 +578,23 @@ function erro(err: unknown): void {
 async function main(): Promise<void> {
   const [agg, index, status] = await Promise.all([
     getJSON<AggregateFile>(`${API}cotacao.json`),
-    getJSON<IndexFile>(`${API}index.json`),
+    getJSON<IndexFile>(INDEX_URL.href),
     getJSON<StatusFile>(`${API}status.json`),
   ]);
+  idade = contextoIdade(status, index);
   avisos(status, index);
   cards(agg, index);
   fontes(index);
   seletor(index);
   tabelaUF(index);
   catalogo(index);
-  if (index.series[0]) await desenhar(index, index.series[0].id);
+  const alvo = serieDoHash(index);
+  if (alvo) await irParaSerie(index, alvo);
+  else if (index.series[0]) await desenhar(index, index.series[0].id);
+  window.addEventListener("hashchange", () => {
+    const s = serieDoHash(index);
+    if (s) void irParaSerie(index, s).catch(erro);
+  });
   document.body.dataset.pronto = "ok";
 }
 

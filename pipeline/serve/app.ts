@@ -7,7 +7,7 @@ import { Hono, type Context } from "hono";
 import { brotliCompressSync, constants as zc, gzipSync } from "node:zlib";
 import { PipelineError } from "../domain/errors.ts";
 import { chooseEncoding, FileCache, safePath, type FileEntry } from "./files.ts";
-import { ApiError, cotacao, type Answer, COTACAO_PARAMS, historico, HISTORICO_PARAMS, parseQuery, simulador, SIMULADOR_PARAMS } from "./query.ts";
+import { ApiError, AVISO, cabecalhoIgnorados, cotacao, type Answer, COTACAO_PARAMS, historico, HISTORICO_PARAMS, parseQuery, simulador, SIMULADOR_PARAMS } from "./query.ts";
 import { clientAddress, Quota, type QuotaOptions, type QuotaState } from "./quota.ts";
 
 export interface ServeOptions {
@@ -24,6 +24,10 @@ export interface ServeOptions {
 
 export const CACHE_CONTROL = "public, max-age=1800";
 const QUOTA_HEADERS = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Retry-After"];
+/** the unknown query parameters an answer ignored, percent-encoded, comma-separated */
+export const IGNORADOS = "X-Cotacao-Parametros-Ignorados";
+/** what a static file's answer says of an X-API-Key it did not check */
+export const CHAVE_IGNORADA = "chave-ignorada; arquivo-estatico";
 const ALLOWED_METHODS = ["GET", "HEAD", "OPTIONS"];
 /** the dashboard's pages: only this origin's scripts; the API itself is open to any origin (CORS) */
 const HTML_CSP =
@@ -32,7 +36,7 @@ const HTML_CSP =
 /** the CORS policy is the same for every origin and route, so its headers are constants */
 const CORS_HEADERS = {
   "Access-Control-Allow-Origin": "*",
-  "Access-Control-Expose-Headers": [...QUOTA_HEADERS, "ETag"].join(","),
+  "Access-Control-Expose-Headers": [...QUOTA_HEADERS, "ETag", AVISO, IGNORADOS].join(","),
 };
 const PREFLIGHT_HEADERS = {
   "Access-Control-Allow-Methods": ALLOWED_METHODS.join(","),
@@ -41,7 +45,7 @@ const PREFLIGHT_HEADERS = {
   Vary: "Access-Control-Request-Headers",
 };
 const JSON_TYPE = "application/json; charset=utf-8";
-/** answers kept ready per route and raw query string; past this many (or this much text), the table starts over */
+/** answers kept ready per route and query (known parameters and ignored names); past this many (or this much text), the table starts over */
 const MAX_PREPARED = 512;
 const MAX_PREPARED_CHARS = 8 * 1024 * 1024;
 
@@ -52,12 +56,15 @@ interface Client {
   kind: "key" | "ip";
   id: string;
   quota?: QuotaState;
+  /** an X-API-Key was sent but is not configured, and the route does not need one (static files) */
+  keyIgnored?: boolean;
 }
-/** a query answer ready to send: its JSON without the closing brace, and its ETag */
+/** a query answer ready to send: its JSON without the closing brace, its ETag and own headers */
 interface Prepared {
   source: FileEntry;
   head: string;
   etag: string;
+  headers: HeaderMap;
 }
 
 function hashKey(key: string): string {
@@ -131,7 +138,7 @@ function compressDynamic(body: Buffer, enc: "br" | "gzip"): Buffer {
  *
  * Every route goes through `route()`, which identifies the client and builds each response once,
  * with CORS and quota headers in a plain object (the Node adapter then writes it directly instead
- * of copying a fetch Response). A query answer is kept ready per raw query string as long as the
+ * of copying a fetch Response). A query answer is kept ready per query as long as the
  * file it came from is unchanged, so a repeated query costs a lookup and a string concatenation.
  */
 export function createApp(opts: ServeOptions): Hono<Env> {
@@ -175,25 +182,23 @@ export function createApp(opts: ServeOptions): Hono<Env> {
   };
 
   /**
-   * A route: identifies the client (key or address; an unknown key is a 401), optionally checks
-   * the raw request path, and turns any failure into a JSON error carrying the same headers.
+   * A route: identifies the client (key or address), optionally checks the raw request path, and
+   * turns any failure into a JSON error carrying the same headers. An unknown key is a 401 on the
+   * query routes; a static file (`keyOptional`) is the same for everyone and counts against no
+   * quota, so an unknown key there is ignored (the client is its address) and the answer says so.
    */
   const route =
-    (handler: (c: Context<Env>, client: Client) => Response | Promise<Response>, checkPath = true) =>
+    (handler: (c: Context<Env>, client: Client) => Response | Promise<Response>, checkPath = true, keyOptional = false) =>
     (c: Context<Env>): Response | Promise<Response> => {
       let client: Client | undefined;
       const fail = (err: unknown) => failure(c, err, client ? stateOf(client) : quota.peek("ip", address(c), now()));
       try {
         const key = header(c, "x-api-key");
-        if (key !== undefined) {
-          const h = hashKeyCached(key.trim());
-          if (!keys.has(h)) {
-            throw new ApiError(401, "chave_invalida", "a chave de API enviada em X-API-Key não é válida; envie uma chave configurada ou não envie o cabeçalho (100 consultas por dia por IP)");
-          }
-          client = { kind: "key", id: h };
-        } else {
-          client = { kind: "ip", id: address(c) };
+        const known = key !== undefined && keys.has(hashKeyCached(key.trim()));
+        if (key !== undefined && !known && !keyOptional) {
+          throw new ApiError(401, "chave_invalida", "a chave de API enviada em X-API-Key não é válida; envie uma chave configurada ou não envie o cabeçalho (100 consultas por dia por IP)");
         }
+        client = known ? { kind: "key", id: hashKeyCached(key!.trim()) } : { kind: "ip", id: address(c), ...(key !== undefined ? { keyIgnored: true } : {}) };
         if (checkPath) {
           const safe = safePath(splitTarget(rawTarget(c)).path);
           if (!safe.ok) throw new ApiError(400, "caminho_invalido", `caminho recusado: ${safe.motivo}`);
@@ -206,8 +211,8 @@ export function createApp(opts: ServeOptions): Hono<Env> {
     };
 
   /** a query answer with the client's counter in it, or a 304 when the client has this data */
-  const answer = (c: Context<Env>, q: QuotaState, head: string, etag: string): Response => {
-    const headers = baseHeaders(q);
+  const answer = (c: Context<Env>, q: QuotaState, head: string, etag: string, own: HeaderMap): Response => {
+    const headers = { ...baseHeaders(q), ...own };
     headers.ETag = etag;
     headers["Cache-Control"] = CACHE_CONTROL;
     headers.Vary = "Accept-Encoding, X-API-Key";
@@ -222,35 +227,49 @@ export function createApp(opts: ServeOptions): Hono<Env> {
     return new Response(body, { status: 200, headers });
   };
 
-  /** query routes: count one request, then answer with a weak ETag over the data (not the counter) */
+  const limiteExcedido = (q: QuotaState) =>
+    new ApiError(429, "limite_excedido", `limite de ${q.limit} consultas por dia atingido; renova às 00:00 UTC (em ${q.retryAfter} s)`, {
+      limite: q.limit,
+      renova_em: new Date(q.reset * 1000).toISOString(),
+    });
+
+  /**
+   * query routes: only an answer (200 or 304) counts against the quota; a refused request (4xx,
+   * 5xx) costs nothing, so a client's bug does not eat its day. The check before the work refuses
+   * a client with nothing left; the count after it is what is reported.
+   */
   const query = (params: readonly string[], handler: (files: FileCache, q: Record<string, string>) => Promise<Answer>) => {
     const prepared = new Map<string, Prepared>();
     let preparedChars = 0;
     return route((c, client) => {
-      const q = quota.consume(client.kind, client.id, now());
-      client.quota = q;
-      if (!q.allowed) {
-        throw new ApiError(429, "limite_excedido", `limite de ${q.limit} consultas por dia atingido; renova às 00:00 UTC (em ${q.retryAfter} s)`, {
-          limite: q.limit,
-          renova_em: new Date(q.reset * 1000).toISOString(),
-        });
-      }
-      const rawQuery = splitTarget(rawTarget(c)).query;
+      const antes = stateOf(client);
+      if (antes.remaining <= 0) throw limiteExcedido(antes);
+      const counted = (head: string, etag: string, own: HeaderMap): Response => {
+        const q = quota.consume(client.kind, client.id, now());
+        client.quota = q;
+        // two requests racing for the last unit: the later one is refused
+        if (!q.allowed) throw limiteExcedido(q);
+        return answer(c, q, head, etag, own);
+      };
+      const { q: known, ignorados } = parseQuery(splitTarget(rawTarget(c)).query, params);
+      // keyed by what the answer depends on, so cache busters (`_=1732300000`) share one entry
+      const rawQuery = `${JSON.stringify(known)}${ignorados.join("\u0000")}`;
       const p = prepared.get(rawQuery);
-      if (p && files.isFresh(p.source)) return answer(c, q, p.head, p.etag);
-      return handler(files, parseQuery(rawQuery, params)).then(({ data, source }) => {
+      if (p && files.isFresh(p.source)) return counted(p.head, p.etag, p.headers);
+      return handler(files, known).then(({ data, source, headers: avisos }) => {
         const json = JSON.stringify(data);
         const head = json.length > 2 ? `${json.slice(0, -1)},` : "{";
         const etag = `W/"${createHash("sha1").update(json).digest("base64url")}"`;
+        const own: HeaderMap = { ...avisos, ...(ignorados.length ? { [IGNORADOS]: cabecalhoIgnorados(ignorados) } : {}) };
         if (source && head.length <= MAX_PREPARED_CHARS) {
           if (prepared.size >= MAX_PREPARED || preparedChars + head.length > MAX_PREPARED_CHARS) {
             prepared.clear();
             preparedChars = 0;
           }
           preparedChars += head.length - (prepared.get(rawQuery)?.head.length ?? 0);
-          prepared.set(rawQuery, { source, head, etag });
+          prepared.set(rawQuery, { source, head, etag, headers: own });
         }
-        return answer(c, q, head, etag);
+        return counted(head, etag, own);
       });
     });
   };
@@ -268,6 +287,7 @@ export function createApp(opts: ServeOptions): Hono<Env> {
       if (!safe.ok) throw new ApiError(400, "caminho_invalido", `caminho recusado: ${safe.motivo}`);
       const rel = safe.rel;
       const headers = baseHeaders(stateOf(client));
+      if (client.keyIgnored) headers[AVISO] = CHAVE_IGNORADA;
       headers["Cache-Control"] = CACHE_CONTROL;
       let r = await files.resolve(rel || "index.html");
       if (r.kind === "dir") {
@@ -294,7 +314,7 @@ export function createApp(opts: ServeOptions): Hono<Env> {
         return new Response(new Uint8Array(files.encoded(e, enc)), { status: 200, headers });
       }
       return new Response(new Uint8Array(e.body), { status: 200, headers });
-    }, false),
+    }, false, true),
   );
 
   // CORS preflight (any path: browsers send it before the real request)

@@ -1,4 +1,4 @@
-import { PRODUTOS, type Produto } from "../domain/products.ts";
+import { agregadosUf, PRODUTOS, type Produto } from "../domain/products.ts";
 import { ALL_UFS, normalizeUF, type UF } from "../domain/ufs.ts";
 import type { AggregateFile, HistoricoEntry, IndexFile, SerieFile } from "../domain/publicados.ts";
 import { serieDaEntrada, simular, validarEntrada, CAMPOS_SIMULADOR, SimulacaoForaDoLimite, type PrecoReferencia } from "../simulator/simulator.ts";
@@ -24,16 +24,25 @@ export class ApiError extends Error {
 const MAX_QUERY = 1024;
 const MAX_PARAMS = 16;
 
+/** A query string, read: the known parameters, and the names of the unknown ones (ignored). */
+export interface Consulta {
+  q: Record<string, string>;
+  ignorados: string[];
+}
+
 /**
- * The query string, read strictly: every key and value percent-decoded once (a bad escape or
- * invalid UTF-8 is refused instead of silently becoming U+FFFD), no repeated or unknown keys, no
- * control characters, bounded length and count.
+ * The query string, read strictly where it matters: every key and value percent-decoded once (a
+ * bad escape or invalid UTF-8 is refused instead of silently becoming U+FFFD), no repeated known
+ * keys, no control characters, bounded length and count. Unknown keys are ignored, not refused:
+ * the original service ignored them, and its clients send cache busters (`_=1732300000`) and
+ * harmless extras (`cidade=Maringá`); the answer names them in a header.
  */
-export function parseQuery(rawQuery: string, allowed: readonly string[]): Record<string, string> {
+export function parseQuery(rawQuery: string, allowed: readonly string[]): Consulta {
   if (rawQuery.length > MAX_QUERY) {
     throw new ApiError(414, "consulta_longa", `a consulta tem ${rawQuery.length} caracteres; o máximo é ${MAX_QUERY}`);
   }
   const out: Record<string, string> = {};
+  const ignorados: string[] = [];
   const parts = rawQuery.split("&").filter((p) => p !== "");
   if (parts.length > MAX_PARAMS) {
     throw new ApiError(400, "parametros_demais", `a consulta tem ${parts.length} parâmetros; o máximo é ${MAX_PARAMS}`);
@@ -55,16 +64,21 @@ export function parseQuery(rawQuery: string, allowed: readonly string[]): Record
       throw new ApiError(400, "caractere_invalido", `o parâmetro "${key.slice(0, 40)}" contém caracteres de controle`);
     }
     if (!allowed.includes(key)) {
-      throw new ApiError(400, "parametro_desconhecido", `parâmetro desconhecido "${key.slice(0, 40)}"; válidos: ${allowed.join(", ")}`, {
-        validos: allowed,
-      });
+      const nome = key.slice(0, 40);
+      if (!ignorados.includes(nome)) ignorados.push(nome);
+      continue;
     }
     if (key in out) {
       throw new ApiError(400, "parametro_repetido", `o parâmetro "${key}" aparece mais de uma vez; informe-o uma só vez`);
     }
     out[key] = value;
   }
-  return out;
+  return { q: out, ignorados };
+}
+
+/** The header that names ignored parameters: ASCII, comma-separated, each name percent-encoded. */
+export function cabecalhoIgnorados(ignorados: readonly string[]): string {
+  return ignorados.map((k) => encodeURIComponent(k)).join(",");
 }
 
 function lerProduto(value: string | undefined, obrigatorio: boolean): Produto | null {
@@ -107,13 +121,24 @@ async function index(files: FileCache): Promise<IndexFile> {
   return r.doc;
 }
 
-/** The series file of produto (and uf), or a 404 that says which UFs have that product. */
+/**
+ * The series of produto at uf: the state series `produto/uf` when there is one, else the national
+ * series when it is quoted at that UF (its published `uf`: CEPEA's bezerro is MS, so
+ * `produto=bezerro&uf=MS` is it), else a 404 that lists the UFs that have that product.
+ */
 async function serie(files: FileCache, produto: Produto, uf: UF | null): Promise<{ doc: SerieFile; entry: FileEntry }> {
   const id = uf ? `${produto}/${uf}` : produto;
   const r = await files.json<SerieFile>(`api/v1/cotacao/${id}.json`);
   if (r) return r;
+  const nacional = uf ? await files.json<SerieFile>(`api/v1/cotacao/${produto}.json`) : null;
+  if (nacional && nacional.doc.uf === uf) return nacional;
   const idx = await index(files);
-  const ufs = idx.series.filter((s) => s.produto === produto && s.uf).map((s) => s.uf as string);
+  const ufs = [
+    ...new Set([
+      ...(nacional?.doc.uf ? [nacional.doc.uf] : []),
+      ...idx.series.filter((s) => s.produto === produto && s.id.includes("/")).map((s) => s.id.slice(s.id.indexOf("/") + 1)),
+    ]),
+  ].sort();
   if (uf) {
     throw new ApiError(
       404,
@@ -135,7 +160,12 @@ async function serie(files: FileCache, produto: Produto, uf: UF | null): Promise
 export interface Answer {
   data: object;
   source?: FileEntry;
+  /** response headers that explain the answer (ASCII values), such as X-Cotacao-Aviso */
+  headers?: Record<string, string>;
 }
+
+/** Why an answer is not quite what was asked, in ASCII ("sem-serie-estadual; uf=PI"). */
+export const AVISO = "X-Cotacao-Aviso";
 
 /** GET /api/v1/cotacao: the aggregate, the aggregate with a UF, or a single quotation. */
 export async function cotacao(files: FileCache, q: Record<string, string>): Promise<Answer> {
@@ -148,18 +178,30 @@ export async function cotacao(files: FileCache, q: Record<string, string>): Prom
   }
   if (uf) {
     const r = await files.json<AggregateFile>(`api/v1/cotacao/uf/${uf}.json`);
-    if (!r) {
-      const idx = await index(files);
-      const cobertas = idx.ufs.map((u) => u.uf);
-      throw new ApiError(404, "uf_sem_dados", `não há cotações por estado para ${uf}; UFs cobertas: ${cobertas.join(", ")}`, {
-        ufs_disponiveis: cobertas,
-      });
-    }
-    return { data: r.doc, source: r.entry };
+    if (r) return { data: r.doc, source: r.entry };
+    // a valid UF without state series: the original answered the aggregate with null state
+    // quotes, and its clients rely on it (one falls back to the national price)
+    const n = await nacionalAgregado(files);
+    return { data: comUfsNulas(n.doc), source: n.entry, headers: { [AVISO]: `sem-serie-estadual; uf=${uf}` } };
   }
+  const r = await nacionalAgregado(files);
+  return { data: r.doc, source: r.entry };
+}
+
+async function nacionalAgregado(files: FileCache): Promise<{ doc: AggregateFile; entry: FileEntry }> {
   const r = await files.json<AggregateFile>("api/v1/cotacao.json");
   if (!r) throw new ApiError(503, "sem_dados", "o site ainda não foi gerado (api/v1/cotacao.json não existe); rode npm run build");
-  return { data: r.doc, source: r.entry };
+  return r;
+}
+
+/** cotacao.json with every state quote null, where cotacao/uf/{UF}.json has them (before atualizado). */
+function comUfsNulas(doc: AggregateFile): AggregateFile {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(doc)) {
+    if (k === "atualizado") for (const a of agregadosUf()) out[a.chave] = null;
+    out[k] = v;
+  }
+  return out as unknown as AggregateFile;
 }
 export const COTACAO_PARAMS = ["uf", "produto"] as const;
 

@@ -127,18 +127,19 @@ describe("query interface", () => {
     clock = saved;
   });
 
-  it("answers 400 listing valid values, 404 for a valid UF without series", async () => {
+  it("answers 400 listing valid values; a valid UF without series gets the aggregate, a missing single series 404", async () => {
     const uf = await api("api/v1/cotacao?uf=XX");
     expect(uf.status).toBe(400);
     expect(await uf.json()).toMatchObject({ erro: "uf_invalida", validos: expect.arrayContaining(["MS", "SP"]) });
     const prod = await api("api/v1/cotacao?produto=feijao");
     expect(await prod.json()).toMatchObject({ erro: "produto_invalido", validos: [...PRODUTOS] });
     const am = await api("api/v1/cotacao?uf=AM");
-    expect(am.status).toBe(404);
-    expect(await am.json()).toMatchObject({ erro: "uf_sem_dados" });
+    expect(am.status).toBe(200);
+    expect(am.headers.get("x-cotacao-aviso")).toBe("sem-serie-estadual; uf=AM");
+    expect(await am.json()).toMatchObject({ boi_gordo_uf: null, vaca_gorda_uf: null });
     const milho = await api("api/v1/cotacao?produto=milho&uf=MS");
     expect(milho.status).toBe(404);
-    expect(await milho.json()).toMatchObject({ erro: "serie_inexistente" });
+    expect(await milho.json()).toMatchObject({ erro: "serie_inexistente", ufs_disponiveis: ["SP"] });
   });
 });
 
@@ -279,7 +280,9 @@ describe("hostile input", () => {
     ["/api/v1/cotacao?uf=%FF%FE", 400, "codificacao_invalida"],
     ["/api/v1/cotacao?uf=%E0%A4%A", 400, "codificacao_invalida"],
     ["/api/v1/cotacao?uf=M%00S", 400, "caractere_invalido"],
-    ["/api/v1/cotacao?x=1", 400, "parametro_desconhecido"],
+    // an unknown parameter is ignored, a malformed known one beside it is not
+    ["/api/v1/cotacao?x=1&uf=XX", 400, "uf_invalida"],
+    ["/api/v1/cotacao?_=1&uf=MS&uf=MS", 400, "parametro_repetido"],
     [`/api/v1/cotacao?uf=${"A".repeat(3000)}`, 414, "consulta_longa"],
     [`/api/v1/cotacao?${Array.from({ length: 40 }, (_, i) => `a${i}=1`).join("&")}`, 400, "parametros_demais"],
     ["/api/v1/cotacao?produto=%27%20OR%201%3D1", 400, "produto_invalido"],

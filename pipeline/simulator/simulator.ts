@@ -36,21 +36,34 @@ export const FUNRURAL_PADRAO = {
 } as const;
 
 /**
- * Published prices that are already net of Funrural, per source and product, with the source's
- * own words. CEPEA's boi gordo indicator is "Valor à vista por arroba de 15 kg, sem Funrural
- * (preço livre)" (Nota 1 of its page, test/fixtures/cepea/boi-gordo.html): deducting Funrural from
- * it again would charge the producer twice. CEPEA's other indicators the simulator offers (bezerro,
- * soja, milho, café) say nothing of Funrural: they are prices paid, gross of the producer's
- * contribution. Scot's "Preços Brutos" are gross; Scot publishes the net ones in other columns
- * (COLUNAS_PRECO).
+ * Source pages whose prices are already net of Funrural, in the page's own words: a property of
+ * the page (its note), so keyed by the page a series is read from (its file's
+ * `proveniencia.url`), never by product id (those live in the catalogue's declarations). CEPEA's
+ * boi gordo page says "Nota 1: Valor à vista por arroba de 15 kg, sem Funrural (preço livre)"
+ * (test/fixtures/cepea/boi-gordo.html): deducting Funrural again would charge it twice. CEPEA's
+ * other pages the simulator prices from (bezerro, soja, milho, café) say nothing of Funrural:
+ * prices paid, gross of the producer's contribution. Scot's "Preços Brutos" are gross; Scot
+ * publishes the net ones in other columns (COLUNAS_PRECO).
  */
-export const PRECOS_SEM_FUNRURAL: ReadonlyArray<{ fonte: string; produto: Produto; nota: string }> = [
+export const PAGINAS_SEM_FUNRURAL: ReadonlyArray<{ fonte: string; caminho: string; nota: string }> = [
   {
     fonte: "cepea",
-    produto: "boi_gordo",
+    caminho: "/br/indicador/boi-gordo.aspx",
     nota: "O indicador do CEPEA já é sem Funrural (\"valor à vista por arroba de 15 kg, sem Funrural (preço livre)\", Nota 1 da página do indicador): nada a deduzir.",
   },
 ];
+
+/** The note of PAGINAS_SEM_FUNRURAL for a series of `fonte` read from the page at `url`, if any. */
+export function notaSemFunrural(fonte: string | null | undefined, url: string | null | undefined): string | null {
+  if (!fonte || !url) return null;
+  let caminho: string;
+  try {
+    caminho = new URL(url).pathname;
+  } catch {
+    return null;
+  }
+  return PAGINAS_SEM_FUNRURAL.find((d) => d.fonte === fonte && caminho.endsWith(d.caminho))?.nota ?? null;
+}
 
 /**
  * The columns of a day a series may publish besides its headline `valor`, under their names in
@@ -119,6 +132,8 @@ export interface PrecoReferencia {
   fonte_nome?: string | null;
   /** the other columns the source published for that day (COLUNAS_PRECO), as in the single file */
   colunas?: Partial<Record<ColunaPreco, number>>;
+  /** the source's words saying `valor` is already net of Funrural (notaSemFunrural); absent: gross */
+  sem_funrural?: string | null;
 }
 
 export interface Resultado {
@@ -490,7 +505,7 @@ export function referenciaDaSerie(
   f: Pick<SerieFile, "valor" | "unidade" | "data_cotacao" | "fonte" | "nome" | "regiao" | "historico"> & {
     praca?: string | null;
     pracas?: ReadonlyArray<{ praca: string; valor: number }>;
-    proveniencia?: { nome?: string | null } | null;
+    proveniencia?: { nome?: string | null; url?: string | null } | null;
   },
   serie: string,
 ): PrecoReferencia {
@@ -518,6 +533,7 @@ export function referenciaDaSerie(
     nome: `${f.nome}, ${f.regiao}`,
     fonte_nome: f.proveniencia?.nome ?? null,
     colunas,
+    sem_funrural: notaSemFunrural(f.fonte, f.proveniencia?.url),
   };
 }
 
@@ -555,7 +571,7 @@ function dataBR(iso: string): string {
 }
 
 /** Why a published price needs no Funrural deduction (null: the rate applies to it). */
-function precoSemFunrural(produto: Produto, ref: PrecoReferencia, coluna: ColunaPreco | null): string | null {
+function precoSemFunrural(ref: PrecoReferencia, coluna: ColunaPreco | null): string | null {
   const fonte = ref.fonte_nome ?? ref.fonte ?? "a fonte";
   if (coluna && COLUNA_INFO[coluna].desconta === "funrural") {
     return `Preço da coluna "${COLUNA_INFO[coluna].nome}" (${fonte}): o Funrural já foi descontado pela fonte; nada a deduzir.`;
@@ -563,7 +579,8 @@ function precoSemFunrural(produto: Produto, ref: PrecoReferencia, coluna: Coluna
   if (coluna && COLUNA_INFO[coluna].desconta === "senar") {
     return `Preço da coluna "${COLUNA_INFO[coluna].nome}" (${fonte}), para quem contribui sobre a folha de salários (Lei 13.606/2018): nada mais a deduzir.`;
   }
-  return PRECOS_SEM_FUNRURAL.find((d) => d.fonte === ref.fonte && d.produto === produto)?.nota ?? null;
+  // the headline price of a page that publishes it net (a column other than valor is Scot's own)
+  return coluna === null || coluna === "valor" ? (ref.sem_funrural ?? null) : null;
 }
 
 export interface OpcoesSimulacao {
@@ -577,7 +594,7 @@ export interface OpcoesSimulacao {
  * live weight × yield ÷ 15 kg = arrobas (rounded to the hundredth, as a romaneio shows them) ×
  * R$/@; a series quoted per kg of live weight (Scot's RS) multiplies the live weight instead.
  * Bezerro: per head. Grain: per 60 kg sack. Funrural is deducted only from a gross price: a price
- * its source publishes already without it (PRECOS_SEM_FUNRURAL, or a net column) is used as is.
+ * its source publishes already without it (`sem_funrural`, or a net column) is used as is.
  */
 export function simular(entrada: Entrada, preco: PrecoReferencia | null, opcoes: OpcoesSimulacao = {}): Resultado {
   const obs: string[] = [];
@@ -615,7 +632,7 @@ export function simular(entrada: Entrada, preco: PrecoReferencia | null, opcoes:
     ]);
   }
 
-  const semFunrural = informado ? null : precoSemFunrural(entrada.produto, preco!, entrada.coluna);
+  const semFunrural = informado ? null : precoSemFunrural(preco!, entrada.coluna);
   const funruralCent = semFunrural ? 0n : entrada.funruralCentesimosPct;
   const c = contas(entrada, precoCent, unidade, funruralCent);
   // a published price far above any real one could still overflow: refuse, never round

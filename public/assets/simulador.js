@@ -363,13 +363,23 @@ var FUNRURAL_PADRAO = {
   ],
   base_legal: "Produtor rural pessoa física: 1,2% (INSS, Lei 8.212/1991, art. 25, I, redação da Lei 13.606/2018) + 0,1% (RAT, art. 25, II) + 0,2% (SENAR, Lei 9.528/1997, art. 6º) = 1,5% da receita bruta da venda. Pessoa jurídica: 2,05% (Lei 8.870/1994, art. 25). Quem optou por contribuir sobre a folha de salários (opção criada pela Lei 13.606/2018) paga só o SENAR (0,2%)."
 };
-var PRECOS_SEM_FUNRURAL = [
+var PAGINAS_SEM_FUNRURAL = [
   {
     fonte: "cepea",
-    produto: "boi_gordo",
+    caminho: "/br/indicador/boi-gordo.aspx",
     nota: 'O indicador do CEPEA já é sem Funrural ("valor à vista por arroba de 15 kg, sem Funrural (preço livre)", Nota 1 da página do indicador): nada a deduzir.'
   }
 ];
+function notaSemFunrural(fonte, url) {
+  if (!fonte || !url) return null;
+  let caminho;
+  try {
+    caminho = new URL(url).pathname;
+  } catch {
+    return null;
+  }
+  return PAGINAS_SEM_FUNRURAL.find((d) => d.fonte === fonte && caminho.endsWith(d.caminho))?.nota ?? null;
+}
 var COLUNAS_PRECO = ["valor", "valor_30d", "funrural_avista", "funrural_30d", "senar_avista", "senar_30d"];
 var COLUNA_INFO = {
   valor: { nome: "bruto, à vista", desconta: "nada" },
@@ -642,7 +652,8 @@ function referenciaDaSerie(f, serie) {
     praca: f.praca ?? null,
     nome: `${f.nome}, ${f.regiao}`,
     fonte_nome: f.proveniencia?.nome ?? null,
-    colunas
+    colunas,
+    sem_funrural: notaSemFunrural(f.fonte, f.proveniencia?.url)
   };
 }
 function hojeEmBrasilia(agora = /* @__PURE__ */ new Date()) {
@@ -668,7 +679,7 @@ function dataBR(iso) {
   const [y, m, d] = iso.slice(0, 10).split("-");
   return `${d}/${m}/${y}`;
 }
-function precoSemFunrural(produto, ref, coluna) {
+function precoSemFunrural(ref, coluna) {
   const fonte = ref.fonte_nome ?? ref.fonte ?? "a fonte";
   if (coluna && COLUNA_INFO[coluna].desconta === "funrural") {
     return `Preço da coluna "${COLUNA_INFO[coluna].nome}" (${fonte}): o Funrural já foi descontado pela fonte; nada a deduzir.`;
@@ -676,7 +687,7 @@ function precoSemFunrural(produto, ref, coluna) {
   if (coluna && COLUNA_INFO[coluna].desconta === "senar") {
     return `Preço da coluna "${COLUNA_INFO[coluna].nome}" (${fonte}), para quem contribui sobre a folha de salários (Lei 13.606/2018): nada mais a deduzir.`;
   }
-  return PRECOS_SEM_FUNRURAL.find((d) => d.fonte === ref.fonte && d.produto === produto)?.nota ?? null;
+  return coluna === null || coluna === "valor" ? ref.sem_funrural ?? null : null;
 }
 function simular(entrada, preco, opcoes = {}) {
   const obs = [];
@@ -708,7 +719,7 @@ function simular(entrada, preco, opcoes = {}) {
       }
     ]);
   }
-  const semFunrural = informado ? null : precoSemFunrural(entrada.produto, preco, entrada.coluna);
+  const semFunrural = informado ? null : precoSemFunrural(preco, entrada.coluna);
   const funruralCent = semFunrural ? 0n : entrada.funruralCentesimosPct;
   const c = contas(entrada, precoCent, unidade, funruralCent);
   const fora = foraDoLimite(entrada, c);
@@ -796,7 +807,7 @@ export {
   DIAS_UTEIS_ATUAL,
   FUNRURAL_PADRAO,
   LIMITES,
-  PRECOS_SEM_FUNRURAL,
+  PAGINAS_SEM_FUNRURAL,
   ROTULOS,
   SimulacaoForaDoLimite,
   diasEntre,
@@ -804,6 +815,7 @@ export {
   formatarReais,
   hojeEmBrasilia,
   lerDecimal,
+  notaSemFunrural,
   referenciaDaSerie,
   serieDaEntrada,
   simular,

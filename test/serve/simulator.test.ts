@@ -10,6 +10,7 @@ import {
   hojeEmBrasilia,
   LIMITES,
   lerDecimal,
+  notaSemFunrural,
   referenciaDaSerie,
   ROTULOS,
   SimulacaoForaDoLimite,
@@ -216,6 +217,15 @@ describe("the price's own domain: Funrural per source, the day it is from, names
     expect(pj.observacoes.join(" ")).toContain("A alíquota de 2,05% não foi aplicada");
     const bruto = run({ ...GADO, preco: "347,70" }, cepea, "2026-09-04");
     expect(bruto.deducoes.funrural).toMatchObject({ aliquota_pct: 1.5, valor: 976.34, preco_sem_funrural: false, motivo: null });
+  });
+
+  it("knows it from the page the series is read from, whatever the site's base URL", () => {
+    expect(notaSemFunrural("cepea", "https://www.cepea.org.br/br/indicador/boi-gordo.aspx")).toContain("já é sem Funrural");
+    expect(notaSemFunrural("cepea", "http://127.0.0.1:4321/br/indicador/boi-gordo.aspx")).toContain("já é sem Funrural");
+    expect(notaSemFunrural("cepea", "https://www.cepea.org.br/br/indicador/soja.aspx")).toBeNull();
+    expect(notaSemFunrural("scot", "https://www.cepea.org.br/br/indicador/boi-gordo.aspx")).toBeNull();
+    expect(notaSemFunrural("cepea", null)).toBeNull();
+    expect(notaSemFunrural("cepea", "não é url")).toBeNull();
   });
 
   it("deducts it from gross prices: Scot's Preços Brutos and CEPEA's grain indicators", async () => {

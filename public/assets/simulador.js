@@ -733,7 +733,7 @@ function simular(entrada, preco, opcoes = {}) {
     desatualizado = diasUteisEntre(preco.data_cotacao, hoje) > DIAS_UTEIS_ATUAL;
     if (desatualizado) {
       avisos.push(
-        `Preço de ${dataBR(preco.data_cotacao)}, há ${idade} ${idade === 1 ? "dia" : "dias"}: é o último que ${preco.fonte_nome ?? preco.fonte ?? "a fonte"} publicou para esta série e pode estar longe do mercado de hoje. Confira o preço atual ou informe-o no campo "${rotulo("preco")}".`
+        `Preço de ${dataBR(preco.data_cotacao)}, há ${idade} ${idade === 1 ? "dia" : "dias"}: é o último desta série (${preco.fonte_nome ?? preco.fonte ?? "fonte desconhecida"}) e pode estar longe do mercado de hoje. Confira o preço atual ou informe-o no campo "${rotulo("preco")}".`
       );
     }
   }

@@ -2,6 +2,8 @@ import { isIP } from "node:net";
 
 /**
  * Daily request quota: 100 a day per client address, 10,000 per API key, reset at 00:00 UTC.
+ * What is counted is the caller's choice (../serve/app.ts counts only the query routes' answers,
+ * 200 and 304, after checking with `peek` that some quota is left): refused requests cost nothing.
  *
  * Memory is bounded whatever the traffic: up to `maxClients` addresses are counted exactly in a
  * Map; past that, new addresses are counted in a fixed-size count-min sketch (depth × width

@@ -488,6 +488,17 @@ function foraDoLimite(entrada: Entrada, c: Contas): CampoErro | null {
   };
 }
 
+/**
+ * Whether a series quoted per `unidade` can price a sale of `produto`: cattle by the arroba also
+ * per kg of live weight (Scot's RS), an animal sold by the head and grain only in their own unit
+ * (a state's bezerro is Datagro's reposição per kg: no price per head).
+ */
+export function unidadeSimulavel(produto: Produto, unidade: Unidade): boolean {
+  const info = PRODUTO_INFO[produto];
+  if (info.tipo === "sem_simulacao") return false;
+  return unidade === info.unidade || (info.tipo === "gado_arroba" && unidade === "kg");
+}
+
 /** The series a simulation reads its price from: the state's when a UF is given. */
 export function serieDaEntrada(e: Pick<Entrada, "produto" | "uf">): string {
   return e.uf ? `${e.produto}/${e.uf}` : e.produto;

@@ -626,6 +626,11 @@ function foraDoLimite(entrada, c) {
     mensagem: `${rotulo(campo)}: com essa quantidade e esse preço algum valor passa de ${formatarReais(MAX_CENTAVOS)} e não seria exato ao centavo; reduza a quantidade ou o preço`
   };
 }
+function unidadeSimulavel(produto, unidade) {
+  const info = PRODUTO_INFO[produto];
+  if (info.tipo === "sem_simulacao") return false;
+  return unidade === info.unidade || info.tipo === "gado_arroba" && unidade === "kg";
+}
 function serieDaEntrada(e) {
   return e.uf ? `${e.produto}/${e.uf}` : e.produto;
 }
@@ -819,5 +824,6 @@ export {
   referenciaDaSerie,
   serieDaEntrada,
   simular,
+  unidadeSimulavel,
   validarEntrada
 };

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Page } from "playwright";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REPO_ROOT } from "../../pipeline/config.ts";
 import type { IndexFile, SerieFile } from "../../pipeline/domain/publicados.ts";
 import { startServer, type RunningServer } from "../../pipeline/serve/app.ts";
 import { buildTestSite } from "../serve/site.ts";
@@ -82,8 +83,9 @@ describe("simulator page", () => {
     const [a, t] = await Promise.all([aviso.boundingBox(), page.locator("#resultado table").boundingBox()]);
     expect(a!.y).toBeLessThan(t!.y);
     expect(await cel(page, "preco")).toContain("R$ 338,00/@ em 05/08/2026 (há 109 dias), praça C. Grande");
-    // before simulating, the chosen series says its day and age too
+    // before simulating, the chosen series says its day and age too, in the warning's colours
     expect(await page.locator("#serie-desc").innerText()).toContain("de 05/08/2026 (há 109 dias)");
+    expect(await page.locator("#serie-desc").getAttribute("class")).toContain("desatualizado");
     await page.close();
   });
 
@@ -96,6 +98,10 @@ describe("simulator page", () => {
     const opcoes = await page.locator("#uf option").allInnerTexts();
     expect(opcoes[0]).toBe("Referência: Estado de São Paulo (Indicador do Boi Gordo CEPEA/ESALQ, à vista)");
     expect(opcoes).toContain("Mato Grosso do Sul (MS) — praça C. Grande, Scot Consultoria");
+    // bezerro is sold by the head: the states' reposição prices per kg are not offered
+    await page.selectOption("#produto", "bezerro");
+    const bezerro = await page.locator("#uf option").allInnerTexts();
+    expect(bezerro).toEqual(["Referência: Mato Grosso do Sul (Indicador do Bezerro CEPEA/ESALQ)"]);
     await page.selectOption("#produto", "vaca_gorda");
     const vaca = await page.locator("#uf option").first().innerText();
     expect(vaca).toBe("Referência: São Paulo (praça de referência da Scot Consultoria)");
@@ -131,6 +137,13 @@ describe("simulator page", () => {
     expect(await cel(page, "preco")).toContain("R$ 332,50/@");
     expect(await cel(page, "preco")).toContain("com o Funrural já descontado");
     expect(new URL(page.url()).searchParams.get("coluna")).toBe("funrural_avista");
+    // the new controls (the column, the warning, the copy button) are accessible
+    await page.addScriptTag({ path: join(REPO_ROOT, "node_modules", "axe-core", "axe.min.js") });
+    const violacoes = await page.evaluate(async () => {
+      const r = await (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown }> }> }> } }).axe.run();
+      return r.violations.map((v) => ({ id: v.id, alvos: v.nodes.map((n) => n.target) }));
+    });
+    expect(violacoes).toEqual([]);
     await page.close();
   });
 

@@ -15,6 +15,7 @@ import {
   ROTULOS,
   SimulacaoForaDoLimite,
   simular,
+  unidadeSimulavel,
   validarEntrada,
   type PrecoReferencia,
 } from "../../pipeline/simulator/simulator.ts";
@@ -293,6 +294,16 @@ describe("the price's own domain: Funrural per source, the day it is from, names
     const informado = run({ ...GADO, preco: "300" }, ms, "2026-11-22");
     expect(informado.avisos).toEqual([]);
     expect(informado.preco.idade_dias).toBeUndefined();
+  });
+
+  it("prices a sale only from a series in a unit it can use", () => {
+    expect(unidadeSimulavel("boi_gordo", "@")).toBe(true);
+    expect(unidadeSimulavel("boi_gordo", "kg")).toBe(true); // Scot's RS, per kg of live weight
+    expect(unidadeSimulavel("bezerro", "cabeca")).toBe(true);
+    expect(unidadeSimulavel("bezerro", "kg")).toBe(false); // Datagro's reposição
+    expect(unidadeSimulavel("soja", "sc60kg")).toBe(true);
+    expect(unidadeSimulavel("soja", "kg")).toBe(false);
+    expect(unidadeSimulavel("trigo", "t")).toBe(false);
   });
 
   it("counts business days Monday to Friday and knows today's day in Brasília", () => {

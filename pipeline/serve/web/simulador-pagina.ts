@@ -12,12 +12,15 @@ import {
   CAMPOS_SIMULADOR,
   COLUNA_INFO,
   diasEntre,
+  diasUteisEntre,
+  DIAS_UTEIS_ATUAL,
   FUNRURAL_PADRAO,
   hojeEmBrasilia,
   referenciaDaSerie,
   serieDaEntrada,
   simular,
   SimulacaoForaDoLimite,
+  unidadeSimulavel,
   validarEntrada,
   type CampoErro,
   type ColunaPreco,
@@ -107,7 +110,8 @@ function ajustarCampos(): void {
     ),
   );
   for (const s of index?.series ?? []) {
-    if (s.produto === produto && s.uf && s.id === `${produto}/${s.uf}`) {
+    // a state series in a unit the sale cannot use (bezerro per kg) is not offered
+    if (s.produto === produto && s.uf && s.id === `${produto}/${s.uf}` && unidadeSimulavel(produto, s.unidade)) {
       uf.append(el("option", { value: s.uf }, `${nomeDaUF(s.uf)} (${s.uf})${s.praca ? ` — praça ${s.praca}` : ""}, ${nomeDaFonte(s.fonte)}`));
     }
   }
@@ -126,10 +130,12 @@ async function ajustarSerie(): Promise<void> {
   const sel = $<HTMLSelectElement>("coluna");
   if (!s) {
     desc.textContent = "Não há preço publicado para esta escolha: informe o preço.";
-    desc.dataset.idade = "";
+    desc.classList.remove("desatualizado");
     grupo.hidden = true;
     return;
   }
+  const velho = s.ultima_data !== null && diasUteisEntre(s.ultima_data, hojeEmBrasilia()) > DIAS_UTEIS_ATUAL;
+  desc.classList.toggle("desatualizado", velho);
   desc.textContent =
     `${nomeDaFonte(s.fonte)}: ${s.regiao}${s.praca ? `, praça ${s.praca}` : ""}. ` +
     (s.ultima_data && s.valor !== null && s.valor !== undefined ? `Último preço: ${preco(s.valor, s.unidade)} de ${dataBR(s.ultima_data)} (${ha(s.ultima_data)}).` : "");

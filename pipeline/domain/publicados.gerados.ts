@@ -38,7 +38,7 @@ export type Data = string;
 export type DataHora = string;
 
 /**
- * Identificador do produto: boi_gordo, vaca_gorda, soja, milho, bezerro, novilha_gorda, boi_china, bezerro_desmama, garrote, boi_magro, boi_gordo_prazo, trigo, arroz, arroz_alto_rendimento, cafe_arabica, cafe_robusta, algodao, acucar_cristal_sp, acucar_santos, laranja_industria, laranja_pera, laranja_industria_precoce, frango_congelado, frango_resfriado, suino_vivo ou suino_carcaca.
+ * Identificador do produto: boi_gordo, vaca_gorda, soja, milho, bezerro, novilha_gorda, boi_china, bezerro_desmama, bezerro_reposicao, garrote, boi_magro, boi_gordo_prazo, trigo, arroz, arroz_alto_rendimento, cafe_arabica, cafe_robusta, algodao, acucar_cristal_sp, acucar_santos, laranja_industria, laranja_pera, laranja_industria_precoce, frango_congelado, frango_resfriado, suino_vivo ou suino_carcaca.
  *
  * schemas/common.schema.json#/$defs/produto
  */
@@ -51,6 +51,7 @@ export type Produto =
   | "novilha_gorda"
   | "boi_china"
   | "bezerro_desmama"
+  | "bezerro_reposicao"
   | "garrote"
   | "boi_magro"
   | "boi_gordo_prazo"

@@ -1,9 +1,11 @@
 /**
  * api/v1/openapi.json (OpenAPI 3.1): every static file of the site and the query interface of
- * the local/self-hosted server. Response bodies $ref the JSON Schemas published under /schemas/
- * (relative to this file: ../../schemas/x.schema.json), never copies of them; the query
- * interface's shapes are built from $refs into the same schemas' properties. Examples are taken
- * from the files rendered in the same run, so they are real data and change only when it does.
+ * the local/self-hosted server. The JSON Schemas of /schemas/ are bundled into
+ * components/schemas (every $ref rewritten to "#/components/schemas/...", no external refs), so
+ * code generators and linters resolve them without fetching anything; the query interface's
+ * shapes are built from $refs into the same components. Examples come from the fixed sample in
+ * exemplos.json (exemplos.ts), never from the run's data: a data-only run leaves this file
+ * byte-identical. Every operation carries x-codeSamples (curl, JavaScript fetch, Python requests).
  */
 import { licenseShort, PROJECT_NAME } from "../domain/license.ts";
 import { SOURCES } from "../sources/index.ts";
@@ -16,6 +18,7 @@ function doTipo(...tipos: TipoProduto[]): string {
 }
 import { EVENTOS_PATH, FEED_PATH } from "../events/model.ts";
 import { stringifyDoc } from "../render/json.ts";
+import { lerAmostra, type Amostra } from "./exemplos.ts";
 import { JSDELIVR_URL, LOCAL_URL, SITE_URL } from "./servers.ts";
 
 export const OPENAPI_PATH = "api/v1/openapi.json";
@@ -23,8 +26,119 @@ export const OPENAPI_PATH = "api/v1/openapi.json";
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 type Obj = { [k: string]: Json };
 
-const SCHEMAS = "../../schemas/";
-const ref = (schema: string, pointer = "") => ({ $ref: `${SCHEMAS}${schema}${pointer ? `#${pointer}` : ""}` });
+const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** "historicoEntrada" -> "HistoricoEntrada"; "serie.schema.json" -> "Serie" (the names client.d.ts uses too). */
+function pascal(s: string): string {
+  return s
+    .replace(/\.schema\.json$/, "")
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join("");
+}
+
+const COMUM = "common.schema.json";
+
+/**
+ * The published schemas as components: a file's root under its file's name (Serie), a
+ * definition of common.schema.json under its key (HistoricoEntrada), another file's definition
+ * under its key unless that name is taken or too short (eventos' "serie" -> EventosSerie): the
+ * same names as the generated TypeScript types. `ref(file, pointer)` is where a pointer into a
+ * schema file now lives.
+ */
+export function bundleSchemas(files: ReadonlyMap<string, string>): { schemas: Map<string, Obj>; ref: (file: string, pointer?: string) => Obj } {
+  const docs = new Map<string, Obj>();
+  for (const [k, text] of files) {
+    const m = /^schemas\/([^/]+\.schema\.json)$/.exec(k);
+    if (m) docs.set(m[1]!, JSON.parse(text) as Obj);
+  }
+  const order = [...docs.keys()].sort((a, b) => (a === COMUM ? -1 : b === COMUM ? 1 : a < b ? -1 : a > b ? 1 : 0));
+  const nome = new Map<string, string>(); // "file#key" ("file#" for the root) -> component name
+  const usados = new Set<string>();
+  const put = (chave: string, n: string) => {
+    if (usados.has(n)) throw new Error(`[openapi] o nome de componente ${n} (${chave}) já é usado`);
+    usados.add(n);
+    nome.set(chave, n);
+  };
+  const defsOf = (file: string) => Object.keys(isObj(docs.get(file)?.$defs) ? (docs.get(file)!.$defs as Obj) : {});
+  for (const key of defsOf(COMUM)) put(`${COMUM}#${key}`, pascal(key));
+  for (const file of order) if (file !== COMUM) put(`${file}#`, pascal(file));
+  for (const file of order) {
+    if (file === COMUM) continue;
+    for (const key of defsOf(file)) {
+      const curto = pascal(key);
+      put(`${file}#${key}`, usados.has(curto) || curto.length < 4 ? pascal(file) + curto : curto);
+    }
+  }
+  const alvo = (file: string, pointer: string): string => {
+    const d = /^\/\$defs\/([^/]+)(.*)$/.exec(pointer);
+    const n = d ? nome.get(`${file}#${d[1]}`) : nome.get(`${file}#`);
+    if (!n) throw new Error(`[openapi] $ref sem destino: ${file}#${pointer}`);
+    return `#/components/schemas/${n}${d ? d[2] : pointer}`;
+  };
+  const reescrever = (node: Json, file: string): Json => {
+    if (Array.isArray(node)) return node.map((n) => reescrever(n, file));
+    if (!isObj(node)) return node;
+    const out: Obj = {};
+    for (const [k, v] of Object.entries(node)) {
+      // $id would make tools resolve the rewritten refs against the schema's old file name
+      if (k === "$id" || k === "$schema" || k === "$defs") continue;
+      if (k === "$ref" && typeof v === "string") {
+        const m = /^([^#]*)#?(.*)$/.exec(v)!;
+        out[k] = alvo(m[1] || file, m[2] ?? "");
+      } else out[k] = k === "properties" && isObj(v) ? Object.fromEntries(Object.entries(v).map(([p, x]) => [p, reescrever(x, file)])) : reescrever(v, file);
+    }
+    return out;
+  };
+  const schemas = new Map<string, Obj>();
+  for (const [chave, n] of nome) {
+    const [file, key] = chave.split("#") as [string, string];
+    const doc = docs.get(file)!;
+    schemas.set(n, reescrever(key ? ((doc.$defs as Obj)[key] as Json) : doc, file) as Obj);
+  }
+  return { schemas, ref: (file, pointer = "") => ({ $ref: alvo(file, pointer) }) };
+}
+
+/** The component names a document reaches through "#/components/schemas/X" refs, transitively. */
+function alcancados(doc: Json, schemas: ReadonlyMap<string, Json>): Set<string> {
+  const vistos = new Set<string>();
+  const fila: Json[] = [doc];
+  while (fila.length > 0) {
+    JSON.stringify(fila.pop(), (k, v) => {
+      const m = k === "$ref" && typeof v === "string" ? /^#\/components\/schemas\/([^/]+)/.exec(v) : null;
+      if (m && !vistos.has(m[1]!)) {
+        vistos.add(m[1]!);
+        if (schemas.has(m[1]!)) fila.push(schemas.get(m[1]!)!);
+      }
+      return v;
+    });
+  }
+  return vistos;
+}
+
+type CodeSample = { lang: string; label: string; source: string };
+
+/** x-codeSamples: the same GET as curl, JavaScript fetch and Python requests. */
+function codeSamples(url: string, kind: "json" | "text", comChave = false): CodeSample[] {
+  const chaveCurl = comChave ? ` \\\n  -H "X-API-Key: $COTACAO_API_KEY"   # opcional: cota maior` : "";
+  const chaveJs = comChave ? `, {\n  headers: { "X-API-Key": process.env.COTACAO_API_KEY }, // opcional: cota maior\n}` : "";
+  const chavePy = comChave ? `,\n    headers={"X-API-Key": os.environ["COTACAO_API_KEY"]},  # opcional: cota maior` : "";
+  const ler = kind === "json" ? "await r.json()" : "await r.text()";
+  return [
+    { lang: "Shell", label: "curl", source: `curl -sf "${url}"${chaveCurl}` },
+    {
+      lang: "JavaScript",
+      label: "fetch",
+      source: `const r = await fetch("${url}"${chaveJs});\nif (!r.ok) throw new Error(\`HTTP \${r.status}\`);\nconst dados = ${ler};`,
+    },
+    {
+      lang: "Python",
+      label: "requests",
+      source: `${comChave ? "import os\n" : ""}import requests\n\nr = requests.get(\n    "${url}"${chavePy},\n    timeout=30,\n)\nr.raise_for_status()\ndados = ${kind === "json" ? "r.json()" : "r.text"}`,
+    },
+  ];
+}
 
 /** UFs with a state series: Scot's 18 plus PR (CEPEA's Paraná soy indicator). */
 /** "boi gordo e vaca gorda: 18 UFs (Scot Consultoria); soja: PR (CEPEA/ESALQ)", from the catalogue. */
@@ -46,48 +160,19 @@ function fontesDoAgregadoUf(): string {
   return [...new Set(allSeries().filter((d) => d.uf && produtos.has(d.produto)).map((d) => getSource(d.fonte).nome))].join(", ");
 }
 
-function parseJson(files: ReadonlyMap<string, string>, path: string): Json | undefined {
-  const text = files.get(path);
-  if (text === undefined) return undefined;
-  return JSON.parse(text) as Json;
+function example(summary: string, value: Json | undefined): Obj {
+  return value === undefined ? {} : { examples: { amostra: { summary, value } } };
 }
 
-/** A real file cut to a readable size: long arrays keep their last (newest) few entries. */
-function trimmed(doc: Json | undefined, keep: Record<string, number>): Json | undefined {
-  if (!doc || typeof doc !== "object" || Array.isArray(doc)) return doc;
-  const out: Obj = {};
-  for (const [k, v] of Object.entries(doc)) {
-    const n = keep[k];
-    out[k] = n !== undefined && Array.isArray(v) ? (k === "historico" ? v.slice(-n) : v.slice(0, n)) : v;
-  }
-  return out;
-}
-
-function jsonExample(summary: string, value: Json | undefined): Obj {
-  return value === undefined ? {} : { examples: { real: { summary, value } } };
-}
-
-function textExample(summary: string, text: string | undefined, maxLines: number): Obj {
-  if (text === undefined) return {};
-  const lines = text.split("\n");
-  const value = lines.length > maxLines ? lines.slice(0, maxLines).join("\n") + "\n" : text;
-  return { examples: { real: { summary, value } } };
-}
-
-function feedExample(text: string | undefined): Obj {
-  if (text === undefined) return {};
-  const end = text.indexOf("</entry>");
-  const value = end < 0 ? text : `${text.slice(0, end + "</entry>".length)}\n</feed>\n`;
-  return { examples: { real: { summary: "Início do feed publicado (primeira entrada)", value } } };
-}
-
-/** Mark a static path as served by every mirror (the default servers). */
-function staticGet(opts: { id: string; summary: string; description: string; tag: string; params?: Json[]; content: Obj }): Obj {
+/** Mark a static path as served by every mirror (the default servers). `url` is a concrete example, for x-codeSamples. */
+function staticGet(opts: { id: string; summary: string; description: string; tag: string; params?: Json[]; content: Obj; url: string }): Obj {
+  const kind = Object.keys(opts.content).some((t) => t.includes("json")) ? "json" : "text";
   const op: Obj = {
     operationId: opts.id,
     summary: opts.summary,
     description: opts.description,
     tags: [opts.tag],
+    "x-codeSamples": codeSamples(new URL(opts.url.replace(/^\//, ""), SITE_URL).href, kind),
     responses: {
       "200": { description: "O arquivo.", content: opts.content },
       "404": {
@@ -109,7 +194,12 @@ const P = {
 
 const RATE_HEADERS: Obj = {
   "X-RateLimit-Limit": { description: "Requisições permitidas por dia (100 sem chave, 10.000 com X-API-Key).", schema: { type: "integer" } },
-  "X-RateLimit-Remaining": { description: "Requisições restantes hoje (zera às 00:00 UTC).", schema: { type: "integer" } },
+  "X-RateLimit-Remaining": { description: "Requisições restantes hoje (zera às 00:00 UTC). Só respostas 200 e 304 consomem a cota; erros não.", schema: { type: "integer" } },
+  "X-Cotacao-Parametros-Ignorados": {
+    description:
+      "Parâmetros desconhecidos recebidos e ignorados (ex.: o cache buster `_`), separados por vírgula, com percent-encoding fora do ASCII: `_,cidade`. Ausente quando não há nenhum. Parâmetros conhecidos malformados ou repetidos continuam dando 400.",
+    schema: { type: "string" },
+  },
   ETag: { description: "Validador do conteúdo; envie em If-None-Match para receber 304.", schema: { type: "string" } },
   "Cache-Control": { description: "public, max-age=1800", schema: { type: "string" } },
 };
@@ -118,11 +208,12 @@ function erro(description: string): Obj {
   return { description, headers: RATE_HEADERS, content: { "application/json": { schema: { $ref: "#/components/schemas/Erro" } } } };
 }
 
+/** Only the query routes have a quota: errors (4xx other than 429, 5xx) do not consume it. */
 const QUERY_ERRORS: Obj = {
   "304": { description: "Não modificado (If-None-Match igual ao ETag; o ETag da consulta não muda com o contador da cota)." },
-  "400": erro("Parâmetro malformado (uf, produto ou outro); a mensagem lista os valores válidos."),
-  "401": erro("X-API-Key desconhecida."),
-  "404": erro("UF válida sem série para o produto pedido."),
+  "400": erro("Parâmetro conhecido malformado (uf, produto ou outro) ou repetido; a mensagem lista os valores válidos. Parâmetros desconhecidos não dão erro: são ignorados e listados em `X-Cotacao-Parametros-Ignorados`. Não consome a cota."),
+  "401": erro("X-API-Key desconhecida (só nas rotas de consulta: os arquivos estáticos ignoram a chave). Não consome a cota."),
+  "404": erro("Cotação única (`produto` com `uf`) de uma série que não existe. Uma série nacional responde pela própria UF (`?produto=bezerro&uf=MS`). Não consome a cota."),
   "405": erro("Método diferente de GET, HEAD ou OPTIONS."),
   "414": erro("Consulta longa demais."),
   "431": { description: "Cabeçalhos grandes demais (recusados pelo servidor HTTP antes da aplicação)." },
@@ -134,7 +225,7 @@ const QUERY_ERRORS: Obj = {
 };
 
 /** Every property of a published schema by $ref, minus some, plus rate_limit: the query answers. */
-function queryShape(schemaFile: string, schemaText: string | undefined, omit: string[], description: string): Obj {
+function queryShape(ref: (file: string, pointer?: string) => Obj, schemaFile: string, schemaText: string | undefined, omit: string[], description: string): Obj {
   const schema = schemaText ? (JSON.parse(schemaText) as { properties?: Obj; required?: string[] }) : {};
   const props: Obj = {};
   for (const k of Object.keys(schema.properties ?? {})) if (!omit.includes(k)) props[k] = ref(schemaFile, `/properties/${k}`);
@@ -155,18 +246,23 @@ function withRateLimit(doc: Json | undefined, omit: string[]): Json | undefined 
   return out;
 }
 
-/** The description, from the files of the same render (schemas/ included). */
-export function buildOpenApi(files: ReadonlyMap<string, string>): Obj {
-  const cotacao = parseJson(files, "api/v1/cotacao.json");
-  const cotacaoSP = parseJson(files, "api/v1/cotacao/uf/SP.json");
+/**
+ * The description, from the schemas of the same render (files: the site's files, of which only
+ * schemas/ is read) and the fixed sample of examples (never the run's data).
+ */
+export function buildOpenApi(files: ReadonlyMap<string, string>, amostra: Amostra = lerAmostra()): Obj {
+  const { schemas: bundled, ref } = bundleSchemas(files);
+  const cotacao = amostra["api/v1/cotacao.json"];
+  const cotacaoSP = amostra["api/v1/cotacao/uf/SP.json"];
   // the catalogue's example series: one national, one state with several praças
   const nac = EXEMPLOS.nacional;
   const est = EXEMPLOS.estadual;
   const [estProduto, estUf] = est.split("/") as [string, string];
-  const boi = parseJson(files, `api/v1/cotacao/${nac}.json`);
-  const boiMT = parseJson(files, `api/v1/cotacao/${est}.json`);
+  const boi = amostra[`api/v1/cotacao/${nac}.json`];
+  const boiMT = amostra[`api/v1/cotacao/${est}.json`];
   const schemaNames = [...files.keys()].filter((k) => /^schemas\/[^/]+\.schema\.json$/.test(k)).map((k) => k.slice("schemas/".length)).sort();
-  const historicoSlice = boi && typeof boi === "object" && !Array.isArray(boi) && Array.isArray(boi.historico) ? boi.historico.slice(-5) : undefined;
+  const historicoSlice = isObj(boi) && Array.isArray(boi.historico) ? boi.historico : undefined;
+  const texto = (k: string): string | undefined => (typeof amostra[k] === "string" ? (amostra[k] as string) : undefined);
 
   const paths: Obj = {
     "/api/v1/cotacao.json": staticGet({
@@ -174,7 +270,8 @@ export function buildOpenApi(files: ReadonlyMap<string, string>): Obj {
       summary: "Cotação agregada (referências nacionais)",
       description: "Os últimos valores das referências nacionais de cada produto, com o dia de cada um (`datas`): produtos diferentes podem ser de dias diferentes.",
       tag: "Cotações",
-      content: { "application/json": { schema: ref("cotacao.schema.json"), ...jsonExample("cotacao.json publicado", cotacao) } },
+      url: "/api/v1/cotacao.json",
+      content: { "application/json": { schema: ref("cotacao.schema.json"), ...example("Amostra de cotacao.json", cotacao) } },
     }),
     "/api/v1/cotacao/uf/{uf}.json": staticGet({
       id: "getCotacaoUf",
@@ -182,7 +279,8 @@ export function buildOpenApi(files: ReadonlyMap<string, string>): Obj {
       description: "O agregado nacional mais `boi_gordo_uf` e `vaca_gorda_uf` (praça de referência da UF, Scot Consultoria).",
       tag: "Cotações",
       params: [P.ufScot],
-      content: { "application/json": { schema: ref("cotacao.schema.json"), ...jsonExample("cotacao/uf/SP.json publicado", cotacaoSP) } },
+      url: "/api/v1/cotacao/uf/SP.json",
+      content: { "application/json": { schema: ref("cotacao.schema.json"), ...example("Amostra de cotacao/uf/SP.json", cotacaoSP) } },
     }),
     "/api/v1/cotacao/{produto}.json": staticGet({
       id: "getSerie",
@@ -190,8 +288,9 @@ export function buildOpenApi(files: ReadonlyMap<string, string>): Obj {
       description: "A cotação de referência nacional do produto e o `historico` inteiro (um dia por linha, do mais antigo ao mais novo).",
       tag: "Séries",
       params: [P.produto],
+      url: `/api/v1/cotacao/${nac}.json`,
       content: {
-        "application/json": { schema: ref("serie.schema.json"), ...jsonExample(`cotacao/${nac}.json publicado (histórico cortado nos últimos 3 dias)`, trimmed(boi, { historico: 3 })) },
+        "application/json": { schema: ref("serie.schema.json"), ...example(`Amostra de cotacao/${nac}.json (histórico cortado em 3 dias)`, boi) },
       },
     }),
     "/api/v1/cotacao/{produto}/{uf}.json": staticGet({
@@ -200,10 +299,11 @@ export function buildOpenApi(files: ReadonlyMap<string, string>): Obj {
       description: "A cotação da praça de referência da UF (`praca`), todas as praças da UF no último dia (`pracas`) e o `historico` inteiro.",
       tag: "Séries",
       params: [P.produtoUf, P.uf],
+      url: `/api/v1/cotacao/${est}.json`,
       content: {
         "application/json": {
           schema: ref("serie.schema.json"),
-          ...jsonExample(`cotacao/${est}.json publicado (histórico cortado nos últimos 3 dias)`, trimmed(boiMT, { historico: 3 })),
+          ...example(`Amostra de cotacao/${est}.json (histórico cortado em 3 dias)`, boiMT),
         },
       },
     }),
@@ -213,7 +313,8 @@ export function buildOpenApi(files: ReadonlyMap<string, string>): Obj {
       description: "O mesmo histórico de `cotacao/{produto}.json`, em CSV (UTF-8, separador vírgula, ponto decimal, uma linha por dia).",
       tag: "Séries",
       params: [P.produto],
-      content: { "text/csv": { schema: { type: "string" }, ...textExample(`Início de historico/${nac}.csv`, files.get(`api/v1/historico/${nac}.csv`), 4) } },
+      url: `/api/v1/historico/${nac}.csv`,
+      content: { "text/csv": { schema: { type: "string" }, ...example(`Amostra do início de historico/${nac}.csv`, texto(`api/v1/historico/${nac}.csv`)) } },
     }),
     "/api/v1/historico/{produto}/{uf}.csv": staticGet({
       id: "getHistoricoUfCsv",
@@ -221,20 +322,23 @@ export function buildOpenApi(files: ReadonlyMap<string, string>): Obj {
       description: "O mesmo histórico de `cotacao/{produto}/{uf}.json`, em CSV.",
       tag: "Séries",
       params: [P.produtoUf, P.uf],
-      content: { "text/csv": { schema: { type: "string" }, ...textExample(`Início de historico/${est}.csv`, files.get(`api/v1/historico/${est}.csv`), 4) } },
+      url: `/api/v1/historico/${est}.csv`,
+      content: { "text/csv": { schema: { type: "string" }, ...example(`Amostra do início de historico/${est}.csv`, texto(`api/v1/historico/${est}.csv`)) } },
     }),
     "/api/v1/index.json": staticGet({
       id: "getIndice",
       summary: "Catálogo de séries, fontes e licenças",
       description: "Cada série com caminho, produto, UF, praça, fonte, unidade, primeira e última data, número de pontos e licença.",
       tag: "Catálogo",
-      content: { "application/json": { schema: ref("index.schema.json"), ...jsonExample("index.json publicado (séries cortadas nas 3 primeiras)", trimmed(parseJson(files, "api/v1/index.json"), { series: 3 })) } },
+      url: "/api/v1/index.json",
+      content: { "application/json": { schema: ref("index.schema.json"), ...example("Amostra de index.json (3 séries)", amostra["api/v1/index.json"]) } },
     }),
     "/api/v1/status.json": staticGet({
       id: "getStatus",
       summary: "Situação das fontes e das séries",
       description: "Por fonte e página: última tentativa e último sucesso, estado (ok, stale, blocked, failed, disabled) e motivo; por série: a última data.",
       tag: "Catálogo",
+      url: "/api/v1/status.json",
       // no example: status.json records every run's attempt, and openapi.json must not change with it
       content: { "application/json": { schema: ref("status.schema.json") } },
     }),
@@ -245,6 +349,7 @@ export function buildOpenApi(files: ReadonlyMap<string, string>): Obj {
         "Cada página aceita que mudou dados publicados: fonte, página, URL, espelho, quando foi buscada, SHA-256 dos bytes, os dias que trouxe, os dias que acrescentou a cada série (`novos`) e cada valor publicado que revisou (`revisoes`). Um arquivo por ano de registro, uma captura por linha; só cresce.",
       tag: "Catálogo",
       params: [{ name: "ano", in: "path", required: true, description: "Ano de registro (horário de Brasília).", schema: { type: "integer", minimum: 2000, maximum: 2999 }, example: 2026 }],
+      url: "/api/v1/capturas/2026.json",
       // no example: the log grows with every run that brings data, and openapi.json must not change with it
       content: { "application/json": { schema: ref("capturas.schema.json") } },
     }),
@@ -252,22 +357,25 @@ export function buildOpenApi(files: ReadonlyMap<string, string>): Obj {
       id: "getEventos",
       summary: "Eventos recentes (mudanças de preço, revisões, atualizações)",
       description:
-        "Os eventos mais recentes, do mais novo para o mais antigo, com ids estáveis. Os mesmos objetos são enviados por POST aos webhooks de `webhooks.json` (cabeçalho `X-Cotacao-Signature: sha256=<HMAC-SHA256 do corpo>`).",
+        "Os eventos mais recentes, do mais novo para o mais antigo, com ids estáveis. Os mesmos objetos são enviados por POST aos webhooks de `webhooks.json`, assinados segundo o Standard Webhooks (cabeçalhos `webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64>`; `X-Cotacao-Signature: sha256=<hex>` ainda vai, obsoleto, até a versão 2.0).",
       tag: "Eventos",
-      content: { "application/json": { schema: ref("eventos.schema.json"), ...jsonExample("eventos.json publicado (3 eventos mais novos)", trimmed(parseJson(files, EVENTOS_PATH), { eventos: 3 })) } },
+      url: `/${EVENTOS_PATH}`,
+      content: { "application/json": { schema: ref("eventos.schema.json"), ...example("Amostra de eventos.json (3 eventos)", amostra[EVENTOS_PATH]) } },
     }),
     [`/${FEED_PATH}`]: staticGet({
       id: "getFeed",
       summary: "Feed Atom dos eventos",
       description: "Os mesmos eventos de `eventos.json` como feed Atom (RFC 4287), em português, para leitores de feed.",
       tag: "Eventos",
-      content: { "application/atom+xml": { schema: { type: "string" }, ...feedExample(files.get(FEED_PATH)) } },
+      url: `/${FEED_PATH}`,
+      content: { "application/atom+xml": { schema: { type: "string" }, ...example("Amostra do início do feed (primeira entrada)", texto(FEED_PATH)) } },
     }),
     [`/${OPENAPI_PATH}`]: staticGet({
       id: "getOpenApi",
       summary: "Esta descrição (OpenAPI 3.1)",
       description: "A descrição OpenAPI 3.1 da API; a página /docs/ a apresenta.",
       tag: "Catálogo",
+      url: `/${OPENAPI_PATH}`,
       content: { "application/json": { schema: { type: "object" } } },
     }),
     "/api/v1/client.js": staticGet({
@@ -276,6 +384,7 @@ export function buildOpenApi(files: ReadonlyMap<string, string>): Obj {
       description:
         "`import { createClient } from \"<site>/api/v1/client.js\"`: tenta os espelhos em ordem (GitHub Pages, jsDelivr) com tempo limite e confere a forma do JSON. Tipos em `client.d.ts`.",
       tag: "Catálogo",
+      url: "/api/v1/client.js",
       content: { "text/javascript": { schema: { type: "string" } } },
     }),
     "/api/v1/client.d.ts": staticGet({
@@ -283,6 +392,7 @@ export function buildOpenApi(files: ReadonlyMap<string, string>): Obj {
       summary: "Tipos TypeScript do cliente",
       description: "Declarações de tipos de `client.js`.",
       tag: "Catálogo",
+      url: "/api/v1/client.d.ts",
       content: { "application/typescript": { schema: { type: "string" } } },
     }),
     "/schemas/{schema}": staticGet({
@@ -291,23 +401,76 @@ export function buildOpenApi(files: ReadonlyMap<string, string>): Obj {
       description: "Os schemas que validam cada arquivo publicado, antes de cada publicação.",
       tag: "Catálogo",
       params: [{ name: "schema", in: "path", required: true, description: "Nome do arquivo do schema.", schema: { type: "string", enum: schemaNames } }],
+      url: "/schemas/serie.schema.json",
       content: { "application/schema+json": { schema: { type: "object" } } },
     }),
   };
 
-  const localOnly = [{ url: LOCAL_URL.replace(/\/$/, ""), description: "Servidor local (`npm start`) ou implantação própria: a interface de consulta só existe nele" }];
-  const query = (op: Obj): Obj => ({ servers: localOnly, get: { tags: ["Consulta (servidor)"], security: [{}, { apiKey: [] }], ...op } });
+  // the CSV variants and the long file (render/csv.ts, render/datapackage.ts)
+  const variante = " Ao lado, a variante para o Excel em português (`.excel.csv`: `;`, vírgula decimal, UTF-8 com BOM, CRLF).";
+  for (const k of ["/api/v1/historico/{produto}.csv", "/api/v1/historico/{produto}/{uf}.csv"]) {
+    const op = (paths[k] as Obj).get as Obj;
+    op.description = `${op.description as string}${variante}`;
+  }
+  paths["/api/v1/historico/{produto}/{uf}.pracas.csv"] = staticGet({
+    id: "getPracasCsv",
+    summary: "Todas as praças de uma UF em CSV",
+    description: `Uma linha por praça por dia da série estadual (data, praça, valor, unidade...).${variante}`,
+    tag: "Séries",
+    params: [P.produtoUf, P.uf],
+    url: `/api/v1/historico/${est}.pracas.csv`,
+    content: { "text/csv": { schema: { type: "string" } } },
+  });
+  paths["/api/v1/historico.csv"] = staticGet({
+    id: "getHistoricoLongo",
+    summary: "Todas as séries num só CSV (formato longo)",
+    description: `Uma linha por série por dia (série, produto, UF, praça, fonte, unidade, data, valor...): carrega tudo de uma vez no pandas, no R, no DuckDB ou numa planilha.${variante}`,
+    tag: "Séries",
+    url: "/api/v1/historico.csv",
+    content: { "text/csv": { schema: { type: "string" } } },
+  });
+  paths["/api/v1/historico.excel.csv"] = staticGet({
+    id: "getHistoricoLongoExcel",
+    summary: "Todas as séries num só CSV, para o Excel",
+    description: "O mesmo `historico.csv` para o Excel em português: `;`, vírgula decimal, UTF-8 com BOM, CRLF.",
+    tag: "Séries",
+    url: "/api/v1/historico.excel.csv",
+    content: { "text/csv": { schema: { type: "string" } } },
+  });
+  paths["/api/v1/datapackage.json"] = staticGet({
+    id: "getDatapackage",
+    summary: "Descritor Frictionless Data Package dos CSVs",
+    description: "Cada CSV como recurso, com o Table Schema de cada um e as licenças de cada fonte (Frictionless Data Package).",
+    tag: "Catálogo",
+    url: "/api/v1/datapackage.json",
+    content: { "application/json": { schema: { type: "object" } } },
+  });
 
-  paths["/api/v1/cotacao"] = query({
+  const localOnly = [{ url: LOCAL_URL.replace(/\/$/, ""), description: "Servidor local (`npm start`) ou implantação própria: a interface de consulta só existe nele" }];
+  const query = (exemplo: string, op: Obj): Obj => ({
+    servers: localOnly,
+    get: { tags: ["Consulta (servidor)"], security: [{}, { apiKey: [] }], ...op, "x-codeSamples": codeSamples(new URL(exemplo.replace(/^\//, ""), LOCAL_URL).href, "json", true) },
+  });
+
+  paths["/api/v1/cotacao"] = query(`/api/v1/cotacao?produto=${estProduto}&uf=${estUf}`, {
     operationId: "consultarCotacao",
     summary: "Cotação agregada ou de um produto",
     description:
-      `Sem parâmetros: o agregado. \`?uf=MS\`: o agregado com ${agregadosUf().map((a) => `\`${a.chave}\``).join(" e ")}. \`?produto=soja\`: a cotação nacional do produto. \`?produto=${estProduto}&uf=${estUf}\`: a cotação estadual. Sem \`historico\`; com \`rate_limit\`.`,
+      `Sem parâmetros: o agregado. \`?uf=MS\`: o agregado com ${agregadosUf().map((a) => `\`${a.chave}\``).join(" e ")}; ` +
+      `uma UF válida sem série estadual (ex.: \`?uf=PI\`) responde 200 com o agregado e ${agregadosUf().map((a) => `\`${a.chave}: null\``).join(" e ")}, e o cabeçalho \`X-Cotacao-Aviso\` diz por quê. ` +
+      `\`?produto=soja\`: a cotação nacional do produto. \`?produto=${estProduto}&uf=${estUf}\`: a cotação estadual; uma série nacional também responde pela UF do seu indicador (\`?produto=bezerro&uf=MS\`). ` +
+      "Parâmetros desconhecidos (como o cache buster `_`) são ignorados e listados em `X-Cotacao-Parametros-Ignorados`. Sem `historico`; com `rate_limit`.",
     parameters: [{ $ref: "#/components/parameters/ufQuery" }, { $ref: "#/components/parameters/produtoQuery" }],
     responses: {
       "200": {
         description: "Agregado (sem produto) ou cotação única (com produto).",
-        headers: RATE_HEADERS,
+        headers: {
+          ...RATE_HEADERS,
+          "X-Cotacao-Aviso": {
+            description: "Presente quando a resposta é válida mas incompleta: `sem-serie-estadual; uf=PI` quando a UF pedida não tem série estadual (os campos da UF vêm `null`).",
+            schema: { type: "string" },
+          },
+        },
         content: {
           "application/json": {
             schema: { oneOf: [{ $ref: "#/components/schemas/CotacaoConsulta" }, { $ref: "#/components/schemas/SerieConsulta" }] },
@@ -321,7 +484,7 @@ export function buildOpenApi(files: ReadonlyMap<string, string>): Obj {
       ...QUERY_ERRORS,
     },
   });
-  paths["/api/v1/historico"] = query({
+  paths["/api/v1/historico"] = query(`/api/v1/historico?produto=${nac}&de=2026-01-01&ate=2026-06-30`, {
     operationId: "consultarHistorico",
     summary: "Trecho de um histórico",
     description: "Os dias de `de` a `ate` (inclusive) da série de `produto` (e `uf`, para a série estadual).",
@@ -339,7 +502,7 @@ export function buildOpenApi(files: ReadonlyMap<string, string>): Obj {
           "application/json": {
             schema: { $ref: "#/components/schemas/HistoricoConsulta" },
             ...(historicoSlice
-              ? { examples: { real: { summary: `GET /api/v1/historico?produto=${nac} (últimos 5 dias)`, value: { produto: nac, uf: null, historico: historicoSlice, rate_limit: { diario: 100, restante: 99 } } } } }
+              ? { examples: { amostra: { summary: `GET /api/v1/historico?produto=${nac} (amostra de 3 dias)`, value: { produto: nac, uf: isObj(boi) ? (boi.uf ?? null) : null, historico: historicoSlice, rate_limit: { diario: 100, restante: 99 } } } } }
               : {}),
           },
         },
@@ -348,7 +511,7 @@ export function buildOpenApi(files: ReadonlyMap<string, string>): Obj {
     },
   });
   const num = (description: string): Obj => ({ type: "string", pattern: "^\\d{1,3}(\\.\\d{3})*(,\\d+)?$|^\\d+([.,]\\d+)?$", description });
-  paths["/api/v1/simulador"] = query({
+  paths["/api/v1/simulador"] = query(`/api/v1/simulador?produto=${nac}&uf=${estUf}&cabecas=100&peso_vivo_kg=540&rendimento_pct=52`, {
     operationId: "simularVenda",
     summary: "Simulação de venda",
     description:
@@ -379,7 +542,7 @@ export function buildOpenApi(files: ReadonlyMap<string, string>): Obj {
     schema: { type: "string", enum: [...values] },
   });
 
-  return {
+  const doc: Obj = {
     openapi: "3.1.0",
     info: {
       title: `${PROJECT_NAME} API`,
@@ -388,7 +551,10 @@ export function buildOpenApi(files: ReadonlyMap<string, string>): Obj {
       description:
         "Arquivos JSON e CSV estáticos, reconstruídos a cada coleta e publicados no GitHub Pages (espelho no jsDelivr). " +
         "Cada arquivo é validado pelos JSON Schemas de /schemas/ antes de ser publicado; esta descrição os referencia. " +
-        "A interface de consulta (`/api/v1/cotacao`, `/api/v1/historico`, `/api/v1/simulador`) existe no servidor local (`npm start`) e em implantações próprias.\n\n" +
+        "A interface de consulta (`/api/v1/cotacao`, `/api/v1/historico`, `/api/v1/simulador`) existe no servidor local (`npm start`) e em implantações próprias; só ela tem cota diária: " +
+        "os arquivos estáticos não contam na cota (e ignoram `X-API-Key`), e respostas de erro não a consomem.\n\n" +
+        "Os exemplos são uma amostra fixa de arquivos reais (não os dados do dia), para que esta descrição só mude quando a API mudar. " +
+        "Os schemas de /schemas/ estão incluídos em `components/schemas`, sem referências externas.\n\n" +
         `Licença: ${licenseShort(SOURCES)}`,
       license: { name: "CC-BY-4.0 (compilação); dados sob os termos de cada fonte", identifier: "CC-BY-4.0" },
     },
@@ -413,7 +579,11 @@ export function buildOpenApi(files: ReadonlyMap<string, string>): Obj {
         produtoUfPath: pathParam("produto", "Produto com séries estaduais.", produtosComUf()),
         ufPath: pathParam("uf", `UF com série estadual (${ufsPorProduto()}).`, [...ufsComSerie()].sort()),
         ufScotPath: pathParam("uf", `UF coberta pela ${fontesDoAgregadoUf()}.`, ufsDoAgregado()),
-        ufQuery: { name: "uf", in: "query", required: false, description: "Sigla da UF (ex.: MS).", schema: ref("common.schema.json", "/$defs/uf") },
+        ufQuery: {
+          name: "uf",
+          in: "query",
+          required: false,
+          description: "Sigla da UF (ex.: MS). Uma UF válida sem série estadual dá o agregado com os campos da UF `null` (sem `produto`) ou 404 (com `produto`, salvo a UF de uma série nacional).", schema: ref("common.schema.json", "/$defs/uf") },
         produtoQuery: { name: "produto", in: "query", required: false, description: "Produto.", schema: ref("common.schema.json", "/$defs/produto") },
       },
       securitySchemes: {
@@ -435,8 +605,8 @@ export function buildOpenApi(files: ReadonlyMap<string, string>): Obj {
             mensagem: { type: "string", description: "Mensagem em português." },
           },
         },
-        CotacaoConsulta: queryShape("cotacao.schema.json", files.get("schemas/cotacao.schema.json"), [], "O agregado de cotacao.json (ou cotacao/uf/{UF}.json com ?uf), mais rate_limit."),
-        SerieConsulta: queryShape("serie.schema.json", files.get("schemas/serie.schema.json"), ["historico"], "A cotação única de cotacao/{produto}[/{UF}].json sem o historico, mais rate_limit."),
+        CotacaoConsulta: queryShape(ref, "cotacao.schema.json", files.get("schemas/cotacao.schema.json"), [], "O agregado de cotacao.json (ou cotacao/uf/{UF}.json com ?uf), mais rate_limit."),
+        SerieConsulta: queryShape(ref, "serie.schema.json", files.get("schemas/serie.schema.json"), ["historico"], "A cotação única de cotacao/{produto}[/{UF}].json sem o historico, mais rate_limit."),
         HistoricoConsulta: {
           type: "object",
           description: "Um trecho do histórico de uma série.",
@@ -466,6 +636,14 @@ export function buildOpenApi(files: ReadonlyMap<string, string>): Obj {
       },
     },
   };
+  // the bundled schemas the description reaches (directly or through each other), after its own components
+  const own = (doc.components as Obj).schemas as Obj;
+  const usados = alcancados(doc, new Map<string, Json>([...bundled, ...Object.entries(own)]));
+  for (const [nome, schema] of bundled) {
+    if (nome in own) throw new Error(`[openapi] o schema publicado ${nome} tem o nome de um componente da descrição`);
+    if (usados.has(nome)) own[nome] = schema;
+  }
+  return doc;
 }
 
 export function renderOpenApi(files: ReadonlyMap<string, string>): string {

@@ -2,10 +2,13 @@ import { execFile } from "node:child_process";
 import { readFile, readdir } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { promisify } from "node:util";
+import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../pipeline/config.ts";
 import { JSDELIVR_URL, LOCAL_URL, SITE_URL } from "../../pipeline/openapi/servers.ts";
-import { docsFiles, REDOC_BUNDLE } from "../../pipeline/openapi/docs.ts";
+import { docsFiles, REDOC_BUNDLE, REDOC_LOGO_URL } from "../../pipeline/openapi/docs.ts";
+import { renderOpenApi } from "../../pipeline/openapi/build.ts";
+import { lerAmostra } from "../../pipeline/openapi/exemplos.ts";
 import { FIXTURES, cleanup, replay, tempSite } from "../helpers/pipeline.ts";
 import { schemaErrors } from "../events/helpers.ts";
 
@@ -46,9 +49,10 @@ describe("api/v1/openapi.json", () => {
     const args = [REDOCLY, "lint", "api/v1/openapi.json", "--config", join(REPO_ROOT, "pipeline/openapi/redocly.yaml"), "--format=json"];
     const r = await run(process.execPath, args, { cwd: site, env, maxBuffer: 16 * 1024 * 1024 }).catch((e: { stdout: string; stderr: string }) => e);
     const report = JSON.parse(r.stdout.slice(r.stdout.indexOf("{")));
-    const errors = report.problems.filter((p: { severity: string }) => p.severity === "error");
-    expect(errors.map((p: { ruleId: string; message: string }) => `${p.ruleId}: ${p.message}`)).toEqual([]);
+    // recommended rules: no error and no warning either
+    expect(report.problems.map((p: { ruleId: string; severity: string; message: string }) => `${p.severity} ${p.ruleId}: ${p.message}`)).toEqual([]);
     expect(report.totals.errors).toBe(0);
+    expect(report.totals.warnings).toBe(0);
   }, 120_000);
 
   it("is OpenAPI 3.1 with the GitHub Pages, jsDelivr and local servers", () => {
@@ -72,33 +76,40 @@ describe("api/v1/openapi.json", () => {
     for (const s of spec.paths["/schemas/{schema}"].get.parameters[0].schema.enum) expect(files).toContain(`schemas/${s}`);
   });
 
-  it("references the published JSON Schemas (no copies) and every reference resolves", async () => {
+  it("bundles the published JSON Schemas into components (no external $ref) and every reference resolves", async () => {
     const refs = new Set<string>();
     JSON.stringify(spec, (k, v) => {
-      if (k === "$ref" && typeof v === "string" && !v.startsWith("#")) refs.add(v);
+      if (k === "$ref" && typeof v === "string") refs.add(v);
       return v;
     });
-    expect([...refs].filter((r) => !r.startsWith("../../schemas/"))).toEqual([]);
+    expect([...refs].filter((r) => !r.startsWith("#/"))).toEqual([]);
     for (const r of refs) {
-      const [file, pointer = ""] = r.split("#");
-      const doc = JSON.parse(await readFile(join(site, "api/v1", file!), "utf8"));
-      const target = pointer
+      const target = r
+        .slice(2)
         .split("/")
-        .slice(1)
-        .reduce((o: any, k) => (o === undefined ? undefined : o[k.replace(/~1/g, "/").replace(/~0/g, "~")]), doc);
+        .reduce((o: any, k) => (o === undefined ? undefined : o[k.replace(/~1/g, "/").replace(/~0/g, "~")]), spec);
       expect(target, r).toBeDefined();
     }
     const ok = (p: string) => spec.paths[p].get.responses["200"].content["application/json"].schema.$ref;
-    expect(ok("/api/v1/cotacao.json")).toBe("../../schemas/cotacao.schema.json");
-    expect(ok("/api/v1/cotacao/{produto}/{uf}.json")).toBe("../../schemas/serie.schema.json");
-    expect(ok("/api/v1/eventos.json")).toBe("../../schemas/eventos.schema.json");
+    expect(ok("/api/v1/cotacao.json")).toBe("#/components/schemas/Cotacao");
+    expect(ok("/api/v1/cotacao/{produto}/{uf}.json")).toBe("#/components/schemas/Serie");
+    expect(ok("/api/v1/eventos.json")).toBe("#/components/schemas/Eventos");
+    // the component is the published schema, with its refs rewritten and nothing else changed
+    const serie = JSON.parse(await readFile(join(site, "schemas/serie.schema.json"), "utf8"));
+    const { $schema: _s, $id: _i, ...resto } = serie;
+    const reescrito = JSON.parse(
+      JSON.stringify(resto).replace(/"\$ref":"common\.schema\.json#\/\$defs\/([a-zA-Z]+)"/g, (_m, k: string) => `"$ref":"#/components/schemas/${k[0]!.toUpperCase()}${k.slice(1)}"`),
+    );
+    expect(spec.components.schemas.Serie).toEqual(reescrito);
+    expect(spec.components.schemas.HistoricoEntrada.properties.data.$ref).toBe("#/components/schemas/Data");
     expect(JSON.stringify(spec)).not.toContain('"$defs"');
+    expect(JSON.stringify(spec)).not.toContain('"$id"');
   });
 
-  it("takes its examples from the real files, and they validate against the schemas", async () => {
-    const agg = JSON.parse(await readFile(join(site, "api/v1/cotacao.json"), "utf8"));
-    const ex = (p: string) => spec.paths[p].get.responses["200"].content["application/json"].examples.real.value;
-    expect(ex("/api/v1/cotacao.json")).toEqual(agg);
+  it("takes its examples from the fixed sample (not the run's data), and they validate against the schemas", async () => {
+    const amostra = lerAmostra();
+    const ex = (p: string) => spec.paths[p].get.responses["200"].content["application/json"].examples.amostra.value;
+    expect(ex("/api/v1/cotacao.json")).toEqual(amostra["api/v1/cotacao.json"]);
     const checks: Array<[string, string]> = [
       ["/api/v1/cotacao.json", "cotacao.schema.json"],
       ["/api/v1/cotacao/uf/{uf}.json", "cotacao.schema.json"],
@@ -107,11 +118,47 @@ describe("api/v1/openapi.json", () => {
       ["/api/v1/index.json", "index.schema.json"],
       ["/api/v1/eventos.json", "eventos.schema.json"],
     ];
-    for (const [p, schema] of checks) expect(schemaErrors(schema, ex(p)), p).toEqual([]);
-    const boi = JSON.parse(await readFile(join(site, "api/v1/cotacao/boi_gordo.json"), "utf8"));
-    expect(ex("/api/v1/cotacao/{produto}.json").historico).toEqual(boi.historico.slice(-3));
-    const csv = spec.paths["/api/v1/historico/{produto}.csv"].get.responses["200"].content["text/csv"].examples.real.value;
-    expect((await readFile(join(site, "api/v1/historico/boi_gordo.csv"), "utf8")).startsWith(csv)).toBe(true);
+    // a schema change that the sample does not follow fails here: refresh it (pipeline/openapi/exemplos.ts)
+    for (const [p, schema] of checks) expect(schemaErrors(schema, ex(p)), `${p}: amostra desatualizada? rode npx tsx pipeline/openapi/exemplos.ts`).toEqual([]);
+    expect(ex("/api/v1/cotacao/{produto}.json").historico.length).toBeLessThanOrEqual(3);
+    const csv = spec.paths["/api/v1/historico/{produto}.csv"].get.responses["200"].content["text/csv"].examples.amostra.value;
+    // the sample CSV has the columns the site's CSV has
+    expect(csv.split("\n")[0]).toBe((await readFile(join(site, "api/v1/historico/boi_gordo.csv"), "utf8")).split("\n")[0]);
+  });
+
+  it("is byte-identical after a run that changes only data", async () => {
+    const outro = await tempSite();
+    try {
+      await replay(FIXTURES, outro, "2026-10-15T08:30:00-03:00");
+      expect(await readFile(join(outro, "api/v1/cotacao.json"), "utf8")).not.toBe(await readFile(join(site, "api/v1/cotacao.json"), "utf8"));
+      expect(await readFile(join(outro, "api/v1/openapi.json"), "utf8")).toBe(await readFile(join(site, "api/v1/openapi.json"), "utf8"));
+    } finally {
+      await cleanup(outro);
+    }
+    // and it reads nothing but schemas/ from the site's files
+    const soSchemas = new Map<string, string>();
+    for (const f of files.filter((f) => f.startsWith("schemas/"))) soSchemas.set(f, await readFile(join(site, f), "utf8"));
+    expect(renderOpenApi(soSchemas)).toBe(await readFile(join(site, "api/v1/openapi.json"), "utf8"));
+  }, 120_000);
+
+  it("gives every operation code samples in curl, JavaScript fetch and Python requests, against its own server", () => {
+    for (const [p, item] of Object.entries<any>(spec.paths)) {
+      const samples = item.get["x-codeSamples"];
+      expect(samples.map((x: { label: string }) => x.label), p).toEqual(["curl", "fetch", "requests"]);
+      expect(samples.map((x: { lang: string }) => x.lang)).toEqual(["Shell", "JavaScript", "Python"]);
+      const base = item.servers ? LOCAL_URL : SITE_URL;
+      for (const x of samples) {
+        const url = /"(https?:\/\/[^"]+)"/.exec(x.source)?.[1];
+        expect(url, `${p} ${x.label}`).toBeDefined();
+        expect(url!.startsWith(base), `${p} ${x.label}: ${url}`).toBe(true);
+        // the concrete URL matches the operation's path template
+        expect(templateRegex(p.slice(1)).test(new URL(url!).pathname.slice(new URL(base).pathname.length)), `${p}: ${url}`).toBe(true);
+      }
+    }
+    const py = spec.paths["/api/v1/cotacao.json"].get["x-codeSamples"][2].source;
+    expect(py).toContain("import requests");
+    expect(py).toContain("r.json()");
+    expect(spec.paths["/api/v1/cotacao"].get["x-codeSamples"][0].source).toContain("X-API-Key");
   });
 
   it("describes the query interface of API.md on the local server only", () => {
@@ -128,27 +175,51 @@ describe("api/v1/openapi.json", () => {
     const consulta = spec.components.schemas.SerieConsulta;
     expect(consulta.required).toContain("rate_limit");
     expect(consulta.properties.historico).toBeUndefined();
-    expect(consulta.properties.valor.$ref).toBe("../../schemas/serie.schema.json#/properties/valor");
+    expect(consulta.properties.valor.$ref).toBe("#/components/schemas/Serie/properties/valor");
+    // the query interface's issue-13 behaviours
+    const cot = spec.paths["/api/v1/cotacao"].get;
+    expect(cot.responses["200"].headers["X-Cotacao-Aviso"].description).toContain("sem-serie-estadual");
+    expect(cot.responses["200"].headers["X-Cotacao-Parametros-Ignorados"]).toBeDefined();
+    expect(cot.description).toContain("`boi_gordo_uf: null`");
+    expect(cot.description).toContain("?produto=bezerro&uf=MS");
+    expect(cot.responses["401"].description).toMatch(/só nas rotas de consulta.*Não consome a cota/);
+    expect(spec.info.description).toContain("os arquivos estáticos não contam na cota");
   });
 
-  it("renders docs/ with the Redoc bundle copied from node_modules (no CDN, no inline script)", async () => {
+  it("renders docs/ with the redoc package's standalone bundle (no CDN, no inline script), labels in Portuguese", async () => {
     const html = await readFile(join(site, "docs/index.html"), "utf8");
     // the server sends script-src 'self': an inline script would never run
-    expect(html).toContain('<script type="module" src="init.js"></script>');
+    expect(html).toContain('<script src="redoc.standalone.js" defer></script>');
+    expect(html).toContain('<script src="init.js" defer></script>');
+    expect(html).toContain('<html lang="pt-BR">');
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
     expect(html).toMatch(/script-src 'self';/);
     expect(html).not.toMatch(/script-src[^;"]*unsafe-inline/);
     expect(html).not.toMatch(/<script[^>]+src=["']https?:/);
     expect(html).not.toMatch(/https?:\/\/(cdn|unpkg|cdn\.jsdelivr)/);
-    // the page may load nothing from elsewhere (Redoc's badge image and telemetry are blocked)
     expect(html).toContain(`content="default-src 'self';`);
     const init = await readFile(join(site, "docs/init.js"), "utf8");
-    expect(init).toContain('import { init } from "./redoc.standalone.js"');
-    expect(init).toContain('init("../api/v1/openapi.json"');
-    expect(init).toContain("disableTelemetry: true");
+    expect(init).toContain('Redoc.init("../api/v1/openapi.json"');
+    expect(init).toContain('"requestSamples":"Exemplos de requisição"');
+    expect(init).toContain('"query Parameters":"Parâmetros de consulta"');
     const bundle = await readFile(join(site, "docs/redoc.standalone.js"), "utf8");
-    expect(bundle).toBe(await readFile(REDOC_BUNDLE, "utf8"));
-    expect(bundle).toContain("export{RedocStandalone,hydrate,init}");
+    expect(REDOC_BUNDLE).toContain(join("node_modules", "redoc", "bundles"));
+    // the package's bundle, minus its source-map comment and with the CDN logo pointed at nothing
+    const original = await readFile(REDOC_BUNDLE, "utf8");
+    expect(original).toContain(REDOC_LOGO_URL);
+    expect(bundle).toBe(original.replace(/\n?\/\/# sourceMappingURL=\S+\s*$/, "\n").replaceAll(REDOC_LOGO_URL, "data:,"));
+    expect(bundle).not.toMatch(/https:\/\/cdn\.redoc\.ly/);
+    expect(/\/\/# sourceMappingURL=\S+\s*$/.test(bundle)).toBe(false);
+    expect(await readFile(join(site, "docs/redoc.standalone.js.LICENSE.txt"), "utf8")).toContain("MIT");
+  });
+
+  it("weighs under 400 KB on the wire (gzip, as GitHub Pages serves it)", async () => {
+    const pesos: Record<string, number> = {};
+    for (const f of ["docs/index.html", "docs/init.js", "docs/redoc.standalone.js", "api/v1/openapi.json"]) {
+      pesos[f] = gzipSync(await readFile(join(site, f)), { level: 6 }).length;
+    }
+    const total = Object.values(pesos).reduce((a, b) => a + b, 0);
+    expect(total, JSON.stringify(pesos)).toBeLessThan(400 * 1024);
   });
 
   it("links every published JSON Schema from docs/, each of which exists", async () => {
@@ -161,8 +232,8 @@ describe("api/v1/openapi.json", () => {
   });
 
   it("fails with a clear message naming the Redoc bundle's path when it is missing", () => {
-    const missing = join(REPO_ROOT, "node_modules", "@redocly", "cli", "lib", "chunks", "nao-existe.js");
-    expect(() => docsFiles([], missing)).toThrow(/renderizador Redoc não foi encontrado em node_modules\/@redocly\/cli\/lib\/chunks\/nao-existe\.js \(ENOENT\)/);
-    expect(() => docsFiles([], missing)).toThrow(/versão exata no package\.json/);
+    const missing = join(REPO_ROOT, "node_modules", "redoc", "bundles", "nao-existe.js");
+    expect(() => docsFiles([], missing)).toThrow(/renderizador Redoc não foi encontrado em node_modules\/redoc\/bundles\/nao-existe\.js \(ENOENT\)/);
+    expect(() => docsFiles([], missing)).toThrow(/pacote redoc/);
   });
 });

@@ -6,13 +6,14 @@
 import type { Dirent } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
-import { diff, formatDecimalBR, variationPct } from "../domain/money.ts";
-import { isProduto, UNIDADE_INFO } from "../domain/products.ts";
+import { diff, formatBRL, formatDecimalBR, formatPreco, variationPct } from "../domain/money.ts";
+import { isProduto, UNIDADE_INFO, type Unidade } from "../domain/products.ts";
 import { allSeries } from "../sources/index.ts";
 import type { HistoricoEntry, SerieFile, SourceState, StatusFile, StatusSource } from "../domain/publicados.ts";
 import { PipelineError } from "../domain/errors.ts";
 import { git, gitValue } from "../io/git.ts";
 import { CONTROL_NAME, isControlPath, TEMP_FILE } from "./journal.ts";
+import { dataBR, dataHoraBR, nomeFonte, nomeProduto, nomeSerie, ufDaSerie } from "./nomes.ts";
 
 /** Site files by path relative to the site root ("api/v1/cotacao/soja.json"); null = absent. */
 export type SiteFiles = ReadonlyMap<string, string | null>;
@@ -75,22 +76,30 @@ function signed(n: number): string {
   return n > 0 ? `+${s}` : n < 0 ? `-${s}` : s;
 }
 
-/** "(+1,40; +0,40%)" from two money values, computed on integer centavos. */
-function variation(from: number, to: number): string {
-  return `(${signed(diff(from, to))}; ${signed(variationPct(from, to))}%)`;
+/** "(+R$ 1,40; +0,40%)" from two money values, computed on integer centavos. */
+function variation(from: number, to: number, unidade: Unidade): string {
+  const d = diff(from, to);
+  const money = UNIDADE_INFO[unidade]?.emCentavos ? signed(d) : `${d > 0 ? "+" : d < 0 ? "-" : ""}${formatBRL(Math.abs(d))}`;
+  return `(${money}; ${signed(variationPct(from, to))}%)`;
 }
 
-function unit(f: SerieFile): string {
-  return `R$${UNIDADE_INFO[f.unidade]?.sufixo ?? `/${f.unidade}`}`;
+const um = new Intl.NumberFormat("pt-BR", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+
+/** "+2,3%" for the subject line; two decimals when one would round a real move to zero. */
+function pctCurto(p: number): string {
+  const sinal = p > 0 ? "+" : p < 0 ? "-" : "";
+  const a = Math.abs(p);
+  return `${sinal}${Math.round(a * 10) === 0 && a > 0 ? formatDecimalBR(a) : um.format(a)}%`;
 }
 
-const FONTE_NOME: Record<string, string> = { cepea: "CEPEA", scot: "Scot" };
+function preco(valor: number, f: SerieFile): string {
+  return UNIDADE_INFO[f.unidade] ? formatPreco(valor, f.unidade) : `${formatDecimalBR(valor)} R$/${f.unidade}`;
+}
 
-/** "{produto}/{UF} (Scot, Cuiabá)" */
+/** "Boi gordo (MS, Scot Consultoria)" */
 function label(c: SerieChange): string {
   const f = (c.depois ?? c.antes)!;
-  const fonte = FONTE_NOME[f.fonte] ?? f.fonte;
-  return `${c.id} (${f.praca ? `${fonte}, ${f.praca}` : fonte})`;
+  return nomeSerie(c.id, f.fonte, f.nome);
 }
 
 /** Fields other than valor that a revision touched: "US$", "30 dias", "praça Cuiabá". */
@@ -106,55 +115,92 @@ function otherFields(a: HistoricoEntry, b: HistoricoEntry): string[] {
   return out;
 }
 
-function revisionText(r: Revision, f: SerieFile): string {
+/** "Boi gordo (CEPEA/ESALQ-USP), 03/09/2026: R$ 347,60/@ → R$ 347,70/@ (+R$ 0,10; +0,03%)" */
+function revisionText(c: SerieChange, r: Revision): string {
+  const f = (c.depois ?? c.antes)!;
+  const head = `${label(c)}, ${dataBR(r.data)}`;
   if (r.antes.valor !== r.depois.valor) {
     const outros = otherFields(r.antes, r.depois);
     return (
-      `revisão de ${r.data}: ${formatDecimalBR(r.antes.valor)} -> ${formatDecimalBR(r.depois.valor)} ${unit(f)} ${variation(r.antes.valor, r.depois.valor)}` +
+      `${head}: ${preco(r.antes.valor, f)} → ${preco(r.depois.valor, f)} ${variation(r.antes.valor, r.depois.valor, f.unidade)}` +
       (outros.length ? `; também ${outros.join(", ")}` : "")
     );
   }
-  return `revisão de ${r.data}: valor mantido (${formatDecimalBR(r.depois.valor)}); mudou ${otherFields(r.antes, r.depois).join(", ") || "a entrada"}`;
+  return `${head}: valor mantido (${preco(r.depois.valor, f)}); mudou ${otherFields(r.antes, r.depois).join(", ") || "a entrada"}`;
 }
 
-/** The lines of one changed series: a headline, then one line per revision. */
-export function serieLines(c: SerieChange): string[] {
-  const lines: string[] = [];
-  const f = (c.depois ?? c.antes)!;
-  const revs = c.revisoes.map((r) => `  ${revisionText(r, f)}`);
-  if (c.depois === null) {
-    lines.push(`- ${label(c)}: série removida (último valor ${formatDecimalBR(c.antes!.valor)} ${unit(c.antes!)} em ${c.antes!.data_cotacao})`);
-    return lines;
-  }
+/** What a series change is, for the message: each kind has its own section. */
+export type Tipo =
+  /** the latest day advanced and the price moved */
+  | "variacao"
+  /** the latest day advanced at the same price */
+  | "sem_mudanca"
+  /** only past days, or the latest, were revised */
+  | "revisao"
+  | "nova"
+  | "removida"
+  /** days filled in before the latest one (a backfill), a unit change, days removed */
+  | "outra";
+
+export function tipoDaMudanca(c: SerieChange): Tipo {
+  if (c.depois === null) return "removida";
+  if (c.antes === null || c.antes.historico.length === 0) return "nova";
+  const a = c.antes;
   const d = c.depois;
-  if (c.antes === null || c.antes.historico.length === 0) {
+  if (c.novos.length > 0 && d.data_cotacao !== a.data_cotacao) {
+    if (a.unidade !== d.unidade) return "outra";
+    return a.valor === d.valor ? "sem_mudanca" : "variacao";
+  }
+  if (c.novos.length > 0 || c.removidos.length > 0) return "outra";
+  return "revisao";
+}
+
+/** The variation of the latest value, in percent (0 for anything but a move). */
+function pctDa(c: SerieChange): number {
+  return tipoDaMudanca(c) === "variacao" ? variationPct(c.antes!.valor, c.depois!.valor) : 0;
+}
+
+/**
+ * The lines of one changed series in its section (revisions apart: revisionLines). A move:
+ * "Boi gordo (SP, Scot Consultoria): R$ 345,50/@ → R$ 347,00/@ (+R$ 1,50; +0,43%) em 06/08/2026
+ * (antes: 05/08/2026)".
+ */
+export function serieLines(c: SerieChange): string[] {
+  const tipo = tipoDaMudanca(c);
+  const lines: string[] = [];
+  if (tipo === "removida") {
+    const a = c.antes!;
+    return [`- ${label(c)}: série removida (último valor ${preco(a.valor, a)} em ${dataBR(a.data_cotacao)})`];
+  }
+  const d = c.depois!;
+  if (tipo === "nova") {
     const n = d.historico.length;
     const desde = d.historico[0]?.data;
-    lines.push(`- ${label(c)}: série nova, ${formatDecimalBR(d.valor)} ${unit(d)} em ${d.data_cotacao} (${n} ${n === 1 ? "dia" : `dias desde ${desde}`})`);
-    return lines;
+    return [`- ${label(c)}: ${preco(d.valor, d)} em ${dataBR(d.data_cotacao)} (${n === 1 ? "1 dia" : `${n} dias desde ${dataBR(desde)}`})`];
   }
-  const a = c.antes;
-  if (c.novos.length > 0 && d.data_cotacao !== a.data_cotacao) {
-    const mais = c.novos.length > 1 ? `; ${c.novos.length} dias novos` : "";
-    lines.push(
-      a.unidade !== d.unidade
-        ? `- ${label(c)}: ${formatDecimalBR(a.valor)} ${unit(a)} -> ${formatDecimalBR(d.valor)} ${unit(d)} em ${d.data_cotacao} (antes: ${a.data_cotacao}), unidade mudou${mais}`
-        : `- ${label(c)}: ${formatDecimalBR(a.valor)} -> ${formatDecimalBR(d.valor)} ${unit(d)} ${variation(a.valor, d.valor)} em ${d.data_cotacao} (antes: ${a.data_cotacao})${mais}`,
-    );
-    lines.push(...revs);
-  } else if (c.novos.length > 0) {
-    // days filled in before the latest one (a backfill): the latest value did not move
-    const n = c.novos.length;
-    lines.push(`- ${label(c)}: ${n} ${n === 1 ? "dia acrescentado" : "dias acrescentados"} ao histórico (${c.novos.map((e) => e.data).join(", ")}); último valor mantido, ${formatDecimalBR(d.valor)} ${unit(d)} em ${d.data_cotacao}`);
-    lines.push(...revs);
-  } else if (c.revisoes.length > 0) {
-    // only past (or the latest) days were revised: the revision is the headline
-    lines.push(`- ${label(c)}: ${revisionText(c.revisoes[0]!, f)}`);
-    lines.push(...revs.slice(1));
+  const a = c.antes!;
+  const mais = c.novos.length > 1 ? `; ${c.novos.length} dias novos` : "";
+  if (tipo === "variacao" || tipo === "sem_mudanca") {
+    lines.push(`- ${label(c)}: ${preco(a.valor, a)} → ${preco(d.valor, d)} ${variation(a.valor, d.valor, d.unidade)} em ${dataBR(d.data_cotacao)} (antes: ${dataBR(a.data_cotacao)})${mais}`);
+  } else if (tipo === "outra") {
+    if (c.novos.length > 0 && d.data_cotacao !== a.data_cotacao) {
+      lines.push(`- ${label(c)}: ${preco(a.valor, a)} em ${dataBR(a.data_cotacao)} → ${preco(d.valor, d)} em ${dataBR(d.data_cotacao)}, unidade mudou${mais}`);
+    } else if (c.novos.length > 0) {
+      // days filled in before the latest one (a backfill): the latest value did not move
+      const n = c.novos.length;
+      lines.push(
+        `- ${label(c)}: ${n} ${n === 1 ? "dia acrescentado" : "dias acrescentados"} ao histórico (${c.novos.map((e) => dataBR(e.data)).join(", ")}); ` +
+          `último valor mantido, ${preco(d.valor, d)} em ${dataBR(d.data_cotacao)}`,
+      );
+    }
+    for (const r of c.removidos) lines.push(`- ${label(c)}: dia removido do histórico: ${dataBR(r.data)} (${preco(r.valor, a)})`);
   }
-  for (const r of c.removidos) lines.push(`  dia removido: ${r.data} (${formatDecimalBR(r.valor)})`);
-  if (lines.length === 0) lines.push(`- ${label(c)}: histórico alterado`);
   return lines;
+}
+
+/** One line per revised day, "- Boi gordo (CEPEA/ESALQ-USP), 03/09/2026: ...". */
+export function revisionLines(c: SerieChange): string[] {
+  return c.revisoes.map((r) => `- ${revisionText(c, r)}`);
 }
 
 const ESTADO: Record<SourceState, string> = {
@@ -165,40 +211,34 @@ const ESTADO: Record<SourceState, string> = {
   disabled: "desativada",
 };
 
-/** "2026-09-08T21:07:12-03:00" -> "2026-09-08 21:07" (the files already carry Brasília time) */
-function shortTime(iso: string | null): string {
-  if (!iso) return "?";
-  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(iso);
-  return m ? `${m[1]} ${m[2]}` : iso;
-}
-
 /** One short phrase per source whose health changed, and the detail lines under it. */
 export function statusChanges(antes: StatusFile | null, depois: StatusFile | null): { resumo: string[]; linhas: string[] } {
   const resumo: string[] = [];
   const linhas: string[] = [];
   for (const s of depois?.fontes ?? []) {
     const p: StatusSource | undefined = antes?.fontes.find((x) => x.id === s.id);
+    const nome = nomeFonte(s.id);
     const prevEstado = p?.estado ?? "ok";
     if (s.estado === "ok" || s.estado === "disabled" || s.estado === "stale") {
       if (prevEstado !== s.estado) {
-        const phrase = s.estado === "ok" ? `${s.id} voltou ao normal` : `${s.id} ${ESTADO[s.estado]}`;
+        const phrase = s.estado === "ok" ? `${nome} voltou ao normal` : `${nome} ${ESTADO[s.estado]}`;
         resumo.push(phrase);
-        linhas.push(`- status: ${phrase}${s.motivo ? ` (${s.motivo})` : ""}`);
+        linhas.push(`- ${phrase}${s.motivo ? ` (${s.motivo})` : ""}`);
       } else if (s.motivo !== (p?.motivo ?? null)) {
         // still stale, one more day without data: detail only, not news for the title
-        linhas.push(`- status: ${s.id} ${ESTADO[s.estado]}${s.motivo ? ` (${s.motivo})` : ""}`);
+        linhas.push(`- ${nome} ${ESTADO[s.estado]}${s.motivo ? ` (${s.motivo})` : ""}`);
       }
       continue;
     }
     const fresh = prevEstado !== s.estado || p?.motivo !== s.motivo;
     const counted = (p?.falhas_consecutivas ?? 0) !== s.falhas_consecutivas;
     if (!fresh && !counted) continue;
-    const phrase = `${s.id} ${ESTADO[s.estado]} desde ${shortTime(s.falhando_desde)}`;
+    const phrase = `${nome} ${ESTADO[s.estado]} desde ${dataHoraBR(s.falhando_desde)}`;
     resumo.push(phrase);
     const falhas = `${s.falhas_consecutivas} ${s.falhas_consecutivas === 1 ? "falha" : "falhas seguidas"}`;
-    linhas.push(`- status: ${phrase}, ${falhas}; dados mantidos até ${s.ultima_data ?? "?"}`);
+    linhas.push(`- ${phrase}, ${falhas}; dados mantidos até ${dataBR(s.ultima_data)}`);
     for (const pg of s.paginas) {
-      if (pg.estado !== "ok") linhas.push(`  ${s.id}/${pg.id}: ${pg.estado}${pg.motivo ? `: ${pg.motivo}` : ""}`);
+      if (pg.estado !== "ok") linhas.push(`  página ${s.id}/${pg.id}: ${pg.estado}${pg.motivo ? `: ${pg.motivo}` : ""}`);
     }
   }
   return { resumo, linhas };
@@ -219,11 +259,46 @@ function parseJson<T>(path: string, text: string | null | undefined, which: stri
 }
 
 const ORDER = new Map(allSeries().map((d, i) => [d.id, i]));
+const catalogo = (a: SerieChange, b: SerieChange) => (ORDER.get(a.id) ?? 1e9) - (ORDER.get(b.id) ?? 1e9) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/** "A, B e C" */
+function lista(itens: readonly string[]): string {
+  return itens.length <= 1 ? (itens[0] ?? "") : `${itens.slice(0, -1).join(", ")} e ${itens.at(-1)}`;
+}
 
 /**
- * The commit message for the site change, or null when no file differs. Title: newest data day
- * and how many series changed; then one line per series (old -> new, variation, day) with
- * revisions called out; then source health changes; then files that changed for other reasons.
+ * "12 praças sem mudança em 06/08/2026: Boi gordo (Scot Consultoria) em GO, MS e MT; Soja
+ * (CEPEA/ESALQ-USP)": the series whose new day repeats the last price, folded into one line.
+ */
+function semMudanca(cs: readonly SerieChange[]): { resumo: string; linha: string } {
+  const n = cs.length;
+  const estaduais = cs.every((c) => ufDaSerie(c.id) !== null);
+  const dias = [...new Set(cs.map((c) => c.depois!.data_cotacao))];
+  const quando = dias.length === 1 ? ` em ${dataBR(dias[0])}` : "";
+  const resumo = `${n} ${estaduais ? (n === 1 ? "praça" : "praças") : n === 1 ? "série" : "séries"} sem mudança${quando}`;
+  // states grouped by product and source, in catalogue order of their first series
+  const grupos = new Map<string, string[]>();
+  for (const c of cs) {
+    const f = c.depois!;
+    const uf = ufDaSerie(c.id);
+    const chave = uf ? `${nomeProduto(c.id, f.nome)} (${nomeFonte(f.fonte)})` : label(c);
+    const g = grupos.get(chave) ?? [];
+    if (uf) g.push(uf);
+    grupos.set(chave, g);
+  }
+  const partes = [...grupos].map(([chave, ufs]) => (ufs.length ? `${chave} em ${lista([...ufs].sort())}` : chave));
+  return { resumo, linha: `- ${resumo}: ${partes.join("; ")}` };
+}
+
+/** How many of the biggest moves the subject line names. */
+const NO_TITULO = 3;
+
+/**
+ * The commit message for the site change, or null when no file differs. It leads with the news:
+ * the subject names the biggest moves first (by |%|), then revisions, new series and source
+ * trouble; the body has one section per kind of change (moves, unchanged praças folded into one
+ * line, revisions, new series, other changes, sources), series and sources by name and every date
+ * as dd/mm/aaaa. Deterministic: the same files give the same message.
  */
 export function buildChangelog({ before, after }: ChangelogInput): string | null {
   const paths = [...new Set([...before.keys(), ...after.keys()])].filter((p) => (before.get(p) ?? null) !== (after.get(p) ?? null)).sort();
@@ -242,40 +317,76 @@ export function buildChangelog({ before, after }: ChangelogInput): string | null
       outros.push(p);
     }
   }
-  changes.sort((a, b) => (ORDER.get(a.id) ?? 1e9) - (ORDER.get(b.id) ?? 1e9) || a.id.localeCompare(b.id));
+  changes.sort(catalogo);
   const status = paths.includes(STATUS_PATH)
     ? statusChanges(parseJson<StatusFile>(STATUS_PATH, before.get(STATUS_PATH), "antes"), parseJson<StatusFile>(STATUS_PATH, after.get(STATUS_PATH), "depois"))
     : { resumo: [], linhas: [] };
 
+  const de = (t: Tipo) => changes.filter((c) => tipoDaMudanca(c) === t);
+  const variacoes = de("variacao").sort((a, b) => Math.abs(pctDa(b)) - Math.abs(pctDa(a)) || catalogo(a, b));
+  const iguais = de("sem_mudanca");
+  const novas = de("nova");
+  const outras = [...de("outra"), ...de("removida")].sort(catalogo);
+  const revistas = changes.filter((c) => c.revisoes.length > 0);
+  const nRevisoes = revistas.reduce((n, c) => n + c.revisoes.length, 0);
+  const ultimoDia = changes
+    .map((c) => (c.depois ?? c.antes)!.data_cotacao)
+    .sort()
+    .at(-1);
+
+  const titulo: string[] = [];
+  if (variacoes.length > 0) {
+    const nomes = variacoes.slice(0, NO_TITULO).map((c) => `${label(c)} ${pctCurto(pctDa(c))}`);
+    const resto = variacoes.length - NO_TITULO;
+    titulo.push(resto > 0 ? `${nomes.join(", ")} e mais ${resto} ${resto === 1 ? "variação" : "variações"}` : lista(nomes));
+  } else if (iguais.length > 0) {
+    titulo.push(semMudanca(iguais).resumo);
+  }
+  if (nRevisoes > 0) {
+    const nomes = revistas.map(label);
+    titulo.push(
+      titulo.length > 0
+        ? `${nRevisoes} ${nRevisoes === 1 ? "revisão" : "revisões"}`
+        : `${nRevisoes === 1 ? "revisão" : "revisões"} em ${nomes.length > 2 ? `${nomes.slice(0, 2).join(", ")} e mais ${nomes.length - 2}` : lista(nomes)}`,
+    );
+  }
+  if (novas.length > 0) {
+    const n = novas.length;
+    titulo.push(`${n} ${n === 1 ? "série nova" : "séries novas"}${titulo.length === 0 && ultimoDia ? ` (dados até ${dataBR(ultimoDia)})` : ""}`);
+  }
+  if (titulo.length === 0 && outras.length > 0) {
+    const n = outras.length;
+    titulo.push(`histórico alterado em ${n} ${n === 1 ? "série" : "séries"}`);
+  }
+  titulo.push(...status.resumo);
   let title: string;
-  if (changes.length > 0) {
-    const onlyRevisions = changes.every((c) => c.novos.length === 0 && c.antes !== null && c.depois !== null);
-    const days = changes.flatMap((c) => (onlyRevisions ? c.revisoes.map((r) => r.data) : c.novos.map((e) => e.data))).sort();
-    const day = days.at(-1) ?? changes.map((c) => (c.depois ?? c.antes)!.data_cotacao).sort().at(-1)!;
-    const n = changes.length;
-    const verbo = onlyRevisions ? (n === 1 ? "revisada" : "revisadas") : n === 1 ? "atualizada" : "atualizadas";
-    title = `dados ${day}: ${n} ${n === 1 ? "série" : "séries"} ${verbo}`;
-    if (status.resumo.length) title += `; ${status.resumo.join(", ")}`;
-  } else if (status.resumo.length > 0) {
-    title = `status: ${status.resumo.join(", ")}`;
-  } else if (paths.includes(STATUS_PATH) && regenerated.length === 0 && outros.length === 0) {
-    title = "status: atualizado, sem dados novos";
-  } else {
+  if (titulo.length > 0) title = titulo.join("; ");
+  else if (paths.includes(STATUS_PATH) && regenerated.length === 0 && outros.length === 0) title = "status: atualizado, sem dados novos";
+  else {
     const n = paths.length;
     title = `site regenerado: ${n} ${n === 1 ? "arquivo alterado" : "arquivos alterados"}, sem dados novos`;
   }
+  // git shows the subject alone in many places: it starts with a capital like a headline
+  title = title.charAt(0).toUpperCase() + title.slice(1);
 
-  const body: string[] = [];
-  for (const c of changes) body.push(...serieLines(c));
-  body.push(...status.linhas);
+  const secoes: Array<[string, string[]]> = [
+    ["Variações (maiores primeiro):", variacoes.flatMap(serieLines)],
+    ["Sem mudança:", iguais.length > 0 ? [semMudanca(iguais).linha] : []],
+    ["Revisões:", revistas.flatMap(revisionLines)],
+    ["Séries novas:", novas.flatMap(serieLines)],
+    ["Outras mudanças:", outras.flatMap(serieLines)],
+    ["Fontes:", status.linhas],
+  ];
   const extra = [...regenerated, ...outros];
   if (extra.length > 0 && changes.length === 0) {
-    for (const p of extra.slice(0, 20)) body.push(`- ${p}`);
-    if (extra.length > 20) body.push(`- e mais ${extra.length - 20} arquivo(s)`);
+    const linhas = extra.slice(0, 20).map((p) => `- ${p}`);
+    if (extra.length > 20) linhas.push(`- e mais ${extra.length - 20} arquivo(s)`);
+    secoes.push(["Arquivos:", linhas]);
   } else if (regenerated.length > 0) {
-    body.push(`- ${regenerated.length} arquivo(s) de série regenerado(s) sem mudança de dados`);
+    secoes.push(["Arquivos:", [`- ${regenerated.length} arquivo(s) de série regenerado(s) sem mudança de dados`]]);
   }
-  return body.length ? `${title}\n\n${body.join("\n")}\n` : `${title}\n`;
+  const body = secoes.filter(([, l]) => l.length > 0).map(([h, l]) => `${h}\n${l.join("\n")}`);
+  return body.length ? `${title}\n\n${body.join("\n\n")}\n` : `${title}\n`;
 }
 
 // --- git layer ---------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig, REPO_ROOT } from "../../pipeline/config.ts";
 import { createReplayLoader } from "../../pipeline/fetch/replay.ts";
-import { buildChangelog, diffSerie, readSiteChange, seriesIdOfPath, serieLines } from "../../pipeline/publish/changelog.ts";
+import { buildChangelog, readSiteChange, seriesIdOfPath } from "../../pipeline/publish/changelog.ts";
 import type { SerieFile } from "../../pipeline/domain/publicados.ts";
 import { runUpdate } from "../../pipeline/run/update.ts";
 import { allSeries } from "../../pipeline/sources/index.ts";
@@ -88,14 +88,16 @@ describe("changelog on real pipeline output", () => {
     expect(first).not.toBeNull();
     const lines = first!.split("\n");
     // every series of the catalogue; the sources whose recorded pages are months old are stale
-    expect(lines[0]).toBe(`dados 2026-09-25: ${allSeries().length} séries atualizadas; scot desatualizada, datagro desatualizada`);
-    expect(first).toMatch(/^- status: scot desatualizada \(último dado de 05\/08\/2026, mais de \d+ dias atrás\)$/m);
+    expect(lines[0]).toBe(`${allSeries().length} séries novas (dados até 25/09/2026); Scot Consultoria desatualizada; Datagro desatualizada`);
+    expect(first).toMatch(/^- Scot Consultoria desatualizada \(último dado de 05\/08\/2026, mais de \d+ dias atrás\)$/m);
     expect(lines[1]).toBe("");
-    expect(first).toContain("- boi_gordo (CEPEA): série nova, 347,70 R$/@ em 2026-09-04 (15 dias desde 2026-08-17)");
-    expect(first).toContain("- bezerro (CEPEA): série nova, 3.426,02 R$/cabeça em 2026-09-25 (15 dias desde 2026-09-04)");
-    expect(first).toMatch(/^- boi_gordo\/RS \(Scot, [^)]+\): série nova, \d+,\d\d R\$\/kg em 2026-08-05 \(1 dia\)$/m);
+    expect(lines[2]).toBe("Séries novas:");
+    expect(first).toContain("\n- Boi gordo (CEPEA/ESALQ-USP): R$ 347,70/@ em 04/09/2026 (15 dias desde 17/08/2026)\n");
+    expect(first).toContain("\n- Bezerro (CEPEA/ESALQ-USP): R$ 3.426,02/cabeça em 25/09/2026 (15 dias desde 04/09/2026)\n");
+    expect(first).toMatch(/^- Boi gordo \(RS, Scot Consultoria\): R\$ \d+,\d\d\/kg em 05\/08\/2026 \(1 dia\)$/m);
     // catalogue order: national series first
-    expect(lines.slice(2, 7).map((l) => l.split(" ")[1])).toEqual(["boi_gordo", "vaca_gorda", "soja", "milho", "bezerro"]);
+    expect(lines.slice(3, 8).map((l) => l.split(" (")[0])).toEqual(["- Boi gordo", "- Vaca gorda", "- Soja", "- Milho", "- Bezerro"]);
+    expect(first).not.toMatch(/\d{4}-\d{2}-\d{2}/);
     git("add", "-A");
     git("commit", "-q", "-m", lines[0]!);
   }, 120_000);
@@ -117,20 +119,29 @@ describe("changelog on real pipeline output", () => {
     second = buildChangelog(await readSiteChange(repo, publicDir));
     expect(second).not.toBeNull();
     const lines = second!.split("\n");
-    expect(lines[0]).toBe("dados 2026-09-08: 19 séries atualizadas; scot com falha desde 2026-09-28 21:00");
-    const boi = lines.indexOf("- boi_gordo (CEPEA): 347,70 -> 349,10 R$/@ (+1,40; +0,40%) em 2026-09-08 (antes: 2026-09-04)");
-    expect(boi).toBeGreaterThan(1);
-    expect(lines[boi + 1]).toBe("  revisão de 2026-09-03: 347,60 -> 347,70 R$/@ (+0,10; +0,03%)");
-    expect(second).toContain("- boi_gordo/SP (Scot, Barretos): 345,50 -> 347,00 R$/@ (+1,50; +0,43%) em 2026-08-06 (antes: 2026-08-05)");
-    // the other Scot states got a new day at the same price
-    expect(second).toMatch(/^- boi_gordo\/MT \(Scot, Cuiabá\): (\d+,\d\d) -> \1 R\$\/@ \(0,00; 0,00%\) em 2026-08-06 \(antes: 2026-08-05\)$/m);
-    expect(second).toMatch(/^- boi_gordo\/RS \(Scot, [^)]+\): .* R\$\/kg .* em 2026-08-06/m);
-    // the failed page is named, and the series it feeds keep their data (no vaca_gorda line)
-    expect(second).toMatch(/^- status: scot com falha desde 2026-09-28 21:00, 1 falha; dados mantidos até 2026-08-06$/m);
-    expect(second).toMatch(/^ {2}scot\/vaca-gorda: missing: página gravada não encontrada: .*vaca-gorda\.html$/m);
-    expect(second).not.toMatch(/^- vaca_gorda/m);
+    // the news first: the two moves, biggest first (Barretos +0,43%, CEPEA +0,40%), then the
+    // revision and the failing source
+    expect(lines[0]).toBe(
+      "Boi gordo (SP, Scot Consultoria) +0,4% e Boi gordo (CEPEA/ESALQ-USP) +0,4%; 1 revisão; Scot Consultoria com falha desde 28/09/2026 21:00",
+    );
+    expect(lines.slice(1, 5)).toEqual([
+      "",
+      "Variações (maiores primeiro):",
+      "- Boi gordo (SP, Scot Consultoria): R$ 345,50/@ → R$ 347,00/@ (+R$ 1,50; +0,43%) em 06/08/2026 (antes: 05/08/2026)",
+      "- Boi gordo (CEPEA/ESALQ-USP): R$ 347,70/@ → R$ 349,10/@ (+R$ 1,40; +0,40%) em 08/09/2026 (antes: 04/09/2026)",
+    ]);
+    expect(second).toContain("\n\nRevisões:\n- Boi gordo (CEPEA/ESALQ-USP), 03/09/2026: R$ 347,60/@ → R$ 347,70/@ (+R$ 0,10; +0,03%)\n");
+    // the other Scot praças got a new day at the same price: one line for all of them
+    const iguais = lines.filter((l) => l.includes("sem mudança"));
+    expect(iguais).toHaveLength(1);
+    expect(iguais[0]).toMatch(/^- \d+ praças sem mudança em 06\/08\/2026: Boi gordo \(Scot Consultoria\) em AC, AL, BA, ES, GO, MA, MG, MS, MT, PA, PR, RJ, RO, RR, RS, SC e TO(;|$)/);
+    expect(second).not.toMatch(/^- Boi gordo \((MT|RS), Scot Consultoria\)/m);
+    // the failed page is named, and the series it feeds keep their data (no vaca gorda line)
+    expect(second).toMatch(/^- Scot Consultoria com falha desde 28\/09\/2026 21:00, 1 falha; dados mantidos até 06\/08\/2026$/m);
+    expect(second).toMatch(/^ {2}página scot\/vaca-gorda: missing: página gravada não encontrada: .*vaca-gorda\.html$/m);
+    expect(second).not.toMatch(/^- Vaca gorda/m);
     // CEPEA's other pages brought nothing new
-    expect(second).not.toMatch(/^- (soja|milho|bezerro)/m);
+    expect(second).not.toMatch(/^- (Soja|Milho|Bezerro)/m);
   }, 120_000);
 
   it("the CLI commits the change with that message and pushes it to origin", () => {
@@ -163,9 +174,9 @@ describe("changelog on real pipeline output", () => {
   it("a run that only changes the status is summarized as such", async () => {
     expect(await update(modified, "2026-09-29T21:00:00-03:00")).toBe(1);
     const msg = buildChangelog(await readSiteChange(repo, publicDir))!;
-    expect(msg.split("\n")[0]).toBe("status: scot com falha desde 2026-09-28 21:00");
-    expect(msg).toContain("- status: scot com falha desde 2026-09-28 21:00, 2 falhas seguidas; dados mantidos até 2026-08-06");
-    expect(msg).not.toMatch(/^- boi_gordo/m);
+    expect(msg.split("\n")[0]).toBe("Scot Consultoria com falha desde 28/09/2026 21:00");
+    expect(msg).toContain("\nFontes:\n- Scot Consultoria com falha desde 28/09/2026 21:00, 2 falhas seguidas; dados mantidos até 06/08/2026\n");
+    expect(msg).not.toMatch(/^- Boi gordo/m);
   }, 120_000);
 });
 
@@ -191,30 +202,20 @@ describe("changelog, pure cases", () => {
     expect(seriesIdOfPath("api/v1/historico/soja.csv")).toBeNull();
   });
 
-  it("only revisions: the title says revised, with the revised day", () => {
+  it("only revisions: the subject names the revised series", () => {
     const p = "api/v1/cotacao/milho.json";
     const msg = buildChangelog({
       before: files({ [p]: serie([["2026-09-03", 70.1], ["2026-09-04", 70.93]]) }),
       after: files({ [p]: serie([["2026-09-03", 69.9], ["2026-09-04", 70.93]]) }),
     });
-    expect(msg).toBe("dados 2026-09-03: 1 série revisada\n\n- milho (CEPEA): revisão de 2026-09-03: 70,10 -> 69,90 R$/sc 60 kg (-0,20; -0,29%)\n");
-  });
-
-  it("a backfilled past day does not pretend the latest value moved", () => {
-    const c = diffSerie("milho", serie([["2026-09-02", 70], ["2026-09-04", 71]]), serie([["2026-09-02", 70], ["2026-09-03", 70.5], ["2026-09-04", 71]]))!;
-    expect(serieLines(c)).toEqual(["- milho (CEPEA): 1 dia acrescentado ao histórico (2026-09-03); último valor mantido, 71,00 R$/sc 60 kg em 2026-09-04"]);
-  });
-
-  it("several new days at once are counted", () => {
-    const c = diffSerie("milho", serie([["2026-09-02", 70]]), serie([["2026-09-02", 70], ["2026-09-03", 70.5], ["2026-09-04", 69.3]]))!;
-    expect(serieLines(c)).toEqual(["- milho (CEPEA): 70,00 -> 69,30 R$/sc 60 kg (-0,70; -1,00%) em 2026-09-04 (antes: 2026-09-02); 2 dias novos"]);
+    expect(msg).toBe("Revisão em Milho (CEPEA/ESALQ-USP)\n\nRevisões:\n- Milho (CEPEA/ESALQ-USP), 03/09/2026: R$ 70,10/sc 60 kg → R$ 69,90/sc 60 kg (-R$ 0,20; -0,29%)\n");
   });
 
   it("a file that changed without any change of data is reported as regenerated", () => {
     const p = "api/v1/cotacao/milho.json";
     const s = serie([["2026-09-04", 70.93]]);
     const msg = buildChangelog({ before: files({ [p]: s }), after: files({ [p]: { ...s, bordao: "novo" } as SerieFile }) });
-    expect(msg).toBe("site regenerado: 1 arquivo alterado, sem dados novos\n\n- api/v1/cotacao/milho.json\n");
+    expect(msg).toBe("Site regenerado: 1 arquivo alterado, sem dados novos\n\nArquivos:\n- api/v1/cotacao/milho.json\n");
   });
 
   it("a source still stale one more day: a detail line, not news for the title", () => {
@@ -226,10 +227,10 @@ describe("changelog, pure cases", () => {
         fontes: [{ id: "scot", nome: "Scot", estado: "stale", motivo, ultima_tentativa: null, ultimo_sucesso: null, ultima_data: "2026-08-05", falhas_consecutivas: 0, falhando_desde: null, paginas: [] }],
       });
     const msg = buildChangelog({
-      before: new Map([["api/v1/status.json", st("último dado de 2026-08-05, há 53 dias (limite 5)")]]),
-      after: new Map([["api/v1/status.json", st("último dado de 2026-08-05, há 54 dias (limite 5)")]]),
+      before: new Map([["api/v1/status.json", st("último dado de 05/08/2026, há 53 dias (limite 5)")]]),
+      after: new Map([["api/v1/status.json", st("último dado de 05/08/2026, há 54 dias (limite 5)")]]),
     });
-    expect(msg).toBe("status: atualizado, sem dados novos\n\n- status: scot desatualizada (último dado de 2026-08-05, há 54 dias (limite 5))\n");
+    expect(msg).toBe("Status: atualizado, sem dados novos\n\nFontes:\n- Scot Consultoria desatualizada (último dado de 05/08/2026, há 54 dias (limite 5))\n");
   });
 
   it("nothing changed: null", () => {

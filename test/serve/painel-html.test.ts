@@ -1,0 +1,98 @@
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { REPO_ROOT } from "../../pipeline/config.ts";
+import { PipelineError } from "../../pipeline/domain/errors.ts";
+import { dadosPublicados, paginaPainel, renderAssets, type DadosPainel } from "../../pipeline/serve/assets.ts";
+
+const TEMPLATE = join(REPO_ROOT, "pipeline", "serve", "web", "index.html");
+
+async function dados(): Promise<DadosPainel> {
+  return dadosPublicados(join(REPO_ROOT, "public"));
+}
+
+describe("the dashboard's index.html, written at build", () => {
+  it("is the same bytes for the same data, and changes with a price or a day", async () => {
+    const t = await readFile(TEMPLATE, "utf8");
+    const d = await dados();
+    expect(d.agg).not.toBeNull();
+    const a = paginaPainel(t, d);
+    expect(paginaPainel(t, structuredClone(d))).toBe(a);
+    const maisCaro = structuredClone(d);
+    maisCaro.agg!.soja = d.agg!.soja! + 1;
+    expect(paginaPainel(t, maisCaro)).not.toBe(a);
+    const outroDia = structuredClone(d);
+    outroDia.agg!.datas.milho = "2026-12-01";
+    const b = paginaPainel(t, outroDia);
+    expect(b).not.toBe(a);
+    expect(b).toContain("01/12/2026");
+  });
+
+  it("writes the prices, their days and the link previews from the aggregate", async () => {
+    const t = await readFile(TEMPLATE, "utf8");
+    const d = await dados();
+    const html = paginaPainel(t, d);
+    const agg = d.agg!;
+    const [y, m, dia] = agg.datas.boi_gordo_cepea_sp!.split("-");
+    const boi = `R$ ${agg.boi_gordo_cepea_sp!.toFixed(2).replace(".", ",")}/@`;
+    expect(html).toContain(`<meta property="og:description" content="Boi gordo ${boi} (${dia}/${m}/${y})`);
+    expect(html).toContain(`<time datetime="${agg.datas.boi_gordo_cepea_sp}">${dia}/${m}/${y}</time>`);
+    expect(html).toMatch(/<meta name="twitter:description" content="[^"]+">/);
+    // no marker left behind
+    expect(html).not.toMatch(/<!--(meta|json-ld|avisos|precos|atualizado)-->/);
+  });
+
+  it("escapes what comes from the data, in attributes, text and the JSON-LD", async () => {
+    const t = await readFile(TEMPLATE, "utf8");
+    const d = await dados();
+    const mau = structuredClone(d);
+    const s = mau.index!.series.find((x) => x.id === "boi_gordo")!;
+    s.regiao = `</script><script>alert("x")</script> & "aspas"`;
+    mau.index!.fontes[0]!.nome = "</script><img src=x onerror=alert(1)>";
+    const html = paginaPainel(t, mau);
+    expect(html).not.toContain("<script>alert");
+    expect(html).not.toContain("<img src=x");
+    expect(html).toContain("&lt;/script&gt;&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &quot;aspas&quot;");
+    const ld = /<script type="application\/ld\+json">\n([\s\S]*?)\n\s*<\/script>/.exec(html)![1]!;
+    expect(JSON.parse(ld).isBasedOn[0].name).toBe("</script><img src=x onerror=alert(1)>");
+  });
+
+  it("builds without published data (a fresh clone before the first build)", async () => {
+    const t = await readFile(TEMPLATE, "utf8");
+    const vazio = await mkdtemp(join(tmpdir(), "cotacao-painel-"));
+    try {
+      const d = await dadosPublicados(vazio);
+      expect(d).toEqual({ agg: null, index: null, status: null, distribuicao: [] });
+      const html = paginaPainel(t, d);
+      expect(html).toContain("Carregando preços…");
+      expect(html).not.toContain("application/ld+json");
+    } finally {
+      await rm(vazio, { recursive: true, force: true });
+    }
+  });
+
+  it("names the template and the marker when one is missing", () => {
+    expect(() => paginaPainel("<html><!--meta--></html>", { agg: null, index: null, status: null, distribuicao: [] })).toThrow(PipelineError);
+    expect(() => paginaPainel("<html><!--meta--></html>", { agg: null, index: null, status: null, distribuicao: [] })).toThrow(/pipeline\/serve\/web\/index\.html.*<!--json-ld-->/);
+  });
+
+  it("lists in the Dataset's distribution only files that exist", async () => {
+    const d = await dados();
+    const t = await readFile(TEMPLATE, "utf8");
+    const sem = paginaPainel(t, { ...d, distribuicao: ["index.json"] });
+    const ld = JSON.parse(/<script type="application\/ld\+json">\n([\s\S]*?)\n\s*<\/script>/.exec(sem)![1]!);
+    expect(ld.distribution.map((x: { contentUrl: string }) => x.contentUrl.replace(/^.*\/api\/v1\//, ""))).toEqual(["index.json"]);
+  });
+
+  it("renderAssets writes index.html from the data of the directory it is given", async () => {
+    const vazio = await mkdtemp(join(tmpdir(), "cotacao-painel-"));
+    try {
+      const html = (await renderAssets(vazio)).get("index.html")!;
+      expect(html).toContain("Carregando preços…");
+      expect((await renderAssets()).get("index.html")).toBe(paginaPainel(await readFile(TEMPLATE, "utf8"), await dados()));
+    } finally {
+      await rm(vazio, { recursive: true, force: true });
+    }
+  });
+});

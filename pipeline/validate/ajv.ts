@@ -2,7 +2,7 @@
  * The gate before anything is published: every rendered set goes through the schemas of
  * ../contract/schemas.ts (one Ajv, JSON Schema 2020-12) plus the checks JSON Schema cannot express
  * (history order, headline = last day, content matching its path, CSV layout, files agreeing
- * with each other). The pipeline calls `validateFiles`/`FileValidator` on the rendered set before
+ * with each other; the praças, long and Excel-BR CSVs and datapackage.json in ./dados.ts). The pipeline calls `validateFiles`/`FileValidator` on the rendered set before
  * writing; `npm run validate` calls it on public/.
  */
 import { readFileSync } from "node:fs";

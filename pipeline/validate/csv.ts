@@ -1,7 +1,9 @@
 /**
  * The CSV histories (api/v1/historico/{produto}.csv, .../{produto}/{UF}.csv): header starting
- * `data,valor`, one row per line (LF), ISO dates oldest first, '.' decimals with at most two
- * places, the same number of fields on every line.
+ * `data,valor` (the renderer writes `data,valor,unidade,...`; the comparison with the series'
+ * JSON holds it to exactly that), one row per line (LF), ISO dates oldest first, '.' decimals
+ * with at most two places, the same number of fields on every line. The praças, long and Excel
+ * files are checked in ./dados.ts.
  */
 import { mostrar, type Problema } from "../contract/messages.ts";
 

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PRODUTO_INFO, PRODUTOS, UNIDADE_INFO, UNIDADES } from "../domain/products.ts";
 import { allSeries, SOURCES } from "../sources/index.ts";
+import { renderClient } from "../openapi/client.ts";
 import { gerarDeclaracoes, porSchema, type Schemas } from "./tipos.ts";
 
 /** Repository root (this file is pipeline/gerar/arquivos.ts). */
@@ -23,7 +24,13 @@ export const GERADOS = {
   modulo: "pipeline/domain/publicados.gerados.ts",
   /** the client's types, published next to client.js */
   client: "public/api/v1/client.d.ts",
+  /** the npm package (cliente/): the same client as api/v1/client.js, and the same types as client.d.ts */
+  pacoteJs: "cliente/index.js",
+  pacoteTipos: "cliente/index.d.ts",
 } as const;
+
+/** The client itself, from which api/v1/client.js (npm run build) and cliente/index.js are rendered. */
+export const CLIENT_JS_TEMPLATE = "pipeline/openapi/client.template.js";
 
 /** The hand-written half of client.d.ts: client.js's own functions and constants. */
 export const CLIENT_D_TEMPLATE = "pipeline/openapi/client.d.template.ts";
@@ -52,6 +59,8 @@ export interface Entradas {
   catalogo: Catalogo;
   /** text of pipeline/openapi/client.d.template.ts */
   clientTemplate: string;
+  /** text of pipeline/openapi/client.template.js */
+  clientJsTemplate: string;
 }
 
 /** Reads the inputs from the working tree: every schemas/*.schema.json and the client template. */
@@ -83,6 +92,7 @@ export function lerEntradas(raiz = RAIZ): Entradas {
     })),
     catalogo,
     clientTemplate: readFileSync(join(raiz, CLIENT_D_TEMPLATE), "utf8"),
+    clientJsTemplate: readFileSync(join(raiz, CLIENT_JS_TEMPLATE), "utf8"),
   };
 }
 
@@ -141,6 +151,14 @@ const BANNER_CLIENT =
   "// schemas/*.schema.json (o contrato completo, publicado em /schemas/) e de\n" +
   `// ${CLIENT_D_TEMPLATE}; não edite este arquivo, edite os schemas ou o modelo.\n`;
 
+const BANNER_PACOTE_JS =
+  "// @cotacao-aberta/cliente: gerado por `npm run gerar` a partir de pipeline/openapi/client.template.js (o mesmo\n" +
+  "// modelo de api/v1/client.js), com as URLs do campo \"repository\" do package.json; não edite este arquivo.\n";
+
+const BANNER_PACOTE_TIPOS =
+  "// Tipos de @cotacao-aberta/cliente. Gerado por `npm run gerar` a partir de schemas/*.schema.json e de\n" +
+  `// ${CLIENT_D_TEMPLATE} (o mesmo texto de api/v1/client.d.ts); não edite este arquivo.\n`;
+
 /** The client's declarations: the template below its marker line. */
 function parteDoCliente(template: string): string {
   const i = template.indexOf(`\n${MARCA_TEMPLATE}\n`);
@@ -153,13 +171,13 @@ export async function gerarArquivos(entradas: Entradas): Promise<Map<string, str
   const common = commonDoCatalogo(entradas.commonTexto, entradas.catalogo);
   const schemas = entradas.schemas;
   const declaracoes = await gerarDeclaracoes(schemas);
+  const tipos = `${parteDoCliente(entradas.clientTemplate)}\n// Formas dos arquivos publicados, geradas de schemas/.\n\n${declaracoes}`;
   return new Map([
     [GERADOS.readme, readmeComSeries(entradas.readmeTexto, entradas.series)],
     [GERADOS.common, common],
     [GERADOS.modulo, `${BANNER_MODULO}\n${declaracoes}${porSchema(schemas)}`],
-    [
-      GERADOS.client,
-      `${BANNER_CLIENT}\n${parteDoCliente(entradas.clientTemplate)}\n// Formas dos arquivos publicados, geradas de schemas/.\n\n${declaracoes}`,
-    ],
+    [GERADOS.client, `${BANNER_CLIENT}\n${tipos}`],
+    [GERADOS.pacoteJs, renderClient(entradas.clientJsTemplate, undefined, BANNER_PACOTE_JS)],
+    [GERADOS.pacoteTipos, `${BANNER_PACOTE_TIPOS}\n${tipos}`],
   ]);
 }

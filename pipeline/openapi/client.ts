@@ -1,7 +1,9 @@
 /**
  * api/v1/client.js: the hand-written client in client.template.js with its default mirrors (and
  * the import example) filled in from package.json's `repository`, so a fork's client points at
- * the fork, and its list of products from the catalogue. Its types, api/v1/client.d.ts, hold no URL and stay hand-written in public/.
+ * the fork, and its list of products from the catalogue. Its types, api/v1/client.d.ts, are
+ * written by `npm run gerar` (pipeline/gerar/) from the schemas and client.d.template.ts. The
+ * npm package in cliente/ is the same template rendered by `npm run gerar` (index.js, index.d.ts).
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -17,7 +19,11 @@ const BANNER =
   "// \"repository\" do package.json; não edite este arquivo, edite o modelo.\n";
 
 /** The template with every placeholder replaced; a placeholder missing or left over is an error. */
-export function renderClient(template: string, urls: Pick<SiteUrls, "SITE_URL" | "JSDELIVR_URL"> = { SITE_URL, JSDELIVR_URL }): string {
+export function renderClient(
+  template: string,
+  urls: Pick<SiteUrls, "SITE_URL" | "JSDELIVR_URL"> = { SITE_URL, JSDELIVR_URL },
+  banner: string = BANNER,
+): string {
   let out = template;
   for (const [token, value] of [
     ["__SITE_URL__", urls.SITE_URL],
@@ -30,7 +36,7 @@ export function renderClient(template: string, urls: Pick<SiteUrls, "SITE_URL" |
   }
   const left = /__[A-Z][A-Z_]*__/.exec(out);
   if (left) throw new PipelineError({ stage: "render", reason: `${CLIENT_TEMPLATE}: marcador desconhecido ${left[0]}` });
-  return BANNER + out;
+  return banner + out;
 }
 
 export function clientFiles(): Map<string, string> {

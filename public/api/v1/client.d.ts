@@ -17,6 +17,19 @@ export declare const PRODUTOS: readonly Produto[];
 export declare const DEFAULT_MIRRORS: readonly string[];
 export declare const DEFAULT_TIMEOUT_MS: number;
 
+/** Said through `onAviso` when a fallback mirror answered with older data than this client had already received. */
+export interface Aviso {
+  tipo: "defasado";
+  /** the URL that answered */
+  url: string;
+  /** `atualizado` of what it answered */
+  atualizado: string | null;
+  /** the newest `atualizado` received before for the same file */
+  anterior: string | null;
+  /** what the mirrors before it answered */
+  tentativas: Array<{ url: string; motivo: string }>;
+}
+
 export interface ClientOptions {
   /** site roots tried in order; default GitHub Pages, then jsDelivr */
   mirrors?: readonly string[];
@@ -24,6 +37,21 @@ export interface ClientOptions {
   timeoutMs?: number;
   /** default globalThis.fetch */
   fetch?: typeof fetch;
+  /** called when a fallback mirror's file is older than one this client already received (the result also says `defasado: true`) */
+  onAviso?: (aviso: Aviso) => void;
+}
+
+/**
+ * Where a document came from: non-enumerable properties of every result (JSON.stringify and deep
+ * equality see only the published fields).
+ */
+export interface Origem {
+  /** the mirror root that answered */
+  readonly origem: string;
+  /** its position in `mirrors` (0 = the first: GitHub Pages by default) */
+  readonly espelho: number;
+  /** true when a fallback mirror answered with an `atualizado` older than this client had already received for the same file */
+  readonly defasado: boolean;
 }
 
 export interface Intervalo {
@@ -37,9 +65,17 @@ export type UFArg = UF | Lowercase<UF> | (string & {});
 export interface CotacaoClient {
   readonly mirrors: readonly string[];
   /** the aggregate; with `uf`, plus that state's boi and vaca gorda */
-  cotacao(opts?: { uf?: UFArg }): Promise<Cotacao>;
+  cotacao(opts?: { uf?: UFArg }): Promise<Cotacao & Origem>;
   /** one series (national, or of a state), with its whole history */
-  serie(produto: Produto, uf?: UFArg | null): Promise<Serie>;
+  serie(produto: Produto, uf?: UFArg | null): Promise<Serie & Origem>;
+  /** index.json: every series, source, product and UF (paths: see resolverCaminho) */
+  index(): Promise<Index & Origem>;
+  /** status.json: each source's last attempt and success, each series' last day */
+  status(): Promise<Status & Origem>;
+  /** eventos.json: the recent events, newest first */
+  eventos(): Promise<Eventos & Origem>;
+  /** the JSON file a path of index.json names (e.g. a series' `path`) */
+  arquivo(caminho: string): Promise<Record<string, unknown> & Origem>;
   /** days of a series from `de` to `ate` (inclusive), oldest first */
   historico(produto: Produto, uf?: UFArg | null, intervalo?: Intervalo): Promise<HistoricoEntry[]>;
   historico(produto: Produto, intervalo: Intervalo): Promise<HistoricoEntry[]>;
@@ -51,6 +87,9 @@ export declare class CotacaoError extends Error {
 }
 
 export declare function createClient(options?: ClientOptions): CotacaoClient;
+
+/** A path of index.json ("cotacao/boi_gordo.json", or the older "api/v1/cotacao/boi_gordo.json") as a URL, from index.json's own URL. */
+export declare function resolverCaminho(caminho: string, indexUrl: string | URL): string;
 
 // Formas dos arquivos publicados, geradas de schemas/.
 

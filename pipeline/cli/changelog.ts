@@ -7,8 +7,9 @@ import { withDataLock } from "../publish/lock.ts";
 import { cliOptions, falhou } from "./args.ts";
 
 const USAGE = `uso: npm run changelog [-- --commit [--push]] [--extra ARQUIVO ...]
-  (sem opções)    imprime a mensagem de commit das mudanças do site (public/) em relação ao HEAD;
-                  sem mudanças, não imprime nada e sai com 0
+  (sem opções)    imprime a mensagem de commit das mudanças do site (public/) em relação ao HEAD:
+                  no assunto as maiores variações primeiro, depois revisões, séries novas e
+                  fontes com problema; sem mudanças, não imprime nada e sai com 0
   --commit        faz o commit de public/ com essa mensagem
   --push          depois do commit, envia o branch atual para origin (token de GITHUB_TOKEN/GH_TOKEN)
   --extra ARQUIVO arquivo guardado junto com os dados (ex.: webhooks-entregues.json, o registro

@@ -8,8 +8,8 @@ import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { parse } from "csv-parse/sync";
-// frictionless-js: the Data Package reference implementation for JavaScript (CommonJS)
-import datapackage from "datapackage";
+// frictionless-js: the Data Package reference implementation for JavaScript (types: ./datapackage.d.ts)
+import { Package } from "datapackage";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../pipeline/config.ts";
 import { ufPublicada } from "../../pipeline/domain/series.ts";
@@ -18,17 +18,6 @@ import type { DataPackage, RecursoTabular } from "../../pipeline/render/datapack
 import { SOURCES, serieDef } from "../../pipeline/sources/index.ts";
 import { validateFiles } from "../../pipeline/validate/ajv.ts";
 import { FIXTURES, cleanup, listFiles, replay, tempSite } from "../helpers/pipeline.ts";
-
-const { Package } = datapackage as unknown as {
-  Package: {
-    load(d: string | object, o?: { basePath?: string }): Promise<{
-      valid: boolean;
-      errors: Error[];
-      profile: { name: string };
-      resources: Array<{ name: string; tabular: boolean; read(o: { cast?: boolean; keyed?: boolean }): Promise<unknown[]> }>;
-    }>;
-  };
-};
 
 let site: string;
 let api: string;
@@ -53,7 +42,7 @@ describe("datapackage.json", () => {
     const pkg = await Package.load(join(api, "datapackage.json"), { basePath: api });
     expect(pkg.errors.map((e) => e.message)).toEqual([]);
     expect(pkg.valid).toBe(true);
-    expect((pkg as unknown as { descriptor: { profile: string } }).descriptor.profile).toBe("tabular-data-package");
+    expect(pkg.descriptor.profile).toBe("tabular-data-package");
     expect(pkg.resources.length).toBe(csvsCanonicos().length);
   });
 

@@ -108,7 +108,9 @@ function nomeFonte(index: IndexFile, id: string): string {
 function localSerie(index: IndexFile, s: Pick<IndexSeries, "id" | "uf" | "praca" | "regiao" | "fonte">): string {
   if (!nacional(s)) return `${s.uf ?? s.id.split("/")[1]}${s.praca ? ` — ${s.praca}` : ""}`;
   const fonte = nomeFonte(index, s.fonte);
-  return `Referência nacional: ${s.regiao}${s.regiao.includes(fonte) ? "" : ` (${fonte})`}`;
+  // "CEPEA/ESALQ-USP" is already named by "Indicador do Boi Gordo CEPEA/ESALQ"
+  const citada = s.regiao.includes(fonte.split(/[-\s]/)[0]!);
+  return `Referência nacional: ${s.regiao}${citada ? "" : ` (${fonte})`}`;
 }
 
 function nomeSerie(index: IndexFile, s: Pick<IndexSeries, "id" | "produto" | "uf" | "praca" | "regiao" | "fonte">): string {
@@ -391,7 +393,11 @@ async function desenhar(index: IndexFile, id: string): Promise<void> {
       width: larguraGrafico(alvo),
       height: 280,
       tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), "UTC"),
-      scales: { x: { time: true, min, max, auto: false } },
+      scales: {
+        x: { time: true, min, max, auto: false },
+        // one value (or a flat series) gets a band around it, not an axis from zero
+        y: { range: (_u, a, b) => (a === b ? [a * 0.95, b * 1.05] : uPlot.rangeNum(a, b, 0.1, true)) },
+      },
       series: [
         { label: "Data", value: (_u, v) => (v == null ? "—" : dataBR(dataDeSegundos(v))) },
         { label: `R$${sufixo}`, stroke: "#1f6f43", width: 2, points: { show: f.historico.length <= 60, size: 8, fill: "#1f6f43" }, value: (_u, v) => (v == null ? "—" : formatBRL(v)) },
@@ -436,7 +442,7 @@ async function desenhar(index: IndexFile, id: string): Promise<void> {
   clear(links);
   links.append(
     el("a", { href: `#${ancoraSerie(s.id)}` }, nomeSerie(index, s)),
-    ` (${nomeFonte(index, s.fonte)}): `,
+    nacional(s) ? ": " : ` (${nomeFonte(index, s.fonte)}): `,
     el("a", { href: url(s.path) }, "JSON"),
     " · ",
     el("a", { href: url(s.csv) }, "CSV"),

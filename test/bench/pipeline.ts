@@ -123,5 +123,11 @@ export async function benchSizes(): Promise<void> {
   for (const s of sized.slice(0, 5)) console.log(`  ${s.f}: ${s.raw} bytes, gzip ${s.gz} bytes`);
   const total = sized.reduce((a, s) => a + s.raw, 0);
   console.log(`  total api/: ${files.length} arquivos, ${kb(total)}`);
+  // the docs page as a visitor downloads it: GitHub Pages gzips HTML, JavaScript and JSON on the fly
+  const docs = ["docs/index.html", "docs/init.js", "docs/redoc.standalone.js", "api/v1/openapi.json"];
+  const pesos = await Promise.all(docs.map(async (f) => ({ f, raw: (await stat(join(pub, f))).size, gz: gzipSync(await readFile(join(pub, f))).length })));
+  for (const p of pesos) console.log(`  ${p.f}: ${p.raw} bytes, gzip ${p.gz} bytes`);
+  const gz = pesos.reduce((a, p) => a + p.gz, 0);
+  console.log(`  página docs/ transferida (gzip): ${kb(gz)} (limite 400 KB)`);
   void execFileSync;
 }

@@ -1286,7 +1286,7 @@ export interface Recurso {
    */
   licenses: {
     /**
-     * Nome dos termos e os termos em uma frase.
+     * A fonte e o nome dos seus termos (o texto completo está em index.json e em LICENSE).
      */
     title: Texto;
     /**

@@ -78,7 +78,8 @@ function porUnidade(u: Unidade): string {
   return info.emCentavos ? info.nome : `R$ por ${info.nome}`;
 }
 
-const licencasDaFonte = (s: SourceDef) => [{ title: `${s.nome}: ${s.termos.licenca}. ${s.termos.texto}`, path: s.termos.url }];
+// the terms in short (the full sentence is in index.json and LICENSE): one per resource adds up
+const licencasDaFonte = (s: SourceDef) => [{ title: `${s.nome}: ${s.termos.licenca}`, path: s.termos.url }];
 const fonteDoRecurso = (s: SourceDef) => ({ title: s.nome, path: s.site });
 
 const campoData = (): CampoTabela => ({ name: "data", type: "date", description: "Dia da cotação (AAAA-MM-DD).", constraints: { required: true } });
@@ -99,7 +100,7 @@ function recursoSerie(def: SeriesDef, f: SerieFile, desc: Record<string, string>
   const unidade = f.unidade as Unidade;
   const campos: CampoTabela[] = colunasHistorico(f.historico).map((c) => {
     if (c === "data") return campoData();
-    if (c === "valor") return campoValor(unidade, `Valor de referência da série (${def.regiao})`);
+    if (c === "valor") return campoValor(unidade, "Valor de referência da série");
     if (c === "unidade") return campoUnidade([unidade]);
     // the Scot columns quote the reference praça in reais of the same unit; base_sp is a percentage
     const d = desc[c] ?? c;
@@ -112,7 +113,7 @@ function recursoSerie(def: SeriesDef, f: SerieFile, desc: Record<string, string>
     path: relativoApi(seriesCsvPath(def)),
     profile: "tabular-data-resource",
     title: `${nomeSerie(def)}: histórico (${fonte.nome})`,
-    description: `${nomeSerie(def)}, ${def.regiao}: um dia por linha, do mais antigo ao mais recente, em ${porUnidade(unidade)}. Fonte: ${fonte.nome}.`,
+    description: `${PRODUTO_INFO[def.produto].nome}, ${def.regiao}: um dia por linha, do mais antigo ao mais recente, em ${porUnidade(unidade)}. Fonte: ${fonte.nome}.`,
     ...comum(),
     schema: { fields: campos, primaryKey: ["data"], missingValues: [""] },
     sources: [fonteDoRecurso(fonte)],

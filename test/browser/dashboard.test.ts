@@ -51,7 +51,7 @@ async function axe(page: Page): Promise<unknown[]> {
 beforeAll(async () => {
   site = await buildTestSite();
   // static files of public/ that the test site's helper does not copy
-  for (const f of ["favicon.svg", "favicon.png"]) await copyFile(join(REPO_ROOT, "public", f), join(site.publicDir, f));
+  for (const f of ["favicon.svg", "favicon.png", "favicon-512.png"]) await copyFile(join(REPO_ROOT, "public", f), join(site.publicDir, f));
   srv = await startServer({ publicDir: site.publicDir });
   browser = await openChromium();
 });
@@ -421,7 +421,11 @@ describe("freshness, chart, anchors and the page without JavaScript", () => {
       expect(og).toContain(`Boi gordo ${brl(agg.boi_gordo_cepea_sp!, "/@")} (${d}/${m}/${y})`);
       expect(await page.locator('meta[name="twitter:card"]').getAttribute("content")).toBe("summary");
       expect(await page.locator('link[rel="icon"][type="image/svg+xml"]').getAttribute("href")).toBe("favicon.svg");
-      for (const icone of ["favicon.svg", "favicon.png"]) expect((await page.request.get(new URL(icone, srv.url).href)).status(), icone).toBe(200);
+      const imagem = (await page.locator('meta[property="og:image"]').getAttribute("content"))!;
+      expect(imagem.startsWith(SITE_URL)).toBe(true);
+      const icones = [...(await page.locator('link[rel~="icon"], link[rel="apple-touch-icon"]').evaluateAll((ls) => ls.map((l) => l.getAttribute("href")!))), imagem.slice(SITE_URL.length)];
+      expect(icones).toEqual(["favicon.svg", "favicon.png", "favicon-512.png", "favicon-512.png"]);
+      for (const icone of icones) expect((await page.request.get(new URL(icone, srv.url).href)).status(), icone).toBe(200);
       const ld = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent())!) as Record<string, unknown> & { distribution: Array<{ contentUrl: string }> };
       expect(ld["@type"]).toBe("Dataset");
       for (const k of ["name", "description", "license", "creator", "distribution", "temporalCoverage", "spatialCoverage"]) expect(ld, k).toHaveProperty(k);

@@ -5,17 +5,18 @@
  * relative paths, the README's one-liners, and the validator refusing each kind of drift.
  */
 import { readFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { cp, readFile, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { parse } from "csv-parse/sync";
 // frictionless-js: the Data Package reference implementation for JavaScript (types: ./datapackage.d.ts)
 import { Package } from "datapackage";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { REPO_ROOT } from "../../pipeline/config.ts";
 import { ufPublicada } from "../../pipeline/domain/series.ts";
 import { SITE_URL } from "../../pipeline/domain/site.ts";
 import type { DataPackage, RecursoTabular } from "../../pipeline/render/datapackage.ts";
 import { SOURCES, serieDef } from "../../pipeline/sources/index.ts";
+import { runValidate } from "../../pipeline/cli/validate.ts";
 import { validateFiles } from "../../pipeline/validate/ajv.ts";
 import { FIXTURES, cleanup, listFiles, replay, tempSite } from "../helpers/pipeline.ts";
 
@@ -273,5 +274,25 @@ describe("npm run validate's checks of these files", () => {
     const e = erros((m) => m.set("api/v1/index.json", m.get("api/v1/index.json")!.replace('"path": "cotacao/boi_gordo.json"', '"path": "api/v1/cotacao/boi_gordo.json"')));
     expect(e.length).toBeGreaterThan(0);
     expect(e[0]).toContain("api/v1/index.json");
+  });
+});
+
+describe("npm run validate on the built tree", () => {
+  it("passes, and fails naming the descriptor when a CSV on disk is not in it", async () => {
+    const copia = await tempSite();
+    const log = vi.spyOn(console, "log").mockImplementation(() => {});
+    const err = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      await cp(site, copia, { recursive: true });
+      expect(runValidate(copia)).toBe(0);
+      await writeFile(join(copia, "api/v1/historico/milho.copia.csv"), files.get("api/v1/historico/milho.csv")!);
+      expect(runValidate(copia)).toBe(1);
+      const saida = log.mock.calls.flat().join("\n");
+      expect(saida).toContain("api/v1/datapackage.json: não lista api/v1/historico/milho.copia.csv em resources");
+    } finally {
+      log.mockRestore();
+      err.mockRestore();
+      await cleanup(copia);
+    }
   });
 });

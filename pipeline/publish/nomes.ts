@@ -33,7 +33,10 @@ export function nomeProduto(serie: string, nomeDoArquivo?: string): string {
 export function nomeSerie(serie: string, fonte: string, nomeDoArquivo?: string): string {
   const uf = ufDaSerie(serie);
   const f = nomeFonte(fonte);
-  return `${nomeProduto(serie, nomeDoArquivo)} (${uf ? `${uf}, ${f}` : f})`;
+  const onde = uf ? `${uf}, ${f}` : f;
+  const nome = nomeProduto(serie, nomeDoArquivo);
+  // a name that already ends in parentheses ("Boi China (a prazo)") takes the place inside them
+  return nome.endsWith(")") ? `${nome.slice(0, -1)}; ${onde})` : `${nome} (${onde})`;
 }
 
 /**

@@ -176,6 +176,8 @@ describe("the data commit leads with the news", () => {
     expect(nomeSerie("boi_gordo/MS", "scot")).toBe("Boi gordo (MS, Scot Consultoria)");
     expect(nomeSerie("vaca_gorda", "scot")).toBe("Vaca gorda (Scot Consultoria)");
     expect(nomeSerie("x/MS", "fonte_retirada", "X")).toBe("X (MS, fonte_retirada)");
+    // one pair of parentheses, not "Boi China (a prazo) (SP, Scot Consultoria)"
+    expect(nomeSerie("boi_china/SP", "scot")).toBe("Boi China (a prazo; SP, Scot Consultoria)");
     expect(ancoraSerie("boi_gordo/MS")).toBe("serie-boi_gordo-MS");
     expect(ancoraSerie("soja")).toBe("serie-soja");
   });

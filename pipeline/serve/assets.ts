@@ -235,7 +235,7 @@ export function jsonLd(d: DadosPainel): string | null {
     creditText: "Cotação Aberta",
     creator: { "@type": "Organization", name: "Cotação Aberta", url: PROJECT_URL },
     isBasedOn: d.index.fontes.map((f) => ({ "@type": "Organization", name: f.nome, url: f.site })),
-    keywords: ["boi gordo", "vaca gorda", "soja", "milho", "bezerro", "preços agropecuários", "CEPEA", "Scot Consultoria"],
+    keywords: [...agregados().map((a) => nomeProduto(d.index, a.produto).toLowerCase()), "preços agropecuários", ...d.index.fontes.map((f) => f.nome)],
     ...(datas.length > 0 ? { temporalCoverage: `${datas[0]}/${datas[datas.length - 1]}` } : {}),
     spatialCoverage: { "@type": "Place", name: "Brasil" },
     ...(d.agg ? { dateModified: d.agg.atualizado } : {}),
@@ -258,7 +258,7 @@ export function paginaPainel(template: string, d: DadosPainel): string {
   const resumo = resumoPrecos(d);
   const descricao = resumo
     ? `${resumo}. Preços de referência com a fonte e o dia de cada um, como API JSON e CSV abertos.`
-    : "Preços de referência de boi gordo, vaca gorda, soja, milho e bezerro (CEPEA/ESALQ e Scot Consultoria) como API JSON aberta.";
+    : `Preços de referência de ${agregados().map((a) => nomeProduto(null, a.produto).toLowerCase()).join(", ")}, com a fonte e o dia de cada um, como API JSON aberta.`;
   const titulo = "Cotação Aberta — preços de referência do boi gordo, da soja, do milho e mais";
   const meta = (recuo: string) =>
     [

@@ -143,7 +143,7 @@ export function resumoAviso(nomes: string[]): string {
   return `Atenção: ${nomes.length === 1 ? `${nomes[0]} está` : `${nomes.length} fontes estão`} sem dado recente. Detalhes`;
 }
 
-/** "serie-boi_gordo", "serie-boi_gordo-MS": the dashboard's anchor of a series (the Atom feed links to it). */
+/** "serie-{produto}" (national) or "serie-{produto}-{UF}": the dashboard's anchor of a series (the Atom feed links to it). */
 export function ancoraSerie(id: string): string {
   return `serie-${id.replace(/\//g, "-")}`;
 }

@@ -113,8 +113,9 @@ function localSerie(index: IndexFile, s: Pick<IndexSeries, "id" | "uf" | "praca"
   return `Referência nacional: ${s.regiao}${citada ? "" : ` (${fonte})`}`;
 }
 
-function nomeSerie(index: IndexFile, s: Pick<IndexSeries, "id" | "produto" | "uf" | "praca" | "regiao" | "fonte">): string {
-  return `${nomeProduto(index, s.produto)} — ${localSerie(index, s)}`;
+/** The chart's and the banner's short name: "Soja — Paranaguá, PR (...)", "Boi gordo — MS". */
+function nomeSerie(index: IndexFile, s: Pick<IndexSeries, "id" | "produto" | "uf" | "regiao">): string {
+  return `${nomeProduto(index, s.produto)} — ${nacional(s) ? s.regiao : (s.uf ?? s.id.split("/")[1])}`;
 }
 
 /**
@@ -490,14 +491,14 @@ let mostrarTudo: () => void = () => undefined;
 /**
  * Every series of index.json in one table, filtered by product and by place (a UF, or the
  * national/single-place series), so the catalogue can be browsed without reading JSON. Each row
- * has its anchor (#serie-boi_gordo, #serie-boi_gordo-MS) for links from the feed and elsewhere.
+ * has its anchor (#serie-{produto}, #serie-{produto}-{UF}) for links from the feed and elsewhere.
  */
 function catalogo(index: IndexFile): void {
   const selProduto = $("filtro-produto") as HTMLSelectElement;
   const selUf = $("filtro-uf") as HTMLSelectElement;
   const produtos = [...new Set(index.series.map((s) => s.produto))];
   for (const p of produtos) selProduto.append(el("option", { value: p }, nomeProduto(index, p)));
-  // a national series published with its place's UF (bezerro: MS) is listed under that UF too
+  // a national series published with its place's UF (the calf's MS) is listed under that UF too
   const ufDe = (s: IndexSeries) => s.uf ?? (nacional(s) ? null : s.id.split("/")[1]!);
   const ufs = [...new Set(index.series.flatMap((s) => (ufDe(s) ? [ufDe(s)!] : [])))].sort();
   selUf.append(el("option", { value: "-" }, "Referências nacionais"));
@@ -555,7 +556,7 @@ function serieDoHash(index: IndexFile): IndexSeries | undefined {
 }
 
 /**
- * Opened at #serie-boi_gordo-MS: that row, shown (filters cleared), scrolled to and marked, and
+ * Opened at #serie-{produto}-{UF}: that row, shown (filters cleared), scrolled to and marked, and
  * that series in the chart. The rows are written by the script, so the browser's own jump to
  * the anchor happened before they existed.
  */

@@ -867,6 +867,10 @@ export interface Serie {
    */
   fonte: Fonte;
   /**
+   * Presente quando a fonte diz que o preço já é sem Funrural (o indicador do boi gordo do CEPEA): as palavras da própria fonte. Ausente: preço bruto.
+   */
+  sem_funrural?: string;
+  /**
    * Dia do último valor (igual ao da última entrada do histórico).
    */
   data_cotacao: Data;

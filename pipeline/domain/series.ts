@@ -40,6 +40,12 @@ export interface SerieDecl extends SeriesKey {
    * indicator that averages several states.
    */
   lugar?: UF;
+  /**
+   * the source's own words saying the price is already net of Funrural (CEPEA's boi gordo: "sem
+   * Funrural (preço livre)"); published as `sem_funrural`, so the simulator deducts none. Absent:
+   * the price is gross, as Scot's Mercado Físico headline.
+   */
+  semFunrural?: string;
   /** name shown as the praça of a state indicator (no praça table behind it) */
   praca?: string;
   /**

@@ -54,6 +54,7 @@ export function renderSerie(p: SerieParts): SerieFile {
     moeda: "BRL",
     unidade: p.def.unidade,
     fonte: p.def.fonte,
+    ...(p.def.semFunrural ? { sem_funrural: p.def.semFunrural } : {}),
     data_cotacao: last.data,
     variacao: variacaoOf(p.historico),
     bordao: bordaoOf(p.def, last.valor, last.data, p.def.uf ? p.praca : null),

@@ -1,7 +1,7 @@
 import { agregadosUf, PRODUTOS, type Produto } from "../domain/products.ts";
 import { ALL_UFS, normalizeUF, type UF } from "../domain/ufs.ts";
 import type { AggregateFile, HistoricoEntry, IndexFile, SerieFile } from "../domain/publicados.ts";
-import { serieDaEntrada, simular, validarEntrada, CAMPOS_SIMULADOR, SimulacaoForaDoLimite, type PrecoReferencia } from "../simulator/simulator.ts";
+import { referenciaDaSerie, serieDaEntrada, simular, validarEntrada, CAMPOS_SIMULADOR, SimulacaoForaDoLimite, type PrecoReferencia } from "../simulator/simulator.ts";
 import type { FileCache, FileEntry } from "./files.ts";
 
 /** A refused request: HTTP status, stable code, Portuguese message and any detail. */
@@ -255,8 +255,7 @@ export async function simulador(files: FileCache, q: Record<string, string>): Pr
     if (!(err instanceof ApiError && err.status === 404 && e.precoCentavos !== null)) throw err;
   }
   if (s) {
-    const f = s.doc;
-    preco = { valor: f.valor, unidade: f.unidade, data_cotacao: f.data_cotacao, fonte: f.fonte, serie: serieDaEntrada(e), praca: f.praca ?? null };
+    preco = referenciaDaSerie(s.doc, serieDaEntrada(e));
   }
   let data;
   try {

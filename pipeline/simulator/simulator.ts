@@ -36,36 +36,6 @@ export const FUNRURAL_PADRAO = {
 } as const;
 
 /**
- * Source pages whose prices are already net of Funrural, in the page's own words: a property of
- * the page (its note), so keyed by the page a series is read from (its file's
- * `proveniencia.url`), never by product id (those live in the catalogue's declarations). CEPEA's
- * boi gordo page says "Nota 1: Valor à vista por arroba de 15 kg, sem Funrural (preço livre)"
- * (test/fixtures/cepea/boi-gordo.html): deducting Funrural again would charge it twice. CEPEA's
- * other pages the simulator prices from (bezerro, soja, milho, café) say nothing of Funrural:
- * prices paid, gross of the producer's contribution. Scot's "Preços Brutos" are gross; Scot
- * publishes the net ones in other columns (COLUNAS_PRECO).
- */
-export const PAGINAS_SEM_FUNRURAL: ReadonlyArray<{ fonte: string; caminho: string; nota: string }> = [
-  {
-    fonte: "cepea",
-    caminho: "/br/indicador/boi-gordo.aspx",
-    nota: "O indicador do CEPEA já é sem Funrural (\"valor à vista por arroba de 15 kg, sem Funrural (preço livre)\", Nota 1 da página do indicador): nada a deduzir.",
-  },
-];
-
-/** The note of PAGINAS_SEM_FUNRURAL for a series of `fonte` read from the page at `url`, if any. */
-export function notaSemFunrural(fonte: string | null | undefined, url: string | null | undefined): string | null {
-  if (!fonte || !url) return null;
-  let caminho: string;
-  try {
-    caminho = new URL(url).pathname;
-  } catch {
-    return null;
-  }
-  return PAGINAS_SEM_FUNRURAL.find((d) => d.fonte === fonte && caminho.endsWith(d.caminho))?.nota ?? null;
-}
-
-/**
  * The columns of a day a series may publish besides its headline `valor`, under their names in
  * the single file's `historico` (Scot's Mercado Físico: bruto 30 dias, and the prices it already
  * discounted of Funrural or only of SENAR). `desconta` says what the source has already taken out.
@@ -132,7 +102,7 @@ export interface PrecoReferencia {
   fonte_nome?: string | null;
   /** the other columns the source published for that day (COLUNAS_PRECO), as in the single file */
   colunas?: Partial<Record<ColunaPreco, number>>;
-  /** the source's words saying `valor` is already net of Funrural (notaSemFunrural); absent: gross */
+  /** the source's words saying `valor` is already net of Funrural (the file's `sem_funrural`); absent: gross */
   sem_funrural?: string | null;
 }
 
@@ -513,7 +483,7 @@ const UNIDADE_TEXTO = (u: Unidade): string => UNIDADE_INFO[u].sufixo;
  * /api/v1/simulador both build it here, so both offer the same columns.
  */
 export function referenciaDaSerie(
-  f: Pick<SerieFile, "valor" | "unidade" | "data_cotacao" | "fonte" | "nome" | "regiao" | "historico"> & {
+  f: Pick<SerieFile, "valor" | "unidade" | "data_cotacao" | "fonte" | "nome" | "regiao" | "historico" | "sem_funrural"> & {
     praca?: string | null;
     pracas?: ReadonlyArray<{ praca: string; valor: number }>;
     proveniencia?: { nome?: string | null; url?: string | null } | null;
@@ -544,7 +514,9 @@ export function referenciaDaSerie(
     nome: `${f.nome}, ${f.regiao}`,
     fonte_nome: f.proveniencia?.nome ?? null,
     colunas,
-    sem_funrural: notaSemFunrural(f.fonte, f.proveniencia?.url),
+    sem_funrural: f.sem_funrural
+      ? `O preço de ${f.proveniencia?.nome ?? f.fonte} já é sem Funrural ("${f.sem_funrural}"): nada a deduzir.`
+      : null,
   };
 }
 

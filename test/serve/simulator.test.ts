@@ -10,7 +10,6 @@ import {
   hojeEmBrasilia,
   LIMITES,
   lerDecimal,
-  notaSemFunrural,
   referenciaDaSerie,
   ROTULOS,
   SimulacaoForaDoLimite,
@@ -207,7 +206,7 @@ describe("the price's own domain: Funrural per source, the day it is from, names
     const r = run(GADO, cepea, "2026-09-04");
     expect(r.bruto).toBe(65089.44); // 187,20 @ × 347,70
     expect(r.deducoes.funrural).toMatchObject({ aliquota_pct: 0, valor: 0, padrao: true, preco_sem_funrural: true });
-    expect(r.deducoes.funrural.motivo).toContain("O indicador do CEPEA já é sem Funrural");
+    expect(r.deducoes.funrural.motivo).toContain("O preço de CEPEA/ESALQ-USP já é sem Funrural");
     expect(r.deducoes.funrural.motivo).toContain("nada a deduzir");
     expect(r.observacoes[0]).toBe(r.deducoes.funrural.motivo);
     expect(r.liquido).toBe(65089.44);
@@ -220,13 +219,15 @@ describe("the price's own domain: Funrural per source, the day it is from, names
     expect(bruto.deducoes.funrural).toMatchObject({ aliquota_pct: 1.5, valor: 976.34, preco_sem_funrural: false, motivo: null });
   });
 
-  it("knows it from the page the series is read from, whatever the site's base URL", () => {
-    expect(notaSemFunrural("cepea", "https://www.cepea.org.br/br/indicador/boi-gordo.aspx")).toContain("já é sem Funrural");
-    expect(notaSemFunrural("cepea", "http://127.0.0.1:4321/br/indicador/boi-gordo.aspx")).toContain("já é sem Funrural");
-    expect(notaSemFunrural("cepea", "https://www.cepea.org.br/br/indicador/soja.aspx")).toBeNull();
-    expect(notaSemFunrural("scot", "https://www.cepea.org.br/br/indicador/boi-gordo.aspx")).toBeNull();
-    expect(notaSemFunrural("cepea", null)).toBeNull();
-    expect(notaSemFunrural("cepea", "não é url")).toBeNull();
+  it("knows it from the series' declaration, published as sem_funrural: not from the page (the a prazo average shares it)", async () => {
+    const { allSeries } = await import("../../pipeline/sources/index.ts");
+    const semFunrural = allSeries().filter((d) => d.semFunrural).map((d) => d.id);
+    expect(semFunrural).toEqual(["boi_gordo"]);
+    const prazo = allSeries().find((d) => d.id === "boi_gordo_prazo")!;
+    expect(prazo.fonte).toBe("cepea");
+    expect(prazo.semFunrural).toBeUndefined();
+    const semCampo = { ...(await fixture("boi_gordo.json")), sem_funrural: undefined };
+    expect(referenciaDaSerie(semCampo, "boi_gordo").sem_funrural).toBeNull();
   });
 
   it("deducts it from gross prices: Scot's Preços Brutos and CEPEA's grain indicators", async () => {

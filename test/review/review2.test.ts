@@ -30,7 +30,7 @@ describe("review 2: issues 11/12", () => {
   });
 
   it("R1 a state series' bordão names its own source, never Scot's Mercado Físico for Datagro or CEPEA data", async () => {
-    for (const id of ["bezerro/MS", "garrote/SP", "trigo/PR", "suino_vivo/MG", "soja/PR"]) {
+    for (const id of ["bezerro_reposicao/MS", "garrote/SP", "trigo/PR", "suino_vivo/MG", "soja/PR"]) {
       const f = await readJson(site, `api/v1/cotacao/${id}.json`);
       expect(f.fonte).not.toBe("scot");
       expect(f.bordao, id).not.toMatch(/Scot/);

@@ -24,7 +24,7 @@ function porRegex(text: string): Map<string, number> {
     "São Paulo": "SP", "Minas Gerais": "MG", "Mato Grosso do Sul": "MS", "Mato Grosso": "MT", "Goiás": "GO",
     Tocantins: "TO", "Pará": "PA", "Paraná": "PR", "Rio Grande do Sul": "RS", "Rondônia": "RO",
   };
-  const produtos = ["bezerro_desmama", "bezerro", "garrote", "boi_magro"];
+  const produtos = ["bezerro_desmama", "bezerro_reposicao", "garrote", "boi_magro"];
   const out = new Map<string, number>();
   for (const [, d, m, y, bloco] of text.matchAll(/Fechamento: (\d\d)\/(\d\d)\/(\d{4})<\/div>([\s\S]*?)<\/table>/g)) {
     for (const [, linha] of bloco!.split("<tbody>")[1]!.matchAll(/<tr>([\s\S]*?)<\/tr>/g)) {
@@ -50,14 +50,14 @@ describe("Datagro: Reposição Nelore macho (via Notícias Agrícolas)", () => {
 
   it("the newest day of São Paulo is 15,24 / 14,63 / 14,15 / 13,78 R$/kg", () => {
     const sp = rows.filter((r) => r.uf === "SP" && r.data === "2026-02-06").map((r) => [r.produto, r.valor]);
-    expect(sp).toEqual([["bezerro_desmama", 15.24], ["bezerro", 14.63], ["garrote", 14.15], ["boi_magro", 13.78]]);
+    expect(sp).toEqual([["bezerro_desmama", 15.24], ["bezerro_reposicao", 14.63], ["garrote", 14.15], ["boi_magro", 13.78]]);
   });
 
   it("declares 9 states × 4 products in kg; RS is read but left out, and says so", () => {
     expect(page.series).toHaveLength(36);
     expect(new Set(page.series.map((d) => d.unidade))).toEqual(new Set(["kg"]));
     expect(page.series.some((d) => d.uf === "RS")).toBe(false);
-    expect(page.series.filter((d) => d.produto === "bezerro").map((d) => d.uf)).toEqual(["SP", "MG", "MS", "MT", "GO", "TO", "PA", "PR", "RO"]);
+    expect(page.series.filter((d) => d.produto === "bezerro_reposicao").map((d) => d.uf)).toEqual(["SP", "MG", "MS", "MT", "GO", "TO", "PA", "PR", "RO"]);
     for (const d of page.series) expect(d.uf).not.toBeNull();
     expect(rows.filter((r) => r.uf === "RS")).toHaveLength(40);
     expect(avisos).toEqual([expect.stringContaining("RS: lido(s) e conferido(s), mas não publicado(s)")]);

@@ -79,9 +79,9 @@ describe("novilha gorda, Boi China and reposição by state, replayed end to end
     expect(await readJson(site, "api/v1/cotacao/boi_gordo/MS.json")).toMatchObject({ valor: 338, praca: "C. Grande" });
   });
 
-  it("reposição: bezerro/SP is Datagro's per kg, beside CEPEA's national bezerro per head", async () => {
-    const sp = await readJson(site, "api/v1/cotacao/bezerro/SP.json");
-    expect(sp).toMatchObject({ produto: "bezerro", uf: "SP", valor: 14.63, unidade: "kg", fonte: "datagro", data_cotacao: "2026-02-06", praca: "São Paulo" });
+  it("reposição: bezerro_reposicao/SP is Datagro's per kg, beside CEPEA's national bezerro per head", async () => {
+    const sp = await readJson(site, "api/v1/cotacao/bezerro_reposicao/SP.json");
+    expect(sp).toMatchObject({ produto: "bezerro_reposicao", uf: "SP", valor: 14.63, unidade: "kg", fonte: "datagro", data_cotacao: "2026-02-06", praca: "São Paulo" });
     expect(sp.historico).toHaveLength(10);
     expect(sp.historico[0]).toEqual({ data: "2026-01-26", valor: 14.02 });
     expect(sp.proveniencia).toMatchObject({
@@ -91,7 +91,7 @@ describe("novilha gorda, Boi China and reposição by state, replayed end to end
       licenca: "Sem licença declarada",
     });
     const nacional = await readJson(site, "api/v1/cotacao/bezerro.json");
-    expect(nacional).toMatchObject({ uf: null, unidade: "cabeca", fonte: "cepea", valor: 3426.02 });
+    expect(nacional).toMatchObject({ uf: "MS", unidade: "cabeca", fonte: "cepea", valor: 3426.02 });
     expect(await readJson(site, "api/v1/cotacao/bezerro_desmama/MS.json")).toMatchObject({ valor: 16.95, unidade: "kg" });
     expect(await readJson(site, "api/v1/cotacao/garrote/PA.json")).toMatchObject({ valor: 14.1 });
     expect(await readJson(site, "api/v1/cotacao/boi_magro/RO.json")).toMatchObject({ valor: 13.03 });
@@ -102,7 +102,7 @@ describe("novilha gorda, Boi China and reposição by state, replayed end to end
 
   it("RS's reposição is not published", async () => {
     const files = await tree(site);
-    for (const p of ["bezerro", "bezerro_desmama", "garrote", "boi_magro"]) expect(files.has(`api/v1/cotacao/${p}/RS.json`), p).toBe(false);
+    for (const p of ["bezerro_reposicao", "bezerro_desmama", "garrote", "boi_magro"]) expect(files.has(`api/v1/cotacao/${p}/RS.json`), p).toBe(false);
   });
 
   it("index.json lists every new series with its source, unit and days", async () => {
@@ -112,11 +112,11 @@ describe("novilha gorda, Boi China and reposição by state, replayed end to end
       "novilha_gorda",
       ...SCOT_UFS.map((uf) => `novilha_gorda/${uf}`),
       ...BOI_CHINA_UFS.map((uf) => `boi_china/${uf}`),
-      ...["bezerro", "bezerro_desmama", "garrote", "boi_magro"].flatMap((p) => REPOSICAO_UFS.map((uf) => `${p}/${uf}`)),
+      ...["bezerro_reposicao", "bezerro_desmama", "garrote", "boi_magro"].flatMap((p) => REPOSICAO_UFS.map((uf) => `${p}/${uf}`)),
     ];
     expect(ids).toHaveLength(65);
     for (const id of ids) expect(byId.has(id), id).toBe(true);
-    expect(byId.get("bezerro/SP")).toMatchObject({ fonte: "datagro", unidade: "kg", primeira_data: "2026-01-26", ultima_data: "2026-02-06", pontos: 10 });
+    expect(byId.get("bezerro_reposicao/SP")).toMatchObject({ fonte: "datagro", unidade: "kg", primeira_data: "2026-01-26", ultima_data: "2026-02-06", pontos: 10 });
     expect(byId.get("bezerro")).toMatchObject({ fonte: "cepea", unidade: "cabeca" });
     expect(byId.get("boi_china/PA")).toMatchObject({ fonte: "scot", unidade: "@", pontos: 1 });
     expect(index.fontes.map((f: any) => f.id)).toContain("datagro");
@@ -129,10 +129,10 @@ describe("novilha gorda, Boi China and reposição by state, replayed end to end
   });
 
   it("the simulator never sells a calf by the head at a per-kg price", async () => {
-    const v = validarEntrada({ produto: "bezerro", uf: "SP", cabecas: "10" });
+    const v = validarEntrada({ produto: "bezerro_reposicao", uf: "SP", cabecas: "10" });
     expect(v.ok).toBe(true);
-    const sp = await readJson(site, "api/v1/cotacao/bezerro/SP.json");
-    const preco = { valor: sp.valor, unidade: sp.unidade, data_cotacao: sp.data_cotacao, fonte: sp.fonte, serie: "bezerro/SP", praca: sp.praca };
+    const sp = await readJson(site, "api/v1/cotacao/bezerro_reposicao/SP.json");
+    const preco = { valor: sp.valor, unidade: sp.unidade, data_cotacao: sp.data_cotacao, fonte: sp.fonte, serie: "bezerro_reposicao/SP", praca: sp.praca };
     expect(() => simular((v as { entrada: any }).entrada, preco)).toThrow(SimulacaoForaDoLimite);
     expect(() => simular((v as { entrada: any }).entrada, preco)).toThrow(/cotado por kg/);
     // the national per-head indicator still simulates

@@ -63,7 +63,7 @@ describe("update --replay of the recorded pages", () => {
     });
     expect(agg.atualizado).toBe("2026-09-27T12:00:00-03:00");
     const boi = await readJson(site, "api/v1/cotacao/boi_gordo.json");
-    expect(boi).toMatchObject({ produto: "boi_gordo", uf: null, valor: 347.7, moeda: "BRL", unidade: "@", fonte: "cepea", data_cotacao: "2026-09-04" });
+    expect(boi).toMatchObject({ produto: "boi_gordo", uf: "SP", valor: 347.7, moeda: "BRL", unidade: "@", fonte: "cepea", data_cotacao: "2026-09-04" });
     expect(boi.historico).toHaveLength(15);
     expect(boi.historico[0]).toEqual({ data: "2026-08-17", valor: 345.05, valor_usd: 66.38 });
     expect(boi.variacao).toEqual({ data_anterior: "2026-09-03", anterior: 347.6, absoluta: 0.1, percentual: 0.03 });
@@ -84,9 +84,9 @@ describe("update --replay of the recorded pages", () => {
     const rs = await readJson(site, "api/v1/cotacao/boi_gordo/RS.json");
     expect(rs).toMatchObject({ unidade: "kg", valor: 12.35, praca: "Oeste" });
     const vacaSp = await readJson(site, "api/v1/cotacao/vaca_gorda.json");
-    expect(vacaSp).toMatchObject({ uf: null, valor: 318, fonte: "scot", data_cotacao: "2026-08-05" });
+    expect(vacaSp).toMatchObject({ uf: "SP", valor: 318, fonte: "scot", data_cotacao: "2026-08-05" });
     const ufMs = await readJson(site, "api/v1/cotacao/uf/MS.json");
-    expect(ufMs.boi_gordo_uf).toEqual({ uf: "MS", preco: 338, praca: "C. Grande", unidade: "@", data: "2026-08-05" });
+    expect(ufMs.boi_gordo_uf).toEqual({ uf: "MS", preco: 338, praca: "C. Grande", unidade: "@", data: "2026-08-05", data_cotacao: "2026-08-05" });
   });
 
   it("keeps cotacao.json under 1 KB", async () => {
@@ -102,8 +102,9 @@ describe("update --replay of the recorded pages", () => {
     const index = await readJson(site, "api/v1/index.json");
     expect(index.series.map((s: { id: string }) => s.id)).toEqual(allSeries().map((d) => d.id));
     expect(index.series.find((s: { id: string }) => s.id === "bezerro")).toMatchObject({
-      path: "api/v1/cotacao/bezerro.json",
-      csv: "api/v1/historico/bezerro.csv",
+      path: "cotacao/bezerro.json",
+      csv: "historico/bezerro.csv",
+      uf: "MS",
       primeira_data: "2026-09-04",
       ultima_data: "2026-09-25",
       pontos: 15,
@@ -115,8 +116,8 @@ describe("update --replay of the recorded pages", () => {
 
   it("writes CSV with dot decimals", async () => {
     const csv = await readFile(join(site, "api/v1/historico/bezerro.csv"), "utf8");
-    expect(csv.split("\n")[0]).toBe("data,valor,valor_usd");
-    expect(csv).toContain("\n2026-09-25,3426.02,660.12\n");
+    expect(csv.split("\n")[0]).toBe("data,valor,unidade,valor_usd");
+    expect(csv).toContain("\n2026-09-25,3426.02,cabeca,660.12\n");
   });
 
   it("a rerun with the same pages, later, changes no byte (status.json included)", async () => {

@@ -39,13 +39,8 @@ export function nomeSerie(serie: string, fonte: string, nomeDoArquivo?: string):
   return nome.endsWith(")") ? `${nome.slice(0, -1)}; ${onde})` : `${nome} (${onde})`;
 }
 
-/**
- * The dashboard's anchor of a series: "serie-boi_gordo-MS", "serie-boi_gordo" (the page gives
- * each series row this id and opens it when the URL carries it).
- */
-export function ancoraSerie(serie: string): string {
-  return `serie-${serie.replace("/", "-")}`;
-}
+/** The dashboard's anchor of a series (the page and the feed share one definition). */
+export { ancoraSerie } from "../domain/painel.ts";
 
 /** "2026-09-08" -> "08/09/2026"; anything else as is. */
 export function dataBR(iso: string | null | undefined): string {

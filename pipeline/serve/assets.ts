@@ -1,14 +1,9 @@
-import { access, mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { build, type Plugin } from "esbuild";
 import { REPO_ROOT } from "../config.ts";
 import { PipelineError } from "../domain/errors.ts";
-import { formatDateBR } from "../domain/dates.ts";
-import { formatBRL, formatDecimalBR, formatPreco } from "../domain/money.ts";
-import { agregados, PRODUTO_INFO, PRODUTOS, TIPOS_PRODUTO, UNIDADE_INFO, type Produto, type Unidade } from "../domain/products.ts";
-import type { AggregateFile, IndexFile, IndexSeries, StatusFile } from "../domain/publicados.ts";
-import { PROJECT_URL, SITE_URL } from "../domain/site.ts";
-import { hrefDoIndice, resumoAviso } from "./web/dom.ts";
+import { PRODUTO_INFO, PRODUTOS, TIPOS_PRODUTO, UNIDADE_INFO, type Produto } from "../domain/products.ts";
 
 /**
  * The dashboard's scripts, generated into public/assets/ from TypeScript: the simulator module
@@ -64,11 +59,10 @@ async function bundle(entry: string, opts: { minify: boolean; external: boolean 
 }
 
 /**
- * Every generated asset: path under public/ -> content. The dashboard's index.html is written
- * from its template with the data of publicDir (prices, link previews, JSON-LD), so it changes
- * only when that data does.
+ * Every generated asset: path under public/ -> content. (The dashboard's index.html is data: site
+ * assembly writes it with the other files of a run, pipeline/site/painel.ts.)
  */
-export async function renderAssets(publicDir: string = join(REPO_ROOT, "public")): Promise<Map<string, string>> {
+export async function renderAssets(): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   out.set("assets/simulador.js", await bundle(join(REPO_ROOT, "pipeline", "simulator", "simulator.ts"), { minify: false, external: false }));
   out.set("assets/painel.js", await bundle(join(WEB, "painel.ts"), { minify: true, external: true }));
@@ -77,8 +71,6 @@ export async function renderAssets(publicDir: string = join(REPO_ROOT, "public")
   // the simulator's form offers the catalogue's products, grouped by how each is sold
   const simulador = await readFile(join(REPO_ROOT, "public", "simulador", "index.html"), "utf8");
   out.set("simulador/index.html", comProdutosDoCatalogo(simulador));
-  const painel = await readFile(join(WEB, "index.html"), "utf8");
-  out.set("index.html", paginaPainel(painel, await dadosPublicados(publicDir)));
   return out;
 }
 
@@ -100,7 +92,7 @@ export function comProdutosDoCatalogo(html: string): string {
  */
 export async function buildAssets(publicDir: string): Promise<string[]> {
   const written: string[] = [];
-  for (const [rel, text] of await renderAssets(publicDir)) {
+  for (const [rel, text] of await renderAssets()) {
     const full = join(publicDir, rel);
     const old = await readFile(full, "utf8").catch(() => null);
     if (old === text) continue;
@@ -109,179 +101,4 @@ export async function buildAssets(publicDir: string): Promise<string[]> {
     written.push(rel);
   }
   return written;
-}
-
-/** What the dashboard's page shows before its script runs; null members when not built yet. */
-export interface DadosPainel {
-  agg: AggregateFile | null;
-  index: IndexFile | null;
-  status: StatusFile | null;
-  /** files under api/v1/ that the JSON-LD may point to and that exist */
-  distribuicao: string[];
-}
-
-/** The files a Dataset's distribution lists when they exist, with their media types. */
-const DISTRIBUICAO: ReadonlyArray<{ arquivo: string; tipo: string; nome: string }> = [
-  { arquivo: "historico.csv", tipo: "text/csv", nome: "Todas as séries em formato longo (CSV)" },
-  { arquivo: "datapackage.json", tipo: "application/json", nome: "Descritor Frictionless Data Package" },
-  { arquivo: "cotacao.json", tipo: "application/json", nome: "Preços de referência do dia (JSON)" },
-  { arquivo: "index.json", tipo: "application/json", nome: "Catálogo de séries (JSON)" },
-];
-
-async function lerJson<T>(path: string): Promise<T | null> {
-  const text = await readFile(path, "utf8").catch(() => null);
-  if (text === null) return null;
-  try {
-    return JSON.parse(text) as T;
-  } catch (err) {
-    throw new PipelineError({ stage: "render", reason: `${path}: JSON inválido ao gerar index.html (${(err as Error).message})`, cause: err });
-  }
-}
-
-export async function dadosPublicados(publicDir: string): Promise<DadosPainel> {
-  const api = join(publicDir, "api", "v1");
-  const [agg, index, status] = await Promise.all([
-    lerJson<AggregateFile>(join(api, "cotacao.json")),
-    lerJson<IndexFile>(join(api, "index.json")),
-    lerJson<StatusFile>(join(api, "status.json")),
-  ]);
-  const distribuicao: string[] = [];
-  for (const d of DISTRIBUICAO) {
-    if (await access(join(api, d.arquivo)).then(() => true, () => false)) distribuicao.push(d.arquivo);
-  }
-  return { agg, index, status, distribuicao };
-}
-
-const ESC: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-function esc(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ESC[c]!);
-}
-
-function precoHtml(valor: number, unidade: Unidade): string {
-  const numero = UNIDADE_INFO[unidade].emCentavos ? formatDecimalBR(valor) : formatBRL(valor);
-  return `<span class="preco"><span class="sem-quebra">${esc(numero)}</span><wbr><span class="sem-quebra">${esc(UNIDADE_INFO[unidade].sufixo)}</span></span>`;
-}
-
-function nomeProduto(index: IndexFile | null, produto: string): string {
-  return index?.produtos.find((p) => p.produto === produto)?.nome ?? PRODUTO_INFO[produto as Produto]?.nome ?? produto;
-}
-
-/** "Boi gordo R$ 347,70/@ (04/09/2026) · Vaca gorda R$ 318,00/@ (05/08/2026) · ..." */
-export function resumoPrecos(d: DadosPainel): string | null {
-  if (!d.agg) return null;
-  const partes = agregados().flatMap((a) => {
-    const v = d.agg![a.chave];
-    const dia = d.agg!.datas[a.chave];
-    return v === null ? [] : [`${nomeProduto(d.index, a.produto)} ${formatPreco(v, d.agg!.unidades[a.chave])}${dia ? ` (${formatDateBR(dia)})` : ""}`];
-  });
-  return partes.length > 0 ? partes.join(" · ") : null;
-}
-
-function cardsHtml(d: DadosPainel, recuo: string): string {
-  if (!d.agg) return "<p>Carregando preços…</p>";
-  const atrasadas = new Set((d.status?.series ?? []).filter((s) => s.estado === "stale").map((s) => s.id));
-  return agregados()
-    .map((a) => {
-      const valor = d.agg![a.chave];
-      const unidade = d.agg!.unidades[a.chave];
-      const dia = d.agg!.datas[a.chave];
-      const s: IndexSeries | undefined = d.index?.series.find((x) => x.id === a.produto);
-      const atrasada = atrasadas.has(a.produto);
-      const linhas = [
-        `<article class="card" data-produto="${esc(a.produto)}"${atrasada ? ' data-frescor="atrasado"' : ""}>`,
-        `  <h3>${esc(nomeProduto(d.index, a.produto))}</h3>`,
-        `  <p class="valor" data-campo="valor">${valor === null ? "sem dado" : precoHtml(valor, unidade)}</p>`,
-        `  <p class="data" data-campo="data">${dia ? `<time datetime="${esc(dia)}">${formatDateBR(dia)}</time>${atrasada ? ' · <span class="selo">desatualizado</span>' : ""}` : "sem data"}</p>`,
-        s ? `  <p class="regiao">${esc(s.regiao)}</p>` : "",
-        `  <p class="unidade">Unidade: ${esc(UNIDADE_INFO[unidade].nome)}</p>`,
-        s ? `  <p class="links"><a href="${esc(hrefDoIndice(s.path))}">JSON</a> · <a href="${esc(hrefDoIndice(s.csv))}">CSV</a></p>` : "",
-        `</article>`,
-      ];
-      return linhas.filter(Boolean).map((l) => recuo + l).join("\n");
-    })
-    .join("\n");
-}
-
-/** The one-line banner (a <details>): which sources are stale, details when opened. */
-function avisosHtml(d: DadosPainel, recuo: string): string {
-  const fontes = (d.status?.fontes ?? []).filter((f) => f.estado !== "ok");
-  if (fontes.length === 0) return `<details id="avisos" class="aviso" hidden></details>`;
-  const itens = fontes.map((f) => `${recuo}  <li data-fonte="${esc(f.id)}" data-estado="${esc(f.estado)}">${esc(f.nome)}: ${esc(f.motivo ?? f.estado)}.</li>`);
-  return [
-    `<details id="avisos" class="aviso">`,
-    `${recuo}  <summary>${esc(resumoAviso(fontes.map((f) => f.nome)))}</summary>`,
-    `${recuo}  <ul>`,
-    ...itens.map((l) => `  ${l}`),
-    `${recuo}  </ul>`,
-    `${recuo}</details>`,
-  ].join("\n");
-}
-
-/** schema.org Dataset of the published data; JSON with "<" escaped so it cannot close its <script>. */
-export function jsonLd(d: DadosPainel): string | null {
-  if (!d.index) return null;
-  const datas = d.index.series.flatMap((s) => [s.primeira_data, s.ultima_data]).filter((x): x is string => typeof x === "string").sort();
-  const api = new URL("api/v1/", SITE_URL).href;
-  const dataset = {
-    "@context": "https://schema.org",
-    "@type": "Dataset",
-    name: "Cotação Aberta: preços de referência agropecuários do Brasil",
-    description: `Preços de referência diários de ${agregados().map((a) => nomeProduto(d.index, a.produto).toLowerCase()).join(", ")} e mais: ${d.index.series.length} séries por produto e estado (${d.index.fontes.map((f) => f.nome).join(", ")}), com a fonte, a praça e o dia de cada valor, como arquivos JSON e CSV abertos.`,
-    url: SITE_URL,
-    sameAs: PROJECT_URL,
-    inLanguage: "pt-BR",
-    isAccessibleForFree: true,
-    license: "https://creativecommons.org/licenses/by/4.0/",
-    creditText: "Cotação Aberta",
-    creator: { "@type": "Organization", name: "Cotação Aberta", url: PROJECT_URL },
-    isBasedOn: d.index.fontes.map((f) => ({ "@type": "Organization", name: f.nome, url: f.site })),
-    keywords: [...agregados().map((a) => nomeProduto(d.index, a.produto).toLowerCase()), "preços agropecuários", ...d.index.fontes.map((f) => f.nome)],
-    ...(datas.length > 0 ? { temporalCoverage: `${datas[0]}/${datas[datas.length - 1]}` } : {}),
-    spatialCoverage: { "@type": "Place", name: "Brasil" },
-    ...(d.agg ? { dateModified: d.agg.atualizado } : {}),
-    distribution: DISTRIBUICAO.filter((x) => d.distribuicao.includes(x.arquivo)).map((x) => ({
-      "@type": "DataDownload",
-      name: x.nome,
-      encodingFormat: x.tipo,
-      contentUrl: new URL(x.arquivo, api).href,
-    })),
-  };
-  return JSON.stringify(dataset, null, 2).replace(/</g, "\\u003c");
-}
-
-/** The dashboard's page: its template with the published prices, link previews and JSON-LD. */
-export function paginaPainel(template: string, d: DadosPainel): string {
-  const marca = (nome: string) => new RegExp(`^([ \\t]*)(.*)<!--${nome}-->`, "m");
-  for (const nome of ["meta", "json-ld", "avisos", "precos", "atualizado"]) {
-    if (!marca(nome).test(template)) throw new PipelineError({ stage: "render", reason: `pipeline/serve/web/index.html: falta o marcador <!--${nome}--> do modelo da página` });
-  }
-  const resumo = resumoPrecos(d);
-  const descricao = resumo
-    ? `${resumo}. Preços de referência com a fonte e o dia de cada um, como API JSON e CSV abertos.`
-    : `Preços de referência de ${agregados().map((a) => nomeProduto(null, a.produto).toLowerCase()).join(", ")}, com a fonte e o dia de cada um, como API JSON aberta.`;
-  const titulo = "Cotação Aberta — preços de referência do boi gordo, da soja, do milho e mais";
-  const meta = (recuo: string) =>
-    [
-      `<meta name="description" content="${esc(descricao)}">`,
-      `<meta property="og:type" content="website">`,
-      `<meta property="og:site_name" content="Cotação Aberta">`,
-      `<meta property="og:locale" content="pt_BR">`,
-      `<meta property="og:title" content="${esc(titulo)}">`,
-      `<meta property="og:description" content="${esc(descricao)}">`,
-      `<meta property="og:url" content="${esc(SITE_URL)}">`,
-      `<meta property="og:image" content="${esc(new URL("favicon-512.png", SITE_URL).href)}">`,
-      `<meta property="og:image:width" content="512">`,
-      `<meta property="og:image:height" content="512">`,
-      `<meta property="og:image:alt" content="Cotação Aberta: um gráfico em alta sobre fundo verde">`,
-      `<meta name="twitter:card" content="summary">`,
-      `<meta name="twitter:title" content="${esc(titulo)}">`,
-      `<meta name="twitter:description" content="${esc(descricao)}">`,
-    ].join(`\n${recuo}`);
-  const ld = jsonLd(d);
-  return template
-    .replace(marca("meta"), (_m, r: string, antes: string) => `${r}${antes}${meta(r)}`)
-    .replace(marca("json-ld"), (_m, r: string, antes: string) => (ld ? `${r}${antes}<script type="application/ld+json">\n${ld}\n${r}</script>` : `${r}${antes}`.trimEnd()))
-    .replace(marca("avisos"), (_m, r: string, antes: string) => `${r}${antes}${avisosHtml(d, r)}`)
-    .replace(marca("precos"), (_m, r: string, antes: string) => `${r}${antes}\n${cardsHtml(d, `${r}  `)}\n${r}`)
-    .replace(marca("atualizado"), (_m, r: string, antes: string) => `${r}${antes}${d.agg ? esc(`${formatDateBR(d.agg.atualizado.slice(0, 10))} ${d.agg.atualizado.slice(11, 16)}`) : "…"}`);
 }

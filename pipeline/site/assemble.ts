@@ -24,6 +24,7 @@ import { stringifyDoc, type RenderedFile } from "../render/json.ts";
 import type { EventosFile } from "../events/model.ts";
 import { eventosFiles } from "../events/render.ts";
 import { apiDescriptionFiles } from "../openapi/site.ts";
+import { paginaDoSite } from "./painel.ts";
 
 export type { RenderedFile };
 
@@ -97,6 +98,8 @@ export function* renderSiteFiles(
   yield emit(LICENSE_PATH, licencaTexto(SOURCES));
   yield emit(CITATION_PATH, citacaoCff(SOURCES));
   yield emit("api/v1/status.json", stringifyDoc(status), status);
+  // the dashboard's page shows this run's prices (and link previews) without JavaScript
+  yield emit("index.html", paginaDoSite({ agg, index, status }));
   for (const [path, text] of schemaFiles()) yield emit(path, text);
   if (extras.eventos) for (const [path, text] of eventosFiles(extras.eventos)) yield emit(path, text);
   for (const [path, text] of apiDescriptionFiles(kept)) yield emit(path, text);

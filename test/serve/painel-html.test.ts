@@ -4,9 +4,10 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../pipeline/config.ts";
 import { PipelineError } from "../../pipeline/domain/errors.ts";
-import { dadosPublicados, paginaPainel, renderAssets, type DadosPainel } from "../../pipeline/serve/assets.ts";
-
-const TEMPLATE = join(REPO_ROOT, "pipeline", "serve", "web", "index.html");
+import { renderSite } from "../../pipeline/site/assemble.ts";
+import { dadosPublicados, PAINEL_TEMPLATE as TEMPLATE, paginaDoSite, paginaPainel, type DadosPainel } from "../../pipeline/site/painel.ts";
+import { loadConfig } from "../../pipeline/config.ts";
+import type { SerieFile } from "../../pipeline/domain/publicados.ts";
 
 async function dados(): Promise<DadosPainel> {
   return dadosPublicados(join(REPO_ROOT, "public"));
@@ -74,7 +75,7 @@ describe("the dashboard's index.html, written at build", () => {
 
   it("names the template and the marker when one is missing", () => {
     expect(() => paginaPainel("<html><!--meta--></html>", { agg: null, index: null, status: null, distribuicao: [] })).toThrow(PipelineError);
-    expect(() => paginaPainel("<html><!--meta--></html>", { agg: null, index: null, status: null, distribuicao: [] })).toThrow(/pipeline\/serve\/web\/index\.html.*<!--json-ld-->/);
+    expect(() => paginaPainel("<html><!--meta--></html>", { agg: null, index: null, status: null, distribuicao: [] })).toThrow(/pipeline\/site\/painel\.html.*<!--json-ld-->/);
   });
 
   it("lists in the Dataset's distribution only files that exist", async () => {
@@ -85,14 +86,13 @@ describe("the dashboard's index.html, written at build", () => {
     expect(ld.distribution.map((x: { contentUrl: string }) => x.contentUrl.replace(/^.*\/api\/v1\//, ""))).toEqual(["index.json"]);
   });
 
-  it("renderAssets writes index.html from the data of the directory it is given", async () => {
-    const vazio = await mkdtemp(join(tmpdir(), "cotacao-painel-"));
-    try {
-      const html = (await renderAssets(vazio)).get("index.html")!;
-      expect(html).toContain("Carregando preços…");
-      expect((await renderAssets()).get("index.html")).toBe(paginaPainel(await readFile(TEMPLATE, "utf8"), await dados()));
-    } finally {
-      await rm(vazio, { recursive: true, force: true });
-    }
+  it("is part of the site: assembly writes it from the run's own files, as committed", async () => {
+    const d = await dados();
+    expect(await readFile(join(REPO_ROOT, "public", "index.html"), "utf8")).toBe(paginaDoSite({ agg: d.agg, index: d.index, status: d.status }));
+    const boi = JSON.parse(await readFile(join(REPO_ROOT, "public", "api", "v1", "cotacao", "boi_gordo.json"), "utf8")) as SerieFile;
+    const mais = { ...boi, valor: boi.valor + 10, historico: [...boi.historico.slice(0, -1), { ...boi.historico[boi.historico.length - 1]!, valor: boi.valor + 10 }] };
+    const site = renderSite(new Map([["boi_gordo", mais]]), d.status!, loadConfig({}));
+    const html = site.get("index.html")!;
+    expect(html).toContain(`<p class="valor" data-campo="valor"><span class="preco"><span class="sem-quebra">R$ ${(boi.valor + 10).toFixed(2).replace(".", ",")}</span>`);
   });
 });

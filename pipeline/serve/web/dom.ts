@@ -130,20 +130,5 @@ export function frescor(data: string, hoje: string, opts: { atrasadaNoStatus?: b
   return diasUteis(data, hoje) <= 3 ? "em_dia" : "envelhecendo";
 }
 
-/**
- * index.json's paths are relative to api/v1/ (index.json's own directory); files built before
- * that change wrote them from the site root ("api/v1/..."). Both forms, as the page's href.
- */
-export function hrefDoIndice(path: string): string {
-  return path.startsWith("api/") ? path : `api/v1/${path}`;
-}
-
-/** The stale banner's one line (the page at build time and its script say the same). */
-export function resumoAviso(nomes: string[]): string {
-  return `Atenção: ${nomes.length === 1 ? `${nomes[0]} está` : `${nomes.length} fontes estão`} sem dado recente. Detalhes`;
-}
-
-/** "serie-{produto}" (national) or "serie-{produto}-{UF}": the dashboard's anchor of a series (the Atom feed links to it). */
-export function ancoraSerie(id: string): string {
-  return `serie-${id.replace(/\//g, "-")}`;
-}
+// shared with the page written at build (pipeline/site/painel.ts) and the Atom feed
+export { ancoraSerie, hrefDoIndice, resumoAviso } from "../../domain/painel.ts";

@@ -65,7 +65,7 @@ export interface CotacaoClient {
   readonly mirrors: readonly string[];
   /** the aggregate; with `uf`, plus that state's boi and vaca gorda */
   cotacao(opts?: { uf?: UFArg }): Promise<Cotacao & Origem>;
-  /** one series (national, or of a state), with its whole history */
+  /** one series (national, or of a state), with its whole history; a national series also answers for its own UF (`serie("bezerro", "MS")`) */
   serie(produto: Produto, uf?: UFArg | null): Promise<Serie & Origem>;
   /** index.json: every series, source, product and UF (paths: see resolverCaminho) */
   index(): Promise<Index & Origem>;
@@ -942,6 +942,10 @@ export interface Status {
      * Nome da fonte por extenso.
      */
     nome: Texto;
+    /**
+     * Dias sem um dia novo de dados depois dos quais a fonte (e cada série dela) é dada como desatualizada (stale).
+     */
+    max_idade_dias: number;
     /**
      * ok: última tentativa bem-sucedida; stale: sem dia novo há mais tempo que o esperado; blocked: bloqueada por desafio anti-robô; failed: a última tentativa falhou; disabled: fonte desativada.
      */

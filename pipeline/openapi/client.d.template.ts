@@ -68,7 +68,7 @@ export interface CotacaoClient {
   readonly mirrors: readonly string[];
   /** the aggregate; with `uf`, plus that state's boi and vaca gorda */
   cotacao(opts?: { uf?: UFArg }): Promise<Cotacao & Origem>;
-  /** one series (national, or of a state), with its whole history */
+  /** one series (national, or of a state), with its whole history; a national series also answers for its own UF (`serie("bezerro", "MS")`) */
   serie(produto: Produto, uf?: UFArg | null): Promise<Serie & Origem>;
   /** index.json: every series, source, product and UF (paths: see resolverCaminho) */
   index(): Promise<Index & Origem>;

@@ -146,6 +146,14 @@ describe("client.js against two local mirrors", () => {
     await expect(trocado.status()).rejects.toThrow(CotacaoError);
   });
 
+  it("a national series answers for its own UF (bezerro is CEPEA's MS indicator); another UF is still an error", async () => {
+    const api = createClient({ mirrors: [good.url] });
+    const nacional = await readJson(site, "api/v1/cotacao/bezerro.json");
+    expect(nacional.uf).toBe("MS");
+    expect(await api.serie("bezerro", "MS")).toEqual(nacional);
+    await expect(api.serie("bezerro", "PI")).rejects.toThrow(/nenhum espelho respondeu api\/v1\/cotacao\/bezerro\/PI\.json/);
+  });
+
   it("resolverCaminho: index.json's paths resolve from its own URL, in the new (relative to api/v1/) and the old (from the site root) form", () => {
     const idx = "https://espelho.example/raiz/api/v1/index.json";
     expect(resolverCaminho("cotacao/boi_gordo/MS.json", idx)).toBe("https://espelho.example/raiz/api/v1/cotacao/boi_gordo/MS.json");

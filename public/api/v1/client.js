@@ -175,11 +175,20 @@ export function createClient(options = {}) {
     );
   }
 
+  // arguments are checked synchronously: a bad one throws before any request
   function serie(produto, uf) {
     const p = checkProduto(produto);
     const u = checkUf(uf);
-    const path = u ? `api/v1/cotacao/${p}/${u}.json` : `api/v1/cotacao/${p}.json`;
-    return get(path, (doc) => problemaSerie(doc, p, u));
+    const nacional = () => get(`api/v1/cotacao/${p}.json`, (doc) => problemaSerie(doc, p, null));
+    if (!u) return nacional();
+    return get(`api/v1/cotacao/${p}/${u}.json`, (doc) => problemaSerie(doc, p, u)).catch(async (err) => {
+      // no state file anywhere (every mirror said 404): a national series answers for its own
+      // place, as the query interface does (bezerro is CEPEA's MS indicator)
+      if (!(err instanceof CotacaoError) || !err.tentativas.every((t) => t.motivo === "HTTP 404")) throw err;
+      const doc = await nacional().catch(() => null);
+      if (doc && doc.uf === u) return doc;
+      throw err;
+    });
   }
 
   return {

@@ -168,6 +168,7 @@ export function nextStatus(
     return {
       id: source.id,
       nome: source.nome,
+      max_idade_dias: source.maxIdadeDias,
       estado,
       motivo,
       ultima_tentativa: maxOf(paginas.map((p) => p.ultima_tentativa)),

@@ -17,6 +17,7 @@ const page = (id: string, extra: Partial<StatusPage> = {}): StatusPage => ({
 const source = (id: "cepea" | "scot", paginas: StatusPage[], extra: Partial<StatusSource> = {}): StatusSource => ({
   id,
   nome: id,
+  max_idade_dias: 5,
   estado: "ok",
   motivo: null,
   ultima_tentativa: null,

@@ -41,24 +41,21 @@ function nacional(s: Pick<IndexSeries, "id">): boolean {
   return !s.id.includes("/");
 }
 
-/**
- * A source's age limit when status.json does not publish its own (`max_idade_dias`): the
- * pipeline's sources all declare 5 days today (pipeline/sources/*.ts, maxIdadeDias).
- */
+/** A source's age limit in a status.json written before it published `max_idade_dias`. */
 const MAX_IDADE_PADRAO = 5;
 
 /** What the page needs to say how old each price is: status.json's verdicts and the visitor's day. */
 interface Idade {
   hoje: string;
   atrasadas: Set<string>;
-  /** a source's limit in days, when status.json or index.json publishes it */
+  /** a source's limit in days (status.json's `max_idade_dias`) */
   maxIdade: Map<string, number>;
 }
 let idade: Idade = { hoje: hojeBrasilia(), atrasadas: new Set(), maxIdade: new Map() };
 
 function contextoIdade(status: StatusFile, index: IndexFile): Idade {
   const maxIdade = new Map<string, number>();
-  for (const f of [...index.fontes, ...status.fontes] as Array<{ id: string; max_idade_dias?: unknown }>) {
+  for (const f of status.fontes as Array<{ id: string; max_idade_dias?: unknown }>) {
     if (typeof f.max_idade_dias === "number") maxIdade.set(f.id, f.max_idade_dias);
   }
   return { hoje: hojeBrasilia(), atrasadas: new Set(status.series.filter((s) => s.estado === "stale").map((s) => s.id)), maxIdade };

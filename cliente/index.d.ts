@@ -943,6 +943,10 @@ export interface Status {
      */
     nome: Texto;
     /**
+     * Dias sem um dia novo de dados depois dos quais a fonte (e cada série dela) é dada como desatualizada (stale).
+     */
+    max_idade_dias: number;
+    /**
      * ok: última tentativa bem-sucedida; stale: sem dia novo há mais tempo que o esperado; blocked: bloqueada por desafio anti-robô; failed: a última tentativa falhou; disabled: fonte desativada.
      */
     estado: "ok" | "stale" | "blocked" | "failed" | "disabled";

@@ -37,7 +37,12 @@ export const CONTENT_TYPES: Record<string, string> = {
   ".ico": "image/x-icon",
   ".webmanifest": "application/manifest+json",
   ".map": "application/json; charset=utf-8",
+  ".cff": "text/yaml; charset=utf-8",
+  ".yaml": "text/yaml; charset=utf-8",
 };
+
+/** Files published without an extension (the site root's LICENSE). */
+const CONTENT_TYPES_POR_NOME: Record<string, string> = { LICENSE: "text/plain; charset=utf-8" };
 
 export type Resolved = { kind: "file"; entry: FileEntry } | { kind: "dir" } | { kind: "missing" };
 
@@ -89,7 +94,7 @@ export class FileCache {
     if (real !== root && !real.startsWith(root + sep)) return { kind: "missing" };
     const body = await readFile(real);
     const ext = extname(rel).toLowerCase();
-    const type = CONTENT_TYPES[ext] ?? "application/octet-stream";
+    const type = CONTENT_TYPES[ext] ?? CONTENT_TYPES_POR_NOME[rel.slice(rel.lastIndexOf("/") + 1)] ?? "application/octet-stream";
     const entry: FileEntry = {
       rel,
       body,

@@ -1,6 +1,6 @@
 /**
- * `npm run gerar`: writes the files generated from schemas/ (pipeline/gerar/arquivos.ts): the
- * types of every published file and public/api/v1/client.d.ts. Only files whose text changed
+ * `npm run gerar`: writes the files generated from schemas/ and the catalogue
+ * (pipeline/gerar/arquivos.ts, GERADOS). Only files whose text changed
  * are written. With --verificar it writes nothing and exits 1 when any is stale.
  */
 import { readFileSync, writeFileSync } from "node:fs";
@@ -11,7 +11,9 @@ import { cliOptions, falhou } from "./args.ts";
 const USAGE = `uso: npm run gerar [-- --verificar]
   escreve em schemas/common.schema.json os produtos, fontes e unidades do catálogo (domain/products.ts,
   sources/index.ts) e gera de schemas/*.schema.json os tipos de cada arquivo publicado
-  (pipeline/domain/publicados.gerados.ts) e public/api/v1/client.d.ts (com pipeline/openapi/client.d.template.ts)
+  (pipeline/domain/publicados.gerados.ts), public/api/v1/client.d.ts (com pipeline/openapi/client.d.template.ts),
+  o pacote npm cliente/ (index.js do mesmo modelo de api/v1/client.js, index.d.ts), a tabela de séries do
+  README.md, e LICENSE e CITATION.cff com os termos de cada fonte (sources/*.ts)
   --verificar  não grava nada; sai com 1 se algum arquivo gerado estiver desatualizado`;
 
 const args = cliOptions({ verificar: { type: "boolean" } } as const, USAGE);

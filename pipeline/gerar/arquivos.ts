@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { PRODUTO_INFO, PRODUTOS, UNIDADE_INFO, UNIDADES } from "../domain/products.ts";
 import { allSeries, SOURCES } from "../sources/index.ts";
 import { renderClient } from "../openapi/client.ts";
+import { citacaoCff, licencaTexto } from "../render/licenca.ts";
 import { gerarDeclaracoes, porSchema, type Schemas } from "./tipos.ts";
 
 /** Repository root (this file is pipeline/gerar/arquivos.ts). */
@@ -27,6 +28,10 @@ export const GERADOS = {
   /** the npm package (cliente/): the same client as api/v1/client.js, and the same types as client.d.ts */
   pacoteJs: "cliente/index.js",
   pacoteTipos: "cliente/index.d.ts",
+  /** the terms of the compilation and of each source's numbers, from the catalogue's sources */
+  licenca: "LICENSE",
+  /** how to cite the data (CFF 1.2.0), from the same sources */
+  citacao: "CITATION.cff",
 } as const;
 
 /** The client itself, from which api/v1/client.js (npm run build) and cliente/index.js are rendered. */
@@ -179,5 +184,7 @@ export async function gerarArquivos(entradas: Entradas): Promise<Map<string, str
     [GERADOS.client, `${BANNER_CLIENT}\n${tipos}`],
     [GERADOS.pacoteJs, renderClient(entradas.clientJsTemplate, undefined, BANNER_PACOTE_JS)],
     [GERADOS.pacoteTipos, `${BANNER_PACOTE_TIPOS}\n${tipos}`],
+    [GERADOS.licenca, licencaTexto(SOURCES)],
+    [GERADOS.citacao, citacaoCff(SOURCES)],
   ]);
 }

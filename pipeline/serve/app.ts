@@ -32,6 +32,8 @@ const ALLOWED_METHODS = ["GET", "HEAD", "OPTIONS"];
 /** the dashboard's pages: only this origin's scripts; the API itself is open to any origin (CORS) */
 const HTML_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; " +
+  // Redoc's search (docs/) runs in a worker it creates from a blob
+  "worker-src 'self' blob:; " +
   "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 /** the CORS policy is the same for every origin and route, so its headers are constants */
 const CORS_HEADERS = {

@@ -58,8 +58,8 @@ const exampleSeries = (): Set<string> =>
 /**
  * Every file of the site from the series and the status: the series files themselves
  * (re-rendered, so formatting is always the canonical one), CSVs, aggregates, catalogue,
- * status, schemas, events, the API description (its examples are the other files) and the
- * capture log. One file at a time, so a 30-year history is never held as text all at once.
+ * status, schemas, events, the API description (its examples are a fixed sample,
+ * pipeline/openapi/exemplos.json), the dashboard's page and the capture log. One file at a time, so a 30-year history is never held as text all at once.
  */
 export function* renderSiteFiles(
   series: ReadonlyMap<string, SerieFile>,

@@ -1,5 +1,5 @@
 /**
- * LICENSE and CITATION.cff at the root are what pipeline/render/licenca.ts writes from the
+ * LICENSE and CITATION.cff at the root are what `npm run gerar` writes (pipeline/render/licenca.ts) from the
  * catalogue's sources (so a source's new terms cannot leave them behind), and CITATION.cff is
  * Citation File Format 1.2.0 with the keys the format requires.
  */
@@ -11,9 +11,7 @@ import { PROJECT_URL, SITE_URL } from "../../pipeline/domain/site.ts";
 import { citacaoCff, licencaTexto } from "../../pipeline/render/licenca.ts";
 import { SOURCES } from "../../pipeline/sources/index.ts";
 
-const REGERAR =
-  "rode: npx tsx -e 'import {writeFileSync as w} from \"node:fs\"; import {SOURCES as S} from \"./pipeline/sources/index.ts\"; " +
-  "import {citacaoCff as c, licencaTexto as l} from \"./pipeline/render/licenca.ts\"; w(\"LICENSE\", l(S)); w(\"CITATION.cff\", c(S))'";
+const REGERAR = "rode npm run gerar";
 
 const ler = (f: string) => readFileSync(`${REPO_ROOT}/${f}`, "utf8");
 

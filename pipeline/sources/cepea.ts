@@ -379,7 +379,7 @@ export const cepea: SourceDef = {
       // the page also has "Media Móvel (5 últimos indic.)" and "Boi Gordo - Média a Prazo"; not read
       { titulo: "INDICADOR DO BOI GORDO CEPEA/ESALQ", produto: "boi_gordo", uf: null, lugar: "SP", unidade: "@", regiao: "Estado de São Paulo (Indicador do Boi Gordo CEPEA/ESALQ, à vista)",
         // the page's "Nota 1"; the a prazo average on the same page says nothing of Funrural
-        semFunrural: "Valor à vista por arroba de 15 kg, sem Funrural (preço \u201clivre\u201d) (Nota 1 da página do indicador)",
+        semFunrural: "Valor à vista por arroba de 15 kg, sem Funrural (preço \u201clivre\u201d).",
         serieHistorica: { id: 2, titulo: ["BOI GORDO"], termo: "À vista" } },
     ]),
     pagina("bezerro", "/br/indicador/bezerro.aspx", "Indicador do Bezerro CEPEA/ESALQ (MS, por cabeça)", [

@@ -363,23 +363,6 @@ var FUNRURAL_PADRAO = {
   ],
   base_legal: "Produtor rural pessoa física: 1,2% (INSS, Lei 8.212/1991, art. 25, I, redação da Lei 13.606/2018) + 0,1% (RAT, art. 25, II) + 0,2% (SENAR, Lei 9.528/1997, art. 6º) = 1,5% da receita bruta da venda. Pessoa jurídica: 2,05% (Lei 8.870/1994, art. 25). Quem optou por contribuir sobre a folha de salários (opção criada pela Lei 13.606/2018) paga só o SENAR (0,2%)."
 };
-var PAGINAS_SEM_FUNRURAL = [
-  {
-    fonte: "cepea",
-    caminho: "/br/indicador/boi-gordo.aspx",
-    nota: 'O indicador do CEPEA já é sem Funrural ("valor à vista por arroba de 15 kg, sem Funrural (preço livre)", Nota 1 da página do indicador): nada a deduzir.'
-  }
-];
-function notaSemFunrural(fonte, url) {
-  if (!fonte || !url) return null;
-  let caminho;
-  try {
-    caminho = new URL(url).pathname;
-  } catch {
-    return null;
-  }
-  return PAGINAS_SEM_FUNRURAL.find((d) => d.fonte === fonte && caminho.endsWith(d.caminho))?.nota ?? null;
-}
 var COLUNAS_PRECO = ["valor", "valor_30d", "funrural_avista", "funrural_30d", "senar_avista", "senar_30d"];
 var COLUNA_INFO = {
   valor: { nome: "bruto, à vista", desconta: "nada" },
@@ -658,7 +641,7 @@ function referenciaDaSerie(f, serie) {
     nome: `${f.nome}, ${f.regiao}`,
     fonte_nome: f.proveniencia?.nome ?? null,
     colunas,
-    sem_funrural: notaSemFunrural(f.fonte, f.proveniencia?.url)
+    sem_funrural: f.sem_funrural ? `O preço de ${f.proveniencia?.nome ?? f.fonte} já é sem Funrural ("${f.sem_funrural}"): nada a deduzir.` : null
   };
 }
 function hojeEmBrasilia(agora = /* @__PURE__ */ new Date()) {
@@ -812,7 +795,6 @@ export {
   DIAS_UTEIS_ATUAL,
   FUNRURAL_PADRAO,
   LIMITES,
-  PAGINAS_SEM_FUNRURAL,
   ROTULOS,
   SimulacaoForaDoLimite,
   diasEntre,
@@ -820,7 +802,6 @@ export {
   formatarReais,
   hojeEmBrasilia,
   lerDecimal,
-  notaSemFunrural,
   referenciaDaSerie,
   serieDaEntrada,
   simular,

@@ -122,7 +122,7 @@ describe("simulator page", () => {
     expect(await cel(page, "funrural")).toBe("− R$ 0,00");
     expect(await cel(page, "bruto")).toBe("R$ 65.089,44"); // 187,20 @ × 347,70
     expect(await cel(page, "liquido")).toBe("R$ 65.089,44");
-    expect(await page.locator("#resultado").innerText()).toContain("O indicador do CEPEA já é sem Funrural");
+    expect(await page.locator("#resultado").innerText()).toContain("O preço de CEPEA/ESALQ-USP já é sem Funrural");
     // CEPEA publishes no other column: nothing to choose
     expect(await page.locator('[data-grupo="coluna"]').isHidden()).toBe(true);
 

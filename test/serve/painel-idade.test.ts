@@ -33,7 +33,7 @@ describe("the dashboard's dates, ages and anchors", () => {
   it("a second build of the same sources and data writes nothing", async () => {
     const dir = await mkdtemp(join(tmpdir(), "cotacao-assets-"));
     try {
-      expect(await buildAssets(dir)).toContain("index.html");
+      expect(await buildAssets(dir)).toContain("assets/painel.js");
       expect(await buildAssets(dir)).toEqual([]);
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -12,7 +12,7 @@ import { runValidate } from "../../pipeline/cli/validate.ts";
 import { ParseError } from "../../pipeline/domain/errors.ts";
 import { PRODUTO_INFO } from "../../pipeline/domain/products.ts";
 import type { PriceRow } from "../../pipeline/domain/row.ts";
-import { limitesDaSerie, seriesId } from "../../pipeline/domain/series.ts";
+import { limitesDaSerie, seriesId, ufPublicada } from "../../pipeline/domain/series.ts";
 import { cepea } from "../../pipeline/sources/cepea.ts";
 import { numeroCompleto } from "../../pipeline/sources/html.ts";
 import { allSeries, serieDef } from "../../pipeline/sources/index.ts";
@@ -45,29 +45,33 @@ const edited = (id: string, from: string | RegExp, to: string) => {
   return after;
 };
 
-/** Each series' newest day as the page shows it (MANIFEST "more CEPEA indicator pages"). */
-const ULTIMOS: ReadonlyArray<[pagina: string, serie: string, unidade: string, valor: number, usd: number | null]> = [
-  ["boi-gordo-prazo", "boi_gordo_prazo", "@", 351.65, null],
-  ["trigo", "trigo/PR", "t", 1457.55, 284.12],
-  ["trigo", "trigo/RS", "t", 1355.06, 264.14],
-  ["arroz", "arroz", "sc50kg", 79.07, 15.41],
-  ["arroz", "arroz_alto_rendimento", "sc50kg", 80.16, 15.63],
-  ["cafe", "cafe_arabica", "sc60kg", 1659.93, 323.57],
-  ["cafe", "cafe_robusta", "sc60kg", 976.71, 190.39],
-  ["algodao", "algodao", "ct_lb", 439.98, null],
-  ["acucar", "acucar_cristal_sp", "sc50kg", 116.79, 22.77],
-  ["acucar", "acucar_santos", "sc50kg", 126.56, 24.69],
-  ["citros", "laranja_industria", "cx40_8kg", 30.73, null],
-  ["citros", "laranja_pera", "cx40_8kg", 30.97, null],
-  ["citros", "laranja_industria_precoce", "cx40_8kg", 26, null],
-  ["frango", "frango_congelado", "kg", 7.61, null],
-  ["frango", "frango_resfriado", "kg", 7.61, null],
-  ["suino", "suino_vivo/MG", "kg", 5.01, null],
-  ["suino", "suino_vivo/PR", "kg", 4.42, null],
-  ["suino", "suino_vivo/RS", "kg", 4.53, null],
-  ["suino", "suino_vivo/SC", "kg", 4.48, null],
-  ["suino", "suino_vivo/SP", "kg", 4.83, null],
-  ["suino", "suino_carcaca", "kg", 7.2, null],
+/**
+ * Each series' newest day as the page shows it (MANIFEST "more CEPEA indicator pages"), and the
+ * place its file publishes as `uf`: a national series' declared place (`lugar`), null where the
+ * declaration names no single state (the two laranja indústria tables).
+ */
+const ULTIMOS: ReadonlyArray<[pagina: string, serie: string, unidade: string, valor: number, usd: number | null, uf: string | null]> = [
+  ["boi-gordo-prazo", "boi_gordo_prazo", "@", 351.65, null, "SP"],
+  ["trigo", "trigo/PR", "t", 1457.55, 284.12, "PR"],
+  ["trigo", "trigo/RS", "t", 1355.06, 264.14, "RS"],
+  ["arroz", "arroz", "sc50kg", 79.07, 15.41, "RS"],
+  ["arroz", "arroz_alto_rendimento", "sc50kg", 80.16, 15.63, "RS"],
+  ["cafe", "cafe_arabica", "sc60kg", 1659.93, 323.57, "SP"],
+  ["cafe", "cafe_robusta", "sc60kg", 976.71, 190.39, "ES"],
+  ["algodao", "algodao", "ct_lb", 439.98, null, "SP"],
+  ["acucar", "acucar_cristal_sp", "sc50kg", 116.79, 22.77, "SP"],
+  ["acucar", "acucar_santos", "sc50kg", 126.56, 24.69, "SP"],
+  ["citros", "laranja_industria", "cx40_8kg", 30.73, null, null],
+  ["citros", "laranja_pera", "cx40_8kg", 30.97, null, "SP"],
+  ["citros", "laranja_industria_precoce", "cx40_8kg", 26, null, null],
+  ["frango", "frango_congelado", "kg", 7.61, null, "SP"],
+  ["frango", "frango_resfriado", "kg", 7.61, null, "SP"],
+  ["suino", "suino_vivo/MG", "kg", 5.01, null, "MG"],
+  ["suino", "suino_vivo/PR", "kg", 4.42, null, "PR"],
+  ["suino", "suino_vivo/RS", "kg", 4.53, null, "RS"],
+  ["suino", "suino_vivo/SC", "kg", 4.48, null, "SC"],
+  ["suino", "suino_vivo/SP", "kg", 4.83, null, "SP"],
+  ["suino", "suino_carcaca", "kg", 7.2, null, "SP"],
 ];
 
 describe("CEPEA's other indicators: the recorded pages", () => {
@@ -294,10 +298,11 @@ describe("CEPEA's other indicators end to end: replay, published files, index, v
   });
 
   it("publishes each new series with its unit, place, US$ where the page has it, and history", async () => {
-    for (const [pagina, id, unidade, valor, usd] of ULTIMOS) {
+    for (const [pagina, id, unidade, valor, usd, uf] of ULTIMOS) {
       const f = await readJson(site, `api/v1/cotacao/${id}.json`);
       const def = serieDef(id)!;
-      expect(f, id).toMatchObject({ produto: def.produto, uf: def.uf, valor, unidade, fonte: "cepea", data_cotacao: "2026-09-04", regiao: def.regiao });
+      expect(ufPublicada(def), id).toBe(uf);
+      expect(f, id).toMatchObject({ produto: def.produto, uf, valor, unidade, fonte: "cepea", data_cotacao: "2026-09-04", regiao: def.regiao });
       expect(f.proveniencia.url, id).toBe(`https://www.cepea.org.br${page(pagina).path}`);
       const newest = f.historico[f.historico.length - 1];
       expect(newest, id).toEqual(usd === null ? { data: "2026-09-04", valor } : { data: "2026-09-04", valor, valor_usd: usd });
@@ -313,7 +318,7 @@ describe("CEPEA's other indicators end to end: replay, published files, index, v
       { data: "2026-09-03", valor: 5.01 },
       { data: "2026-09-04", valor: 5.01 },
     ]);
-    expect(await readFile(join(site, "api/v1/historico/trigo/RS.csv"), "utf8")).toMatch(/^data,valor,valor_usd\n2026-08-17,1318.09,253.58\n[\s\S]*\n2026-09-04,1355.06,264.14\n$/);
+    expect(await readFile(join(site, "api/v1/historico/trigo/RS.csv"), "utf8")).toMatch(/^data,valor,unidade,valor_usd\n2026-08-17,1318.09,t,253.58\n[\s\S]*\n2026-09-04,1355.06,t,264.14\n$/);
     // the duplicated citrus day is one day of history
     expect((await readJson(site, "api/v1/cotacao/laranja_pera.json")).historico).toHaveLength(14);
   });

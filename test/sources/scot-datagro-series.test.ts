@@ -51,7 +51,7 @@ describe("novilha gorda, Boi China and reposição by state, replayed end to end
 
   it("novilha gorda: the national series is SP Barretos, one file per Scot UF, RS per kg", async () => {
     const nac = await readJson(site, "api/v1/cotacao/novilha_gorda.json");
-    expect(nac).toMatchObject({ produto: "novilha_gorda", uf: null, valor: 333, unidade: "@", fonte: "scot", data_cotacao: "2026-08-05" });
+    expect(nac).toMatchObject({ produto: "novilha_gorda", uf: "SP", valor: 333, unidade: "@", fonte: "scot", data_cotacao: "2026-08-05" });
     expect(nac.historico).toEqual([
       { data: "2026-08-05", valor: 333, valor_30d: 337, funrural_avista: 327.5, funrural_30d: 331.5, senar_avista: 332.5, senar_30d: 336.5, tendencia: "estavel" },
     ]);
@@ -97,7 +97,8 @@ describe("novilha gorda, Boi China and reposição by state, replayed end to end
     expect(await readJson(site, "api/v1/cotacao/boi_magro/RO.json")).toMatchObject({ valor: 13.03 });
     const csv = (await readFile(join(site, "api/v1/historico/bezerro_desmama/SP.csv"), "utf8")).trimEnd().split("\n");
     expect(csv).toHaveLength(11);
-    expect(csv[csv.length - 1]).toBe("2026-02-06,15.24");
+    expect(csv[0]).toBe("data,valor,unidade");
+    expect(csv[csv.length - 1]).toBe("2026-02-06,15.24,kg");
   });
 
   it("RS's reposição is not published", async () => {
@@ -129,14 +130,17 @@ describe("novilha gorda, Boi China and reposição by state, replayed end to end
   });
 
   it("the simulator never sells a calf by the head at a per-kg price", async () => {
+    // Datagro's per-kg calf is not offered for a sale by the head at all
     const v = validarEntrada({ produto: "bezerro_reposicao", uf: "SP", cabecas: "10" });
-    expect(v.ok).toBe(true);
+    expect(v).toMatchObject({ ok: false, erros: [{ campo: "produto", mensagem: expect.stringContaining("bezerro (reposição) não tem simulação de venda") }] });
+    // and a per-head sale handed its per-kg price is refused, not priced
+    const n = validarEntrada({ produto: "bezerro", cabecas: "10" });
+    expect(n.ok).toBe(true);
     const sp = await readJson(site, "api/v1/cotacao/bezerro_reposicao/SP.json");
     const preco = { valor: sp.valor, unidade: sp.unidade, data_cotacao: sp.data_cotacao, fonte: sp.fonte, serie: "bezerro_reposicao/SP", praca: sp.praca };
-    expect(() => simular((v as { entrada: any }).entrada, preco)).toThrow(SimulacaoForaDoLimite);
-    expect(() => simular((v as { entrada: any }).entrada, preco)).toThrow(/cotado por kg/);
-    // the national per-head indicator still simulates
-    const n = validarEntrada({ produto: "bezerro", cabecas: "10" });
+    expect(() => simular((n as { entrada: any }).entrada, preco)).toThrow(SimulacaoForaDoLimite);
+    expect(() => simular((n as { entrada: any }).entrada, preco)).toThrow(/cotado por kg/);
+    // the national per-head indicator simulates
     const nac = await readJson(site, "api/v1/cotacao/bezerro.json");
     const r = simular((n as { entrada: any }).entrada, { valor: nac.valor, unidade: "cabeca", data_cotacao: nac.data_cotacao, fonte: "cepea", serie: "bezerro", praca: null });
     expect(r.bruto).toBe(34260.2);

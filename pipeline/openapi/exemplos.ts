@@ -9,12 +9,17 @@
  * test says the sample is stale; refresh it from a site built with the new code:
  *
  *   npm run build && npx tsx pipeline/openapi/exemplos.ts [DIR_DO_SITE]   (default public/)
+ *
+ * The sample names no repository: the site's URLs in it (the feed's ids and links) are stored as
+ * markers and filled in from package.json's `repository` when read, so a fork's openapi.json
+ * points at the fork like every other file rendered from that setting.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { REPO_ROOT } from "../config.ts";
 import { PipelineError } from "../domain/errors.ts";
+import { JSDELIVR_URL, PROJECT_URL, SITE_URL, type SiteUrls } from "../domain/site.ts";
 import { EVENTOS_PATH, FEED_PATH } from "../events/model.ts";
 import { EXEMPLOS } from "../sources/index.ts";
 
@@ -24,6 +29,18 @@ type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
 /** Site path (from the site root) -> the sample of that file: parsed JSON, or the text of a CSV/XML head. */
 export type Amostra = Readonly<Record<string, Json>>;
+
+type Urls = Pick<SiteUrls, "SITE_URL" | "JSDELIVR_URL" | "PROJECT_URL">;
+const URLS: Urls = { SITE_URL, JSDELIVR_URL, PROJECT_URL };
+
+/** Marker -> URL, without the trailing slash (a link to the site's root may be written either way). */
+function marcadores(urls: Urls): Array<[marcador: string, url: string]> {
+  return [
+    ["__SITE_URL__", urls.SITE_URL.replace(/\/$/, "")],
+    ["__JSDELIVR_URL__", urls.JSDELIVR_URL.replace(/\/$/, "")],
+    ["__PROJECT_URL__", urls.PROJECT_URL.replace(/\/$/, "")],
+  ];
+}
 
 /** The files sampled, from the site root. */
 export function arquivosDaAmostra(): string[] {
@@ -58,11 +75,12 @@ function cabeca(text: string, maxLines: number): string {
   return lines.length > maxLines ? lines.slice(0, maxLines).join("\n") + "\n" : text;
 }
 
-/** The sample, from the files of a built site (pure). A missing file is an error naming it. */
-export function extrairAmostra(files: ReadonlyMap<string, string>): Amostra {
+/** The sample, from the files of a built site (pure), the site's URLs as markers. A missing file is an error naming it. */
+export function extrairAmostra(files: ReadonlyMap<string, string>, urls: Urls = URLS): Amostra {
   const out: Record<string, Json> = {};
   for (const path of arquivosDaAmostra()) {
-    const text = files.get(path);
+    let text = files.get(path);
+    if (text !== undefined) for (const [marcador, url] of marcadores(urls)) text = text.replaceAll(url, marcador);
     if (text === undefined) throw new PipelineError({ stage: "render", reason: `amostra do openapi.json: ${path} não existe no site` });
     if (path.endsWith(".csv")) out[path] = cabeca(text, 4);
     else if (path.endsWith(".xml")) {
@@ -73,10 +91,13 @@ export function extrairAmostra(files: ReadonlyMap<string, string>): Amostra {
   return out;
 }
 
-/** The committed sample; a missing or broken file is a clear error. */
-export function lerAmostra(file: string = EXEMPLOS_FILE): Amostra {
+/** The committed sample with this repository's URLs; a missing or broken file is a clear error. */
+export function lerAmostra(file: string = EXEMPLOS_FILE, urls: Urls = URLS): Amostra {
   try {
-    return JSON.parse(readFileSync(file, "utf8")) as Amostra;
+    let text = readFileSync(file, "utf8");
+    // a URL inside a JSON string needs no escaping, so the markers are replaced in the text
+    for (const [marcador, url] of marcadores(urls)) text = text.replaceAll(marcador, url);
+    return JSON.parse(text) as Amostra;
   } catch (err) {
     throw new PipelineError({
       stage: "render",

@@ -12,6 +12,20 @@ const SITE_MODULE = "../../pipeline/domain/site.ts";
 const PUBLIC = join(REPO_ROOT, "public");
 const NOW = new Date("2026-09-27T12:00:00-03:00");
 
+/**
+ * The site files rendered with package.json's `repository` (domain/site.ts): the only ones that
+ * may name it, and exactly the ones a fork's build rewrites.
+ */
+const RENDERED_WITH_URLS = [
+  "CITATION.cff",
+  "LICENSE",
+  "api/v1/client.js",
+  "api/v1/datapackage.json",
+  "api/v1/feed.xml",
+  "api/v1/openapi.json",
+  "index.html",
+] as const;
+
 /** A fork whose name and owner share nothing with the original (mixed case: Pages hosts are lower case). */
 const FORK = siteUrls({ owner: "Garimpo-Dados", name: "precos-do-campo" });
 
@@ -106,7 +120,8 @@ describe("a different repository setting", () => {
         .replaceAll(site.PROJECT_URL, FORK.PROJECT_URL);
     expect([...after.keys()]).toEqual([...before.keys()]);
     const changed = [...before.keys()].filter((p) => before.get(p) !== after.get(p));
-    expect(changed).toEqual(expect.arrayContaining(["api/v1/feed.xml", "api/v1/openapi.json", CLIENT_PATH]));
+    expect(RENDERED_WITH_URLS).toContain(CLIENT_PATH);
+    expect(changed.sort()).toEqual([...RENDERED_WITH_URLS]);
     // nothing but the URLs changed, and nothing of the original repository is left
     for (const p of changed) expect(after.get(p), p).toBe(swap(before.get(p)!));
     const old = hardCodings(site);
@@ -139,7 +154,8 @@ describe("nothing else hard-codes the repository", () => {
         if (pattern.test(await readFile(f, "utf8"))) hits.push(relative(REPO_ROOT, f));
       }
     }
-    expect(hits.filter((p) => !["public/api/v1/feed.xml", "public/api/v1/openapi.json", `public/${CLIENT_PATH}`].includes(p))).toEqual([]);
+    // every file rendered with the setting names it (else the list above is stale), and no other does
+    expect(hits.sort()).toEqual(RENDERED_WITH_URLS.map((p) => `public/${p}`));
   });
 
   it("the published client.js is its template with this repository's mirrors (npm run build after editing either)", async () => {

@@ -122,6 +122,9 @@ export class FileValidator {
         }
       }
     } else if ((p === excelPath(HISTORICO_LONGO_PATH) || p.startsWith("api/v1/historico/")) && isExcelPath(p)) {
+      // checked against its CSV at the end (report), but a file of the report from now on: the
+      // summary counts it as valid or not, never as unchecked or missing
+      this.push(p, []);
       this.dados.excel(p, texto(content));
     } else if (p === HISTORICO_LONGO_PATH) {
       this.push(p, this.dados.historicoLongo(texto(content)).map((pr) => linha(p, pr)));

@@ -76,7 +76,12 @@ describe("sample documents", () => {
 
   it("covers every kind of published file", () => {
     const kinds = new Set([...files.keys()].map((p) => schemaFor(p)?.kind ?? (p.endsWith(".csv") ? "csv" : "?")));
-    expect([...kinds].sort()).toEqual(["cotacao", "csv", "index", "serie", "status"]);
+    // "outro": datapackage.json, under its own schema
+    expect([...kinds].sort()).toEqual(["cotacao", "csv", "index", "outro", "serie", "status"]);
+    // every kind of CSV: a series, a state series' praças, its Excel-BR variant, the long file
+    expect([...files.keys()].filter((p) => p.endsWith(".csv"))).toEqual(
+      expect.arrayContaining(["api/v1/historico.csv", "api/v1/historico/boi_gordo/MS.csv", "api/v1/historico/boi_gordo/MS.pracas.csv", "api/v1/historico/boi_gordo/MS.excel.csv"]),
+    );
     expect(files.size).toBeGreaterThanOrEqual(10);
   });
 
@@ -429,16 +434,22 @@ describe("validateFiles", () => {
     expect(byPath["schemas/serie.schema.json"]).toEqual([
       "schemas/serie.schema.json: difere de schemas/serie.schema.json do repositório (cópia desatualizada: rode npm run build)",
     ]);
+    // the Excel-BR variant beside it is still the old CSV respelled
+    expect(byPath["api/v1/historico/soja.excel.csv"]).toEqual([expect.stringMatching(/^api\/v1\/historico\/soja\.excel\.csv: não é api\/v1\/historico\/soja\.csv com ';'/)]);
     expect(byPath["schemas/common.schema.json"]).toEqual([]);
     expect(report.ignorados).toEqual(["index.html"]);
-    expect(report.erros).toHaveLength(3);
+    expect(report.erros).toHaveLength(4);
   });
 
   it("with the whole tree, index.json paths must exist", () => {
     const files = fixtureFiles();
     files.delete("api/v1/historico/boi_gordo/RS.csv");
+    // index.json's paths are relative to its own directory; the descriptor and the Excel
+    // variant left beside the missing CSV say so too
     expect(validateFiles(files, { arvoreCompleta: true }).erros).toEqual([
-      'api/v1/index.json: /series/3/csv: aponta para um arquivo que não existe ("api/v1/historico/boi_gordo/RS.csv")',
+      'api/v1/datapackage.json: /resources/5/path: "historico/boi_gordo/RS.csv" não existe (o recurso deve ser um CSV publicado)',
+      "api/v1/historico/boi_gordo/RS.excel.csv: variante para o Excel sem o CSV api/v1/historico/boi_gordo/RS.csv ao lado (arquivo órfão)",
+      'api/v1/index.json: /series/3/csv: aponta para um arquivo que não existe ("historico/boi_gordo/RS.csv")',
     ]);
     expect(validateFiles(files).erros).toEqual([]);
   });

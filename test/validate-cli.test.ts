@@ -29,15 +29,18 @@ describe("npm run validate", () => {
     cpSync(join(FIXTURES, "v1", "cotacao.json"), join(dir, "api", "v1", "cotacao.json"));
     const soja = JSON.parse(readFileSync(join(FIXTURES, "v1", "cotacao", "soja.json"), "utf8"));
     soja.historico[3].valor = "161,00";
-    soja.uf = "PR";
+    // the national soja is CEPEA's Paranaguá indicator: its file says PR, not another UF
+    soja.uf = "SP";
+    delete soja.bordao;
     writeFileSync(join(dir, "api", "v1", "cotacao", "soja.json"), JSON.stringify(soja, null, 2));
 
     const { code, out } = run(dir);
     expect(code).toBe(1);
     expect(out).toContain("✗ api/v1/cotacao/soja.json (");
     expect(out).toContain('api/v1/cotacao/soja.json: /historico/3/valor: deve ser número (recebido "161,00")');
-    expect(out).toContain('api/v1/cotacao/soja.json: /uf: não corresponde ao caminho do arquivo: deve ser null (arquivo da referência nacional) (recebido "PR")');
-    expect(out).toContain('api/v1/cotacao/soja.json: /: falta o campo obrigatório "praca"');
+    expect(out).toContain('api/v1/cotacao/soja.json: /uf: não corresponde ao caminho do arquivo: deve ser "PR" (o lugar da referência nacional) (recebido "SP")');
+    expect(out).toContain('api/v1/cotacao/soja.json: /: falta o campo obrigatório "bordao"');
+    expect(out).toContain("✗ api/v1/cotacao/soja.json (3 erros)");
     expect(out).not.toContain("api/v1/cotacao.json:");
     expect(out).toMatch(/^1 arquivo válido, 1 com erros em /m);
   });
@@ -103,13 +106,13 @@ describe("npm run validate across files", () => {
     cpSync(FIXTURES, join(dir, "api"), { recursive: true });
     const csv = join(dir, "api/v1/historico/boi_gordo.csv");
     const lines = readFileSync(csv, "utf8").split("\n");
-    expect(lines[0]).toBe("data,valor,valor_usd");
-    const [d, v] = lines[2]!.split(",");
-    lines[2] = `${d},${v},1.23`;
+    expect(lines[0]).toBe("data,valor,unidade,valor_usd");
+    const [d, v, u] = lines[2]!.split(",");
+    lines[2] = `${d},${v},${u},1.23`;
     writeFileSync(csv, lines.join("\n"));
     const { code, out } = run(dir);
     expect(code).toBe(1);
-    expect(out).toMatch(new RegExp(`api/v1/historico/boi_gordo\\.csv: linha 3: "${d},${v},1\\.23" difere do que api/v1/cotacao/boi_gordo\\.json dá para essa linha \\("${d},${v},[\\d.]+"\\)`));
+    expect(out).toMatch(new RegExp(`api/v1/historico/boi_gordo\\.csv: linha 3: "${d},${v},${u},1\\.23" difere do que api/v1/cotacao/boi_gordo\\.json dá para essa linha \\("${d},${v},${u},[\\d.]+"\\)`));
   });
 
   it("the lock, an interrupted publish's staging and journal, and temp files are not site files; an interrupted publish is recovered first", () => {

@@ -75,7 +75,7 @@ function problemaDoc(lista, chaves) {
 
 /**
  * A path of index.json as a URL. Paths are relative to index.json's own directory (api/v1/):
- * "cotacao/boi_gordo.json"; files published before that said "api/v1/cotacao/boi_gordo.json",
+ * "cotacao/{produto}.json"; files published before that said "api/v1/cotacao/{produto}.json",
  * relative to the site root. Both forms resolve to the same file.
  */
 export function resolverCaminho(caminho, indexUrl) {
@@ -181,7 +181,8 @@ export function createClient(options = {}) {
     if (!u) return nacional();
     return get(`api/v1/cotacao/${p}/${u}.json`, (doc) => problemaSerie(doc, p, u)).catch(async (err) => {
       // no state file anywhere (every mirror said 404): a national series answers for its own
-      // place, as the query interface does (bezerro is CEPEA's MS indicator)
+      // place, as the query interface does (a state's indicator published as the national series,
+      // e.g. CEPEA's calf of Mato Grosso do Sul, says that state in its uf)
       if (!(err instanceof CotacaoError) || !err.tentativas.every((t) => t.motivo === "HTTP 404")) throw err;
       const doc = await nacional().catch(() => null);
       if (doc && doc.uf === u) return doc;

@@ -1,6 +1,6 @@
 /**
  * Series and sources by name, for people: the data commit and the Atom feed say "Boi gordo (MS,
- * Scot Consultoria)", never "boi_gordo/MS (scot)". A series id is `{produto}` (national) or
+ * Scot Consultoria)", never a series id and a source id ("{produto}/MS (scot)"). A series id is `{produto}` (national) or
  * `{produto}/{UF}` (a state), as its file path; names come from the catalogue, with the id as the
  * last resort (a retired series or source still in an old file).
  */
@@ -13,7 +13,7 @@ export function nomeFonte(id: string): string {
   return SOURCES.find((s) => s.id === id)?.nome ?? id;
 }
 
-/** The state of a series id ("boi_gordo/MS" -> "MS"), null for a national series. */
+/** The state of a series id ("{produto}/MS" -> "MS"), null for a national series. */
 export function ufDaSerie(serie: string): string | null {
   const i = serie.indexOf("/");
   return i < 0 ? null : serie.slice(i + 1);

@@ -66,7 +66,7 @@ export interface CotacaoClient {
   readonly mirrors: readonly string[];
   /** the aggregate; with `uf`, plus that state's boi and vaca gorda */
   cotacao(opts?: { uf?: UFArg }): Promise<Cotacao & Origem>;
-  /** one series (national, or of a state), with its whole history; a national series also answers for its own UF (`serie("bezerro", "MS")`) */
+  /** one series (national, or of a state), with its whole history; a national series also answers for its own UF (the `uf` of its file) when that state has no file of its own */
   serie(produto: Produto, uf?: UFArg | null): Promise<Serie & Origem>;
   /** index.json: every series, source, product and UF (paths: see resolverCaminho) */
   index(): Promise<Index & Origem>;
@@ -88,7 +88,7 @@ export declare class CotacaoError extends Error {
 
 export declare function createClient(options?: ClientOptions): CotacaoClient;
 
-/** A path of index.json ("cotacao/boi_gordo.json", or the older "api/v1/cotacao/boi_gordo.json") as a URL, from index.json's own URL. */
+/** A path of index.json ("cotacao/{produto}.json", or the older "api/v1/cotacao/{produto}.json") as a URL, from index.json's own URL. */
 export declare function resolverCaminho(caminho: string, indexUrl: string | URL): string;
 
 // Formas dos arquivos publicados, geradas de schemas/.

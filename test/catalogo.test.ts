@@ -124,7 +124,7 @@ describe("a product and a source page registered in a test go everywhere", () =>
     expect(nac.historico).toEqual([{ data: "2026-09-24", valor: 310 }, { data: "2026-09-25", valor: 311.25 }]);
     const go = await readJson(publicDir, "api/v1/cotacao/novilha_teste/GO.json");
     expect(go).toMatchObject({ uf: "GO", valor: 301, praca: "Goiás (média)" });
-    expect(await readFile(join(publicDir, "api/v1/historico/novilha_teste/GO.csv"), "utf8")).toBe("data,valor\n2026-09-24,300.5\n2026-09-25,301\n");
+    expect(await readFile(join(publicDir, "api/v1/historico/novilha_teste/GO.csv"), "utf8")).toBe("data,valor,unidade\n2026-09-24,300.5,@\n2026-09-25,301,@\n");
     const index = await readJson(publicDir, "api/v1/index.json");
     expect(index.produtos.map((p: { produto: string }) => p.produto)).toContain(PRODUTO);
     expect(index.series.filter((s: { produto: string }) => s.produto === PRODUTO).map((s: { id: string; pontos: number }) => [s.id, s.pontos])).toEqual([
@@ -132,6 +132,14 @@ describe("a product and a source page registered in a test go everywhere", () =>
       ["novilha_teste/GO", 2],
     ]);
     expect(index.fontes.map((f: { id: string }) => f.id)).toContain("teste");
+    // paths relative to api/v1/; no declared place, so the national series publishes none
+    expect(index.series.find((s: { id: string }) => s.id === PRODUTO)).toMatchObject({ path: `cotacao/${PRODUTO}.json`, csv: `historico/${PRODUTO}.csv`, uf: null, nacional: true });
+    // the long file, the Excel-BR copy and the data package follow the catalogue too
+    const longo = await readFile(join(publicDir, "api/v1/historico.csv"), "utf8");
+    expect(longo).toContain(`\n${PRODUTO}/GO,${PRODUTO},GO,Goiás (média),teste,@,BRL,2026-09-25,301\n`);
+    expect(await readFile(join(publicDir, `api/v1/historico/${PRODUTO}/GO.excel.csv`), "utf8")).toBe("\ufeffdata;valor;unidade\r\n2026-09-24;300,5;@\r\n2026-09-25;301;@\r\n");
+    const pacote = await readJson(publicDir, "api/v1/datapackage.json");
+    expect(pacote.resources.map((r: { path: string }) => r.path)).toEqual(expect.arrayContaining([`historico/${PRODUTO}.csv`, `historico/${PRODUTO}/GO.csv`]));
     const status = await readJson(publicDir, "api/v1/status.json");
     expect(status.fontes.find((f: { id: string }) => f.id === "teste").paginas[0]).toMatchObject({ id: "novilha", estado: "ok" });
     const log = await readJson(publicDir, "api/v1/capturas/2026.json");

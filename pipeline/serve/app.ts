@@ -7,6 +7,7 @@ import { Hono, type Context } from "hono";
 import { brotliCompressSync, constants as zc, gzipSync } from "node:zlib";
 import { PipelineError } from "../domain/errors.ts";
 import { chooseEncoding, FileCache, safePath, type FileEntry } from "./files.ts";
+import { hojeEmBrasilia } from "../simulator/simulator.ts";
 import { ApiError, AVISO, cabecalhoIgnorados, cotacao, type Answer, COTACAO_PARAMS, historico, HISTORICO_PARAMS, parseQuery, simulador, SIMULADOR_PARAMS } from "./query.ts";
 import { clientAddress, Quota, type QuotaOptions, type QuotaState } from "./quota.ts";
 
@@ -240,7 +241,7 @@ export function createApp(opts: ServeOptions): Hono<Env> {
    * 5xx) costs nothing, so a client's bug does not eat its day. The check before the work refuses
    * a client with nothing left; the count after it is what is reported.
    */
-  const query = (params: readonly string[], handler: (files: FileCache, q: Record<string, string>) => Promise<Answer>) => {
+  const query = (params: readonly string[], handler: (files: FileCache, q: Record<string, string>, ctx: { hoje: string }) => Promise<Answer>) => {
     const prepared = new Map<string, Prepared>();
     let preparedChars = 0;
     return route((c, client) => {
@@ -254,11 +255,13 @@ export function createApp(opts: ServeOptions): Hono<Env> {
         return answer(c, q, head, etag, own);
       };
       const { q: known, ignorados } = parseQuery(splitTarget(rawTarget(c)).query, params);
-      // keyed by what the answer depends on, so cache busters (`_=1732300000`) share one entry
-      const rawQuery = `${JSON.stringify(known)}${ignorados.join("\u0000")}`;
+      // keyed by what the answer depends on, so cache busters (`_=1732300000`) share one entry;
+      // and by the day in Brasília: the simulator says how old its price is
+      const hoje = hojeEmBrasilia(new Date(now()));
+      const rawQuery = `${hoje}${JSON.stringify(known)}${ignorados.join("\u0000")}`;
       const p = prepared.get(rawQuery);
       if (p && files.isFresh(p.source)) return counted(p.head, p.etag, p.headers);
-      return handler(files, known).then(({ data, source, headers: avisos }) => {
+      return handler(files, known, { hoje }).then(({ data, source, headers: avisos }) => {
         const json = JSON.stringify(data);
         const head = json.length > 2 ? `${json.slice(0, -1)},` : "{";
         const etag = `W/"${createHash("sha1").update(json).digest("base64url")}"`;

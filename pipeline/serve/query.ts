@@ -1,7 +1,7 @@
 import { agregadosUf, PRODUTOS, type Produto } from "../domain/products.ts";
 import { ALL_UFS, normalizeUF, type UF } from "../domain/ufs.ts";
 import type { AggregateFile, HistoricoEntry, IndexFile, SerieFile } from "../domain/publicados.ts";
-import { referenciaDaSerie, serieDaEntrada, simular, validarEntrada, CAMPOS_SIMULADOR, SimulacaoForaDoLimite, type PrecoReferencia } from "../simulator/simulator.ts";
+import { referenciaDaSerie, simular, validarEntrada, CAMPOS_SIMULADOR, SimulacaoForaDoLimite, type PrecoReferencia } from "../simulator/simulator.ts";
 import type { FileCache, FileEntry } from "./files.ts";
 
 /** A refused request: HTTP status, stable code, Portuguese message and any detail. */
@@ -126,12 +126,12 @@ async function index(files: FileCache): Promise<IndexFile> {
  * series when it is quoted at that UF (its published `uf`: CEPEA's bezerro is MS, so
  * `produto=bezerro&uf=MS` is it), else a 404 that lists the UFs that have that product.
  */
-async function serie(files: FileCache, produto: Produto, uf: UF | null): Promise<{ doc: SerieFile; entry: FileEntry }> {
+async function serie(files: FileCache, produto: Produto, uf: UF | null): Promise<{ doc: SerieFile; entry: FileEntry; id: string }> {
   const id = uf ? `${produto}/${uf}` : produto;
   const r = await files.json<SerieFile>(`api/v1/cotacao/${id}.json`);
-  if (r) return r;
+  if (r) return { ...r, id };
   const nacional = uf ? await files.json<SerieFile>(`api/v1/cotacao/${produto}.json`) : null;
-  if (nacional && nacional.doc.uf === uf) return nacional;
+  if (nacional && nacional.doc.uf === uf) return { ...nacional, id: produto };
   const idx = await index(files);
   const ufs = [
     ...new Set([
@@ -240,14 +240,14 @@ export async function historico(files: FileCache, q: Record<string, string>): Pr
 export const HISTORICO_PARAMS = ["produto", "uf", "de", "ate"] as const;
 
 /** GET /api/v1/simulador: validates with the shared simulator module, prices from the series. */
-export async function simulador(files: FileCache, q: Record<string, string>): Promise<Answer> {
+export async function simulador(files: FileCache, q: Record<string, string>, ctx: { hoje?: string } = {}): Promise<Answer> {
   const v = validarEntrada(q);
   if (!v.ok) {
     throw new ApiError(400, "entrada_invalida", v.erros.map((e) => e.mensagem).join("; "), { erros: v.erros });
   }
   const e = v.entrada;
   let preco: PrecoReferencia | null = null;
-  let s: { doc: SerieFile; entry: FileEntry } | null = null;
+  let s: { doc: SerieFile; entry: FileEntry; id: string } | null = null;
   try {
     s = await serie(files, e.produto, e.uf);
   } catch (err) {
@@ -255,11 +255,12 @@ export async function simulador(files: FileCache, q: Record<string, string>): Pr
     if (!(err instanceof ApiError && err.status === 404 && e.precoCentavos !== null)) throw err;
   }
   if (s) {
-    preco = referenciaDaSerie(s.doc, serieDaEntrada(e));
+    // the series that answered: the national one when it is quoted at the asked UF (milho&uf=SP)
+    preco = referenciaDaSerie(s.doc, s.id);
   }
   let data;
   try {
-    data = simular(e, preco);
+    data = simular(e, preco, ctx.hoje ? { hoje: ctx.hoje } : {});
   } catch (err) {
     // a published price so large the figures would not be exact to the centavo: an input limit
     if (err instanceof SimulacaoForaDoLimite) throw new ApiError(400, "entrada_invalida", err.message, { erros: err.erros });

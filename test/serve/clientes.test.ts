@@ -360,3 +360,30 @@ describe("bordão", () => {
     expect(((await (await api("api/v1/cotacao?produto=soja&uf=PR")).json()) as SerieFile).bordao).toBe(f.bordao);
   });
 });
+
+describe("the simulator's answer on a long-running server", () => {
+  it("names the series that priced it (the national one for its own UF) and ages the price day by day, cached or not", async () => {
+    let agora = Date.parse("2026-09-04T15:00:00Z");
+    const s = await startServer({ publicDir: site.publicDir, now: () => agora });
+    try {
+      const sim = async (q: string) => {
+        const r = await fetch(new URL(`api/v1/simulador?${q}`, s.url));
+        expect(r.status, q).toBe(200);
+        return (await r.json()) as { preco: { serie: string | null; desatualizado: boolean; idade_dias: number }; avisos: string[] };
+      };
+      expect((await sim("produto=milho&uf=SP&sacas=100")).preco.serie).toBe("milho");
+      expect((await sim("produto=bezerro&uf=MS&cabecas=10")).preco.serie).toBe("bezerro");
+      expect((await sim("produto=boi_gordo&uf=MS&cabecas=10&peso_vivo_kg=540&rendimento_pct=52")).preco.serie).toBe("boi_gordo/MS");
+      const q = "produto=boi_gordo&cabecas=10&peso_vivo_kg=540&rendimento_pct=52";
+      const fresco = await sim(q);
+      expect(fresco.preco).toMatchObject({ serie: "boi_gordo", idade_dias: 0, desatualizado: false });
+      // same query, same files, months later: the answer kept ready must not keep its age
+      agora = Date.parse("2026-11-22T15:00:00Z");
+      const velho = await sim(q);
+      expect(velho.preco).toMatchObject({ idade_dias: 79, desatualizado: true });
+      expect(velho.avisos.join(" ")).toContain("04/09/2026");
+    } finally {
+      await s.close();
+    }
+  });
+});

@@ -178,7 +178,8 @@ export function paginaPainel(template: string, d: DadosPainel): string {
   const descricao = resumo
     ? `${resumo}. Preços de referência com a fonte e o dia de cada um, como API JSON e CSV abertos.`
     : `Preços de referência de ${agregados().map((a) => nomeProduto(null, a.produto).toLowerCase()).join(", ")}, com a fonte e o dia de cada um, como API JSON aberta.`;
-  const titulo = "Cotação Aberta — preços de referência do boi gordo, da soja, do milho e mais";
+  const produtos = agregados().map((a) => nomeProduto(d.index, a.produto).toLowerCase());
+  const titulo = `Cotação Aberta — ${produtos.slice(0, -1).join(", ")} e ${produtos[produtos.length - 1]}: preços de referência`;
   const meta = (recuo: string) =>
     [
       `<meta name="description" content="${esc(descricao)}">`,
@@ -197,7 +198,9 @@ export function paginaPainel(template: string, d: DadosPainel): string {
       `<meta name="twitter:description" content="${esc(descricao)}">`,
     ].join(`\n${recuo}`);
   const ld = jsonLd(d);
+  if (!/<title>[^<]*<\/title>/.test(template)) throw new PipelineError({ stage: "render", reason: "pipeline/site/painel.html: falta o <title> do modelo da página" });
   return template
+    .replace(/<title>[^<]*<\/title>/, `<title>${esc(titulo)}</title>`)
     .replace(marca("meta"), (_m, r: string, antes: string) => `${r}${antes}${meta(r)}`)
     .replace(marca("json-ld"), (_m, r: string, antes: string) => (ld ? `${r}${antes}<script type="application/ld+json">\n${ld}\n${r}</script>` : `${r}${antes}`.trimEnd()))
     .replace(marca("avisos"), (_m, r: string, antes: string) => `${r}${antes}${avisosHtml(d, r)}`)

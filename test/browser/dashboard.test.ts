@@ -390,9 +390,8 @@ describe("freshness, chart, anchors and the page without JavaScript", () => {
     const index = await file<IndexFile>("api/v1/index.json");
     const page = await open("");
     const vaca = await page.locator('#catalogo-corpo tr[data-serie="vaca_gorda"]').innerText();
-    expect(vaca).toContain("Referência nacional");
-    expect(vaca).toContain("São Paulo");
-    expect(vaca).toContain("Scot Consultoria");
+    expect(vaca).toContain("Referência: São Paulo (praça de referência da Scot Consultoria)");
+    expect(vaca).not.toContain("nacional");
     const fontes = await page.locator("#catalogo-corpo tr td:nth-child(3)").allInnerTexts();
     const ids = new Set<string>(index.fontes.map((f) => f.id));
     const nomes = new Set(index.fontes.map((f) => f.nome));

@@ -99,7 +99,7 @@ function nomeFonte(index: IndexFile, id: string): string {
 
 /**
  * Where a series is quoted, by name: "MS — C. Grande", or for a national reference the place of
- * its indicator from the catalogue ("Referência nacional: São Paulo (praça de referência da Scot
+ * its indicator from the catalogue ("Referência: São Paulo (praça de referência da Scot
  * Consultoria)"), naming the source when the place does not.
  */
 function localSerie(index: IndexFile, s: Pick<IndexSeries, "id" | "uf" | "praca" | "regiao" | "fonte">): string {
@@ -107,7 +107,8 @@ function localSerie(index: IndexFile, s: Pick<IndexSeries, "id" | "uf" | "praca"
   const fonte = nomeFonte(index, s.fonte);
   // "CEPEA/ESALQ-USP" is already named by "Indicador do Boi Gordo CEPEA/ESALQ"
   const citada = s.regiao.includes(fonte.split(/[-\s]/)[0]!);
-  return `Referência nacional: ${s.regiao}${citada ? "" : ` (${fonte})`}`;
+  // "Referência", not "Referência nacional": vaca gorda's is one Scot praça, boi gordo's a São Paulo index
+  return `Referência: ${s.regiao}${citada ? "" : ` (${fonte})`}`;
 }
 
 /** The chart's and the banner's short name: "Soja — Paranaguá, PR (...)", "Boi gordo — MS". */
@@ -131,7 +132,7 @@ function avisos(status: StatusFile, index: IndexFile): void {
       `${f.nome}: ${ESTADO_FONTE[f.estado] ?? f.estado}.${f.motivo ? ` Motivo: ${f.motivo}.` : ""} Último sucesso: ${dataHoraBR(f.ultimo_sucesso)}; dado mais recente: ${dataBR(f.ultima_data)}.`,
     ),
   );
-  // one line per product and last date: "Boi gordo, último dado 05/08/2026: referência nacional (...), MS, MG"
+  // one line per product and last date: "Boi gordo, último dado 05/08/2026: referência: (...); MS; MG"
   const grupos = new Map<string, string[]>();
   for (const s of status.series.filter((x) => x.estado === "stale")) {
     const def = index.series.find((x) => x.id === s.id);
@@ -171,7 +172,7 @@ function cards(agg: AggregateFile, index: IndexFile): void {
         el("p", { class: "valor", "data-campo": "valor" }, valor === null ? "sem dado" : precoEl(valor, unidade)),
         dataEl,
         variacao(s),
-        el("p", { class: "regiao" }, s ? localSerie(index, s).replace(/^Referência nacional: /, "") : ""),
+        el("p", { class: "regiao" }, s ? localSerie(index, s).replace(/^Referência: /, "") : ""),
         el("p", { class: "unidade" }, `Unidade: ${UNIDADE_INFO[unidade].nome}`),
         s ? el("p", { class: "links" }, el("a", { href: url(s.path) }, "JSON"), " · ", el("a", { href: url(s.csv) }, "CSV"), " · ", el("a", { href: `#${ancoraSerie(s.id)}` }, "série")) : null,
       ].filter((x): x is HTMLElement => x !== null),

@@ -26,7 +26,7 @@ export const LICENCA_COMPILACAO_URL = "https://creativecommons.org/licenses/by/4
 
 export interface CampoTabela {
   name: string;
-  type: "date" | "number" | "string";
+  type: "date" | "number" | "string" | "boolean";
   description: string;
   constraints?: { required?: true; enum?: string[] };
 }
@@ -154,6 +154,12 @@ function recursoLongo(series: ReadonlyMap<string, SerieFile>): RecursoTabular {
     serie: { name: "serie", type: "string", description: "Identificador da série: {produto} (referência nacional) ou {produto}/{UF}, como em index.json.", constraints: { required: true } },
     produto: { name: "produto", type: "string", description: "Identificador do produto.", constraints: { required: true } },
     uf: { name: "uf", type: "string", description: "UF da série; na referência nacional, a UF onde o indicador é cotado; vazia quando ele é média de mais de um estado." },
+    nacional: {
+      name: "nacional",
+      type: "boolean",
+      description: "true na referência nacional do produto (cotacao/{produto}.json), false numa série de UF: filtre por ele, ou por serie, para não misturar as duas quando têm a mesma uf (soja de Paranaguá e soja/PR).",
+      constraints: { required: true },
+    },
     praca: { name: "praca", type: "string", description: "Praça de referência da série de UF (a de hoje; as praças de cada dia estão nos arquivos *.pracas.csv); vazia na referência nacional." },
     fonte: { name: "fonte", type: "string", description: "Identificador da fonte original dos números (veja sources e index.json).", constraints: { required: true } },
     unidade: campoUnidade(unidades),

@@ -9,7 +9,7 @@ import { ufPublicada, type SeriesDef } from "../domain/series.ts";
 import { allSeries } from "../sources/index.ts";
 import { iteravel, type Tabela } from "./csv.ts";
 
-export const COLUNAS_LONGO = ["serie", "produto", "uf", "praca", "fonte", "unidade", "moeda", "data", "valor"] as const;
+export const COLUNAS_LONGO = ["serie", "produto", "uf", "nacional", "praca", "fonte", "unidade", "moeda", "data", "valor"] as const;
 
 /** The published series in the long file's order. */
 export function seriesDoLongo(series: ReadonlyMap<string, SerieFile>): Array<{ def: SeriesDef; f: SerieFile }> {
@@ -26,8 +26,10 @@ export function historicoLongoTabela(series: ReadonlyMap<string, SerieFile>): Ta
     linhas: iteravel(function* () {
       for (const { def, f } of lista) {
         // the reference praça of a state series as it is today (the praças of each day are in
-        // historico/{produto}/{UF}.pracas.csv); national series have none
-        const fixos = [def.id, def.produto, ufPublicada(def) ?? "", f.praca ?? "", def.fonte, f.unidade, f.moeda];
+        // historico/{produto}/{UF}.pracas.csv); national series have none. `nacional` keeps a
+        // national series apart from the state series of its own UF (soja Paranaguá and soja/PR
+        // are both PR; vaca_gorda and vaca_gorda/SP both SP)
+        const fixos = [def.id, def.produto, ufPublicada(def) ?? "", def.uf === null ? "true" : "false", f.praca ?? "", def.fonte, f.unidade, f.moeda];
         for (const e of f.historico) yield [...fixos, e.data, String(e.valor)];
       }
     }),

@@ -137,7 +137,10 @@ export function lerCsvLongo(text: string): { problemas: Problema[]; series: Map<
     const n = k + 1;
     const f = camposCsv(lines[k]!);
     if (!checarCampos(n, f, lines[k]!, COLUNAS_LONGO, problemas)) continue;
-    const [serie, produto, uf, praca, fonte, unidade, moeda, data, valor] = f as string[] as [string, string, string, string, string, string, string, string, string];
+    const [serie, produto, uf, nacional, praca, fonte, unidade, moeda, data, valor] = f as string[] as [string, string, string, string, string, string, string, string, string, string];
+    if (nacional !== (serie.includes("/") ? "false" : "true")) {
+      problemas.push({ ponteiro: at(n), mensagem: `nacional deve ser ${serie.includes("/") ? "false" : "true"} na série ${mostrar(serie)} (recebido ${mostrar(nacional)})` });
+    }
     checarValorUnidade(n, data, valor, unidade, problemas);
     if (!/^[a-z_]+(\/[A-Z]{2})?$/.test(serie)) problemas.push({ ponteiro: at(n), mensagem: `serie deve ser {produto} ou {produto}/{UF} (recebido ${mostrar(serie)})` });
     if (serie < prev[0] || (serie === prev[0] && data <= prev[1])) {

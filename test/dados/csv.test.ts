@@ -87,10 +87,22 @@ describe("long file", () => {
     const csv = csvTexto(historicoLongoTabela(series));
     expect(csv.split("\n")[0]).toBe(COLUNAS_LONGO.join(","));
     expect(csv.split("\n").slice(1, 5)).toEqual([
-      "boi_gordo,boi_gordo,SP,,cepea,@,BRL,2026-09-03,347.6",
-      "boi_gordo,boi_gordo,SP,,cepea,@,BRL,2026-09-04,347.7",
-      "boi_gordo/RS,boi_gordo,RS,Oeste,scot,kg,BRL,2026-08-05,12.35",
-      "boi_gordo/RS,boi_gordo,RS,Oeste,scot,kg,BRL,2026-08-06,12.4",
+      "boi_gordo,boi_gordo,SP,true,,cepea,@,BRL,2026-09-03,347.6",
+      "boi_gordo,boi_gordo,SP,true,,cepea,@,BRL,2026-09-04,347.7",
+      "boi_gordo/RS,boi_gordo,RS,false,Oeste,scot,kg,BRL,2026-08-05,12.35",
+      "boi_gordo/RS,boi_gordo,RS,false,Oeste,scot,kg,BRL,2026-08-06,12.4",
     ]);
+  });
+
+  it("tells a national series from the state series of its own UF (nacional), and the validator refuses a row that says otherwise, and the validator refuses a row that says otherwise", async () => {
+    const { lerCsvLongo } = await import("../../pipeline/validate/dados.ts");
+    const series = new Map<string, SerieFile>([
+      ["boi_gordo/RS", serie({ unidade: "kg", praca: "Oeste", historico: RS })],
+      ["boi_gordo", serie({})],
+    ]);
+    const csv = csvTexto(historicoLongoTabela(series));
+    expect(lerCsvLongo(csv).problemas).toEqual([]);
+    const trocado = csv.replace("boi_gordo,boi_gordo,SP,true,", "boi_gordo,boi_gordo,SP,false,");
+    expect(lerCsvLongo(trocado).problemas.map((p) => p.mensagem).join(" ")).toContain('nacional deve ser true na série "boi_gordo"');
   });
 });

@@ -91,6 +91,7 @@ function desajuste(v: string, f: RecursoTabular["schema"]["fields"][number]): st
   if (v === "") return f.constraints?.required ? "vazio em campo obrigatório" : null;
   if (f.type === "date" && !(/^\d{4}-\d{2}-\d{2}$/.test(v) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v))) return "data inválida";
   if (f.type === "number" && !(/^-?\d+(\.\d+)?$/.test(v) && Number.isFinite(Number(v)))) return "número inválido";
+  if (f.type === "boolean" && v !== "true" && v !== "false") return "booleano inválido";
   if (f.constraints?.enum && !f.constraints.enum.includes(v)) return "fora do enum";
   return null;
 }

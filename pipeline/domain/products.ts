@@ -56,6 +56,11 @@ export interface ProdutoInfo {
    */
   revisaoMaximaPct: number;
   /**
+   * the payment term of the headline price (`valor`) when it is not cash ("à vista"): Scot's
+   * Boi China is quoted only a prazo, 30 days
+   */
+  prazo?: string;
+  /**
    * the aggregate cotacao.json shows this product's national series under `chave`; `rotulo`
    * names it in the aggregate's `fonte` ("CEPEA/ESALQ (boi gordo SP, ...)"); `praca` is a text
    * field the contract puts right after the value
@@ -133,6 +138,7 @@ const PRODUTOS_DECLARADOS = {
     // Scot's "Boi China a Prazo": steers for China (at most four permanent teeth, under 30
     // months), a 30-day price only; recorded 05/08/2026: 328,00–355,00 R$/@
     nome: "Boi China (a prazo)",
+    prazo: "a prazo (30 dias)",
     tipo: "gado_arroba",
     unidade: "@",
     faixa: { "@": [100, 1000] },
@@ -189,6 +195,7 @@ const PRODUTOS_DECLARADOS = {
   boi_gordo_prazo: {
     // "Boi Gordo - Média a Prazo Estado de São Paulo": 346,21–351,65 R$/@ (the cash indicator's range)
     nome: "Boi gordo a prazo",
+    prazo: "média a prazo (CDI de 30 dias)",
     tipo: "sem_simulacao",
     unidade: "@",
     faixa: { "@": [100, 1000] },
@@ -359,6 +366,11 @@ export function removerProduto(id: string): void {
   const i = (PRODUTOS as string[]).indexOf(id);
   if (i >= 0) (PRODUTOS as string[]).splice(i, 1);
   delete (PRODUTO_INFO as Record<string, ProdutoInfo>)[id];
+}
+
+/** The payment term of a product's headline price: "à vista" unless it declares another. */
+export function prazoDoValor(p: string): string {
+  return (isProduto(p) ? PRODUTO_INFO[p].prazo : undefined) ?? "à vista";
 }
 
 export function isProduto(value: string): value is Produto {

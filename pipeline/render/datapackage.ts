@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO_ROOT } from "../config.ts";
 import { LICENCA_COMPILACAO, PROJECT_NAME } from "../domain/license.ts";
-import { PRODUTO_INFO, UNIDADE_INFO, UNIDADES, type Unidade } from "../domain/products.ts";
+import { prazoDoValor, PRODUTO_INFO, UNIDADE_INFO, UNIDADES, type Unidade } from "../domain/products.ts";
 import type { SerieFile } from "../domain/publicados.ts";
 import { seriesCsvPath, type SeriesDef } from "../domain/series.ts";
 import { PROJECT_URL, SITE_URL } from "../domain/site.ts";
@@ -129,13 +129,13 @@ function recursoPracas(def: SeriesDef, f: SerieFile): RecursoTabular {
     path: relativoApi(pracasCsvPath(def)),
     profile: "tabular-data-resource",
     title: `${nomeSerie(def)}: praças (${fonte.nome})`,
-    description: `Todas as praças de ${nomeSerie(def)}: uma linha por praça por dia, as praças de cada dia na ordem da fonte; preço à vista em ${porUnidade(unidade)}. Fonte: ${fonte.nome}.`,
+    description: `Todas as praças de ${nomeSerie(def)}: uma linha por praça por dia, as praças de cada dia na ordem da fonte; preço ${prazoDoValor(def.produto)} em ${porUnidade(unidade)}. Fonte: ${fonte.nome}.`,
     ...comum(),
     schema: {
       fields: [
         campoData(),
         { name: "praca", type: "string", description: "Nome da praça como a fonte o escreve.", constraints: { required: true } },
-        campoValor(unidade, "Preço à vista na praça"),
+        campoValor(unidade, `Preço ${prazoDoValor(def.produto)} na praça`),
         campoUnidade([unidade]),
       ],
       primaryKey: ["data", "praca"],

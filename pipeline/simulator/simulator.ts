@@ -6,7 +6,7 @@
  * with one rounding (half up) per published figure: no float ever touches money.
  */
 import { formatBRL, fromHundredths, parseBRDecimal, toHundredths } from "../domain/money.ts";
-import { nomesDoTipo, PRODUTO_INFO, PRODUTOS, UNIDADE_INFO, type Produto, type TipoProduto, type Unidade } from "../domain/products.ts";
+import { nomesDoTipo, prazoDoValor, PRODUTO_INFO, PRODUTOS, UNIDADE_INFO, type Produto, type TipoProduto, type Unidade } from "../domain/products.ts";
 import type { SerieFile } from "../domain/publicados.ts";
 import { normalizeUF, type UF } from "../domain/ufs.ts";
 
@@ -50,6 +50,11 @@ export const COLUNA_INFO: Record<ColunaPreco, { nome: string; desconta: "nada" |
   senar_avista: { nome: "à vista, sem Funrural e com só o SENAR (0,2%) descontado pela fonte", desconta: "senar" },
   senar_30d: { nome: "30 dias, sem Funrural e com só o SENAR (0,2%) descontado pela fonte", desconta: "senar" },
 };
+
+/** A column's name for a product: the headline `valor` is cash unless the product says otherwise (Boi China: 30 days). */
+export function nomeDaColuna(c: ColunaPreco, produto: string): string {
+  return c === "valor" ? `bruto, ${prazoDoValor(produto)}` : COLUNA_INFO[c].nome;
+}
 
 /**
  * A price older than this many business days (Monday to Friday, after its day, up to today) is

@@ -80,6 +80,7 @@ var PRODUTOS_DECLARADOS = {
     // Scot's "Boi China a Prazo": steers for China (at most four permanent teeth, under 30
     // months), a 30-day price only; recorded 05/08/2026: 328,00–355,00 R$/@
     nome: "Boi China (a prazo)",
+    prazo: "a prazo (30 dias)",
     tipo: "gado_arroba",
     unidade: "@",
     faixa: { "@": [100, 1e3] },
@@ -136,6 +137,7 @@ var PRODUTOS_DECLARADOS = {
   boi_gordo_prazo: {
     // "Boi Gordo - Média a Prazo Estado de São Paulo": 346,21–351,65 R$/@ (the cash indicator's range)
     nome: "Boi gordo a prazo",
+    prazo: "média a prazo (CDI de 30 dias)",
     tipo: "sem_simulacao",
     unidade: "@",
     faixa: { "@": [100, 1e3] },
@@ -281,6 +283,12 @@ var PRODUTOS_DECLARADOS = {
 };
 var PRODUTOS = Object.keys(PRODUTOS_DECLARADOS);
 var PRODUTO_INFO = { ...PRODUTOS_DECLARADOS };
+function prazoDoValor(p) {
+  return (isProduto(p) ? PRODUTO_INFO[p].prazo : void 0) ?? "à vista";
+}
+function isProduto(value) {
+  return PRODUTOS.includes(value);
+}
 function nomesDoTipo(tipo) {
   const nomes = PRODUTOS.filter((p) => PRODUTO_INFO[p].tipo === tipo).map((p) => PRODUTO_INFO[p].nome.toLowerCase());
   return nomes.length <= 1 ? nomes[0] ?? "" : `${nomes.slice(0, -1).join(", ")} e ${nomes[nomes.length - 1]}`;
@@ -372,6 +380,9 @@ var COLUNA_INFO = {
   senar_avista: { nome: "à vista, sem Funrural e com só o SENAR (0,2%) descontado pela fonte", desconta: "senar" },
   senar_30d: { nome: "30 dias, sem Funrural e com só o SENAR (0,2%) descontado pela fonte", desconta: "senar" }
 };
+function nomeDaColuna(c, produto) {
+  return c === "valor" ? `bruto, ${prazoDoValor(produto)}` : COLUNA_INFO[c].nome;
+}
 var DIAS_UTEIS_ATUAL = 3;
 var KG_POR_ARROBA = 15n;
 var LIMITES = {
@@ -802,6 +813,7 @@ export {
   formatarReais,
   hojeEmBrasilia,
   lerDecimal,
+  nomeDaColuna,
   referenciaDaSerie,
   serieDaEntrada,
   simular,

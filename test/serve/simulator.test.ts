@@ -10,6 +10,7 @@ import {
   hojeEmBrasilia,
   LIMITES,
   lerDecimal,
+  nomeDaColuna,
   referenciaDaSerie,
   ROTULOS,
   SimulacaoForaDoLimite,
@@ -326,5 +327,20 @@ describe("the price's own domain: Funrural per source, the day it is from, names
     expect(r.preco.descricao).not.toContain("boi_gordo/MS");
     // the serie id stays in the result for programs
     expect(r.preco.serie).toBe("boi_gordo/MS");
+  });
+});
+
+describe("a headline price's payment term", () => {
+  it("is cash unless the product declares another: Boi China's valor is Scot's 30-day price", async () => {
+    expect(nomeDaColuna("valor", "boi_gordo")).toBe("bruto, à vista");
+    expect(nomeDaColuna("valor", "boi_china")).toBe("bruto, a prazo (30 dias)");
+    expect(nomeDaColuna("funrural_30d", "boi_china")).toContain("30 dias, com o Funrural");
+    const pacote = JSON.parse(await readFile(join(REPO_ROOT, "public", "api", "v1", "datapackage.json"), "utf8")) as {
+      resources: Array<{ path: string; schema: { fields: Array<{ name: string; description: string }> } }>;
+    };
+    const china = pacote.resources.find((r) => r.path === "historico/boi_china/PR.pracas.csv")!;
+    expect(china.schema.fields.find((f) => f.name === "valor")!.description).toContain("a prazo (30 dias)");
+    const ms = pacote.resources.find((r) => r.path === "historico/boi_gordo/MS.pracas.csv")!;
+    expect(ms.schema.fields.find((f) => f.name === "valor")!.description).toContain("à vista");
   });
 });

@@ -11,6 +11,7 @@ import type { UF } from "../../domain/ufs.ts";
 import {
   CAMPOS_SIMULADOR,
   COLUNA_INFO,
+  nomeDaColuna,
   diasEntre,
   diasUteisEntre,
   DIAS_UTEIS_ATUAL,
@@ -149,7 +150,7 @@ async function ajustarSerie(): Promise<void> {
   const colunas = referenciaDaSerie(f, s.id).colunas ?? {};
   const anterior = sel.value;
   clear(sel);
-  sel.append(el("option", { value: "" }, `${COLUNA_INFO.valor.nome} (${preco(f.valor, f.unidade)}, padrão)`));
+  sel.append(el("option", { value: "" }, `${nomeDaColuna("valor", f.produto)} (${preco(f.valor, f.unidade)}, padrão)`));
   for (const [c, v] of Object.entries(colunas) as Array<[ColunaPreco, number]>) {
     sel.append(el("option", { value: c }, `${COLUNA_INFO[c].nome} (${preco(v, f.unidade)})`));
   }

@@ -72,7 +72,7 @@ export type Produto =
   | "suino_carcaca";
 
 /**
- * Unidade do preço: "@" (arroba, 15 kg de carcaça), "kg" (quilo; a Scot cota o RS por kg de peso vivo), "sc60kg" (saca de 60 kg), "cabeca" (por cabeça), "sc50kg" (saca de 50 kg), "t" (tonelada), "cx40_8kg" (caixa de 40,8 kg (laranja)) ou "ct_lb" (centavos de real por libra-peso (algodão)).
+ * Unidade do preço: "@" (arroba, 15 kg de carcaça), "kg" (quilo (de peso vivo no boi do RS e na reposição, de carcaça ou de produto nos outros: a região de cada série diz)), "sc60kg" (saca de 60 kg), "cabeca" (por cabeça), "sc50kg" (saca de 50 kg), "t" (tonelada), "cx40_8kg" (caixa de 40,8 kg (laranja)) ou "ct_lb" (centavos de real por libra-peso (algodão)).
  *
  * schemas/common.schema.json#/$defs/unidade
  */
@@ -1227,7 +1227,7 @@ export interface Campo {
   /**
    * Tipo Table Schema.
    */
-  type: "date" | "number" | "string";
+  type: "date" | "number" | "string" | "boolean";
   /**
    * O que a coluna contém, com a unidade.
    */

@@ -6,7 +6,7 @@ var __publicField = (obj, key, value) => __defNormalProp(obj, typeof key !== "sy
 // pipeline/domain/products.ts
 var UNIDADE_INFO = {
   "@": { nome: "arroba (15 kg de carcaça)", sufixo: "/@", por: "por arroba", descricao: "arroba, 15 kg de carcaça" },
-  kg: { nome: "quilo", sufixo: "/kg", por: "por kg", descricao: "quilo; a Scot cota o RS por kg de peso vivo" },
+  kg: { nome: "quilo", sufixo: "/kg", por: "por kg", descricao: "quilo (de peso vivo no boi do RS e na reposição, de carcaça ou de produto nos outros: a região de cada série diz)" },
   sc60kg: { nome: "saca de 60 kg", sufixo: "/sc 60 kg", por: "por saca de 60 kg", descricao: "saca de 60 kg" },
   cabeca: { nome: "cabeça", sufixo: "/cabeça", por: "por cabeça", descricao: "por cabeça" },
   sc50kg: { nome: "saca de 50 kg", sufixo: "/sc 50 kg", por: "por saca de 50 kg", descricao: "saca de 50 kg" },

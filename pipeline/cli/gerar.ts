@@ -12,7 +12,8 @@ const USAGE = `uso: npm run gerar [-- --verificar]
   escreve em schemas/common.schema.json os produtos, fontes e unidades do catálogo (domain/products.ts,
   sources/index.ts) e gera de schemas/*.schema.json os tipos de cada arquivo publicado
   (pipeline/domain/publicados.gerados.ts), public/api/v1/client.d.ts (com pipeline/openapi/client.d.template.ts),
-  o pacote npm cliente/ (index.js do mesmo modelo de api/v1/client.js, index.d.ts), a tabela de séries do
+  o pacote npm cliente/ (index.js do mesmo modelo de api/v1/client.js, index.d.ts, e em package.json
+  repository, homepage e bugs do campo "repository" do package.json da raiz), a tabela de séries do
   README.md, e LICENSE e CITATION.cff com os termos de cada fonte (sources/*.ts)
   --verificar  não grava nada; sai com 1 se algum arquivo gerado estiver desatualizado`;
 

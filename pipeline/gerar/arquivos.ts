@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PRODUTO_INFO, PRODUTOS, UNIDADE_INFO, UNIDADES } from "../domain/products.ts";
 import { allSeries, SOURCES } from "../sources/index.ts";
+import { PROJECT_URL, SITE_URL, type SiteUrls } from "../domain/site.ts";
 import { renderClient } from "../openapi/client.ts";
 import { citacaoCff, licencaTexto } from "../render/licenca.ts";
 import { gerarDeclaracoes, porSchema, type Schemas } from "./tipos.ts";
@@ -28,6 +29,8 @@ export const GERADOS = {
   /** the npm package (cliente/): the same client as api/v1/client.js, and the same types as client.d.ts */
   pacoteJs: "cliente/index.js",
   pacoteTipos: "cliente/index.d.ts",
+  /** the package's manifest: its repository, homepage and bugs from package.json's `repository` (the rest as written) */
+  pacoteManifesto: "cliente/package.json",
   /** the terms of the compilation and of each source's numbers, from the catalogue's sources */
   licenca: "LICENSE",
   /** how to cite the data (CFF 1.2.0), from the same sources */
@@ -66,6 +69,8 @@ export interface Entradas {
   clientTemplate: string;
   /** text of pipeline/openapi/client.template.js */
   clientJsTemplate: string;
+  /** text of cliente/package.json, hand-written but for the fields that name the repository */
+  pacoteManifestoTexto: string;
 }
 
 /** Reads the inputs from the working tree: every schemas/*.schema.json and the client template. */
@@ -98,7 +103,29 @@ export function lerEntradas(raiz = RAIZ): Entradas {
     catalogo,
     clientTemplate: readFileSync(join(raiz, CLIENT_D_TEMPLATE), "utf8"),
     clientJsTemplate: readFileSync(join(raiz, CLIENT_JS_TEMPLATE), "utf8"),
+    pacoteManifestoTexto: readFileSync(join(raiz, GERADOS.pacoteManifesto), "utf8"),
   };
+}
+
+/**
+ * cliente/package.json with `repository`, `homepage` and `bugs` from package.json's `repository`
+ * (domain/site.ts), the other fields as written. A fork's package then names the fork, which npm's
+ * provenance requires: it refuses a package whose repository is not the one that built it.
+ */
+export function manifestoDoPacote(texto: string, urls: Pick<SiteUrls, "PROJECT_URL" | "SITE_URL"> = { PROJECT_URL, SITE_URL }): string {
+  let pacote: Record<string, unknown>;
+  try {
+    pacote = JSON.parse(texto) as Record<string, unknown>;
+  } catch (err) {
+    throw new Error(`[gerar] ${GERADOS.pacoteManifesto}: JSON inválido: ${(err as Error).message}`, { cause: err });
+  }
+  const repositorio = pacote["repository"];
+  const diretorio = repositorio && typeof repositorio === "object" && "directory" in repositorio ? (repositorio as { directory: unknown }).directory : "cliente";
+  // assigning existing keys keeps their place, so a hand edit elsewhere is the only diff
+  pacote["repository"] = { type: "git", url: `git+${urls.PROJECT_URL}.git`, directory: diretorio };
+  pacote["homepage"] = urls.SITE_URL;
+  pacote["bugs"] = `${urls.PROJECT_URL}/issues`;
+  return JSON.stringify(pacote, null, 2) + "\n";
 }
 
 const INICIO_SERIES = "<!-- series: gerado por npm run gerar a partir do catálogo; não edite -->";
@@ -184,6 +211,7 @@ export async function gerarArquivos(entradas: Entradas): Promise<Map<string, str
     [GERADOS.client, `${BANNER_CLIENT}\n${tipos}`],
     [GERADOS.pacoteJs, renderClient(entradas.clientJsTemplate, undefined, BANNER_PACOTE_JS)],
     [GERADOS.pacoteTipos, `${BANNER_PACOTE_TIPOS}\n${tipos}`],
+    [GERADOS.pacoteManifesto, manifestoDoPacote(entradas.pacoteManifestoTexto)],
     [GERADOS.licenca, licencaTexto(SOURCES)],
     [GERADOS.citacao, citacaoCff(SOURCES)],
   ]);

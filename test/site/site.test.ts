@@ -1,9 +1,11 @@
-import { cp, readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { cp, readdir, readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { REPO_ROOT } from "../../pipeline/config.ts";
 import * as site from "../../pipeline/domain/site.ts";
 import { parseRepository, siteUrls, type SiteUrls } from "../../pipeline/domain/site.ts";
+import { GERADOS, manifestoDoPacote } from "../../pipeline/gerar/arquivos.ts";
 import { CLIENT_PATH, CLIENT_TEMPLATE, renderClient } from "../../pipeline/openapi/client.ts";
 import { cleanup, tempSite, testConfig } from "../helpers/pipeline.ts";
 import { listFiles } from "../helpers/pipeline.ts";
@@ -146,16 +148,31 @@ describe("a different repository setting", () => {
 });
 
 describe("nothing else hard-codes the repository", () => {
-  it("pipeline/ never names it; in public/ only the files rendered from package.json do", async () => {
+  it("pipeline/ never names it; elsewhere only package.json and the files rendered from it do", async () => {
     const pattern = hardCodings(site);
     const hits: string[] = [];
-    for (const dir of ["pipeline", "public"]) {
-      for (const f of await listFiles(join(REPO_ROOT, dir))) {
-        if (pattern.test(await readFile(f, "utf8"))) hits.push(relative(REPO_ROOT, f));
-      }
+    const rootFiles = (await readdir(REPO_ROOT, { withFileTypes: true })).filter((e) => e.isFile()).map((e) => join(REPO_ROOT, e.name));
+    for (const f of [...rootFiles, ...(await Promise.all(["pipeline", "public", "cliente"].map((d) => listFiles(join(REPO_ROOT, d))))).flat()]) {
+      if (pattern.test(await readFile(f, "utf8"))) hits.push(relative(REPO_ROOT, f));
     }
-    // every file rendered with the setting names it (else the list above is stale), and no other does
-    expect(hits.sort()).toEqual(RENDERED_WITH_URLS.map((p) => `public/${p}`));
+    // every file rendered with the setting names it (else a list is stale), and no other does:
+    // the site's (build), npm run gerar's (LICENSE, CITATION.cff, the npm package's code and
+    // manifest), the setting itself, and the two READMEs, prose about this instance
+    const rendered = [...RENDERED_WITH_URLS.map((p) => `public/${p}`), GERADOS.licenca, GERADOS.citacao, GERADOS.pacoteJs, GERADOS.pacoteManifesto];
+    expect(hits.sort()).toEqual([...rendered, "package.json", "README.md", "cliente/README.md"].sort());
+  });
+
+  it("npm run gerar gives the npm package a fork's repository, site and mirrors", () => {
+    const manifesto = JSON.parse(manifestoDoPacote(readFileSync(join(REPO_ROOT, GERADOS.pacoteManifesto), "utf8"), FORK));
+    expect(manifesto).toMatchObject({
+      name: "@cotacao-aberta/cliente",
+      repository: { type: "git", url: `git+${FORK.PROJECT_URL}.git`, directory: "cliente" },
+      homepage: FORK.SITE_URL,
+      bugs: `${FORK.PROJECT_URL}/issues`,
+    });
+    const codigo = renderClient(readFileSync(CLIENT_TEMPLATE, "utf8"), FORK);
+    expect(codigo).toContain(`"${FORK.JSDELIVR_URL}"`);
+    for (const texto of [JSON.stringify(manifesto), codigo]) expect(hardCodings(site).test(texto)).toBe(false);
   });
 
   it("the published client.js is its template with this repository's mirrors (npm run build after editing either)", async () => {

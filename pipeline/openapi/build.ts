@@ -421,6 +421,23 @@ export function buildOpenApi(files: ReadonlyMap<string, string>, amostra: Amostr
     url: `/api/v1/historico/${est}.pracas.csv`,
     content: { "text/csv": { schema: { type: "string" } } },
   });
+  // the Excel-BR copy beside each CSV: a path of its own, so a tool that lists the API finds it
+  const excel: Array<[string, string, string, Json[], string]> = [
+    ["/api/v1/historico/{produto}.csv", "getHistoricoCsvExcel", "Histórico nacional em CSV, para o Excel", [P.produto], nac],
+    ["/api/v1/historico/{produto}/{uf}.csv", "getHistoricoUfCsvExcel", "Histórico estadual em CSV, para o Excel", [P.produtoUf, P.uf], est],
+    ["/api/v1/historico/{produto}/{uf}.pracas.csv", "getPracasCsvExcel", "Todas as praças de uma UF em CSV, para o Excel", [P.produtoUf, P.uf], `${est}.pracas`],
+  ];
+  for (const [k, id, summary, params, exemplo] of excel) {
+    paths[k.replace(/\.csv$/, ".excel.csv")] = staticGet({
+      id,
+      summary,
+      description: `O mesmo \`${k.slice("/api/v1/".length)}\` para o Excel em português: \`;\`, vírgula decimal, UTF-8 com BOM, CRLF.`,
+      tag: "Séries",
+      params,
+      url: `/api/v1/historico/${exemplo}.excel.csv`,
+      content: { "text/csv": { schema: { type: "string" } } },
+    });
+  }
   paths["/api/v1/historico.csv"] = staticGet({
     id: "getHistoricoLongo",
     summary: "Todas as séries num só CSV (formato longo)",

@@ -26,8 +26,23 @@ async function walk(dir: string, root = dir, out: string[] = []): Promise<string
 }
 
 /** "/api/v1/cotacao/{produto}/{uf}.json" -> a regex matching the concrete paths. */
-function templateRegex(path: string): RegExp {
-  return new RegExp(`^${path.replace(/[.]/g, "\\.").replace(/\{[^}]+\}/g, "[^/]+")}$`);
+/**
+ * A path template as a regex: each parameter matches only its enum when it has one (so
+ * "historico/boi_gordo/MS.excel.csv" is not taken for the UF "MS.excel"), else a segment.
+ */
+function templateRegex(path: string, params: Array<{ name: string; schema?: { enum?: string[] } }> = []): RegExp {
+  const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const partes = path.split(/(\{[^}]+\})/);
+  return new RegExp(
+    `^${partes
+      .map((p) => {
+        const m = /^\{([^}]+)\}$/.exec(p);
+        if (!m) return esc(p);
+        const valores = params.find((x) => x.name === m[1])?.schema?.enum;
+        return valores ? `(?:${valores.map(esc).join("|")})` : "[^/]+";
+      })
+      .join("")}$`,
+  );
 }
 
 describe("api/v1/openapi.json", () => {
@@ -63,7 +78,8 @@ describe("api/v1/openapi.json", () => {
 
   it("describes every published file, and every static path exists", () => {
     const published = files.filter((f) => /^(api\/v1\/.+\.(json|csv|xml)|schemas\/.+\.schema\.json)$/.test(f));
-    const templates = Object.keys(spec.paths).map((p) => [p, templateRegex(p.slice(1))] as const);
+    const resolver = (x: any): any => (x?.$ref ? x.$ref.split("/").slice(1).reduce((o: any, k: string) => o[k], spec) : x);
+    const templates = Object.entries(spec.paths).map(([p, item]: [string, any]) => [p, templateRegex(p.slice(1), (item.get?.parameters ?? []).map(resolver))] as const);
     for (const f of published) expect(templates.some(([, re]) => re.test(f)), `${f} sem caminho na descrição`).toBe(true);
     for (const [p, re] of templates) {
       if (!p.includes(".")) continue; // query interface

@@ -24,7 +24,8 @@ export async function buildTestSite(): Promise<{ dir: string; publicDir: string;
     env: {},
   });
   if (report.written.length === 0) throw new Error("buildTestSite: o pipeline não escreveu nenhum arquivo");
-  for (const rel of ["index.html", "simulador", "assets/painel.css"]) {
+  // index.html is the run's own (site assembly writes it); the rest is the committed static part
+  for (const rel of ["simulador", "assets/painel.css", "favicon.svg", "favicon.png", "favicon-512.png"]) {
     await cp(join(REPO_ROOT, "public", rel), join(publicDir, rel), { recursive: true });
   }
   await buildAssets(publicDir);

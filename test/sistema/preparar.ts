@@ -19,6 +19,8 @@ export interface Requisito {
   para: string;
   /** the executables any one of which satisfies it, in order; env decides (e.g. an override) */
   caminhos(env: NodeJS.ProcessEnv): string[];
+  /** the paths are files to read (a Python module), not executables */
+  arquivo?: boolean;
 }
 
 /** Playwright's own Chromium build, when the package is there (GitHub Actions installs it). */
@@ -39,11 +41,21 @@ export const REQUISITOS: readonly Requisito[] = [
     // will use, so it alone counts; otherwise Debian's, or Playwright's own build
     caminhos: (env) => (env.PLAYWRIGHT_CHROMIUM_EXECUTABLE_PATH ? [env.PLAYWRIGHT_CHROMIUM_EXECUTABLE_PATH] : [DEBIAN_CHROMIUM, ...chromiumDoPlaywright()]),
   },
+  {
+    pacote: "python3-pandas",
+    para: "rodar o exemplo de pandas do README, em test/dados/readme-pandas.test.ts",
+    // Debian's module for Debian's python3 (the test runs /usr/bin/python3)
+    caminhos: () => [PANDAS_DEBIAN],
+    arquivo: true,
+  },
 ];
 
-export function executavel(path: string): boolean {
+/** Debian's pandas for Debian's /usr/bin/python3 (package python3-pandas). */
+export const PANDAS_DEBIAN = "/usr/lib/python3/dist-packages/pandas/__init__.py";
+
+export function executavel(path: string, arquivo = false): boolean {
   try {
-    accessSync(path, constants.X_OK);
+    accessSync(path, arquivo ? constants.R_OK : constants.X_OK);
     return true;
   } catch {
     return false;
@@ -54,7 +66,7 @@ export interface Ambiente {
   env: NodeJS.ProcessEnv;
   /** running as root (may install with apt-get) */
   root: boolean;
-  existe: (path: string) => boolean;
+  existe: (path: string, arquivo?: boolean) => boolean;
   /** runs apt-get with these arguments; true on success */
   aptGet: (args: string[]) => boolean;
   log: (linha: string) => void;
@@ -81,7 +93,7 @@ export function ambienteReal(): Ambiente {
 }
 
 function faltando(requisitos: readonly Requisito[], amb: Ambiente): Requisito[] {
-  return requisitos.filter((r) => !r.caminhos(amb.env).some((p) => amb.existe(p)));
+  return requisitos.filter((r) => !r.caminhos(amb.env).some((p) => amb.existe(p, r.arquivo)));
 }
 
 /**

@@ -135,8 +135,15 @@ describe("a product and a source page registered in a test go everywhere", () =>
     // paths relative to api/v1/; no declared place, so the national series publishes none
     expect(index.series.find((s: { id: string }) => s.id === PRODUTO)).toMatchObject({ path: `cotacao/${PRODUTO}.json`, csv: `historico/${PRODUTO}.csv`, uf: null, nacional: true });
     // the long file, the Excel-BR copy and the data package follow the catalogue too
-    const longo = await readFile(join(publicDir, "api/v1/historico.csv"), "utf8");
-    expect(longo).toContain(`\n${PRODUTO}/GO,${PRODUTO},GO,Goiás (média),teste,@,BRL,2026-09-25,301\n`);
+    // (read by column name: the long file's layout is its renderer's, pipeline/render/longo.ts)
+    const [cabecalho, ...linhas] = (await readFile(join(publicDir, "api/v1/historico.csv"), "utf8")).trimEnd().split("\n").map((l) => l.split(","));
+    const longo = linhas.map((l) => Object.fromEntries(cabecalho!.map((c, i) => [c, l[i]])));
+    expect(longo.filter((l) => l["produto"] === PRODUTO)).toEqual([
+      expect.objectContaining({ serie: PRODUTO, uf: "", praca: "", fonte: "teste", unidade: "@", data: "2026-09-24", valor: "310" }),
+      expect.objectContaining({ serie: PRODUTO, uf: "", praca: "", fonte: "teste", unidade: "@", data: "2026-09-25", valor: "311.25" }),
+      expect.objectContaining({ serie: `${PRODUTO}/GO`, uf: "GO", praca: "Goiás (média)", fonte: "teste", unidade: "@", data: "2026-09-24", valor: "300.5" }),
+      expect.objectContaining({ serie: `${PRODUTO}/GO`, uf: "GO", praca: "Goiás (média)", fonte: "teste", unidade: "@", data: "2026-09-25", valor: "301" }),
+    ]);
     expect(await readFile(join(publicDir, `api/v1/historico/${PRODUTO}/GO.excel.csv`), "utf8")).toBe("\ufeffdata;valor;unidade\r\n2026-09-24;300,5;@\r\n2026-09-25;301;@\r\n");
     const pacote = await readJson(publicDir, "api/v1/datapackage.json");
     expect(pacote.resources.map((r: { path: string }) => r.path)).toEqual(expect.arrayContaining([`historico/${PRODUTO}.csv`, `historico/${PRODUTO}/GO.csv`]));

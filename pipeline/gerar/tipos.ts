@@ -14,6 +14,7 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import { compile, type JSONSchema } from "json-schema-to-typescript";
+import { nomeDoTipo as pascal } from "../contract/nome-do-tipo.ts";
 
 /** Schema file name ("serie.schema.json") -> parsed schema, in any order. */
 export type Schemas = ReadonlyMap<string, unknown>;
@@ -24,16 +25,6 @@ const isNo = (v: unknown): v is No => typeof v === "object" && v !== null && !Ar
 
 /** The file whose `$defs` every other schema shares; it describes no file of its own. */
 export const COMUM = "common.schema.json";
-
-/** "historicoEntrada" -> "HistoricoEntrada"; "serie.schema.json" -> "Serie" */
-function pascal(s: string): string {
-  return s
-    .replace(/\.schema\.json$/, "")
-    .split(/[^A-Za-z0-9]+/)
-    .filter(Boolean)
-    .map((w) => w[0]!.toUpperCase() + w.slice(1))
-    .join("");
-}
 
 /** A definition to declare: its schema, the file it is in and, for `$defs`, its key. */
 interface Def {

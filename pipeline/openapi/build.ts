@@ -20,6 +20,7 @@ import { EVENTOS_PATH, FEED_PATH } from "../events/model.ts";
 import { stringifyDoc } from "../render/json.ts";
 import { lerAmostra, type Amostra } from "./exemplos.ts";
 import { JSDELIVR_URL, LOCAL_URL, SITE_URL } from "./servers.ts";
+import { nomeDoTipo as pascal } from "../contract/nome-do-tipo.ts";
 
 export const OPENAPI_PATH = "api/v1/openapi.json";
 
@@ -27,16 +28,6 @@ type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 type Obj = { [k: string]: Json };
 
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
-
-/** "historicoEntrada" -> "HistoricoEntrada"; "serie.schema.json" -> "Serie" (the names client.d.ts uses too). */
-function pascal(s: string): string {
-  return s
-    .replace(/\.schema\.json$/, "")
-    .split(/[^A-Za-z0-9]+/)
-    .filter(Boolean)
-    .map((w) => w[0]!.toUpperCase() + w.slice(1))
-    .join("");
-}
 
 const COMUM = "common.schema.json";
 

@@ -3,9 +3,9 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import * as cheerio from "cheerio";
 import { describe, expect, it } from "vitest";
-import { ParseError } from "../pipeline/domain/errors.ts";
 import type { PriceRow } from "../pipeline/domain/row.ts";
 import { cepea } from "../pipeline/sources/cepea.ts";
+import { parseError } from "./helpers/parse-error.ts";
 
 const html = (page: string) =>
   readFileSync(fileURLToPath(new URL(`./fixtures/cepea/${page}.html`, import.meta.url)), "utf8");
@@ -16,15 +16,6 @@ const page = (id: string) => {
 };
 const parse = (id: string, source = html(id)) => page(id).parse(source).rows;
 const last = (rows: PriceRow[]) => rows[rows.length - 1]!;
-const parseError = (fn: () => unknown): ParseError => {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(ParseError);
-    return e as ParseError;
-  }
-  throw new Error("esperava ParseError");
-};
 
 describe("CEPEA: the values of the recorded pages (fixtures MANIFEST)", () => {
   it("boi gordo: 15 days from 17/08/2026, latest 04/09/2026 R$ 347,70 / US$ 67,78", () => {

@@ -2,9 +2,9 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { ParseError } from "../pipeline/domain/errors.ts";
 import { SCOT_UFS } from "../pipeline/sources/scot.ts";
 import { lerPraca, scot } from "../pipeline/sources/scot.ts";
+import { parseError } from "./helpers/parse-error.ts";
 
 const html = (page: string) =>
   readFileSync(fileURLToPath(new URL(`./fixtures/scot/${page}.html`, import.meta.url)), "utf8");
@@ -20,15 +20,6 @@ const praca = (rows: ReturnType<typeof parse>["rows"], uf: string, nome: string)
   const r = rows.find((x) => x.uf === uf && x.praca === nome);
   if (!r) throw new Error(`praça ${uf} ${nome} ausente`);
   return r;
-};
-const parseError = (fn: () => unknown): ParseError => {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(ParseError);
-    return e as ParseError;
-  }
-  throw new Error("esperava ParseError");
 };
 
 /** The Mercado Físico part of the boi page (after the "Boi China a Prazo" table). */

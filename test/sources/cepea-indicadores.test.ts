@@ -9,7 +9,6 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runValidate } from "../../pipeline/cli/validate.ts";
-import { ParseError } from "../../pipeline/domain/errors.ts";
 import { PRODUTO_INFO } from "../../pipeline/domain/products.ts";
 import type { PriceRow } from "../../pipeline/domain/row.ts";
 import { limitesDaSerie, seriesId, ufPublicada } from "../../pipeline/domain/series.ts";
@@ -17,6 +16,7 @@ import { cepea } from "../../pipeline/sources/cepea.ts";
 import { numeroCompleto } from "../../pipeline/sources/html.ts";
 import { allSeries, serieDef } from "../../pipeline/sources/index.ts";
 import { cleanup, FIXTURES, readJson, replay, tempSite } from "../helpers/pipeline.ts";
+import { parseError } from "../helpers/parse-error.ts";
 
 const NOVAS = ["boi-gordo-prazo", "trigo", "arroz", "cafe", "algodao", "acucar", "citros", "frango", "suino"] as const;
 
@@ -28,15 +28,6 @@ const page = (id: string) => {
 };
 const parse = (id: string, source = html(id)) => page(id).parse(source);
 const serie = (rows: PriceRow[], id: string) => rows.filter((r) => seriesId(r) === id);
-const parseError = (fn: () => unknown): ParseError => {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(ParseError);
-    return e as ParseError;
-  }
-  throw new Error("esperava ParseError");
-};
 /** The recorded page with one literal edit, which must be there. */
 const edited = (id: string, from: string | RegExp, to: string) => {
   const before = html(id);

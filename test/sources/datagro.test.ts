@@ -2,21 +2,12 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { ParseError } from "../../pipeline/domain/errors.ts";
 import { datagro, parseReposicao } from "../../pipeline/sources/datagro.ts";
+import { parseError } from "../helpers/parse-error.ts";
 
 const html = readFileSync(fileURLToPath(new URL("../fixtures/datagro/reposicao-nelore-macho.html", import.meta.url)), "utf8");
 const page = datagro.pages[0]!;
 
-const parseError = (fn: () => unknown): ParseError => {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(ParseError);
-    return e as ParseError;
-  }
-  throw new Error("esperava ParseError");
-};
 
 /** Independent reading of the page: plain regexes over each day's block, in centavos. */
 function porRegex(text: string): Map<string, number> {

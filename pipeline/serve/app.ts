@@ -9,7 +9,7 @@ import { PipelineError } from "../domain/errors.ts";
 import { chooseEncoding, FileCache, safePath, type FileEntry } from "./files.ts";
 import { hojeEmBrasilia } from "../simulator/simulator.ts";
 import { ApiError, AVISO, cabecalhoIgnorados, cotacao, type Answer, COTACAO_PARAMS, historico, HISTORICO_PARAMS, parseQuery, simulador, SIMULADOR_PARAMS } from "./query.ts";
-import { clientAddress, Quota, type QuotaOptions, type QuotaState } from "./quota.ts";
+import { clientAddress, Quota, quotaState, seguir, type QuotaCheck, type QuotaOptions, type QuotaStore, type Talvez } from "./quota.ts";
 
 export interface ServeOptions {
   /** the site root (public/) */
@@ -19,6 +19,8 @@ export interface ServeOptions {
   /** how many proxies in front of the server append to X-Forwarded-For; 0 = ignore the header */
   trustedProxies?: number;
   quota?: QuotaOptions;
+  /** where the counters live (Redis, the cluster primary); default: this process's memory, with `quota`'s limits */
+  quotaStore?: QuotaStore;
   /** the clock of the quota and of the files' rechecks (tests pin it) */
   now?: () => number;
 }
@@ -58,7 +60,7 @@ type HeaderMap = Record<string, string>;
 interface Client {
   kind: "key" | "ip";
   id: string;
-  quota?: QuotaState;
+  quota?: QuotaCheck;
   /** an X-API-Key was sent but is not configured, and the route does not need one (static files) */
   keyIgnored?: boolean;
 }
@@ -68,6 +70,15 @@ interface Prepared {
   head: string;
   etag: string;
   headers: HeaderMap;
+}
+
+/** seconds a client is told to wait when the shared quota store is down and the server refuses (503) */
+const RETRY_INDISPONIVEL = 30;
+
+/** adds a token to X-Cotacao-Aviso, after any already there (an HTTP list) */
+function avisar(headers: HeaderMap, texto: string): void {
+  const antes = headers[AVISO];
+  headers[AVISO] = antes ? `${antes}, ${texto}` : texto;
 }
 
 function hashKey(key: string): string {
@@ -147,7 +158,7 @@ function compressDynamic(body: Buffer, enc: "br" | "gzip"): Buffer {
 export function createApp(opts: ServeOptions): Hono<Env> {
   const now = opts.now ?? Date.now;
   const files = new FileCache(opts.publicDir, { now });
-  const quota = new Quota(opts.quota);
+  const quota: QuotaStore = opts.quotaStore ?? new Quota(opts.quota);
   const keys = new Set([...(opts.apiKeys ?? [])].map(hashKey));
   const trusted = opts.trustedProxies ?? 0;
   const app = new Hono<Env>({ strict: true });
@@ -165,21 +176,32 @@ export function createApp(opts: ServeOptions): Hono<Env> {
   const address = (c: Context<Env>) => clientAddress(c.env?.incoming?.socket?.remoteAddress, header(c, "x-forwarded-for"), trusted);
 
   /** CORS, nosniff and the quota headers: on every response, whatever the route or outcome */
-  const baseHeaders = (q: QuotaState): HeaderMap => ({
-    "Access-Control-Allow-Origin": CORS_HEADERS["Access-Control-Allow-Origin"],
-    "Access-Control-Expose-Headers": CORS_HEADERS["Access-Control-Expose-Headers"],
-    "X-Content-Type-Options": "nosniff",
-    "X-RateLimit-Limit": String(q.limit),
-    "X-RateLimit-Remaining": String(q.remaining),
-    "X-RateLimit-Reset": String(q.reset),
-  });
-  const stateOf = (client: Client): QuotaState => (client.quota ??= quota.peek(client.kind, client.id, now()));
+  const baseHeaders = (q: QuotaCheck): HeaderMap => {
+    const h: HeaderMap = {
+      "Access-Control-Allow-Origin": CORS_HEADERS["Access-Control-Allow-Origin"],
+      "Access-Control-Expose-Headers": CORS_HEADERS["Access-Control-Expose-Headers"],
+      "X-Content-Type-Options": "nosniff",
+      "X-RateLimit-Limit": String(q.limit),
+      "X-RateLimit-Remaining": String(q.remaining),
+      "X-RateLimit-Reset": String(q.reset),
+    };
+    if (q.aviso) h[AVISO] = q.aviso;
+    return h;
+  };
+  const stateOf = (client: Client): Talvez<QuotaCheck> =>
+    client.quota ?? seguir(quota.peek(client.kind, client.id, now()), (q) => (client.quota = q));
+  /** a peek for an answer that has no client yet (errors, preflights); a store that fails still lets the answer out */
+  const peekAddress = (c: Context<Env>): Talvez<QuotaCheck> => {
+    const q = quota.peek("ip", address(c), now());
+    return q instanceof Promise ? q.catch((): QuotaCheck => ({ ...quotaState(opts.quota?.freeLimit ?? 100, 0, now()), indisponivel: true })) : q;
+  };
 
-  const failure = (c: Context<Env>, err: unknown, q: QuotaState): Response => {
+  const failure = (c: Context<Env>, err: unknown, q: QuotaCheck): Response => {
     const e = err instanceof ApiError ? err : new ApiError(500, "erro_interno", "erro interno do servidor; tente de novo mais tarde");
     if (!(err instanceof ApiError)) console.error(`[serve] ${c.req.method} ${rawTarget(c).slice(0, 200)}: ${(err as Error).stack ?? err}`);
     const headers = baseHeaders(q);
     if (e.status === 429) headers["Retry-After"] = String(q.retryAfter);
+    if (e.status === 503) headers["Retry-After"] = String(RETRY_INDISPONIVEL);
     if (e.status === 405) headers.Allow = ALLOWED_METHODS.join(", ");
     return errorResponse(e, headers);
   };
@@ -191,10 +213,13 @@ export function createApp(opts: ServeOptions): Hono<Env> {
    * quota, so an unknown key there is ignored (the client is its address) and the answer says so.
    */
   const route =
-    (handler: (c: Context<Env>, client: Client) => Response | Promise<Response>, checkPath = true, keyOptional = false) =>
-    (c: Context<Env>): Response | Promise<Response> => {
+    (handler: (c: Context<Env>, client: Client) => Talvez<Response>, checkPath = true, keyOptional = false) =>
+    (c: Context<Env>): Talvez<Response> => {
       let client: Client | undefined;
-      const fail = (err: unknown) => failure(c, err, client ? stateOf(client) : quota.peek("ip", address(c), now()));
+      const fail = (err: unknown): Talvez<Response> => {
+        const q = client?.quota ?? (client ? stateOf(client) : peekAddress(c));
+        return q instanceof Promise ? q.then((s) => failure(c, err, s), () => failure(c, err, { ...quotaState(0, 0, now()), indisponivel: true })) : failure(c, err, q);
+      };
       try {
         const key = header(c, "x-api-key");
         const known = key !== undefined && keys.has(hashKeyCached(key.trim()));
@@ -214,8 +239,9 @@ export function createApp(opts: ServeOptions): Hono<Env> {
     };
 
   /** a query answer with the client's counter in it, or a 304 when the client has this data */
-  const answer = (c: Context<Env>, q: QuotaState, head: string, etag: string, own: HeaderMap): Response => {
+  const answer = (c: Context<Env>, q: QuotaCheck, head: string, etag: string, own: HeaderMap): Response => {
     const headers = { ...baseHeaders(q), ...own };
+    if (q.aviso && own[AVISO]) avisar(headers, q.aviso);
     headers.ETag = etag;
     headers["Cache-Control"] = CACHE_CONTROL;
     headers.Vary = "Accept-Encoding, X-API-Key";
@@ -230,51 +256,74 @@ export function createApp(opts: ServeOptions): Hono<Env> {
     return new Response(body, { status: 200, headers });
   };
 
-  const limiteExcedido = (q: QuotaState) =>
+  const limiteExcedido = (q: QuotaCheck) =>
     new ApiError(429, "limite_excedido", `limite de ${q.limit} consultas por dia atingido; renova às 00:00 UTC (em ${q.retryAfter} s)`, {
       limite: q.limit,
       renova_em: new Date(q.reset * 1000).toISOString(),
     });
 
+  const indisponivel = () =>
+    new ApiError(503, "cota_indisponivel", `o contador da cota diária está indisponível no momento; tente de novo em ${RETRY_INDISPONIVEL} s (os arquivos estáticos em /api/v1/ continuam disponíveis)`);
+
+  /** before the work: a client with nothing left, or no store to count in, is refused */
+  const checar = (antes: QuotaCheck): void => {
+    if (antes.indisponivel) throw indisponivel();
+    if (antes.remaining <= 0) throw limiteExcedido(antes);
+  };
+
   /**
    * query routes: only an answer (200 or 304) counts against the quota; a refused request (4xx,
    * 5xx) costs nothing, so a client's bug does not eat its day. The check before the work refuses
-   * a client with nothing left; the count after it is what is reported.
+   * a client with nothing left; the count after it is what is reported. An answer kept ready
+   * needs no work, so it skips the check: the count itself refuses a client with nothing left
+   * (the same 429), in one round trip to a shared store instead of two.
    */
   const query = (params: readonly string[], handler: (files: FileCache, q: Record<string, string>, ctx: { hoje: string }) => Promise<Answer>) => {
     const prepared = new Map<string, Prepared>();
     let preparedChars = 0;
     return route((c, client) => {
-      const antes = stateOf(client);
-      if (antes.remaining <= 0) throw limiteExcedido(antes);
-      const counted = (head: string, etag: string, own: HeaderMap): Response => {
-        const q = quota.consume(client.kind, client.id, now());
-        client.quota = q;
-        // two requests racing for the last unit: the later one is refused
-        if (!q.allowed) throw limiteExcedido(q);
-        return answer(c, q, head, etag, own);
-      };
-      const { q: known, ignorados } = parseQuery(splitTarget(rawTarget(c)).query, params);
+      const counted = (head: string, etag: string, own: HeaderMap): Talvez<Response> =>
+        seguir(quota.consume(client.kind, client.id, now()), (q) => {
+          client.quota = q;
+          if (q.indisponivel) throw indisponivel();
+          // two requests racing for the last unit: the later one is refused
+          if (!q.allowed) throw limiteExcedido(q);
+          return answer(c, q, head, etag, own);
+        });
+      let parsed: ReturnType<typeof parseQuery>;
+      try {
+        parsed = parseQuery(splitTarget(rawTarget(c)).query, params);
+      } catch (err) {
+        // a client with nothing left hears 429 first, whatever else is wrong with its request
+        return seguir(stateOf(client), (antes) => {
+          checar(antes);
+          throw err;
+        });
+      }
+      const { q: known, ignorados } = parsed;
       // keyed by what the answer depends on, so cache busters (`_=1732300000`) share one entry;
       // and by the day in Brasília: the simulator says how old its price is
       const hoje = hojeEmBrasilia(new Date(now()));
       const rawQuery = `${hoje}${JSON.stringify(known)}${ignorados.join("\u0000")}`;
       const p = prepared.get(rawQuery);
       if (p && files.isFresh(p.source)) return counted(p.head, p.etag, p.headers);
-      return handler(files, known, { hoje }).then(({ data, source, headers: avisos }) => {
-        const json = JSON.stringify(data);
-        const head = json.length > 2 ? `${json.slice(0, -1)},` : "{";
-        const etag = `W/"${createHash("sha1").update(json).digest("base64url")}"`;
-        const own: HeaderMap = { ...avisos, ...(ignorados.length ? { [IGNORADOS]: cabecalhoIgnorados(ignorados) } : {}) };
-        if (source && head.length <= MAX_PREPARED_CHARS) {
-          if (prepared.size >= MAX_PREPARED || preparedChars + head.length > MAX_PREPARED_CHARS) {
-            prepared.clear();
-            preparedChars = 0;
+      return seguir(stateOf(client), (antes) => {
+        checar(antes);
+        return handler(files, known, { hoje }).then(({ data, source, headers: avisos }) => {
+          const json = JSON.stringify(data);
+          const head = json.length > 2 ? `${json.slice(0, -1)},` : "{";
+          const etag = `W/"${createHash("sha1").update(json).digest("base64url")}"`;
+          const own: HeaderMap = { ...avisos, ...(ignorados.length ? { [IGNORADOS]: cabecalhoIgnorados(ignorados) } : {}) };
+          if (source && head.length <= MAX_PREPARED_CHARS) {
+            if (prepared.size >= MAX_PREPARED || preparedChars + head.length > MAX_PREPARED_CHARS) {
+              prepared.clear();
+              preparedChars = 0;
+            }
+            preparedChars += head.length - (prepared.get(rawQuery)?.head.length ?? 0);
+            prepared.set(rawQuery, { source, head, etag, headers: own });
           }
-          preparedChars += head.length - (prepared.get(rawQuery)?.head.length ?? 0);
-          prepared.set(rawQuery, { source, head, etag, headers: own });
-        }
-        return counted(head, etag, own);
+          return counted(head, etag, own);
+        });
       });
     });
   };
@@ -291,8 +340,9 @@ export function createApp(opts: ServeOptions): Hono<Env> {
       const safe = safePath(path);
       if (!safe.ok) throw new ApiError(400, "caminho_invalido", `caminho recusado: ${safe.motivo}`);
       const rel = safe.rel;
-      const headers = baseHeaders(stateOf(client));
-      if (client.keyIgnored) headers[AVISO] = CHAVE_IGNORADA;
+      const st = stateOf(client);
+      const headers = baseHeaders(st instanceof Promise ? await st : st);
+      if (client.keyIgnored) avisar(headers, CHAVE_IGNORADA);
       headers["Cache-Control"] = CACHE_CONTROL;
       let r = await files.resolve(rel || "index.html");
       if (r.kind === "dir") {
@@ -323,7 +373,7 @@ export function createApp(opts: ServeOptions): Hono<Env> {
   );
 
   // CORS preflight (any path: browsers send it before the real request)
-  app.options("*", (c) => new Response(null, { status: 204, headers: { ...baseHeaders(quota.peek("ip", address(c), now())), ...PREFLIGHT_HEADERS } }));
+  app.options("*", (c) => seguir(peekAddress(c), (q) => new Response(null, { status: 204, headers: { ...baseHeaders(q), ...PREFLIGHT_HEADERS } })));
 
   // no route for the method: GET (and HEAD, answered as GET) and OPTIONS have one each
   app.notFound(
@@ -333,7 +383,7 @@ export function createApp(opts: ServeOptions): Hono<Env> {
   );
 
   // a backstop: route() already answers every failure it sees
-  app.onError((err, c) => failure(c, err, quota.peek("ip", address(c), now())));
+  app.onError((err, c) => seguir(peekAddress(c), (q) => failure(c, err, q)));
 
   return app;
 }

@@ -32,6 +32,52 @@ export interface QuotaState {
 
 const DAY_MS = 86_400_000;
 
+/** A value now (the in-memory store: no promise allocated per request) or later (a shared store). */
+export type Talvez<T> = T | Promise<T>;
+
+/** What a store answers: the state, plus how it was counted when the shared store is down. */
+export interface QuotaCheck extends QuotaState {
+  /** the shared store could not be reached and this count is the instance's own (X-Cotacao-Aviso) */
+  aviso?: string;
+  /** the shared store is down and the configured choice is to refuse the query routes (503) */
+  indisponivel?: boolean;
+}
+export type QuotaConsumed = QuotaCheck & { allowed: boolean };
+
+/**
+ * Where the counters live: this process's memory (`Quota`, the default), Redis/Valkey shared by
+ * any number of instances (./quota-redis.ts), or the cluster primary's memory asked over IPC
+ * (./quota-cluster.ts). The in-memory store answers synchronously, so the static files pay no
+ * promise for a quota they never count against.
+ */
+export interface QuotaStore {
+  peek(kind: "key" | "ip", id: string, nowMs: number): Talvez<QuotaCheck>;
+  consume(kind: "key" | "ip", id: string, nowMs: number): Talvez<QuotaConsumed>;
+  close?(): Promise<void>;
+}
+
+/** `f(v)`, at once when `v` is already there, else when it arrives. */
+export function seguir<T, R>(v: Talvez<T>, f: (t: T) => Talvez<R>): Talvez<R> {
+  return v instanceof Promise ? v.then(f) : f(v);
+}
+
+/** the state of a count, for a store that keeps only the number (Redis, the primary's answer) */
+export function quotaState(limit: number, used: number, nowMs: number): QuotaState {
+  const resetMs = (Math.floor(nowMs / DAY_MS) + 1) * DAY_MS;
+  return {
+    limit,
+    used,
+    remaining: Math.max(0, limit - used),
+    reset: resetMs / 1000,
+    retryAfter: Math.max(1, Math.ceil((resetMs - nowMs) / 1000)),
+  };
+}
+
+/** "AAAA-MM-DD" of the UTC day the quota counts */
+export function quotaDay(nowMs: number): string {
+  return new Date(Math.floor(nowMs / DAY_MS) * DAY_MS).toISOString().slice(0, 10);
+}
+
 /** FNV-1a, 32 bits, with a seed per sketch row. */
 function fnv1a(text: string, seed: number): number {
   let h = (0x811c9dc5 ^ seed) >>> 0;
@@ -42,7 +88,7 @@ function fnv1a(text: string, seed: number): number {
   return h;
 }
 
-export class Quota {
+export class Quota implements QuotaStore {
   readonly freeLimit: number;
   readonly keyLimit: number;
   private readonly maxClients: number;
@@ -80,14 +126,7 @@ export class Quota {
   }
 
   private state(limit: number, used: number, nowMs: number): QuotaState {
-    const resetMs = (Math.floor(nowMs / DAY_MS) + 1) * DAY_MS;
-    return {
-      limit,
-      used,
-      remaining: Math.max(0, limit - used),
-      reset: resetMs / 1000,
-      retryAfter: Math.max(1, Math.ceil((resetMs - nowMs) / 1000)),
-    };
+    return quotaState(limit, used, nowMs);
   }
 
   private sketchGet(id: string): number {

@@ -1,0 +1,192 @@
+import { Redis } from "ioredis";
+import { PipelineError } from "../domain/errors.ts";
+import { Quota, quotaDay, quotaState, type QuotaCheck, type QuotaConsumed, type QuotaOptions, type QuotaStore } from "./quota.ts";
+
+/**
+ * Quota counters in Redis/Valkey (COTACAO_REDIS_URL), shared by every instance that points at it:
+ * one counter per client and UTC day, `cotacao:cota:AAAA-MM-DD:ip:<address or /64>` or
+ * `…:chave:<sha-256 of the key>` (a key is never stored in plain text), expiring at the next
+ * 00:00 UTC. Counting is one round trip: a Lua script checks the limit, increments and sets the
+ * expiry atomically, so two instances racing for a client's last request cannot both win.
+ *
+ * When Redis cannot be reached (refused, timed out, not yet connected) nothing waits for it:
+ * the client has no offline queue, short timeouts and one retry per command. What happens then
+ * is `falha`:
+ * - "abrir" (the default): each instance counts on its own in memory, with the same limits, and
+ *   every answer says so (X-Cotacao-Aviso: cota-local; redis-indisponivel). The data is public
+ *   and the same as the static files; an outage of the quota's store must not become an outage
+ *   of the prices, and the extra a client can get is bounded (one day's limit per instance) and
+ *   announced.
+ * - "fechar": the query routes answer 503 until Redis is back; static files are still served.
+ * The log gets one line when an outage starts (the URL without its password, and the error) and
+ * one when Redis is back.
+ */
+export type FalhaRedis = "abrir" | "fechar";
+
+export interface RedisQuotaOptions extends QuotaOptions {
+  url: string;
+  falha?: FalhaRedis;
+  /** key prefix (tests isolate themselves with one of their own) */
+  prefixo?: string;
+  log?: (linha: string) => void;
+  /** ms to connect and per command; small, so a request never waits long on a dead Redis */
+  timeoutMs?: number;
+}
+
+export const AVISO_COTA_LOCAL = "cota-local; redis-indisponivel";
+
+// GET, compare, INCR and EXPIREAT in one atomic step: refused requests are not counted
+const CONSUMIR = `
+local used = tonumber(redis.call('GET', KEYS[1]) or '0')
+if used >= tonumber(ARGV[1]) then return {0, used} end
+used = redis.call('INCR', KEYS[1])
+redis.call('EXPIREAT', KEYS[1], ARGV[2])
+return {1, used}
+`;
+
+type RedisComCota = Redis & { cotaConsumir(key: string, limit: number, expireAt: number): Promise<[number, number]> };
+
+/** Checks COTACAO_REDIS_URL: redis:// or rediss://, a host, an optional numeric database. */
+export function validarRedisUrl(texto: string): URL {
+  const erro = (motivo: string) =>
+    new PipelineError({ stage: "config", reason: `COTACAO_REDIS_URL inválida: ${motivo} (use redis://[usuário:senha@]host[:porta][/banco] ou rediss://…)` });
+  let u: URL;
+  try {
+    u = new URL(texto.trim());
+  } catch {
+    throw erro(`"${semSenha(texto)}" não é uma URL`);
+  }
+  if (u.protocol !== "redis:" && u.protocol !== "rediss:") throw erro(`protocolo "${u.protocol}" (esperado redis: ou rediss:)`);
+  if (!u.hostname) throw erro("falta o host");
+  if (u.pathname && u.pathname !== "/" && !/^\/\d+$/.test(u.pathname)) throw erro(`banco "${u.pathname.slice(1)}" não é um número`);
+  return u;
+}
+
+/** the URL as it may be logged: the password never is */
+export function semSenha(texto: string): string {
+  try {
+    const u = new URL(texto);
+    if (u.password) u.password = "***";
+    return u.href;
+  } catch {
+    return texto.replace(/\/\/[^@/]*@/, "//***@");
+  }
+}
+
+function motivo(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  return [e.code, e.message].filter(Boolean).join(": ") || String(err);
+}
+
+export class RedisQuota implements QuotaStore {
+  readonly freeLimit: number;
+  readonly keyLimit: number;
+  readonly falha: FalhaRedis;
+  private readonly redis: RedisComCota;
+  private readonly local: Quota;
+  private readonly prefixo: string;
+  private readonly log: (linha: string) => void;
+  private readonly urlLog: string;
+  /** in an outage (logged once when it starts, once when it ends) */
+  private fora = false;
+  private fechado = false;
+
+  constructor(opts: RedisQuotaOptions) {
+    const url = validarRedisUrl(opts.url);
+    this.freeLimit = opts.freeLimit ?? 100;
+    this.keyLimit = opts.keyLimit ?? 10_000;
+    this.falha = opts.falha ?? "abrir";
+    this.prefixo = opts.prefixo ?? "cotacao:cota";
+    this.log = opts.log ?? ((l) => console.error(l));
+    this.urlLog = semSenha(url.href);
+    this.local = new Quota(opts);
+    const timeout = opts.timeoutMs ?? 500;
+    this.redis = new Redis(url.href, {
+      connectTimeout: timeout * 2,
+      commandTimeout: timeout,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      // reconnect forever in the background (so the outage ends by itself), never faster than 5/s
+      retryStrategy: (n) => Math.min(200 * n, 2000),
+      lazyConnect: true,
+    }) as RedisComCota;
+    this.redis.defineCommand("cotaConsumir", { numberOfKeys: 1, lua: CONSUMIR });
+    this.redis.on("error", (err) => this.queda(err));
+    this.redis.on("ready", () => this.volta());
+  }
+
+  private volta(): void {
+    if (!this.fora) return;
+    this.fora = false;
+    this.log(`[cota] Redis de volta em ${this.urlLog}: a cota volta a ser compartilhada`);
+  }
+
+  /** Connects (waiting at most the connect timeout); an unreachable Redis is an outage from the start, not an error. */
+  async conectar(): Promise<this> {
+    await this.redis.connect().catch((err) => this.queda(err));
+    return this;
+  }
+
+  private queda(err: unknown): void {
+    if (this.fora || this.fechado) return;
+    this.fora = true;
+    const efeito =
+      this.falha === "abrir"
+        ? "cada instância conta a cota sozinha, em memória, até ele voltar (COTACAO_REDIS_FALHA=abrir)"
+        : "as consultas respondem 503 até ele voltar (COTACAO_REDIS_FALHA=fechar)";
+    this.log(`[cota] Redis indisponível em ${this.urlLog} (${motivo(err)}): ${efeito}`);
+  }
+
+  private chave(kind: "key" | "ip", id: string, nowMs: number): string {
+    return `${this.prefixo}:${quotaDay(nowMs)}:${kind === "key" ? "chave" : "ip"}:${id}`;
+  }
+
+  private limite(kind: "key" | "ip"): number {
+    return kind === "key" ? this.keyLimit : this.freeLimit;
+  }
+
+  private pronto(): boolean {
+    return this.redis.status === "ready";
+  }
+
+  private peekLocal(kind: "key" | "ip", id: string, nowMs: number): QuotaCheck {
+    const q = this.local.peek(kind, id, nowMs);
+    return this.falha === "abrir" ? { ...q, aviso: AVISO_COTA_LOCAL } : { ...q, indisponivel: true };
+  }
+
+  private consumeLocal(kind: "key" | "ip", id: string, nowMs: number): QuotaConsumed {
+    if (this.falha === "fechar") return { ...this.local.peek(kind, id, nowMs), allowed: false, indisponivel: true };
+    return { ...this.local.consume(kind, id, nowMs), aviso: AVISO_COTA_LOCAL };
+  }
+
+  async peek(kind: "key" | "ip", id: string, nowMs: number): Promise<QuotaCheck> {
+    if (!this.pronto()) return this.peekLocal(kind, id, nowMs);
+    try {
+      const v = await this.redis.get(this.chave(kind, id, nowMs));
+      if (this.fora) this.volta();
+      return quotaState(this.limite(kind), Number(v ?? 0), nowMs);
+    } catch (err) {
+      this.queda(err);
+      return this.peekLocal(kind, id, nowMs);
+    }
+  }
+
+  async consume(kind: "key" | "ip", id: string, nowMs: number): Promise<QuotaConsumed> {
+    if (!this.pronto()) return this.consumeLocal(kind, id, nowMs);
+    const limit = this.limite(kind);
+    const state = quotaState(limit, 0, nowMs);
+    try {
+      const [allowed, used] = await this.redis.cotaConsumir(this.chave(kind, id, nowMs), limit, state.reset);
+      if (this.fora) this.volta();
+      return { ...quotaState(limit, used, nowMs), allowed: allowed === 1 };
+    } catch (err) {
+      this.queda(err);
+      return this.consumeLocal(kind, id, nowMs);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.fechado = true;
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+}

@@ -112,6 +112,8 @@ export class RedisQuota implements QuotaStore {
     }) as RedisComCota;
     this.redis.defineCommand("cotaConsumir", { numberOfKeys: 1, lua: CONSUMIR });
     this.redis.on("error", (err) => this.queda(err));
+    // a server that dies closes the connection before any command fails: that is the outage's start
+    this.redis.on("close", () => this.queda(new Error("conexão fechada")));
     this.redis.on("ready", () => this.volta());
   }
 

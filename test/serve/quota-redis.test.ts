@@ -4,7 +4,7 @@
  * Redis goes away (fail open with a local count and a warning, or fail closed with a 503).
  */
 import { spawnSync } from "node:child_process";
-import { createServer, type Server } from "node:net";
+import { createServer, type Server, type Socket } from "node:net";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../pipeline/config.ts";
@@ -151,16 +151,25 @@ describe("quota in Redis", () => {
   });
 
   it("never hangs on a Redis that accepts connections and answers nothing", async () => {
-    const mudo: Server = createServer((s) => s.on("data", () => undefined));
+    const sockets = new Set<Socket>();
+    const mudo: Server = createServer((s) => {
+      sockets.add(s);
+      s.on("data", () => undefined);
+    });
     await new Promise<void>((r) => mudo.listen(0, "127.0.0.1", () => r()));
-    abertos.push({ close: () => new Promise<void>((r) => mudo.close(() => r())) });
+    abertos.push({
+      close: () =>
+        new Promise<void>((r) => {
+          for (const s of sockets) s.destroy();
+          mudo.close(() => r());
+        }),
+    });
     const port = (mudo.address() as { port: number }).port;
     const i = await instancia({ url: `redis://127.0.0.1:${port}` });
     const r = await consulta(i, "198.51.100.5");
     expect(r.status).toBe(200);
     expect(r.headers.get("x-cotacao-aviso")).toBe(AVISO_COTA_LOCAL);
     expect(i.logs.join("\n")).toMatch(/Redis indisponível em redis:\/\/127\.0\.0\.1:\d+/);
-    mudo.closeAllConnections?.();
   });
 
   // last: it kills the shared Redis

@@ -3,9 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-
-/** Debian's redis-server (package redis-server; test/sistema/preparar.ts installs it) */
-export const REDIS_SERVER = "/usr/bin/redis-server";
+import { REDIS_SERVER } from "../sistema/preparar.ts";
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

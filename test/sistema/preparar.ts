@@ -4,7 +4,7 @@
  * machines), or else the run stops at once with one Portuguese line naming exactly what to
  * install: never a page of Chromium launch stack traces from the browser tests.
  *
- * REQUISITOS is a list on purpose: Tesseract and Redis join it when the tests that need them land.
+ * REQUISITOS is a list on purpose: Tesseract joins it when the tests that need it land.
  */
 import { spawnSync } from "node:child_process";
 import { accessSync, constants } from "node:fs";
@@ -48,7 +48,15 @@ export const REQUISITOS: readonly Requisito[] = [
     caminhos: () => [PANDAS_DEBIAN],
     arquivo: true,
   },
+  {
+    pacote: "redis-server",
+    para: "a cota compartilhada contra um Redis de verdade, em test/serve/quota-redis.test.ts e test/serve/cluster.test.ts",
+    caminhos: () => [REDIS_SERVER],
+  },
 ];
+
+/** Debian's redis-server (test/serve/redis.ts starts one per test file on a random port) */
+export const REDIS_SERVER = "/usr/bin/redis-server";
 
 /** Debian's pandas for Debian's /usr/bin/python3 (package python3-pandas). */
 export const PANDAS_DEBIAN = "/usr/lib/python3/dist-packages/pandas/__init__.py";

@@ -1,0 +1,140 @@
+/**
+ * `--workers N`: the workers of one cluster share one quota, through the primary (no Redis) or
+ * through Redis; a dead worker is replaced without losing the counts; SIGTERM stops them all.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REPO_ROOT } from "../../pipeline/config.ts";
+import { lerCota, lerRedis, lerWorkers } from "../../pipeline/serve/cluster.ts";
+import { startRedis, type RedisDeTeste } from "./redis.ts";
+import { buildTestSite } from "./site.ts";
+
+let site: Awaited<ReturnType<typeof buildTestSite>>;
+let redis: RedisDeTeste;
+const filhos: ChildProcess[] = [];
+
+beforeAll(async () => {
+  [site, redis] = await Promise.all([buildTestSite(), startRedis()]);
+}, 120_000);
+
+afterAll(async () => {
+  for (const c of filhos) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
+  await redis?.cleanup();
+  await site?.cleanup();
+});
+
+interface Cluster {
+  child: ChildProcess;
+  url: string;
+  workers: number[];
+  out: () => string;
+  /** resolves with the pid of the next worker to come online */
+  proximoWorker(): Promise<number>;
+}
+
+function iniciar(env: Record<string, string>): Promise<Cluster> {
+  const child = spawn(join(REPO_ROOT, "node_modules", ".bin", "tsx"), ["test/serve/cluster-child.ts", site.publicDir, "--workers", "2"], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, COTACAO_REDIS_URL: "", COTACAO_WORKERS: "", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  filhos.push(child);
+  let out = "";
+  const workers: number[] = [];
+  const esperando: ((pid: number) => void)[] = [];
+  return new Promise((resolve, reject) => {
+    child.stdout!.on("data", (d: Buffer) => {
+      out += String(d);
+      for (const m of String(d).matchAll(/\{"worker":(\d+)\}/g)) {
+        workers.push(Number(m[1]));
+        esperando.shift()?.(Number(m[1]));
+      }
+      const u = /\{"url":"([^"]+)"\}/.exec(out);
+      if (u) {
+        resolve({ child, url: u[1]!, workers, out: () => out, proximoWorker: () => new Promise((r) => esperando.push(r)) });
+      }
+    });
+    child.stderr!.on("data", (d: Buffer) => (out += String(d)));
+    child.once("exit", (code) => reject(new Error(`o cluster saiu com ${code} antes de servir:\n${out}`)));
+  });
+}
+
+/** a new connection per request, so the primary hands them to the workers in turn */
+const consulta = (c: Cluster, ip: string) =>
+  fetch(`${c.url}api/v1/cotacao?uf=MS`, { headers: { "X-Forwarded-For": ip, Connection: "close" } }).then(async (r) => {
+    await r.arrayBuffer();
+    return r.status;
+  });
+
+async function seguidas(c: Cluster, ip: string, n: number): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) out.push(await consulta(c, ip));
+  return out;
+}
+
+function parar(c: Cluster): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (c.child.exitCode !== null) return resolve(c.child.exitCode);
+    c.child.once("exit", (code) => resolve(code));
+    c.child.kill("SIGTERM");
+  });
+}
+
+function vivo(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe.each([
+  ["the primary", {}],
+  ["Redis", { redis: true }],
+])("--workers 2, quota through %s", (_nome, modo: { redis?: boolean }) => {
+  it("is one quota for all workers, kept when a worker dies and is replaced; SIGTERM stops them all", async () => {
+    const c = await iniciar({ COTACAO_COTA_DIARIA: "4", ...(modo.redis ? { COTACAO_REDIS_URL: redis.url } : {}) });
+    expect(c.workers).toHaveLength(2);
+    const ip = modo.redis ? "203.0.113.20" : "203.0.113.10";
+    // two quotas would let 8 through: the requests alternate between the two workers
+    expect(await seguidas(c, ip, 6)).toEqual([200, 200, 200, 200, 429, 429]);
+    const outro = modo.redis ? "203.0.113.21" : "203.0.113.11";
+    expect(await seguidas(c, outro, 2)).toEqual([200, 200]);
+
+    const novo = c.proximoWorker();
+    process.kill(c.workers[0]!, "SIGKILL");
+    const pid = await novo;
+    expect(pid).not.toBe(c.workers[0]);
+    expect(c.out()).toMatch(/worker \d+ \(pid \d+\) saiu com sinal SIGKILL; iniciando outro/);
+    // the counts outlive the worker: 2 more for `outro`, whichever worker answers
+    expect(await seguidas(c, outro, 4)).toEqual([200, 200, 429, 429]);
+    expect(await consulta(c, ip)).toBe(429);
+
+    const pids = c.workers.slice(1);
+    expect(await parar(c)).toBe(0);
+    for (const p of pids) expect(vivo(p)).toBe(false);
+  }, 90_000);
+});
+
+describe("start's options", () => {
+  it("reads --workers, COTACAO_WORKERS, COTACAO_REDIS_FALHA and COTACAO_COTA_DIARIA, refusing nonsense in Portuguese", () => {
+    expect(lerWorkers([], {})).toBeUndefined();
+    expect(lerWorkers(["--workers", "3"], {})).toBe(3);
+    expect(lerWorkers(["--workers=2"], { COTACAO_WORKERS: "5" })).toBe(2);
+    expect(lerWorkers([], { COTACAO_WORKERS: "5" })).toBe(5);
+    expect(lerWorkers(["--workers", "auto"], {})).toBeGreaterThanOrEqual(1);
+    expect(lerWorkers([], { COTACAO_WORKERS: "0" })).toBeGreaterThanOrEqual(1);
+    expect(() => lerWorkers(["--workers", "dois"], {})).toThrow(/--workers inválido: "dois"/);
+    expect(() => lerWorkers(["--workers"], {})).toThrow(/--workers inválido/);
+    expect(lerRedis({})).toBeUndefined();
+    expect(lerRedis({ COTACAO_REDIS_URL: "redis://127.0.0.1:6379" })).toEqual({ url: "redis://127.0.0.1:6379", falha: "abrir" });
+    expect(lerRedis({ COTACAO_REDIS_URL: "redis://127.0.0.1:6379", COTACAO_REDIS_FALHA: "fechar" })?.falha).toBe("fechar");
+    expect(() => lerRedis({ COTACAO_REDIS_FALHA: "talvez" })).toThrow(/COTACAO_REDIS_FALHA inválido: "talvez" \(use abrir ou fechar\)/);
+    expect(() => lerRedis({ COTACAO_REDIS_URL: "127.0.0.1:6379" })).toThrow(/COTACAO_REDIS_URL inválida/);
+    expect(lerCota({})).toEqual({});
+    expect(lerCota({ COTACAO_COTA_DIARIA: "250" })).toEqual({ freeLimit: 250 });
+    expect(() => lerCota({ COTACAO_COTA_DIARIA: "0" })).toThrow(/COTACAO_COTA_DIARIA inválido/);
+  });
+});

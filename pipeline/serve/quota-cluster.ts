@@ -1,55 +1,69 @@
 import cluster, { type Worker } from "node:cluster";
-import type { Quota, QuotaCheck, QuotaConsumed, QuotaStore } from "./quota.ts";
+import { quotaState, type Quota, type QuotaCheck, type QuotaConsumed, type QuotaStore } from "./quota.ts";
 
 /**
  * The quota of a cluster without Redis (`npm start -- --workers N`): the primary holds the one
- * in-memory `Quota` and the workers ask it over the cluster's IPC channel, one message per
- * question with an id, so a client has one count whichever worker answers it.
+ * in-memory `Quota` and the workers ask it over the cluster's IPC channel, so a client has one
+ * count whichever worker answers it. Each question carries an id; the questions a worker asks in
+ * one turn of its event loop travel as one message and come back as one (under load, dozens of
+ * requests share a round trip instead of paying a pipe write and a wake-up each).
  */
-interface Pergunta {
-  cota: "pergunta";
-  id: number;
-  op: "peek" | "consume";
-  kind: "key" | "ip";
-  cliente: string;
-  agora: number;
-}
-interface Resposta {
-  cota: "resposta";
-  id: number;
-  estado: QuotaConsumed | QuotaCheck;
+/** [id, 1 = consume | 0 = peek, 1 = key | 0 = ip, client id, ms] */
+type Pergunta = [number, 0 | 1, 0 | 1, string, number];
+/** [id, limit, used, 1 = allowed | 0 = refused (peek: 1)] */
+type Resposta = [number, number, number, 0 | 1];
+interface Lote {
+  cota: "perguntas" | "respostas";
+  itens: (Pergunta | Resposta)[];
 }
 
-function ePergunta(m: unknown): m is Pergunta {
-  return typeof m === "object" && m !== null && (m as Pergunta).cota === "pergunta";
+function eLote(m: unknown, tipo: Lote["cota"]): m is Lote {
+  return typeof m === "object" && m !== null && (m as Lote).cota === tipo && Array.isArray((m as Lote).itens);
 }
 
 /** In the primary: answers every worker's questions from `quota`. Returns a function that stops answering. */
 export function servirCotaNoPrimario(quota: Quota): () => void {
   const onMessage = (worker: Worker, m: unknown) => {
-    if (!ePergunta(m)) return;
-    const estado = m.op === "consume" ? quota.consume(m.kind, m.cliente, m.agora) : quota.peek(m.kind, m.cliente, m.agora);
-    if (worker.isConnected()) worker.send({ cota: "resposta", id: m.id, estado } satisfies Resposta);
+    if (!eLote(m, "perguntas")) return;
+    const itens: Resposta[] = [];
+    for (const [id, op, k, cliente, agora] of m.itens as Pergunta[]) {
+      const kind = k === 1 ? "key" : "ip";
+      const e = op === 1 ? quota.consume(kind, cliente, agora) : { ...quota.peek(kind, cliente, agora), allowed: true };
+      itens.push([id, e.limit, e.used, e.allowed ? 1 : 0]);
+    }
+    if (worker.isConnected()) worker.send({ cota: "respostas", itens } satisfies Lote);
   };
   cluster.on("message", onMessage);
   return () => void cluster.off("message", onMessage);
 }
 
+interface Pendente {
+  agora: number;
+  resolve: (e: QuotaConsumed) => void;
+  reject: (e: Error) => void;
+}
+
 /** In a worker: the store that asks the primary. */
 export class PrimaryQuota implements QuotaStore {
   private seq = 0;
-  private readonly pendentes = new Map<number, { resolve: (e: QuotaConsumed) => void; reject: (e: Error) => void }>();
+  private readonly pendentes = new Map<number, Pendente>();
+  private lote: Pergunta[] = [];
   private readonly onMessage = (m: unknown) => {
-    if (typeof m !== "object" || m === null || (m as Resposta).cota !== "resposta") return;
-    const r = m as Resposta;
-    const p = this.pendentes.get(r.id);
-    if (!p) return;
-    this.pendentes.delete(r.id);
-    p.resolve(r.estado as QuotaConsumed);
+    if (!eLote(m, "respostas")) return;
+    for (const [id, limit, used, allowed] of m.itens as Resposta[]) {
+      const p = this.pendentes.get(id);
+      if (!p) continue;
+      this.pendentes.delete(id);
+      p.resolve({ ...quotaState(limit, used, p.agora), allowed: allowed === 1 });
+    }
   };
-  private readonly onDisconnect = () => {
-    for (const p of this.pendentes.values()) p.reject(new Error("o processo primário do cluster não responde (canal IPC fechado)"));
-    this.pendentes.clear();
+  private readonly onDisconnect = () => this.falhar(new Error("o processo primário do cluster não responde (canal IPC fechado)"));
+  private readonly enviar = () => {
+    const itens = this.lote;
+    this.lote = [];
+    process.send!({ cota: "perguntas", itens } satisfies Lote, undefined, undefined, (err) => {
+      if (err) this.falhar(err, itens);
+    });
   };
 
   constructor() {
@@ -58,25 +72,29 @@ export class PrimaryQuota implements QuotaStore {
     process.on("disconnect", this.onDisconnect);
   }
 
-  private perguntar(op: Pergunta["op"], kind: "key" | "ip", cliente: string, agora: number): Promise<QuotaConsumed> {
+  private falhar(err: Error, itens?: Pergunta[]): void {
+    const ids = itens ? itens.map((p) => p[0]) : [...this.pendentes.keys()];
+    for (const id of ids) {
+      this.pendentes.get(id)?.reject(err);
+      this.pendentes.delete(id);
+    }
+  }
+
+  private perguntar(op: 0 | 1, kind: "key" | "ip", cliente: string, agora: number): Promise<QuotaConsumed> {
     return new Promise((resolve, reject) => {
       const id = ++this.seq;
-      this.pendentes.set(id, { resolve, reject });
-      const msg: Pergunta = { cota: "pergunta", id, op, kind, cliente, agora };
-      process.send!(msg, undefined, undefined, (err) => {
-        if (!err) return;
-        this.pendentes.delete(id);
-        reject(err);
-      });
+      this.pendentes.set(id, { agora, resolve, reject });
+      // the first question of a turn schedules the message; the rest of the turn joins it
+      if (this.lote.push([id, op, kind === "key" ? 1 : 0, cliente, agora]) === 1) setImmediate(this.enviar);
     });
   }
 
   peek(kind: "key" | "ip", id: string, nowMs: number): Promise<QuotaCheck> {
-    return this.perguntar("peek", kind, id, nowMs);
+    return this.perguntar(0, kind, id, nowMs);
   }
 
   consume(kind: "key" | "ip", id: string, nowMs: number): Promise<QuotaConsumed> {
-    return this.perguntar("consume", kind, id, nowMs);
+    return this.perguntar(1, kind, id, nowMs);
   }
 
   async close(): Promise<void> {

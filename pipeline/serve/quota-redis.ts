@@ -109,6 +109,8 @@ export class RedisQuota implements QuotaStore {
       // reconnect forever in the background (so the outage ends by itself), never faster than 5/s
       retryStrategy: (n) => Math.min(200 * n, 2000),
       lazyConnect: true,
+      // the commands of one event-loop turn share one write: under load, one round trip for many requests
+      enableAutoPipelining: true,
     }) as RedisComCota;
     this.redis.defineCommand("cotaConsumir", { numberOfKeys: 1, lua: CONSUMIR });
     this.redis.on("error", (err) => this.queda(err));

@@ -1,13 +1,22 @@
 /**
  * The query server in its own process for the bench (the load comes from another process):
- *   tsx test/bench/serve-child.ts PUBLIC_DIR KEY
- * prints one line {"url": ...} when listening. The bench key has a quota large enough for the
- * run, so the quota code path runs on every request without throttling it.
+ *   tsx test/bench/serve-child.ts PUBLIC_DIR KEY [--workers N]
+ * with COTACAO_REDIS_URL read as npm start reads it; prints one line {"url": ...} when listening
+ * (in a cluster: the primary, once every worker listens). The bench key has a quota large enough
+ * for the run, so the quota code path runs on every request without throttling it.
  */
-import { startServer } from "../../pipeline/serve/app.ts";
+import cluster from "node:cluster";
+import { lerRedis, lerWorkers, servirCluster, servirUmProcesso, type Instancia } from "../../pipeline/serve/cluster.ts";
 
-const [publicDir, key] = process.argv.slice(2);
-if (!publicDir || !key) throw new Error("uso: serve-child.ts PUBLIC_DIR KEY");
-const s = await startServer({ publicDir, apiKeys: [key], quota: { keyLimit: 1_000_000_000 } });
-console.log(JSON.stringify({ url: s.url }));
-process.on("SIGTERM", () => void s.close().then(() => process.exit(0)));
+const [publicDir, key, ...rest] = process.argv.slice(2);
+if (!publicDir || !key) throw new Error("uso: serve-child.ts PUBLIC_DIR KEY [--workers N]");
+const workers = lerWorkers(rest, {});
+const inst: Instancia = { serve: { publicDir, apiKeys: [key], port: 0, host: "127.0.0.1" }, quota: { keyLimit: 1_000_000_000 }, redis: lerRedis() };
+if (workers === undefined) {
+  const s = await servirUmProcesso(inst);
+  console.log(JSON.stringify({ url: s.url }));
+  process.on("SIGTERM", () => void s.close().then(() => process.exit(0)));
+} else {
+  const s = await servirCluster(inst, workers);
+  if (cluster.isPrimary) console.log(JSON.stringify({ url: s.url }));
+}

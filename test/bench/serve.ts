@@ -1,16 +1,21 @@
 /**
- * Serving figures (issue 4): the query server against nginx on loopback, 10 s × 50 connections
- * from this process (autocannon) while each server runs in its own process; and the dashboard's
- * first load in Chromium (bytes and time until the prices are visible).
+ * Serving figures (issues 4 and 15): the query server against nginx on loopback, 10 s × 50
+ * connections from this process (autocannon) while each server runs in its own process(es):
+ * nginx on all cores, ours in one process, ours as a cluster on all cores with the quota in the
+ * primary, and the same with the quota in Redis (a redis-server started here); and the
+ * dashboard's first load in Chromium (bytes and time until the prices are visible). The load
+ * generator shares the machine's cores with the servers, so "all cores" is all cores minus what
+ * autocannon takes: the ratios are comparable, the absolute figures are a floor.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { loadConfig, REPO_ROOT } from "../../pipeline/config.ts";
 import { openChromium } from "../browser/chromium.ts";
+import { startRedis } from "../serve/redis.ts";
 
 const KEY = "chave-do-benchmark";
 const DURATION = Number(process.env.BENCH_SERVE_SECONDS ?? 10);
@@ -27,10 +32,20 @@ function freePort(): Promise<number> {
   });
 }
 
+/** the process and its descendants (a cluster's workers, nginx's) */
+async function arvore(pid: number): Promise<number[]> {
+  const filhos = (await readFile(`/proc/${pid}/task/${pid}/children`, "utf8").catch(() => "")).trim().split(/\s+/).filter(Boolean).map(Number);
+  return [pid, ...(await Promise.all(filhos.map(arvore))).flat()];
+}
+
 async function rssMb(pid: number): Promise<number> {
-  const text = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "");
-  const m = /VmRSS:\s+(\d+) kB/.exec(text);
-  return m ? Number(m[1]) / 1024 : NaN;
+  let total = 0;
+  for (const p of await arvore(pid)) {
+    const text = await readFile(`/proc/${p}/status`, "utf8").catch(() => "");
+    const m = /VmRSS:\s+(\d+) kB/.exec(text);
+    if (m) total += Number(m[1]) / 1024;
+  }
+  return total;
 }
 
 interface Run { rps: number; p99: number; non2xx: number; errors: number; rss: number[] }
@@ -51,9 +66,11 @@ function line(name: string, r: Run): string {
   return `  ${name.padEnd(44)} ${r.rps.toFixed(0).padStart(7)} req/s  p99 ${String(r.p99).padStart(3)} ms  ${mem}${r.non2xx || r.errors ? `  (!) ${r.non2xx} não-2xx, ${r.errors} erros` : ""}`;
 }
 
-async function startNode(publicDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", join(REPO_ROOT, "test/bench/serve-child.ts"), publicDir, KEY], {
+async function startNode(publicDir: string, workers?: number, redisUrl?: string): Promise<{ child: ChildProcess; url: string }> {
+  const args = ["--import", "tsx", join(REPO_ROOT, "test/bench/serve-child.ts"), publicDir, KEY, ...(workers ? ["--workers", String(workers)] : [])];
+  const child = spawn(process.execPath, args, {
     cwd: REPO_ROOT,
+    env: { ...process.env, COTACAO_REDIS_URL: redisUrl ?? "" },
     stdio: ["ignore", "pipe", "inherit"],
   });
   const url = await new Promise<string>((resolve, reject) => {
@@ -72,7 +89,7 @@ async function startNginx(publicDir: string): Promise<{ child: ChildProcess; url
   const dir = await mkdtemp(join(tmpdir(), "cotacao-nginx-"));
   const port = await freePort();
   const conf = `daemon off;
-worker_processes 1;
+worker_processes auto;
 pid ${dir}/nginx.pid;
 error_log ${dir}/error.log warn;
 events { worker_connections 1024; }
@@ -145,27 +162,51 @@ async function dashboard(url: string): Promise<void> {
 
 export async function benchServe(): Promise<void> {
   const publicDir = loadConfig().publicDir;
-  console.log(`\n## Servidor (${DURATION} s × ${CONNECTIONS} conexões, loopback, autocannon neste processo; site ${publicDir})`);
-  const node = await startNode(publicDir);
+  const cores = availableParallelism();
+  console.log(`\n## Servidor (${DURATION} s × ${CONNECTIONS} conexões, loopback; site ${publicDir})`);
+  console.log(`  ${cores} núcleos; o gerador de carga (autocannon, um núcleo) roda nesta mesma máquina e disputa os núcleos com os servidores`);
+  const CONSULTA = "api/v1/cotacao?uf=MS";
+  const ESTATICO = "api/v1/historico/boi_gordo.csv";
   const nginx = await startNginx(publicDir);
+  const redis = await startRedis();
+  const resultados: { nome: string; q: Run; h: Run }[] = [];
   try {
-    const pidsNode = [node.child.pid!];
-    const q = await load(`${node.url}api/v1/cotacao?uf=MS`, pidsNode, { "X-API-Key": KEY });
-    const h = await load(`${node.url}api/v1/historico/boi_gordo.csv`, pidsNode);
     // the same representation as a static file: what nginx can serve for ?uf=MS
     const nq = await load(`${nginx.url}api/v1/cotacao/uf/MS.json`, [nginx.child.pid!]);
-    const nh = await load(`${nginx.url}api/v1/historico/boi_gordo.csv`, [nginx.child.pid!]);
-    console.log(line("node  /api/v1/cotacao?uf=MS (com cota)", q));
-    console.log(line("nginx /api/v1/cotacao/uf/MS.json", nq));
-    console.log(line("node  /api/v1/historico/boi_gordo.csv", h));
-    console.log(line("nginx /api/v1/historico/boi_gordo.csv", nh));
-    console.log(`  razão consulta node/nginx: ${(q.rps / nq.rps).toFixed(2)} (meta ≥ 0,5); p99 consulta ${q.p99} ms (meta < 20 ms)`);
-    console.log(`  razão estático node/nginx: ${(h.rps / nh.rps).toFixed(2)}`);
-    await dashboard(node.url);
+    const nh = await load(`${nginx.url}${ESTATICO}`, [nginx.child.pid!]);
+    await stop(nginx.child);
+    const variantes: [string, number | undefined, string | undefined][] = [
+      ["node, 1 processo", undefined, undefined],
+      [`node, --workers ${cores}, cota no primário`, cores, undefined],
+      [`node, --workers ${cores}, cota no Redis`, cores, redis.url],
+    ];
+    let primeiro: string | undefined;
+    for (const [nome, workers, redisUrl] of variantes) {
+      const node = await startNode(publicDir, workers, redisUrl);
+      try {
+        const pids = [node.child.pid!];
+        const q = await load(`${node.url}${CONSULTA}`, pids, { "X-API-Key": KEY });
+        const h = await load(`${node.url}${ESTATICO}`, pids);
+        resultados.push({ nome, q, h });
+        if (!primeiro) {
+          primeiro = nome;
+          await dashboard(node.url);
+        }
+      } finally {
+        await stop(node.child);
+      }
+    }
+    console.log(`  consulta (/${CONSULTA} com X-API-Key; nginx: o arquivo estático equivalente, cotacao/uf/MS.json):`);
+    console.log(line(`nginx, worker_processes auto (${cores})`, nq));
+    for (const r of resultados) console.log(`${line(r.nome, r.q)}  ${(r.q.rps / nq.rps).toFixed(2)}× nginx`);
+    console.log(`  estático (/${ESTATICO}):`);
+    console.log(line(`nginx, worker_processes auto (${cores})`, nh));
+    for (const r of resultados) console.log(`${line(r.nome, r.h)}  ${(r.h.rps / nh.rps).toFixed(2)}× nginx`);
+    console.log(`  metas (issue 15): consulta com todos os núcleos ≥ 0,8× nginx e p99 < 20 ms, com e sem Redis`);
   } finally {
-    await stop(node.child);
     await stop(nginx.child);
     await rm(nginx.dir, { recursive: true, force: true });
+    await redis.cleanup();
   }
 }
 

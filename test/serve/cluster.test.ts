@@ -3,7 +3,6 @@
  * through Redis; a dead worker is replaced without losing the counts; SIGTERM stops them all.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../pipeline/config.ts";
 import { lerCota, lerRedis, lerWorkers } from "../../pipeline/serve/cluster.ts";
@@ -34,7 +33,8 @@ interface Cluster {
 }
 
 function iniciar(env: Record<string, string>): Promise<Cluster> {
-  const child = spawn(join(REPO_ROOT, "node_modules", ".bin", "tsx"), ["test/serve/cluster-child.ts", site.publicDir, "--workers", "2"], {
+  // node itself (not the tsx wrapper, which would leave the primary behind when killed)
+  const child = spawn(process.execPath, ["--import", "tsx", "test/serve/cluster-child.ts", site.publicDir, "--workers", "2"], {
     cwd: REPO_ROOT,
     env: { ...process.env, COTACAO_REDIS_URL: "", COTACAO_WORKERS: "", ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -73,9 +73,16 @@ export function quotaState(limit: number, used: number, nowMs: number): QuotaSta
   };
 }
 
-/** "AAAA-MM-DD" of the UTC day the quota counts */
+let diaNumero = NaN;
+let diaTexto = "";
+/** "AAAA-MM-DD" of the UTC day the quota counts (the last one kept: a shared store asks on every request) */
 export function quotaDay(nowMs: number): string {
-  return new Date(Math.floor(nowMs / DAY_MS) * DAY_MS).toISOString().slice(0, 10);
+  const day = Math.floor(nowMs / DAY_MS);
+  if (day !== diaNumero) {
+    diaTexto = new Date(day * DAY_MS).toISOString().slice(0, 10);
+    diaNumero = day;
+  }
+  return diaTexto;
 }
 
 /** FNV-1a, 32 bits, with a seed per sketch row. */

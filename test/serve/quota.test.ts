@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clientAddress, clientId, Quota } from "../../pipeline/serve/quota.ts";
+import { clientAddress, clientId, Quota, quotaDay, quotaState, seguir } from "../../pipeline/serve/quota.ts";
 
 const T = Date.parse("2026-09-27T23:59:59Z");
 
@@ -34,5 +34,20 @@ describe("quota", () => {
     expect(clientAddress("127.0.0.1", "6.6.6.6, 1.2.3.4", 1)).toBe("1.2.3.4");
     expect(clientAddress("127.0.0.1", "6.6.6.6, 1.2.3.4", 2)).toBe("6.6.6.6");
     expect(clientAddress("127.0.0.1", "lixo", 1)).toBe("127.0.0.1");
+  });
+
+  it("answers synchronously from memory, so the static files pay no promise for it", () => {
+    const q = new Quota({ freeLimit: 2 });
+    const peek = q.peek("ip", "a", T);
+    expect(peek).not.toBeInstanceOf(Promise);
+    expect(q.consume("ip", "a", T)).not.toBeInstanceOf(Promise);
+    expect(seguir(q.peek("ip", "a", T), (s) => s.used)).toBe(1);
+    expect(seguir(Promise.resolve(peek), (s) => s.used)).toBeInstanceOf(Promise);
+  });
+
+  it("names the UTC day and the next 00:00 UTC the shared stores count and expire by", () => {
+    expect(quotaDay(T)).toBe("2026-09-27");
+    expect(quotaDay(T + 1000)).toBe("2026-09-28");
+    expect(quotaState(100, 40, T)).toEqual({ limit: 100, used: 40, remaining: 60, reset: Date.parse("2026-09-28T00:00:00Z") / 1000, retryAfter: 1 });
   });
 });

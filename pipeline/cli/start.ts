@@ -54,7 +54,7 @@ try {
     const server = workers === undefined ? await servirUmProcesso(inst) : await servirCluster(inst, workers);
     console.log(`Cotação Aberta servindo em ${server.url}`);
     console.log(`  consulta: ${server.url}api/v1/cotacao?uf=MS   simulador: ${server.url}simulador/`);
-    console.log(`  ${keys.length} chave(s) de API configurada(s); cota ${inst.redis ? `no Redis (se cair: ${inst.redis.falha})` : "em memória"}; Ctrl+C para parar`);
+    console.log(`  ${keys.length} chave(s) de API configurada(s); cota ${inst.redis ? `no Redis (se cair: ${inst.redis.falha})` : workers === undefined ? "em memória" : "no processo primário"}; Ctrl+C para parar`);
     if (workers === undefined) {
       const stop = () => void server.close().then(() => process.exit(0));
       process.once("SIGINT", stop);

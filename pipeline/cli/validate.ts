@@ -11,6 +11,8 @@ import { loadConfig } from "../config.ts";
 import { hasInterrupted, isControlPath } from "../publish/journal.ts";
 import { withDataLock } from "../publish/lock.ts";
 import { validateFiles } from "../validate/ajv.ts";
+import { conferirFatos } from "../site/conferir.ts";
+import { FATOS_PATH } from "../site/fatos.ts";
 
 /** The site's files: the lock, an interrupted publish's staging and journal, and temp files are not the site. */
 function listFiles(dir: string, root = dir): string[] {
@@ -40,6 +42,11 @@ export function runValidate(dirArg: string | undefined): number {
   for (const p of listFiles(dir)) files.set(relative(dir, p).split(sep).join("/"), readFileSync(p));
 
   const report = validateFiles(files, { arvoreCompleta: true });
+  // the facts the next update starts from (site/fatos.ts) must describe this very tree
+  if (files.has(FATOS_PATH)) {
+    report.arquivos.push({ path: FATOS_PATH, erros: conferirFatos(files) });
+    report.ignorados = report.ignorados.filter((p) => p !== FATOS_PATH);
+  }
   const comErros = report.arquivos.filter((a) => a.erros.length > 0);
   for (const a of comErros) {
     console.log(`\n✗ ${a.path} (${a.erros.length} ${a.erros.length === 1 ? "erro" : "erros"})`);

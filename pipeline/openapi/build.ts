@@ -213,6 +213,11 @@ const QUERY_ERRORS: Obj = {
     headers: { ...RATE_HEADERS, "Retry-After": { description: "Segundos até a cota zerar (00:00 UTC).", schema: { type: "integer" } } },
     content: { "application/json": { schema: { $ref: "#/components/schemas/Erro" } } },
   },
+  "503": {
+    description: "Contador da cota indisponível: servidor próprio com `COTACAO_REDIS_FALHA=fechar` e o Redis fora do ar. Não consome a cota; os arquivos estáticos continuam servidos.",
+    headers: { ...RATE_HEADERS, "Retry-After": { description: "Segundos até tentar de novo (30).", schema: { type: "integer" } } },
+    content: { "application/json": { schema: { $ref: "#/components/schemas/Erro" } } },
+  },
 };
 
 /** Every property of a published schema by $ref, minus some, plus rate_limit: the query answers. */
@@ -432,17 +437,9 @@ export function buildOpenApi(files: ReadonlyMap<string, string>, amostra: Amostr
   paths["/api/v1/historico.csv"] = staticGet({
     id: "getHistoricoLongo",
     summary: "Todas as séries num só CSV (formato longo)",
-    description: `Uma linha por série por dia (série, produto, UF, praça, fonte, unidade, data, valor...): carrega tudo de uma vez no pandas, no R, no DuckDB ou numa planilha.${variante}`,
+    description: "Uma linha por série por dia (série, produto, UF, praça, fonte, unidade, data, valor...): carrega tudo de uma vez no pandas, no R ou no DuckDB. Sem variante para o Excel: com décadas de histórico passa do limite de linhas de uma planilha (use os CSV de cada série).",
     tag: "Séries",
     url: "/api/v1/historico.csv",
-    content: { "text/csv": { schema: { type: "string" } } },
-  });
-  paths["/api/v1/historico.excel.csv"] = staticGet({
-    id: "getHistoricoLongoExcel",
-    summary: "Todas as séries num só CSV, para o Excel",
-    description: "O mesmo `historico.csv` para o Excel em português: `;`, vírgula decimal, UTF-8 com BOM, CRLF.",
-    tag: "Séries",
-    url: "/api/v1/historico.excel.csv",
     content: { "text/csv": { schema: { type: "string" } } },
   });
   paths["/api/v1/datapackage.json"] = staticGet({
@@ -475,7 +472,7 @@ export function buildOpenApi(files: ReadonlyMap<string, string>, amostra: Amostr
         headers: {
           ...RATE_HEADERS,
           "X-Cotacao-Aviso": {
-            description: "Presente quando a resposta é válida mas incompleta: `sem-serie-estadual; uf=PI` quando a UF pedida não tem série estadual (os campos da UF vêm `null`).",
+            description: "Presente quando a resposta é válida mas incompleta: `sem-serie-estadual; uf=PI` quando a UF pedida não tem série estadual (os campos da UF vêm `null`); `cota-local; redis-indisponivel` quando um servidor próprio conta a cota localmente porque o Redis está fora do ar. Mais de um aviso vêm separados por \", \".",
             schema: { type: "string" },
           },
         },

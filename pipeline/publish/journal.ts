@@ -210,7 +210,7 @@ export async function commitStaged(root: string, arquivos: readonly ArquivoPrepa
   await passos.antes({ tipo: "diario_confirmado" });
   await rename(join(root, JOURNAL_TEMP), join(root, JOURNAL_NAME));
   await syncDir(root);
-  await rollForward(root, journal, passos);
+  await rollForward(root, journal, passos, true);
 }
 
 /** Thrown when a committed journal cannot be finished to exactly its hashes: the tree is a mix. */
@@ -265,7 +265,7 @@ async function unfinishable(root: string, journal: Journal): Promise<string[]> {
  * the renames durable, then checks every target's sha256 before removing the journal. Anything
  * short of exactly the journal's bytes keeps the journal and throws.
  */
-async function rollForward(root: string, journal: Journal, passos?: Passos): Promise<number> {
+async function rollForward(root: string, journal: Journal, passos?: Passos, preparadosAgora = false): Promise<number> {
   const antes = await unfinishable(root, journal);
   if (antes.length > 0) throw new DiarioIrrecuperavelError(root, journal, antes, "perderam o arquivo preparado e não têm os bytes novos (sha256 do diário)");
   let feitos = 0;
@@ -284,7 +284,12 @@ async function rollForward(root: string, journal: Journal, passos?: Passos): Pro
   // the renames must be durable before the journal that would redo them goes
   await syncDirsOf(root, renamed);
   const depois: string[] = [];
+  // in the commit that staged them, the renamed files hold the bytes this process wrote, hashed
+  // and fsynced; in a recovery every target is read back whole (a staged file may have been
+  // damaged in between, keeping its size)
+  const agora = new Set(preparadosAgora ? renamed : []);
   for (const o of journal.operacoes) {
+    if (agora.has(join(root, o.arquivo))) continue;
     const t = await hashFile(join(root, o.arquivo));
     if (!t || t.sha256 !== o.sha256 || t.tamanho !== o.tamanho) depois.push(o.arquivo);
   }

@@ -2,6 +2,20 @@ import { mkdir, readFile, rm, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { PipelineError } from "../domain/errors.ts";
 import type { RenderedFile } from "../render/json.ts";
+import type { SerieReusada } from "../render/resumo.ts";
+
+/**
+ * One item of a published set: a file, or a series the run leaves as it is (its files are not
+ * touched; its facts stand for it in the checks across files).
+ */
+export type ItemDoConjunto = RenderedFile | ArquivoEmBytes | SerieReusada;
+
+/** A file already in bytes (the long CSV, assembled from the published file's blocks without decoding them). */
+export interface ArquivoEmBytes {
+  path: string;
+  bytes: Buffer;
+  doc?: unknown;
+}
 import { FileValidator } from "../validate/ajv.ts";
 import { commitStaged, hashBytes, JOURNAL_NAME, Passos, QuedaSimulada, STAGING_DIR, writeDurable, writerDeTeste, type ArquivoPreparado } from "./journal.ts";
 import { holdsDataLock, withDataLock } from "./lock.ts";
@@ -37,7 +51,7 @@ export interface PublishResult {
  * command recovers. Takes the data directory's lock unless this process holds it already.
  * Files are taken one at a time, so their texts need not all be in memory at once.
  */
-export async function publishFiles(root: string, files: Iterable<RenderedFile>): Promise<PublishResult> {
+export async function publishFiles(root: string, files: Iterable<ItemDoConjunto> | AsyncIterable<ItemDoConjunto>): Promise<PublishResult> {
   if (!holdsDataLock(root)) return withDataLock(root, { esperar: true, comando: "publicação" }, () => publishFiles(root, files));
   const passos = new Passos();
   const validator = new FileValidator();
@@ -50,10 +64,14 @@ export async function publishFiles(root: string, files: Iterable<RenderedFile>):
   await discard();
   let current = "";
   try {
-    for (const f of files) {
+    for await (const f of files) {
+      if ("reusada" in f) {
+        validator.reusada(f);
+        continue;
+      }
       current = f.path;
-      validator.add(f.path, f.text, f.doc);
-      const bytes = Buffer.from(f.text, "utf8");
+      const bytes = "bytes" in f ? f.bytes : Buffer.from(f.text, "utf8");
+      validator.add(f.path, "bytes" in f ? f.bytes : f.text, f.doc);
       if (await sameBytes(join(root, f.path), bytes)) {
         unchanged++;
         continue;

@@ -13,6 +13,9 @@ export function aggregateTable(): Array<[AggregateKey, string]> {
   return agregadoSeries().flatMap((a) => (a.serie ? [[a.chave, a.serie.id] as [AggregateKey, string]] : []));
 }
 
+/** What an aggregate reads of a series: its file without the history (a summary will do). */
+type Cabeca = Omit<SerieFile, "historico">;
+
 const EPOCH = "1970-01-01T00:00:00-03:00";
 
 /** The latest of some `atualizado` instants (all in -03:00, so they sort as text); the epoch when none. */
@@ -22,13 +25,13 @@ export function maxTime(times: Iterable<string>): string {
   return best || EPOCH;
 }
 
-function ufQuote(file: SerieFile | undefined): UfQuote | null {
+function ufQuote(file: Cabeca | undefined): UfQuote | null {
   if (!file || !file.uf) return null;
   return { uf: file.uf, preco: file.valor, praca: file.praca ?? "", unidade: file.unidade, data: file.data_cotacao, data_cotacao: file.data_cotacao };
 }
 
-export function renderAggregate(series: ReadonlyMap<string, SerieFile>, uf: UF | null): AggregateFile {
-  const used: SerieFile[] = [];
+export function renderAggregate(series: ReadonlyMap<string, Cabeca>, uf: UF | null): AggregateFile {
+  const used: Cabeca[] = [];
   const pick = (id: string) => {
     const f = series.get(id);
     if (f) used.push(f);

@@ -6,15 +6,16 @@
 import type { Config } from "../config.ts";
 import { licenseFull, serieLicense } from "../domain/license.ts";
 import { PRODUTOS, PRODUTO_INFO } from "../domain/products.ts";
-import type { IndexFile, SerieFile } from "../domain/publicados.ts";
+import type { IndexFile } from "../domain/publicados.ts";
 import { seriesCsvPath, seriesJsonPath, ufPublicada, type SeriesDef } from "../domain/series.ts";
 import { UFS } from "../domain/ufs.ts";
 import { SOURCES, allSeries, ufsDoAgregado } from "../sources/index.ts";
 import { maxTime } from "./aggregate.ts";
-import { excelPath, pracasCsvPath, temPracas } from "./csv.ts";
+import { excelPath, pracasCsvPath } from "./csv.ts";
+import { fatosDe, type SerieOuResumo } from "./resumo.ts";
 import { relativoApi } from "./datapackage.ts";
 
-export function renderIndex(series: ReadonlyMap<string, SerieFile>, config: Config): IndexFile {
+export function renderIndex(series: ReadonlyMap<string, SerieOuResumo>, config: Config): IndexFile {
   const defs = allSeries();
   return {
     api_version: "v1",
@@ -43,6 +44,7 @@ export function renderIndex(series: ReadonlyMap<string, SerieFile>, config: Conf
       .filter((d) => series.has(d.id))
       .map((d: SeriesDef) => {
         const f = series.get(d.id)!;
+        const h = fatosDe(f);
         const source = SOURCES.find((s) => s.id === d.fonte)!;
         return {
           id: d.id,
@@ -50,7 +52,7 @@ export function renderIndex(series: ReadonlyMap<string, SerieFile>, config: Conf
           csv: relativoApi(seriesCsvPath(d)),
           csv_excel: relativoApi(excelPath(seriesCsvPath(d))),
           // state series only: the national ones have no praça table behind them
-          pracas_csv: temPracas(f.historico) ? relativoApi(pracasCsvPath(d)) : null,
+          pracas_csv: h.pracas ? relativoApi(pracasCsvPath(d)) : null,
           produto: d.produto,
           // a national series publishes the place of its indicator; `nacional` tells the two apart
           uf: ufPublicada(d),
@@ -59,10 +61,10 @@ export function renderIndex(series: ReadonlyMap<string, SerieFile>, config: Conf
           regiao: d.regiao,
           fonte: d.fonte,
           unidade: d.unidade,
-          primeira_data: f.historico[0]?.data ?? null,
-          ultima_data: f.historico[f.historico.length - 1]?.data ?? null,
-          pontos: f.historico.length,
-          valor: f.historico.length ? f.valor : null,
+          primeira_data: h.primeira_data,
+          ultima_data: h.ultima_data,
+          pontos: h.pontos,
+          valor: h.pontos ? f.valor : null,
           variacao: f.variacao,
           license: serieLicense(source),
         };

@@ -50,6 +50,11 @@ function quoteExcel(s: string): string {
   return /[";\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
+/** One line of fields, quoted as csvTexto quotes them (without the line break). */
+export function csvLinha(campos: readonly string[]): string {
+  return campos.map(quote).join(",");
+}
+
 /** RFC 4180, comma, dot decimals, LF, UTF-8 without BOM: what pandas, R and DuckDB read by default. */
 export function csvTexto(t: Tabela): string {
   const out: string[] = [t.colunas.map(quote).join(",")];

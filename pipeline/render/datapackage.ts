@@ -11,13 +11,13 @@ import { join } from "node:path";
 import { REPO_ROOT } from "../config.ts";
 import { LICENCA_COMPILACAO, PROJECT_NAME } from "../domain/license.ts";
 import { prazoDoValor, PRODUTO_INFO, UNIDADE_INFO, UNIDADES, type Unidade } from "../domain/products.ts";
-import type { SerieFile } from "../domain/publicados.ts";
 import { seriesCsvPath, type SeriesDef } from "../domain/series.ts";
 import { PROJECT_URL, SITE_URL } from "../domain/site.ts";
 import { UFS } from "../domain/ufs.ts";
 import { SOURCES, allSeries } from "../sources/index.ts";
 import type { SourceDef } from "../sources/types.ts";
-import { COLUNAS_NUMERICAS, HISTORICO_LONGO_PATH, colunasHistorico, pracasCsvPath, temPracas } from "./csv.ts";
+import { COLUNAS_NUMERICAS, HISTORICO_LONGO_PATH, pracasCsvPath } from "./csv.ts";
+import { fatosDe, type SerieOuResumo } from "./resumo.ts";
 import { COLUNAS_LONGO, seriesDoLongo } from "./longo.ts";
 
 export const DATAPACKAGE_PATH = "api/v1/datapackage.json";
@@ -95,10 +95,10 @@ function nomeSerie(def: SeriesDef): string {
   return `${PRODUTO_INFO[def.produto].nome}${def.uf ? ` ${UFS[def.uf]}` : ""}`;
 }
 
-function recursoSerie(def: SeriesDef, f: SerieFile, desc: Record<string, string>): RecursoTabular {
+function recursoSerie(def: SeriesDef, f: SerieOuResumo, desc: Record<string, string>): RecursoTabular {
   const fonte = SOURCES.find((s) => s.id === def.fonte)!;
   const unidade = f.unidade as Unidade;
-  const campos: CampoTabela[] = colunasHistorico(f.historico).map((c) => {
+  const campos: CampoTabela[] = fatosDe(f).colunas.map((c) => {
     if (c === "data") return campoData();
     if (c === "valor") return campoValor(unidade, "Valor de referência da série");
     if (c === "unidade") return campoUnidade([unidade]);
@@ -121,7 +121,7 @@ function recursoSerie(def: SeriesDef, f: SerieFile, desc: Record<string, string>
   };
 }
 
-function recursoPracas(def: SeriesDef, f: SerieFile): RecursoTabular {
+function recursoPracas(def: SeriesDef, f: SerieOuResumo): RecursoTabular {
   const fonte = SOURCES.find((s) => s.id === def.fonte)!;
   const unidade = f.unidade as Unidade;
   return {
@@ -146,7 +146,7 @@ function recursoPracas(def: SeriesDef, f: SerieFile): RecursoTabular {
   };
 }
 
-function recursoLongo(series: ReadonlyMap<string, SerieFile>): RecursoTabular {
+function recursoLongo(series: ReadonlyMap<string, SerieOuResumo>): RecursoTabular {
   const lista = seriesDoLongo(series);
   const unidades = UNIDADES.filter((u) => lista.some(({ f }) => f.unidade === u));
   const fontes = SOURCES.filter((s) => lista.some(({ def }) => def.fonte === s.id));
@@ -192,14 +192,14 @@ const comum = () => ({
   dialect: { delimiter: "," as const, lineTerminator: "\n" as const, header: true as const },
 });
 
-export function renderDataPackage(series: ReadonlyMap<string, SerieFile>): DataPackage {
+export function renderDataPackage(series: ReadonlyMap<string, SerieOuResumo>): DataPackage {
   const desc = descricoesDoHistorico();
   const resources: RecursoTabular[] = [recursoLongo(series)];
   for (const def of allSeries()) {
     const f = series.get(def.id);
     if (!f) continue;
     resources.push(recursoSerie(def, f, desc));
-    if (temPracas(f.historico)) resources.push(recursoPracas(def, f));
+    if (fatosDe(f).pracas) resources.push(recursoPracas(def, f));
   }
   const usadas = SOURCES.filter((s) => resources.some((r) => r.sources.some((x) => x.title === s.nome)));
   return {
@@ -209,7 +209,7 @@ export function renderDataPackage(series: ReadonlyMap<string, SerieFile>): DataP
     description:
       `Histórico diário dos preços de referência publicados por ${usadas.map((s) => s.nome).join(", ")}, em CSV. ` +
       `A compilação (seleção, estrutura e arquivos) é ${LICENCA_COMPILACAO}: cite "${PROJECT_NAME}" (${PROJECT_URL}). ` +
-      "Os números continuam sob os termos de cada fonte (licenses de cada recurso). Cada arquivo tem ao lado uma variante para o Excel em português (X.excel.csv: ';', vírgula decimal, UTF-8 com BOM).",
+      "Os números continuam sob os termos de cada fonte (licenses de cada recurso). Cada arquivo de série tem ao lado uma variante para o Excel em português (X.excel.csv: ';', vírgula decimal, UTF-8 com BOM); historico.csv não, porque passa do limite de linhas de uma planilha do Excel.",
     homepage: SITE_URL,
     keywords: ["agropecuária", "pecuária", "grãos", "preços", "Brasil", ...usadas.map((s) => s.nome)],
     licenses: [{ name: LICENCA_COMPILACAO, title: "Creative Commons Attribution 4.0 (compilação)", path: LICENCA_COMPILACAO_URL }],

@@ -3,35 +3,52 @@
  * day, so one read_csv gives everything and a filter on `serie` (or `produto`, `uf`, `unidade`)
  * gives any part. Sorted by `serie` (code-unit order, not locale: the same bytes on every machine)
  * and then by `data`, oldest first.
+ *
+ * The file is its header and then one block per series, each a function of that series alone, so
+ * a run that changes one series rewrites its block and copies the others' bytes (../site/).
+ * No Excel variant: at 30 years it is past the million rows a spreadsheet can open.
  */
 import type { SerieFile } from "../domain/publicados.ts";
 import { ufPublicada, type SeriesDef } from "../domain/series.ts";
 import { allSeries } from "../sources/index.ts";
-import { iteravel, type Tabela } from "./csv.ts";
+import { csvLinha } from "./csv.ts";
 
 export const COLUNAS_LONGO = ["serie", "produto", "uf", "nacional", "praca", "fonte", "unidade", "moeda", "data", "valor"] as const;
 
-/** The published series in the long file's order. */
-export function seriesDoLongo(series: ReadonlyMap<string, SerieFile>): Array<{ def: SeriesDef; f: SerieFile }> {
-  return allSeries()
-    .filter((d) => series.has(d.id))
-    .map((def) => ({ def, f: series.get(def.id)! }))
-    .sort((a, b) => (a.def.id < b.def.id ? -1 : a.def.id > b.def.id ? 1 : 0));
+export const CABECALHO_LONGO = `${COLUNAS_LONGO.join(",")}\n`;
+
+const porId = (a: SeriesDef, b: SeriesDef) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/** The catalogue's series in the long file's order. */
+export function defsDoLongo(): SeriesDef[] {
+  return [...allSeries()].sort(porId);
 }
 
-export function historicoLongoTabela(series: ReadonlyMap<string, SerieFile>): Tabela {
-  const lista = seriesDoLongo(series);
-  return {
-    colunas: COLUNAS_LONGO,
-    linhas: iteravel(function* () {
-      for (const { def, f } of lista) {
-        // the reference praça of a state series as it is today (the praças of each day are in
-        // historico/{produto}/{UF}.pracas.csv); national series have none. `nacional` keeps a
-        // national series apart from the state series of its own UF (soja Paranaguá and soja/PR
-        // are both PR; vaca_gorda and vaca_gorda/SP both SP)
-        const fixos = [def.id, def.produto, ufPublicada(def) ?? "", def.uf === null ? "true" : "false", f.praca ?? "", def.fonte, f.unidade, f.moeda];
-        for (const e of f.historico) yield [...fixos, e.data, String(e.valor)];
-      }
-    }),
-  };
+/** The published series in the long file's order. */
+export function seriesDoLongo<T>(series: ReadonlyMap<string, T>): Array<{ def: SeriesDef; f: T }> {
+  return defsDoLongo()
+    .filter((d) => series.has(d.id))
+    .map((def) => ({ def, f: series.get(def.id)! }));
+}
+
+/** The columns every line of a series repeats, as the long file writes them (before data,valor). */
+export function fixosDoLongo(def: SeriesDef, f: Pick<SerieFile, "praca" | "unidade" | "moeda">): string[] {
+  // the reference praça of a state series as it is today (the praças of each day are in
+  // historico/{produto}/{UF}.pracas.csv); national series have none. `nacional` keeps a
+  // national series apart from the state series of its own UF (soja Paranaguá and soja/PR
+  // are both PR; vaca_gorda and vaca_gorda/SP both SP)
+  return [def.id, def.produto, ufPublicada(def) ?? "", def.uf === null ? "true" : "false", f.praca ?? "", def.fonte, f.unidade, f.moeda];
+}
+
+/** One series' lines of the long file, each ending in \n. */
+export function blocoLongo(def: SeriesDef, f: SerieFile): string {
+  const fixos = csvLinha(fixosDoLongo(def, f));
+  let out = "";
+  for (const e of f.historico) out += `${fixos},${e.data},${e.valor}\n`;
+  return out;
+}
+
+/** The whole long file of a set of series held in memory. */
+export function historicoLongoCsv(series: ReadonlyMap<string, SerieFile>): string {
+  return CABECALHO_LONGO + seriesDoLongo(series).map(({ def, f }) => blocoLongo(def, f)).join("");
 }

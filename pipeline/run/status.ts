@@ -129,7 +129,7 @@ function maxOf(xs: Array<string | null>): string | null {
 export function nextStatus(
   prev: StatusFile | null,
   outcomes: readonly PageOutcome[],
-  series: ReadonlyMap<string, SerieFile>,
+  series: ReadonlyMap<string, Pick<SerieFile, "data_cotacao">>,
   config: Config,
   now: Date,
   env: NodeJS.ProcessEnv = process.env,
@@ -143,7 +143,7 @@ export function nextStatus(
       const prevPage = prevSource?.paginas.find((p) => p.id === page.id) ?? EMPTY_PAGE(page.id, pageUrl(source, page, env));
       return nextPage(prevPage, outcomes.find((o) => o.source === source.id && o.page === page.id), nowIso);
     });
-    const mySeries = defs.filter((d) => d.fonte === source.id).map((d) => series.get(d.id)).filter((f): f is SerieFile => !!f);
+    const mySeries = defs.filter((d) => d.fonte === source.id).map((d) => series.get(d.id)).filter((f) => f !== undefined);
     const ultimaData = maxOf(mySeries.map((f) => f.data_cotacao));
     const failing = paginas.filter((p) => p.estado !== "ok");
     let estado: SourceState;

@@ -10,9 +10,11 @@ import { baselines, capturaId, loadCapturas, loadTodasCapturas, sha256Hex, type 
 import { pageUrl, type PageLoader } from "../fetch/types.ts";
 import { loadEventos, nextEventos } from "../events/model.ts";
 import { assemble } from "../history/assemble.ts";
-import { loadStore } from "../history/store.ts";
+import { readPublished } from "../contract/schemas.ts";
 import { publishFiles } from "../publish/write.ts";
-import { renderSiteFiles } from "../site/assemble.ts";
+import type { ResumoSerie } from "../render/resumo.ts";
+import { montarSite } from "../site/assemble.ts";
+import { abrirStore, lerSerie } from "../site/store.ts";
 import type { SerieFile } from "../domain/publicados.ts";
 import { SOURCES } from "../sources/index.ts";
 import type { MirrorDef, PageDef, SourceDef } from "../sources/types.ts";
@@ -70,8 +72,13 @@ export async function runUpdate(opts: UpdateOptions): Promise<UpdateReport> {
   const { loader, config, now } = opts;
   const env = opts.env ?? process.env;
   const log = opts.log ?? (() => {});
-  const store = await loadStore(config.publicDir);
-  const series = new Map<string, SerieFile>(store.series);
+  const root = config.publicDir;
+  const prevStatus = await readPublished(root, "api/v1/status.json", "status.schema.json");
+  // the series a page feeds are read when the page is; the others stay on disk, standing by
+  // the facts of the last publish (or, without trustworthy facts, are rendered again at the end)
+  const store = await abrirStore(root);
+  const series = new Map<string, SerieFile>();
+  const alteradas = new Set<string>();
   const outcomes: PageOutcome[] = [];
   const changes: SeriesChange[] = [];
   const avisos: string[] = [];
@@ -104,6 +111,12 @@ export async function runUpdate(opts: UpdateOptions): Promise<UpdateReport> {
         if (!read.ok) {
           record({ source: source.id, page: page.id, ok: false, url: where, kind: read.kind, reason: read.reason });
           continue;
+        }
+        for (const u of read.updates) {
+          if (!series.has(u.def.id)) {
+            const f = await lerSerie(root, u.def);
+            if (f) series.set(u.def.id, f);
+          }
         }
         const storedQuotes = (id: string) => {
           const f = series.get(id);
@@ -153,6 +166,7 @@ export async function runUpdate(opts: UpdateOptions): Promise<UpdateReport> {
         for (const { u, r } of applied) {
           if (!r) continue;
           series.set(u.def.id, r.file);
+          alteradas.add(u.def.id);
           changes.push(r.change);
           if (r.change.added.length > 0) novos[u.def.id] = r.change.added;
         }
@@ -199,11 +213,13 @@ export async function runUpdate(opts: UpdateOptions): Promise<UpdateReport> {
     if (!usadas.has(a)) avisos.push(`revisão aceita não usada nesta execução: ${a.serie} em ${a.data}, ${a.campo} = ${a.valor ?? "nenhum"}`);
   }
 
-  const status = nextStatus(store.status, outcomes, series, config, now, env);
-  const eventos = nextEventos(await loadEventos(config.publicDir), changes, now);
-  const log_ = capturas.length > 0 ? await loadCapturas(config.publicDir, Number(dayBrasilia(now).slice(0, 4))) : null;
-  const files = renderSiteFiles(series, status, config, { eventos, ...(log_ ? { capturas: { ...log_, capturas: [...log_.capturas, ...capturas] } } : {}) });
-  const published = await publishFiles(config.publicDir, files);
+  const status = (resumos: ReadonlyMap<string, ResumoSerie>) => nextStatus(prevStatus, outcomes, resumos, config, now, env);
+  const eventos = nextEventos(await loadEventos(root), changes, now);
+  const log_ = capturas.length > 0 ? await loadCapturas(root, Number(dayBrasilia(now).slice(0, 4))) : null;
+  const entrada = store.entrada(series, alteradas);
+  if (!store.fatos) log(`fatos da última publicação ausentes ou desatualizados (${store.motivo}): todas as séries serão geradas de novo`);
+  const files = montarSite(entrada, status, config, { eventos, ...(log_ ? { capturas: { ...log_, capturas: [...log_.capturas, ...capturas] } } : {}) });
+  const published = await publishFiles(root, files);
   if (published.erros.length > 0) {
     throw new PipelineError({
       stage: "validate",

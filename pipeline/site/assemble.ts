@@ -11,20 +11,28 @@ import { join } from "node:path";
 import { REPO_ROOT, type Config } from "../config.ts";
 import type { SerieFile, StatusFile } from "../domain/publicados.ts";
 import { seriesCsvPath, seriesJsonPath } from "../domain/series.ts";
-import { EXEMPLOS, SOURCES, allSeries, ufsDoAgregado } from "../sources/index.ts";
+import { SOURCES, allSeries, ufsDoAgregado } from "../sources/index.ts";
 import type { CapturasFile } from "../history/capturas.ts";
 import { renderAggregate } from "../render/aggregate.ts";
 import { renderCapturas } from "../render/capturas.ts";
 import { renderIndex } from "../render/catalogue.ts";
 import { HISTORICO_LONGO_PATH, csvTexto, excelPath, excelTexto, historicoTabela, pracasCsvPath, pracasTabela, type Tabela } from "../render/csv.ts";
+import { CABECALHO_LONGO, blocoLongo, defsDoLongo } from "../render/longo.ts";
+import { resumir, type FatosSerie, type ResumoSerie, type SerieOuResumo, type SerieReusada } from "../render/resumo.ts";
+import { longoDaSerie, type LongoEsperado, type LongoMontado } from "../validate/dados.ts";
+import type { SeriesDef } from "../domain/series.ts";
+import { createHash } from "node:crypto";
+import { renderSerie } from "../render/serie.ts";
+import { edicaoDoCatalogo, getSource } from "../sources/index.ts";
+import { impressao, type Fatos, textoDosFatos, FATOS_PATH } from "./fatos.ts";
 import { DATAPACKAGE_PATH, renderDataPackage } from "../render/datapackage.ts";
 import { CITATION_PATH, LICENSE_PATH, citacaoCff, licencaTexto } from "../render/licenca.ts";
-import { historicoLongoTabela } from "../render/longo.ts";
 import { stringifyDoc, type RenderedFile } from "../render/json.ts";
 import type { EventosFile } from "../events/model.ts";
 import { eventosFiles } from "../events/render.ts";
 import { apiDescriptionFiles } from "../openapi/site.ts";
 import { paginaDoSite } from "./painel.ts";
+import type { ArquivoEmBytes, ItemDoConjunto } from "../publish/write.ts";
 
 export type { RenderedFile };
 
@@ -51,15 +59,42 @@ export function schemaFiles(): Map<string, string> {
   return out;
 }
 
-/** The series files the API description quotes as examples (pipeline/openapi/build.ts). */
-const exampleSeries = (): Set<string> =>
-  new Set([EXEMPLOS.nacional, EXEMPLOS.estadual].flatMap((id) => [`api/v1/cotacao/${id}.json`, `api/v1/historico/${id}.csv`]));
+/** The files of one series (JSON, CSV and its Excel-BR variant, praças CSV and its variant), its block of the long file and its facts. */
+export interface SerieRenderizada {
+  arquivos: RenderedFile[];
+  bloco: string;
+  fatos: FatosSerie;
+}
+
+export function renderSerieFiles(def: SeriesDef, f: SerieFile): SerieRenderizada {
+  const arquivos: RenderedFile[] = [];
+  const json = stringifyDoc(f);
+  arquivos.push({ path: seriesJsonPath(def), text: json, doc: f });
+  const cabecalhos: Record<string, string> = {};
+  const csv = (path: string, t: Tabela) => {
+    const text = csvTexto(t);
+    cabecalhos[path] = text.slice(0, text.indexOf("\n"));
+    arquivos.push({ path, text }, { path: excelPath(path), text: excelTexto(t) });
+  };
+  csv(seriesCsvPath(def), historicoTabela(f.historico, f.unidade));
+  const pracas = pracasTabela(f.historico, f.unidade);
+  if (pracas) csv(pracasCsvPath(def), pracas);
+  const bloco = blocoLongo(def, f);
+  const l = longoDaSerie(def.id, f);
+  return {
+    arquivos,
+    bloco,
+    fatos: { resumo: resumir(f), json: impressao(json), cabecalhos, longo: { ...impressao(bloco), fixos: l.fixos, valores: l.hash, pontos: l.pontos } },
+  };
+}
 
 /**
  * Every file of the site from the series and the status: the series files themselves
  * (re-rendered, so formatting is always the canonical one), CSVs, aggregates, catalogue,
  * status, schemas, events, the API description (its examples are a fixed sample,
- * pipeline/openapi/exemplos.json), the dashboard's page and the capture log. One file at a time, so a 30-year history is never held as text all at once.
+ * pipeline/openapi/exemplos.json), the dashboard's page, the capture log and the facts the next
+ * run starts from (fatos.ts). Every series held in memory: tests, small sites and the backfill;
+ * build and update go through `montarSite`, one series at a time.
  */
 export function* renderSiteFiles(
   series: ReadonlyMap<string, SerieFile>,
@@ -67,50 +102,167 @@ export function* renderSiteFiles(
   config: Config,
   extras: SiteExtras = {},
 ): Generator<RenderedFile> {
-  const kept = new Map<string, string>();
-  const EXAMPLE_SERIES = exampleSeries();
-  const emit = (path: string, text: string, doc?: unknown): RenderedFile => {
-    // the long CSV holds every series' history: too big to keep, and no example quotes it
-    if (path === HISTORICO_LONGO_PATH || path === excelPath(HISTORICO_LONGO_PATH)) return { path, text };
-    if (!path.startsWith("api/v1/cotacao/") && !path.startsWith("api/v1/historico/")) kept.set(path, text);
-    else if (EXAMPLE_SERIES.has(path) || path.startsWith("api/v1/cotacao/uf/")) kept.set(path, text);
-    return doc === undefined ? { path, text } : { path, text, doc };
-  };
+  const fatos: Record<string, FatosSerie> = {};
+  const frescos: Array<{ id: string; bloco: string }> = [];
   for (const def of allSeries()) {
     const f = series.get(def.id);
     if (!f) continue;
-    yield emit(seriesJsonPath(def), stringifyDoc(f), f);
-    yield* emitCsv(emit, seriesCsvPath(def), historicoTabela(f.historico, f.unidade));
-    const pracas = pracasTabela(f.historico, f.unidade);
-    if (pracas) yield* emitCsv(emit, pracasCsvPath(def), pracas);
+    const r = renderSerieFiles(def, f);
+    yield* r.arquivos;
+    fatos[def.id] = r.fatos;
+    frescos.push({ id: def.id, bloco: r.bloco });
   }
-  yield* emitCsv(emit, HISTORICO_LONGO_PATH, historicoLongoTabela(series));
-  const agg = renderAggregate(series, null);
-  yield emit("api/v1/cotacao.json", stringifyDoc(agg), agg);
-  for (const uf of ufsDoAgregado()) {
-    const doc = renderAggregate(series, uf);
-    yield emit(`api/v1/cotacao/uf/${uf}.json`, stringifyDoc(doc), doc);
-  }
-  const index = renderIndex(series, config);
-  yield emit("api/v1/index.json", stringifyDoc(index), index);
-  const pacote = renderDataPackage(series);
-  yield emit(DATAPACKAGE_PATH, stringifyDoc(pacote), pacote);
-  yield emit(LICENSE_PATH, licencaTexto(SOURCES));
-  yield emit(CITATION_PATH, citacaoCff(SOURCES));
-  yield emit("api/v1/status.json", stringifyDoc(status), status);
-  // the dashboard's page shows this run's prices (and link previews) without JavaScript
-  yield emit("index.html", paginaDoSite({ agg, index, status }));
-  for (const [path, text] of schemaFiles()) yield emit(path, text);
-  if (extras.eventos) for (const [path, text] of eventosFiles(extras.eventos)) yield emit(path, text);
-  for (const [path, text] of apiDescriptionFiles(kept)) yield emit(path, text);
-  // after the API description: its examples never quote the capture log
-  if (extras.capturas) yield renderCapturas(extras.capturas);
+  const ordem = new Map(defsDoLongo().map((d, i) => [d.id, i]));
+  frescos.sort((a, b) => ordem.get(a.id)! - ordem.get(b.id)!);
+  const montado: LongoMontado = { frescos, reusados: new Map() };
+  yield { path: HISTORICO_LONGO_PATH, text: CABECALHO_LONGO + frescos.map((b) => b.bloco).join(""), doc: montado };
+  yield* globalFiles(series, status, config, extras);
+  yield { path: FATOS_PATH, text: textoDosFatos({ versao: 1, codigo: versaoDoCodigo(), series: fatos }) };
 }
 
-/** A CSV and, next to it, its Excel-BR variant: two spellings of one table. */
-function* emitCsv(emit: (path: string, text: string) => RenderedFile, path: string, t: Tabela): Generator<RenderedFile> {
-  yield emit(path, csvTexto(t));
-  yield emit(excelPath(path), excelTexto(t));
+let versao: { edicao: number; hash: string } | null = null;
+
+/**
+ * How this code writes a series' files, as one hash: every catalogue series rendered from the
+ * same two made-up days. A change to a renderer or to a series' declaration changes it, and the
+ * next run renders every series again instead of trusting facts written the old way; a change
+ * that writes nothing differently (a comment, a parser) does not.
+ */
+export function versaoDoCodigo(): string {
+  if (versao?.edicao === edicaoDoCatalogo()) return versao.hash;
+  const h = createHash("sha256");
+  const momento = "2000-01-04T12:00:00-03:00";
+  for (const def of allSeries()) {
+    const source = getSource(def.fonte);
+    const historico = [
+      { data: "2000-01-03", valor: 100.5, valor_usd: 50.25, pracas: { A: 100.5, "B, C": 99 } },
+      { data: "2000-01-04", valor: 101, valor_30d: 102 },
+    ];
+    const f = renderSerie({
+      def,
+      source,
+      historico,
+      praca: def.uf ? "A" : null,
+      pracas: def.uf ? [{ praca: "A", valor: 101, unidade: def.unidade }] : null,
+      proveniencia: { fonte: source.id, nome: source.nome, url: source.site, coletado_em: momento, via: null, via_url: null, licenca: source.termos.licenca, citacao: source.termos.citacao, termos: source.termos.texto },
+      atualizado: momento,
+    });
+    const r = renderSerieFiles(def, f);
+    for (const a of r.arquivos) h.update(`${a.path}\n${a.text}\n`);
+    h.update(`${r.bloco}\n${JSON.stringify(r.fatos)}\n`);
+  }
+  versao = { edicao: edicaoDoCatalogo(), hash: h.digest("hex").slice(0, 16) };
+  return versao.hash;
+}
+
+/** Where a run gets its series: the ones to render now, and the facts of the ones it leaves alone. */
+export interface EntradaDoSite {
+  /** a series to render now (read from the store, or merged by this run); undefined: not published */
+  carregar(def: SeriesDef): Promise<SerieFile | undefined>;
+  /** the series to render now; the others keep their files and stand by their facts */
+  renderizar(def: SeriesDef): boolean;
+  /** the facts of the published set (required when some series is not rendered) */
+  fatos: Fatos | null;
+  /** the published long file's bytes, to copy the blocks of the series not rendered */
+  longoPublicado(): Promise<Buffer>;
+}
+
+/**
+ * The site of a run, one series at a time: the series it renders go out as files (and are let
+ * go), the others as their facts (SerieReusada), then the long file (the new blocks, and the
+ * others' bytes copied from the published file), the files
+ * that show every series (from summaries), and the new facts.
+ */
+export async function* montarSite(
+  entrada: EntradaDoSite,
+  status: (series: ReadonlyMap<string, ResumoSerie>) => StatusFile,
+  config: Config,
+  extras: SiteExtras = {},
+): AsyncGenerator<ItemDoConjunto> {
+  const resumos = new Map<string, ResumoSerie>();
+  const fatos: Record<string, FatosSerie> = {};
+  const blocos = new Map<string, string>();
+  for (const def of allSeries()) {
+    if (entrada.renderizar(def)) {
+      const f = await entrada.carregar(def);
+      if (!f) continue;
+      const r = renderSerieFiles(def, f);
+      yield* r.arquivos;
+      fatos[def.id] = r.fatos;
+      resumos.set(def.id, r.fatos.resumo);
+      blocos.set(def.id, r.bloco);
+    } else {
+      const fa = entrada.fatos?.series[def.id];
+      if (!fa) continue;
+      yield { reusada: def.id, fatos: fa };
+      fatos[def.id] = fa;
+      resumos.set(def.id, fa.resumo);
+    }
+  }
+  yield await longoMontado(entrada, blocos, fatos);
+  yield* globalFiles(resumos, status(resumos), config, extras);
+  yield { path: FATOS_PATH, text: textoDosFatos({ versao: 1, codigo: versaoDoCodigo(), series: fatos }) };
+}
+
+/** The long file: new blocks where a series was rendered, the published bytes of the others. */
+async function longoMontado(entrada: EntradaDoSite, blocos: ReadonlyMap<string, string>, fatos: Readonly<Record<string, FatosSerie>>): Promise<ArquivoEmBytes> {
+  const reusar = defsDoLongo().filter((d) => !blocos.has(d.id) && fatos[d.id]);
+  const partes: Buffer[] = [Buffer.from(CABECALHO_LONGO)];
+  const frescos: Array<{ id: string; bloco: string }> = [];
+  const reusados = new Map<string, LongoEsperado>();
+  let publicado: Buffer | null = null;
+  // where each series' block starts in the published file: its series in order, as its facts say
+  const inicio = new Map<string, number>();
+  if (reusar.length > 0) {
+    publicado = await entrada.longoPublicado();
+    let at = Buffer.byteLength(CABECALHO_LONGO);
+    for (const d of defsDoLongo()) {
+      const fa = entrada.fatos?.series[d.id];
+      if (!fa) continue;
+      inicio.set(d.id, at);
+      at += fa.longo.bytes;
+    }
+    if (at !== publicado.length) throw new Error(`${HISTORICO_LONGO_PATH} publicado tem ${publicado.length} bytes, mas os fatos da última execução dizem ${at}`);
+  }
+  for (const d of defsDoLongo()) {
+    const novo = blocos.get(d.id);
+    if (novo !== undefined) {
+      partes.push(Buffer.from(novo, "utf8"));
+      frescos.push({ id: d.id, bloco: novo });
+      continue;
+    }
+    const fa = fatos[d.id];
+    if (!fa || !publicado) continue;
+    const a = inicio.get(d.id)!;
+    partes.push(publicado.subarray(a, a + fa.longo.bytes));
+    reusados.set(d.id, { fixos: fa.longo.fixos, hash: fa.longo.valores, pontos: fa.longo.pontos });
+  }
+  return { path: HISTORICO_LONGO_PATH, bytes: Buffer.concat(partes), doc: { frescos, reusados } satisfies LongoMontado };
+}
+
+/** The files that show every series, from each series' summary (or whole file), and the rest of the site. */
+function* globalFiles(series: ReadonlyMap<string, SerieOuResumo>, status: StatusFile, config: Config, extras: SiteExtras): Generator<RenderedFile> {
+  const agg = renderAggregate(series, null);
+  yield { path: "api/v1/cotacao.json", text: stringifyDoc(agg), doc: agg };
+  for (const uf of ufsDoAgregado()) {
+    const doc = renderAggregate(series, uf);
+    yield { path: `api/v1/cotacao/uf/${uf}.json`, text: stringifyDoc(doc), doc };
+  }
+  const index = renderIndex(series, config);
+  yield { path: "api/v1/index.json", text: stringifyDoc(index), doc: index };
+  const pacote = renderDataPackage(series);
+  yield { path: DATAPACKAGE_PATH, text: stringifyDoc(pacote), doc: pacote };
+  yield { path: LICENSE_PATH, text: licencaTexto(SOURCES) };
+  yield { path: CITATION_PATH, text: citacaoCff(SOURCES) };
+  yield { path: "api/v1/status.json", text: stringifyDoc(status), doc: status };
+  // the dashboard's page shows this run's prices (and link previews) without JavaScript
+  yield { path: "index.html", text: paginaDoSite({ agg, index, status }) };
+  const schemas = schemaFiles();
+  for (const [path, text] of schemas) yield { path, text };
+  if (extras.eventos) for (const [path, text] of eventosFiles(extras.eventos)) yield { path, text };
+  // the API description reads the schemas of the same render (its examples are a fixed sample)
+  for (const [path, text] of apiDescriptionFiles(schemas)) yield { path, text };
+  if (extras.capturas) yield renderCapturas(extras.capturas);
 }
 
 /** The whole site as a map of path -> text (tests, small sites). */

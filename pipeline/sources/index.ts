@@ -61,11 +61,22 @@ export function getSource(id: Fonte): SourceDef {
 export function registrarFonte(source: SourceDef): void {
   if (SOURCES.some((s) => s.id === source.id)) throw new Error(`fonte "${source.id}" já existe`);
   (SOURCES as SourceDef[]).push(source);
+  catalogo = null;
+  mudancas++;
 }
 
 export function removerFonte(id: string): void {
   const i = SOURCES.findIndex((s) => s.id === id);
   if (i >= 0 && SOURCES[i] !== cepea && SOURCES[i] !== scot) (SOURCES as SourceDef[]).splice(i, 1);
+  catalogo = null;
+  mudancas++;
+}
+
+let mudancas = 0;
+
+/** Changes each time a source is added or removed at run time: what was derived from the catalogue is derived again. */
+export function edicaoDoCatalogo(): number {
+  return mudancas;
 }
 
 /**
@@ -73,7 +84,18 @@ export function removerFonte(id: string): void {
  * then the state series grouped by product (in product order), each group in the order its
  * source declares them. That order is the order of index.json, status.json and events.
  */
+let catalogo: { lista: readonly SeriesDef[]; porId: ReadonlyMap<string, SeriesDef> } | null = null;
+
 export function allSeries(): SeriesDef[] {
+  // the declarations are fixed once the modules are loaded; a run asks for them per file
+  catalogo ??= (() => {
+    const lista = declararSeries();
+    return { lista, porId: new Map(lista.map((d) => [d.id, d])) };
+  })();
+  return catalogo.lista.slice();
+}
+
+function declararSeries(): SeriesDef[] {
   const declared: SeriesDef[] = SOURCES.flatMap((source) =>
     source.pages.flatMap((page) => page.series.map((d): SeriesDef => ({ id: seriesId(d), fonte: source.id, pagina: page.id, ...d }))),
   );
@@ -91,7 +113,8 @@ export function allSeries(): SeriesDef[] {
 
 /** The series of one id, or undefined. */
 export function serieDef(id: string): SeriesDef | undefined {
-  return allSeries().find((d) => d.id === id);
+  if (!catalogo) allSeries();
+  return catalogo!.porId.get(id);
 }
 
 /** The products with a series in some state (their files take a UF). */

@@ -13,7 +13,8 @@ import { DATAPACKAGE_PATH } from "../render/datapackage.ts";
 import type { HistoricoEntry } from "../domain/publicados.ts";
 import { listSchemaFiles, normalizePath, SCHEMA_DIR, validateDocument } from "../contract/schemas.ts";
 import { ChecagemCruzada } from "./cruzada.ts";
-import { ChecagemDados } from "./dados.ts";
+import { ChecagemDados, type LongoMontado } from "./dados.ts";
+import type { SerieReusada } from "../render/resumo.ts";
 import { checarCsvHistorico, type CsvLinha } from "./csv.ts";
 import { linha, mostrar } from "../contract/messages.ts";
 
@@ -127,7 +128,10 @@ export class FileValidator {
       this.push(p, []);
       this.dados.excel(p, texto(content));
     } else if (p === HISTORICO_LONGO_PATH) {
-      this.push(p, this.dados.historicoLongo(texto(content)).map((pr) => linha(p, pr)));
+      // assembled by the run from blocks (doc): its new blocks are read, the copied ones stand by their facts
+      const montado = doc as LongoMontado | undefined;
+      const problemas = montado ? this.dados.longoMontado(content, montado) : this.dados.historicoLongo(texto(content));
+      this.push(p, problemas.map((pr) => linha(p, pr)));
     } else if (/^api\/v1\/historico\/.+\.pracas\.csv$/.test(p)) {
       this.push(p, this.dados.pracas(p, texto(content)).map((pr) => linha(p, pr)));
     } else if (/^api\/v1\/historico\/.+\.csv$/.test(p)) {
@@ -148,6 +152,17 @@ export class FileValidator {
     } else {
       this.ignorados.push(p);
     }
+  }
+
+  /**
+   * A series whose files a run leaves as published: what it said then stands for it in the checks
+   * across files (aggregates, index, status, the long file, datapackage.json's headers).
+   */
+  reusada(r: SerieReusada): void {
+    const { fatos } = r;
+    this.cruzada.serieReusada(`api/v1/cotacao/${r.reusada}.json`, fatos.resumo);
+    this.dados.serieReusada(r.reusada, { fixos: fatos.longo.fixos, hash: fatos.longo.valores, pontos: fatos.longo.pontos });
+    for (const [p, cab] of Object.entries(fatos.cabecalhos)) this.dados.cabecalho(p, cab);
   }
 
   /**

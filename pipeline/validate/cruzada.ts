@@ -10,6 +10,7 @@ import { isDeepStrictEqual } from "node:util";
 import { mostrar } from "../contract/messages.ts";
 import { agregadosUf } from "../domain/products.ts";
 import { aggregateTable } from "../render/aggregate.ts";
+import type { ResumoSerie as ResumoDaSerie } from "../render/resumo.ts";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -64,6 +65,20 @@ export class ChecagemCruzada {
         variacao: data.variacao,
       });
     }
+  }
+
+  /** An unchanged series of an incremental run, from what it said when it was published (site/fatos.ts). */
+  serieReusada(p: string, r: ResumoDaSerie): void {
+    this.series.set(p, {
+      primeira: r.resumo.primeira_data,
+      ultima: r.resumo.ultima_data,
+      valorUltimo: r.resumo.ultimo_valor,
+      pontos: r.resumo.pontos,
+      valor: r.valor,
+      data_cotacao: r.data_cotacao,
+      praca: r.praca,
+      variacao: r.variacao,
+    });
   }
 
   /** Every disagreement, as "path: message" lines keyed by the file that quotes the series. */

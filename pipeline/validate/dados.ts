@@ -20,7 +20,7 @@ import { COLUNAS_PRACAS, HISTORICO_LONGO_PATH, excelPath, excelTexto, pracasCsv 
 import { DATAPACKAGE_PATH } from "../render/datapackage.ts";
 import { COLUNAS_LONGO } from "../render/longo.ts";
 import { serieDef } from "../sources/index.ts";
-import type { HistoricoEntry } from "../domain/publicados.ts";
+import type { HistoricoEntry, SerieFile } from "../domain/publicados.ts";
 import { camposCsv, isRealDate } from "./csv.ts";
 
 const DECIMAL = /^-?\d+(\.\d{1,2})?$/;
@@ -111,18 +111,39 @@ export function checarCsvPracas(text: string): Problema[] {
   return problemas;
 }
 
-/** What the long file says of one series. */
+/** What the long file says of one series, while it is read. */
 interface ResumoLongo {
   fixos: string;
   hash: ReturnType<typeof createHash>;
   pontos: number;
 }
 
+/**
+ * The long file as a run assembles it (site/assemble.ts): the blocks rendered now, checked line by
+ * line, and the series whose block was copied from the published file, standing for what they said
+ * when they were published (the copy was checked against their fingerprint).
+ */
+export interface LongoMontado {
+  frescos: ReadonlyArray<{ id: string; bloco: string }>;
+  reusados: ReadonlyMap<string, LongoEsperado>;
+}
+
 /** What a series' JSON says, as the long file must repeat it. */
-interface ResumoSerie {
+export interface LongoEsperado {
   fixos: string;
   hash: string;
   pontos: number;
+}
+
+type SerieNoLongo = Pick<SerieFile, "produto" | "uf" | "praca" | "fonte" | "unidade" | "moeda" | "historico">;
+
+/** What the long file must say of a series: the columns it repeats, and a hash of its days and values. */
+export function longoDaSerie(id: string, doc: SerieNoLongo): LongoEsperado {
+  const def = serieDef(id);
+  const uf = def ? (ufPublicada(def) ?? "") : String(doc.uf ?? "");
+  const h = createHash("sha256");
+  for (const e of doc.historico) h.update(`${e.data},${e.valor}\n`);
+  return { fixos: [doc.produto, uf, doc.praca ?? "", doc.fonte, String(doc.unidade), doc.moeda].join(","), hash: h.digest("hex"), pontos: doc.historico.length };
 }
 
 /** The long file on its own, and what it says of each series. */
@@ -160,6 +181,10 @@ export function lerCsvLongo(text: string): { problemas: Problema[]; series: Map<
   return { problemas, series };
 }
 
+function digeridos(series: ReadonlyMap<string, ResumoLongo>): Map<string, LongoEsperado> {
+  return new Map([...series].map(([id, r]) => [id, { fixos: r.fixos, hash: r.hash.digest("hex"), pontos: r.pontos }]));
+}
+
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -173,8 +198,8 @@ export class ChecagemDados {
   private readonly pracasEsperado = new Map<string, string | null>();
   /** canonical CSV path -> its header line */
   private readonly cabecalhos = new Map<string, string>();
-  private longo: Map<string, ResumoLongo> | null = null;
-  private readonly seriesJson = new Map<string, ResumoSerie>();
+  private longo: Map<string, LongoEsperado> | null = null;
+  private readonly seriesJson = new Map<string, LongoEsperado>();
   private pacote: Obj | null = null;
 
   /** A canonical CSV (series, praças or long): its header, and the Excel variant it should have. */
@@ -182,6 +207,11 @@ export class ChecagemDados {
     this.cabecalhos.set(p, text.slice(0, Math.max(0, text.indexOf("\n"))));
     const excel = excelDoCsv(text);
     if (excel !== null) this.excelEsperado.set(p, sha(excel));
+  }
+
+  /** The header of a CSV the run leaves as published (its Excel variant was checked when it was). */
+  cabecalho(p: string, linha: string): void {
+    this.cabecalhos.set(p, linha);
   }
 
   excel(p: string, text: string): void {
@@ -194,11 +224,36 @@ export class ChecagemDados {
     return checarCsvPracas(text);
   }
 
+  /** The long file, read whole. */
   historicoLongo(text: string): Problema[] {
-    this.csv(HISTORICO_LONGO_PATH, text);
+    // header only: the long file has no Excel variant (past a spreadsheet's row limit)
+    this.cabecalhos.set(HISTORICO_LONGO_PATH, text.slice(0, Math.max(0, text.indexOf("\n"))).replace(/^\ufeff/, ""));
     const lido = lerCsvLongo(text);
-    this.longo = lido.series;
+    this.longo = digeridos(lido.series);
     return lido.problemas;
+  }
+
+  /** The long file as a run assembled it: its layout, and only its new blocks line by line. */
+  longoMontado(content: string | Buffer, montado: LongoMontado): Problema[] {
+    const b = typeof content === "string" ? Buffer.from(content, "utf8") : content;
+    const cabecalho = `${COLUNAS_LONGO.join(",")}\n`;
+    this.cabecalhos.set(HISTORICO_LONGO_PATH, COLUNAS_LONGO.join(","));
+    const problemas: Problema[] = [];
+    if (b.subarray(0, cabecalho.length).toString("utf8") !== cabecalho) problemas.push({ ponteiro: at(1), mensagem: `cabeçalho deve ser ${mostrar(COLUNAS_LONGO.join(","))}` });
+    // the copied blocks were checked when they were published; the new ones are read below
+    if (b.length > 0 && b[b.length - 1] !== 10) problemas.push({ ponteiro: "", mensagem: "a última linha deve terminar com \\n" });
+    const longo = new Map(montado.reusados);
+    for (const { id, bloco } of montado.frescos) {
+      if (bloco.includes("\r")) problemas.push({ ponteiro: "", mensagem: `bloco da série ${id}: quebras de linha CRLF/CR: use apenas LF (\\n)` });
+      const lido = lerCsvLongo(`${COLUNAS_LONGO.join(",")}\n${bloco}`);
+      for (const pr of lido.problemas) problemas.push({ ponteiro: pr.ponteiro, mensagem: `bloco da série ${id}: ${pr.mensagem}` });
+      for (const [k, v] of digeridos(lido.series)) {
+        if (k !== id) problemas.push({ ponteiro: "", mensagem: `o bloco da série ${id} traz linhas da série ${mostrar(k)}` });
+        longo.set(k, v);
+      }
+    }
+    this.longo = longo;
+    return problemas;
   }
 
   /** A series JSON, already valid against its schema: what its praças CSV and its lines of the long file must be. */
@@ -211,11 +266,12 @@ export class ChecagemDados {
     const unidade = String(doc.unidade);
     const pr = pracasCsv(hist, unidade);
     this.pracasEsperado.set(`api/v1/historico/${id}.pracas.csv`, pr === null ? null : sha(pr));
-    const def = serieDef(id);
-    const uf = def ? (ufPublicada(def) ?? "") : String(doc.uf ?? "");
-    const h = createHash("sha256");
-    for (const e of hist) h.update(`${e.data},${e.valor}\n`);
-    this.seriesJson.set(id, { fixos: [doc.produto, uf, doc.praca ?? "", doc.fonte, unidade, doc.moeda].join(","), hash: h.digest("hex"), pontos: hist.length });
+    this.seriesJson.set(id, longoDaSerie(id, doc as unknown as SerieNoLongo));
+  }
+
+  /** An unchanged series of an incremental run: what its JSON said when it was published (site/fatos.ts). */
+  serieReusada(id: string, r: LongoEsperado): void {
+    this.seriesJson.set(id, r);
   }
 
   pacoteDeDados(doc: unknown): void {
@@ -266,7 +322,7 @@ export class ChecagemDados {
           continue;
         }
         if (l.fixos !== s.fixos) push(L, `${id}: produto,uf,praca,fonte,unidade,moeda = ${mostrar(l.fixos)}, mas api/v1/cotacao/${id}.json e o catálogo dão ${mostrar(s.fixos)}; ${mix}`);
-        if (l.pontos !== s.pontos || l.hash.copy().digest("hex") !== s.hash) {
+        if (l.pontos !== s.pontos || l.hash !== s.hash) {
           push(L, `${id}: ${l.pontos} linhas que não conferem com os ${s.pontos} dias (data, valor) de api/v1/cotacao/${id}.json; ${mix}`);
         }
       }

@@ -7,7 +7,7 @@ import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
 import type { HistoricoEntry, SerieFile } from "../../pipeline/domain/publicados.ts";
 import { csvTexto, excelPath, excelTexto, historicoCsv, historicoTabela, pracasCsv, pracasCsvPath } from "../../pipeline/render/csv.ts";
-import { COLUNAS_LONGO, historicoLongoTabela } from "../../pipeline/render/longo.ts";
+import { COLUNAS_LONGO, historicoLongoCsv } from "../../pipeline/render/longo.ts";
 import { excelDoCsv } from "../../pipeline/validate/dados.ts";
 
 const RS: HistoricoEntry[] = [
@@ -84,7 +84,7 @@ describe("long file", () => {
       ["boi_gordo/RS", serie({ unidade: "kg", praca: "Oeste", historico: RS })],
       ["boi_gordo", serie({})],
     ]);
-    const csv = csvTexto(historicoLongoTabela(series));
+    const csv = historicoLongoCsv(series);
     expect(csv.split("\n")[0]).toBe(COLUNAS_LONGO.join(","));
     expect(csv.split("\n").slice(1, 5)).toEqual([
       "boi_gordo,boi_gordo,SP,true,,cepea,@,BRL,2026-09-03,347.6",
@@ -94,13 +94,13 @@ describe("long file", () => {
     ]);
   });
 
-  it("tells a national series from the state series of its own UF (nacional), and the validator refuses a row that says otherwise, and the validator refuses a row that says otherwise", async () => {
+  it("tells a national series from the state series of its own UF (nacional), and the validator refuses a row that says otherwise", async () => {
     const { lerCsvLongo } = await import("../../pipeline/validate/dados.ts");
     const series = new Map<string, SerieFile>([
       ["boi_gordo/RS", serie({ unidade: "kg", praca: "Oeste", historico: RS })],
       ["boi_gordo", serie({})],
     ]);
-    const csv = csvTexto(historicoLongoTabela(series));
+    const csv = historicoLongoCsv(series);
     expect(lerCsvLongo(csv).problemas).toEqual([]);
     const trocado = csv.replace("boi_gordo,boi_gordo,SP,true,", "boi_gordo,boi_gordo,SP,false,");
     expect(lerCsvLongo(trocado).problemas.map((p) => p.mensagem).join(" ")).toContain('nacional deve ser true na série "boi_gordo"');

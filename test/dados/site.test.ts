@@ -135,8 +135,10 @@ describe("every CSV against its Table Schema (csv-parse)", () => {
 });
 
 describe("Excel-BR variants", () => {
-  it("sit next to every CSV and read, with ';' and the BOM, as the same table with decimal commas", () => {
-    for (const p of csvsCanonicos()) {
+  it("sit next to every CSV but the long one, and read, with ';' and the BOM, as the same table with decimal commas", () => {
+    // the long file has none: at 30 years it is past the rows a spreadsheet opens
+    expect(files.has("api/v1/historico.excel.csv")).toBe(false);
+    for (const p of csvsCanonicos().filter((c) => c !== "api/v1/historico.csv")) {
       const x = p.replace(/\.csv$/, ".excel.csv");
       const excel = files.get(x);
       expect(excel, x).toBeDefined();
@@ -252,7 +254,6 @@ describe("npm run validate's checks of these files", () => {
     const p = "api/v1/historico.csv";
     const e = erros((m) => {
       m.set(p, m.get(p)!.replace(/^(boi_gordo\/MS,[^\n]*,)338$/m, "$1339"));
-      m.set("api/v1/historico.excel.csv", m.get("api/v1/historico.excel.csv")!.replace(/^(boi_gordo\/MS;[^\r]*;)338\r$/m, "$1339\r"));
     });
     expect(e).toEqual([expect.stringContaining("api/v1/historico.csv: boi_gordo/MS: 1 linhas que não conferem")]);
   });

@@ -4,6 +4,7 @@
  * behind (exit code, status.json, values changed, new events, temp files, validate). Used by
  * catalogue.ts, hence by both the vitest suite and `npm run bench -- faults`.
  */
+import { FATOS_PATH } from "../../pipeline/site/fatos.ts";
 import { spawn, type ChildProcess } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { cp, mkdtemp, readFile, rm } from "node:fs/promises";
@@ -76,6 +77,8 @@ export interface PageStatus {
 
 /** Anything in a site that is not part of the published site: temp, staging, journal, lock. */
 export function isLeftover(rel: string): boolean {
+  // the facts of the published set are part of it (published with it, never deployed)
+  if (rel === FATOS_PATH) return false;
   const parts = rel.split("/");
   return parts.some((p) => p.startsWith(".") || /\.tmp(?:-\d+)?$|staging|journal|\.lock\b|\.part$/i.test(p));
 }

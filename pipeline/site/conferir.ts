@@ -1,0 +1,72 @@
+/**
+ * `npm run validate`'s check of .fatos.json against the whole tree: every series' facts must be
+ * what rendering its JSON gives now, its JSON file must have the recorded fingerprint, and its
+ * block of the long file the recorded bytes. An update trusts the facts after checking only
+ * sizes (site/store.ts), so this is where a file changed behind the pipeline's back keeping its
+ * size is caught, before the workflow commits or deploys anything.
+ */
+import type { SerieFile } from "../domain/publicados.ts";
+import { seriesJsonPath } from "../domain/series.ts";
+import { HISTORICO_LONGO_PATH } from "../render/csv.ts";
+import { CABECALHO_LONGO, defsDoLongo } from "../render/longo.ts";
+import { renderSerie } from "../render/serie.ts";
+import { allSeries, getSource } from "../sources/index.ts";
+import { renderSerieFiles } from "./assemble.ts";
+import { FATOS_PATH, impressao, type Fatos } from "./fatos.ts";
+
+const build = "rode npm run build";
+
+/** Problems of the facts file in a whole tree (path -> bytes); none when the tree has no facts. */
+export function conferirFatos(files: ReadonlyMap<string, Buffer>): string[] {
+  const raw = files.get(FATOS_PATH);
+  if (!raw) return [];
+  let fatos: Fatos;
+  try {
+    fatos = JSON.parse(raw.toString("utf8")) as Fatos;
+  } catch (e) {
+    return [`${FATOS_PATH}: JSON inválido (${(e as Error).message}); ${build}`];
+  }
+  if (fatos.versao !== 1 || typeof fatos.series !== "object" || fatos.series === null) return [`${FATOS_PATH}: formato desconhecido; ${build}`];
+  const out: string[] = [];
+  for (const def of allSeries()) {
+    const path = seriesJsonPath(def);
+    const bytes = files.get(path);
+    const fa = fatos.series[def.id];
+    let doc: SerieFile | null = null;
+    try {
+      doc = bytes ? (JSON.parse(bytes.toString("utf8")) as SerieFile) : null;
+    } catch {
+      continue; // the file's own check says it is not JSON
+    }
+    if (!doc || doc.historico.length === 0) {
+      if (fa) out.push(`${FATOS_PATH}: registra a série ${def.id}, mas ${path} não está publicado; ${build}`);
+      continue;
+    }
+    if (!fa) {
+      out.push(`${FATOS_PATH}: não registra a série ${def.id} (${path} existe); ${build}`);
+      continue;
+    }
+    const agora = impressao(bytes!);
+    if (agora.sha256 !== fa.json.sha256 || agora.bytes !== fa.json.bytes) {
+      out.push(`${FATOS_PATH}: ${path} mudou desde a publicação que registrou os fatos (${agora.bytes} bytes, registrados ${fa.json.bytes}); ${build}`);
+      continue;
+    }
+    const f = renderSerie({ def, source: getSource(def.fonte), historico: doc.historico, praca: doc.praca ?? null, pracas: doc.pracas ?? null, proveniencia: doc.proveniencia, atualizado: doc.atualizado });
+    if (JSON.stringify(renderSerieFiles(def, f).fatos) !== JSON.stringify(fa)) out.push(`${FATOS_PATH}: os fatos da série ${def.id} não são os que ${path} dá; ${build}`);
+  }
+  const longo = files.get(HISTORICO_LONGO_PATH);
+  if (longo) {
+    let at = Buffer.byteLength(CABECALHO_LONGO);
+    for (const d of defsDoLongo()) {
+      const fa = fatos.series[d.id];
+      if (!fa) continue;
+      if (impressao(longo.subarray(at, at + fa.longo.bytes)).sha256 !== fa.longo.sha256) {
+        out.push(`${FATOS_PATH}: o bloco da série ${d.id} em ${HISTORICO_LONGO_PATH} não é o registrado; ${build}`);
+        break;
+      }
+      at += fa.longo.bytes;
+    }
+    if (out.length === 0 && at !== longo.length) out.push(`${FATOS_PATH}: ${HISTORICO_LONGO_PATH} tem ${longo.length} bytes, os fatos registram ${at}; ${build}`);
+  }
+  return out;
+}

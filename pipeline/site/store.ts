@@ -1,0 +1,103 @@
+/**
+ * The published set as a run reads it: each series' file when the run needs it (lerSerie), and
+ * the facts of the last publish for the series it leaves alone (fatos.ts), trusted only when
+ * they describe the tree (conferir). A tree that does not match (a file restored or edited by
+ * hand, facts from other code) is rendered whole again, as by `npm run build`.
+ */
+import { readFileSync } from "node:fs";
+import { stat } from "node:fs/promises";
+import { PipelineError } from "../domain/errors.ts";
+import { join } from "node:path";
+import { readPublished } from "../contract/schemas.ts";
+import type { SerieFile } from "../domain/publicados.ts";
+import { seriesJsonPath, type SeriesDef } from "../domain/series.ts";
+import { HISTORICO_LONGO_PATH } from "../render/csv.ts";
+import { CABECALHO_LONGO } from "../render/longo.ts";
+import { renderSerie } from "../render/serie.ts";
+import { allSeries, getSource } from "../sources/index.ts";
+import { versaoDoCodigo, type EntradaDoSite } from "./assemble.ts";
+import { lerFatos, type Fatos } from "./fatos.ts";
+
+/**
+ * A stored series, re-rendered from its history, praças, provenance and update time, so a
+ * change in how a derived field is written reaches every file; undefined when it is not
+ * published (no file, or no day yet).
+ */
+export async function lerSerie(root: string, def: SeriesDef): Promise<SerieFile | undefined> {
+  // validated against schemas/serie.schema.json, including that it is the series of its path
+  const f = await readPublished(root, seriesJsonPath(def), "serie.schema.json");
+  if (!f || f.historico.length === 0) return undefined;
+  return renderSerie({
+    def,
+    source: getSource(def.fonte),
+    historico: f.historico,
+    praca: f.praca ?? null,
+    pracas: f.pracas ?? null,
+    proveniencia: f.proveniencia,
+    atualizado: f.atualizado,
+  });
+}
+
+export interface StoreAberto {
+  /** the facts of the published set, checked against it; null: render every series */
+  fatos: Fatos | null;
+  /** why the facts are not used, when they are not */
+  motivo: string;
+  /** the run's input: the series it merged (and read) in memory, the ones it changed rendered */
+  entrada(lidas: ReadonlyMap<string, SerieFile>, alteradas: ReadonlySet<string>): EntradaDoSite;
+}
+
+async function tamanho(path: string): Promise<number | null> {
+  try {
+    return (await stat(path)).size;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw err;
+  }
+}
+
+/**
+ * Why the facts do not describe the tree, or null when they do. Sizes only: a run must not read
+ * 30 years of every series to add one day of one. A file changed behind the pipeline's back
+ * keeping its size is caught by `npm run validate`, which checks every fingerprint (and the
+ * workflow runs it before anything is committed or deployed).
+ */
+async function conferir(root: string, fatos: Fatos): Promise<string | null> {
+  for (const def of allSeries()) {
+    const fa = fatos.series[def.id];
+    const n = await tamanho(join(root, seriesJsonPath(def)));
+    if (!fa) {
+      if (n !== null) return `${seriesJsonPath(def)} não consta dos fatos`;
+      continue;
+    }
+    if (n === null) return `${seriesJsonPath(def)} consta dos fatos, mas não existe`;
+    if (n !== fa.json.bytes) return `${seriesJsonPath(def)} mudou desde a última publicação (${n} bytes, os fatos dizem ${fa.json.bytes})`;
+  }
+  const esperado = Buffer.byteLength(CABECALHO_LONGO) + Object.values(fatos.series).reduce((a, f) => a + f.longo.bytes, 0);
+  const n = await tamanho(join(root, HISTORICO_LONGO_PATH));
+  if (n !== esperado) return `${HISTORICO_LONGO_PATH} tem ${n ?? 0} bytes, os fatos dizem ${esperado}`;
+  return null;
+}
+
+export async function abrirStore(root: string): Promise<StoreAberto> {
+  const lidos = await lerFatos(root, versaoDoCodigo());
+  const motivo = lidos ? await conferir(root, lidos) : "sem fatos desta versão do código";
+  const fatos = motivo === null ? lidos : null;
+  return {
+    fatos,
+    motivo: motivo ?? "",
+    entrada: (lidas, alteradas) => ({
+      fatos,
+      renderizar: (def) => fatos === null || alteradas.has(def.id),
+      carregar: async (def) => lidas.get(def.id) ?? (await lerSerie(root, def)),
+      longoPublicado: async () => {
+        // one blocking read: the file is the run's one large input, nothing else waits on it
+        const b = readFileSync(join(root, HISTORICO_LONGO_PATH));
+        if (b.subarray(0, Buffer.byteLength(CABECALHO_LONGO)).toString("utf8") !== CABECALHO_LONGO) {
+          throw new PipelineError({ stage: "merge", reason: `${HISTORICO_LONGO_PATH} não começa pelo cabeçalho ${CABECALHO_LONGO.trim()}; rode npm run build` });
+        }
+        return b;
+      },
+    }),
+  };
+}

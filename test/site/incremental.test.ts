@@ -1,0 +1,164 @@
+/**
+ * Incremental runs (site/assemble.ts montarSite, site/store.ts, site/fatos.ts): an update renders
+ * only the series it changed and copies the rest of the long file, and the tree it leaves is
+ * byte for byte the tree a full rebuild writes from the same histories. The facts it starts from
+ * are trusted only when they describe the tree, and `npm run validate` checks every one of them.
+ */
+import { cp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { join, relative } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runValidate } from "../../pipeline/cli/validate.ts";
+import { runBuild } from "../../pipeline/run/build.ts";
+import { abrirStore } from "../../pipeline/site/store.ts";
+import { FATOS_PATH } from "../../pipeline/site/fatos.ts";
+import { cleanup, editPage, listFiles, replay, replayDir, tempSite, testConfig } from "../helpers/pipeline.ts";
+
+const NOW1 = "2026-09-26T20:00:00-03:00";
+const NOW2 = "2026-09-28T20:00:00-03:00";
+/** The histories and logs a build reads; everything else under the site is derived from them. */
+const ENTRADA = /^(api\/v1\/cotacao\/[a-z_]+(\/[A-Z]{2})?\.json|api\/v1\/status\.json|api\/v1\/eventos\.json|api\/v1\/capturas\/\d{4}\.json)$/;
+
+async function tree(dir: string): Promise<Map<string, Buffer>> {
+  const out = new Map<string, Buffer>();
+  for (const f of await listFiles(dir)) out.set(relative(dir, f), await readFile(f));
+  return out;
+}
+
+function diferencas(a: Map<string, Buffer>, b: Map<string, Buffer>): string[] {
+  const out: string[] = [];
+  for (const k of new Set([...a.keys(), ...b.keys()])) {
+    const x = a.get(k);
+    const y = b.get(k);
+    if (!x || !y || !x.equals(y)) out.push(k);
+  }
+  return out.sort();
+}
+
+/** A run with nothing to print (the console stays quiet in tests). */
+async function quieto<T>(fn: () => T | Promise<T>): Promise<T> {
+  const { log, error } = console;
+  console.log = () => {};
+  console.error = () => {};
+  try {
+    return await fn();
+  } finally {
+    console.log = log;
+    console.error = error;
+  }
+}
+
+describe("an update renders only what changed, and leaves the tree a full rebuild writes", () => {
+  let pages: string;
+  let incremental: string;
+  let semFatos: string;
+  let rebuilt: string;
+  let antes: Map<string, Buffer>;
+  let depois: Map<string, Buffer>;
+  let segunda: Awaited<ReturnType<typeof replay>>;
+
+  beforeAll(async () => {
+    pages = await replayDir();
+    incremental = await tempSite();
+    semFatos = await tempSite();
+    rebuilt = await tempSite();
+    const primeira = await replay(pages, incremental, NOW1);
+    expect(primeira.log.join("\n")).toContain("todas as séries serão geradas de novo");
+    antes = await tree(incremental);
+    expect(antes.has(FATOS_PATH)).toBe(true);
+    await cp(incremental, semFatos, { recursive: true });
+    await rm(join(semFatos, FATOS_PATH));
+
+    // a new day of milho and a revision within bounds of boi gordo's 03/09
+    await editPage(pages, "cepea/milho.html", (h) =>
+      h.replace(/(<table id="imagenet-indicador1"[\s\S]*?<tbody>)/, "$1<tr><td>08/09/2026</td><td>71,10</td><td>0,24%</td><td>1,24%</td><td>13,86</td></tr>"),
+    );
+    await editPage(pages, "cepea/boi-gordo.html", (h) => h.replace("<td>347,60</td>", "<td>347,55</td>"));
+    segunda = await replay(pages, incremental, NOW2);
+    depois = await tree(incremental);
+
+    // the same histories, every derived file deleted, rebuilt whole
+    for (const [rel, bytes] of depois) {
+      if (!ENTRADA.test(rel)) continue;
+      await cp(join(incremental, rel), join(rebuilt, rel), { recursive: true });
+      void bytes;
+    }
+    await runBuild(testConfig(rebuilt), new Date(NOW2));
+  }, 120_000);
+
+  afterAll(() => cleanup(pages, incremental, semFatos, rebuilt));
+
+  it("reads the facts and renders only the series it changed", () => {
+    expect(segunda.exitCode).toBe(0);
+    expect(segunda.log.join("\n")).not.toContain("todas as séries serão geradas de novo");
+    const mudaram = diferencas(antes, depois);
+    expect(mudaram).toContain("api/v1/cotacao/milho.json");
+    expect(mudaram).toContain("api/v1/historico/milho.csv");
+    expect(mudaram).toContain("api/v1/cotacao/boi_gordo.json");
+    expect(mudaram).toContain("api/v1/historico.csv");
+    expect(mudaram).toContain(FATOS_PATH);
+    // the other series' files are not even rewritten
+    for (const f of mudaram) {
+      if (/^api\/v1\/(cotacao|historico)\/[a-z_]+(\/[A-Z]{2})?(\.pracas)?(\.excel)?\.(json|csv)$/.test(f) && !f.startsWith("api/v1/cotacao/uf/")) {
+        expect(f, "só milho e boi gordo mudaram").toMatch(/\/(milho|boi_gordo)\.(json|csv|excel\.csv)$/);
+      }
+    }
+    expect(segunda.written.filter((f) => f.includes("soja"))).toEqual([]);
+  });
+
+  it("writes byte for byte the tree a full rebuild of the same histories writes", async () => {
+    const cheia = await tree(rebuilt);
+    expect(diferencas(depois, cheia)).toEqual([]);
+  });
+
+  it("writes the same tree when it has no facts to start from (every series rendered)", async () => {
+    const r = await replay(pages, semFatos, NOW2);
+    expect(r.log.join("\n")).toContain("todas as séries serão geradas de novo");
+    expect(diferencas(depois, await tree(semFatos))).toEqual([]);
+  });
+
+  it("is valid as a whole tree, facts included", async () => {
+    expect(await quieto(() => runValidate(incremental))).toBe(0);
+  });
+
+  it("does not trust facts a file no longer matches: a changed size renders everything again", async () => {
+    const dir = await tempSite();
+    try {
+      await cp(incremental, dir, { recursive: true });
+      const p = join(dir, "api/v1/cotacao/soja.json");
+      await writeFile(p, `${await readFile(p, "utf8")}\n`);
+      const s = await abrirStore(dir);
+      expect(s.fatos).toBeNull();
+      expect(s.motivo).toContain("api/v1/cotacao/soja.json");
+    } finally {
+      await cleanup(dir);
+    }
+  });
+
+  it("npm run validate finds a series file changed behind the pipeline's back, even keeping its size", async () => {
+    const dir = await tempSite();
+    try {
+      await cp(incremental, dir, { recursive: true });
+      const p = join(dir, "api/v1/cotacao/soja.json");
+      const texto = await readFile(p, "utf8");
+      const ultimo = /"historico": \[\n(?:.*\n)*?.*"valor":(\d+\.\d)\d/.exec(texto)!;
+      // one digit of an old day, same size: the sizes an update checks still match
+      const trocado = texto.replace(ultimo[0], ultimo[0].slice(0, -1) + (ultimo[0].endsWith("9") ? "8" : "9"));
+      expect(trocado.length).toBe(texto.length);
+      await writeFile(p, trocado);
+      expect((await stat(p)).size).toBe(Buffer.byteLength(texto));
+      const linhas: string[] = [];
+      const { log, error } = console;
+      console.log = (...a: unknown[]) => void linhas.push(a.join(" "));
+      console.error = () => {};
+      try {
+        expect(runValidate(dir)).toBe(1);
+      } finally {
+        console.log = log;
+        console.error = error;
+      }
+      expect(linhas.join("\n")).toContain(`${FATOS_PATH}: api/v1/cotacao/soja.json mudou desde a publicação que registrou os fatos`);
+    } finally {
+      await cleanup(dir);
+    }
+  });
+});

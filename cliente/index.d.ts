@@ -651,7 +651,7 @@ export interface Eventos {
 }
 
 /**
- * api/v1/index.json: fontes e seus termos, produtos, UFs e todas as séries publicadas, com caminho, período e número de dias. Todos os caminhos (path, csv, csv_excel, pracas_csv) são relativos ao diretório do próprio index.json (api/v1/): resolva-os com new URL(caminho, endereçoDoIndex), o que funciona em qualquer espelho do site.
+ * api/v1/index.json: fontes e seus termos, produtos, UFs e todas as séries publicadas, com caminho, período e número de dias. Todos os caminhos (path, recente, csv, csv_excel, pracas_csv) são relativos ao diretório do próprio index.json (api/v1/): resolva-os com new URL(caminho, endereçoDoIndex), o que funciona em qualquer espelho do site.
  *
  * schemas/index.schema.json
  */
@@ -762,6 +762,10 @@ export interface Index {
      */
     path: string;
     /**
+     * Caminho do último ano da série, relativo a api/v1/ (recente/{produto}.json ou recente/{produto}/{UF}.json): o mesmo documento de path (schemas/serie.schema.json), com a mesma cotação do dia, e o histórico só a partir de 366 dias antes do último dia (e ao menos os dois últimos dias). Para gráficos de 30 dias ou de um ano sem baixar o histórico inteiro.
+     */
+    recente: string;
+    /**
      * Caminho do histórico da série em CSV (data, valor, unidade e as outras colunas da série; vírgula, ponto decimal, UTF-8), relativo a api/v1/.
      */
     csv: string;
@@ -829,7 +833,7 @@ export interface Index {
 }
 
 /**
- * api/v1/cotacao/{produto}.json (referência nacional; uf é o lugar do indicador, ou null) e api/v1/cotacao/{produto}/{UF}.json (UF, com praça de referência e todas as praças do último dia): a última cotação e o histórico completo, um dia por entrada, do mais antigo ao mais recente (a ordem é verificada pelo validador, pois JSON Schema não a expressa).
+ * api/v1/cotacao/{produto}.json (referência nacional; uf é o lugar do indicador, ou null) e api/v1/cotacao/{produto}/{UF}.json (UF, com praça de referência e todas as praças do último dia): a última cotação e o histórico completo, um dia por entrada, do mais antigo ao mais recente (a ordem é verificada pelo validador, pois JSON Schema não a expressa). O mesmo documento é publicado em api/v1/recente/{produto}.json e api/v1/recente/{produto}/{UF}.json com o histórico cortado ao último ano (as entradas a partir de 366 dias antes do último dia, e ao menos as duas últimas): os demais campos são os do arquivo completo.
  *
  * schemas/serie.schema.json
  */

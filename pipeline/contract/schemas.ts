@@ -49,6 +49,8 @@ export interface SchemaMatch {
   /** aggregate: null for cotacao.json, the UF for cotacao/uf/{UF}.json; series: its UF or null */
   uf?: UF | null;
   produto?: Produto;
+  /** a series' recent file (api/v1/recente/...), the last year of api/v1/cotacao/... */
+  recente?: true;
 }
 
 /** "public/api/v1/x.json", "/api/v1/x.json", "api\\v1\\x.json" -> "api/v1/x.json" */
@@ -64,11 +66,12 @@ export function schemaFor(relPath: string): SchemaMatch | null {
   if (p === "api/v1/status.json") return { kind: "status", schema: "status.schema.json" };
   let m = /^api\/v1\/cotacao\/uf\/([^/]+)\.json$/.exec(p);
   if (m) return isUF(m[1]!) ? { kind: "cotacao", schema: "cotacao.schema.json", uf: m[1] as UF } : null;
-  m = /^api\/v1\/cotacao\/([^/]+)\.json$/.exec(p);
-  if (m) return isProduto(m[1]!) ? { kind: "serie", schema: "serie.schema.json", produto: m[1] as Produto, uf: null } : null;
-  m = /^api\/v1\/cotacao\/([^/]+)\/([^/]+)\.json$/.exec(p);
-  if (m && isProduto(m[1]!) && isUF(m[2]!)) {
-    return { kind: "serie", schema: "serie.schema.json", produto: m[1] as Produto, uf: m[2] as UF };
+  // a series' file, or its last year (recente/): the same document, the history cut
+  m = /^api\/v1\/(cotacao|recente)\/([^/]+)\.json$/.exec(p);
+  if (m) return isProduto(m[2]!) ? { kind: "serie", schema: "serie.schema.json", produto: m[2] as Produto, uf: null, ...(m[1] === "recente" ? { recente: true } : {}) } : null;
+  m = /^api\/v1\/(cotacao|recente)\/([^/]+)\/([^/]+)\.json$/.exec(p);
+  if (m && isProduto(m[2]!) && isUF(m[3]!)) {
+    return { kind: "serie", schema: "serie.schema.json", produto: m[2] as Produto, uf: m[3] as UF, ...(m[1] === "recente" ? { recente: true } : {}) };
   }
   // the capture log, one file per year (schemas/capturas.schema.json, once it exists)
   if (/^api\/v1\/capturas\/\d{4}\.json$/.test(p) && compiled().has("capturas.schema.json")) return { kind: "outro", schema: "capturas.schema.json" };

@@ -97,6 +97,14 @@ export function seriesJsonPath(key: SeriesKey): string {
   return `api/v1/cotacao/${seriesId(key)}.json`;
 }
 
+/**
+ * The series' last year (render/serie.ts: janelaRecente): the same document as its JSON file
+ * with the history cut, so a chart of the last 30 days or year does not download decades.
+ */
+export function seriesRecentePath(key: SeriesKey): string {
+  return `api/v1/recente/${seriesId(key)}.json`;
+}
+
 export function seriesCsvPath(key: SeriesKey): string {
   return `api/v1/historico/${seriesId(key)}.csv`;
 }

@@ -7,7 +7,7 @@ import type { Config } from "../config.ts";
 import { licenseFull, serieLicense } from "../domain/license.ts";
 import { PRODUTOS, PRODUTO_INFO } from "../domain/products.ts";
 import type { IndexFile } from "../domain/publicados.ts";
-import { seriesCsvPath, seriesJsonPath, ufPublicada, type SeriesDef } from "../domain/series.ts";
+import { seriesCsvPath, seriesJsonPath, seriesRecentePath, ufPublicada, type SeriesDef } from "../domain/series.ts";
 import { UFS } from "../domain/ufs.ts";
 import { SOURCES, allSeries, ufsDoAgregado } from "../sources/index.ts";
 import { maxTime } from "./aggregate.ts";
@@ -49,6 +49,7 @@ export function renderIndex(series: ReadonlyMap<string, SerieOuResumo>, config: 
         return {
           id: d.id,
           path: relativoApi(seriesJsonPath(d)),
+          recente: relativoApi(seriesRecentePath(d)),
           csv: relativoApi(seriesCsvPath(d)),
           csv_excel: relativoApi(excelPath(seriesCsvPath(d))),
           // state series only: the national ones have no praça table behind them

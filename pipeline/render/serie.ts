@@ -81,3 +81,29 @@ export function renderSerie(p: SerieParts): SerieFile {
   return file;
 }
 
+
+/** How far back the recent file goes from the series' last day, in calendar days (a year and a leap day). */
+export const DIAS_RECENTE = 366;
+
+/** The first day the recent file keeps: `DIAS_RECENTE` calendar days before the last one. */
+export function inicioDaJanela(ultimoDia: string): string {
+  const t = Date.parse(`${ultimoDia}T00:00:00Z`) - DIAS_RECENTE * 86_400_000;
+  return new Date(t).toISOString().slice(0, 10);
+}
+
+/**
+ * The recent file (api/v1/recente/...): the series file with its headline unchanged and its
+ * history cut to the days from `inicioDaJanela(last day)` on, but never fewer than the last two
+ * days, so `variacao` can still be checked against the history it is shown with (a series that
+ * comes back after a year without quotes).
+ */
+export function janelaRecente(f: SerieFile): SerieFile {
+  const h = f.historico;
+  const n = h.length;
+  if (n === 0) return f;
+  const corte = inicioDaJanela(h[n - 1]!.data);
+  let i = n;
+  while (i > 0 && h[i - 1]!.data >= corte) i--;
+  i = Math.min(i, Math.max(0, n - 2));
+  return i === 0 ? f : { ...f, historico: h.slice(i) };
+}

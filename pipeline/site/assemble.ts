@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO_ROOT, type Config } from "../config.ts";
 import type { SerieFile, StatusFile } from "../domain/publicados.ts";
-import { seriesCsvPath, seriesJsonPath } from "../domain/series.ts";
+import { seriesCsvPath, seriesJsonPath, seriesRecentePath } from "../domain/series.ts";
 import { SOURCES, allSeries, ufsDoAgregado } from "../sources/index.ts";
 import type { CapturasFile } from "../history/capturas.ts";
 import { renderAggregate } from "../render/aggregate.ts";
@@ -22,7 +22,7 @@ import { resumir, type FatosSerie, type ResumoSerie, type SerieOuResumo, type Se
 import { longoDaSerie, type LongoEsperado, type LongoMontado } from "../validate/dados.ts";
 import type { SeriesDef } from "../domain/series.ts";
 import { createHash } from "node:crypto";
-import { renderSerie } from "../render/serie.ts";
+import { janelaRecente, renderSerie } from "../render/serie.ts";
 import { edicaoDoCatalogo, getSource } from "../sources/index.ts";
 import { impressao, type Fatos, textoDosFatos, FATOS_PATH } from "./fatos.ts";
 import { DATAPACKAGE_PATH, renderDataPackage } from "../render/datapackage.ts";
@@ -70,6 +70,9 @@ export function renderSerieFiles(def: SeriesDef, f: SerieFile): SerieRenderizada
   const arquivos: RenderedFile[] = [];
   const json = stringifyDoc(f);
   arquivos.push({ path: seriesJsonPath(def), text: json, doc: f });
+  // the dashboard's 30-day and 1-year chart reads this one, not decades of history
+  const recente = janelaRecente(f);
+  arquivos.push({ path: seriesRecentePath(def), text: recente === f ? json : stringifyDoc(recente), doc: recente });
   const cabecalhos: Record<string, string> = {};
   const csv = (path: string, t: Tabela) => {
     const text = csvTexto(t);

@@ -171,7 +171,7 @@ export class FileValidator {
    */
   report(arvore?: { has(path: string): boolean }): ValidationReport {
     if (arvore && this.index) this.push("api/v1/index.json", checarCaminhosDoIndice(this.index as { series?: unknown; produtos?: unknown; ufs?: unknown }, arvore));
-    for (const [p, erros] of this.cruzada.problemas()) this.push(p, erros);
+    for (const [p, erros] of this.cruzada.problemas(arvore)) this.push(p, erros);
     for (const [p, erros] of this.dados.problemas(arvore)) this.push(p, erros);
     const arquivos = [...this.results.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([path, erros]) => ({ path, erros }));
     return { arquivos, ignorados: [...this.ignorados].sort(), erros: arquivos.flatMap((a) => a.erros) };
@@ -256,7 +256,7 @@ function checarCaminhosDoIndice(index: { series?: unknown; produtos?: unknown; u
   const out: string[] = [];
   const exists = (ref: string) => byPath.has(`api/v1/${ref}`);
   const lists: Array<[string, unknown, string[]]> = [
-    ["series", index.series, ["path", "csv", "csv_excel", "pracas_csv"]],
+    ["series", index.series, ["path", "recente", "csv", "csv_excel", "pracas_csv"]],
     ["produtos", index.produtos, ["path"]],
     ["ufs", index.ufs, ["path"]],
   ];

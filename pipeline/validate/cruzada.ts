@@ -4,12 +4,16 @@
  * series file is newer than the aggregate is two runs mixed together, and is refused naming both
  * files. Only small summaries are kept (a series' first and last day, count, value), so the whole
  * tree is still read once, one file at a time. A pair is compared only when both files are in the
- * set (a run's set is the whole site; `npm run validate` sees the whole tree).
+ * set (a run's set is the whole site; `npm run validate` sees the whole tree). A series' recent
+ * file (api/v1/recente/...) must be exactly the last year of its series file: the same headline,
+ * the same days and entries from the cut on (compared through one small hash per day).
  */
 import { isDeepStrictEqual } from "node:util";
 import { mostrar } from "../contract/messages.ts";
 import { agregadosUf } from "../domain/products.ts";
 import { aggregateTable } from "../render/aggregate.ts";
+import { inicioDaJanela, janelaRecente } from "../render/serie.ts";
+import type { SerieFile } from "../domain/publicados.ts";
 import type { ResumoSerie as ResumoDaSerie } from "../render/resumo.ts";
 
 type Obj = Record<string, unknown>;
@@ -33,7 +37,39 @@ interface ResumoSerie {
   variacao: unknown;
 }
 
+/** A recent window as the check keeps it: the headline, and each day with a hash of its entry. */
+interface Janela {
+  cabeca: Obj;
+  datas: string[];
+  hashes: number[];
+}
+
+/** JSON with keys sorted at every level: the same entry written with its keys in another order is the same entry. */
+function canonico(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonico).join(",")}]`;
+  if (isObj(v)) return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonico(v[k])}`).join(",")}}`;
+  return JSON.stringify(v) ?? "null";
+}
+
+/** 32-bit FNV-1a: enough to tell one day's entry from another, four bytes a day. */
+function fnv(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+function resumoJanela(doc: Obj, historico: unknown[]): Janela {
+  const { historico: _h, ...cabeca } = doc;
+  return {
+    cabeca,
+    datas: historico.map((e) => (isObj(e) ? String(e.data) : "")),
+    hashes: historico.map((e) => fnv(canonico(e))),
+  };
+}
+
 const serieDoId = (id: string) => `api/v1/cotacao/${id}.json`;
+/** api/v1/recente/{id}.json -> api/v1/cotacao/{id}.json */
+const serieDoRecente = (p: string) => p.replace(/^api\/v1\/recente\//, "api/v1/cotacao/");
 const INDEX = "api/v1/index.json";
 const STATUS = "api/v1/status.json";
 
@@ -43,6 +79,10 @@ export class ChecagemCruzada {
   private readonly agregados = new Map<string, Obj>();
   private index: Obj | null = null;
   private status: Obj | null = null;
+  /** what each series file says its recent file must be, by the series file's path */
+  private readonly janelasEsperadas = new Map<string, Janela>();
+  /** each recent file as published, by its series file's path */
+  private readonly recentes = new Map<string, Janela>();
 
   /** `p`: normalized path; `data`: the parsed document, already valid against its schema. */
   add(p: string, data: unknown): void {
@@ -50,8 +90,11 @@ export class ChecagemCruzada {
     if (p === INDEX) this.index = data;
     else if (p === STATUS) this.status = data;
     else if (p === "api/v1/cotacao.json" || /^api\/v1\/cotacao\/uf\/[A-Z]{2}\.json$/.test(p)) this.agregados.set(p, pickAgregado(data));
-    else if (/^api\/v1\/cotacao\/[a-z_]+(?:\/[A-Z]{2})?\.json$/.test(p) && Array.isArray(data.historico)) {
+    else if (/^api\/v1\/recente\/[a-z_]+(?:\/[A-Z]{2})?\.json$/.test(p) && Array.isArray(data.historico)) {
+      this.recentes.set(serieDoRecente(p), resumoJanela(data, data.historico));
+    } else if (/^api\/v1\/cotacao\/[a-z_]+(?:\/[A-Z]{2})?\.json$/.test(p) && Array.isArray(data.historico)) {
       const h = data.historico as unknown[];
+      if (h.length > 0) this.janelasEsperadas.set(p, resumoJanela(data, janelaRecente(data as unknown as SerieFile).historico));
       const first = h[0];
       const last = h[h.length - 1];
       this.series.set(p, {
@@ -81,8 +124,11 @@ export class ChecagemCruzada {
     });
   }
 
-  /** Every disagreement, as "path: message" lines keyed by the file that quotes the series. */
-  problemas(): Map<string, string[]> {
+  /**
+   * Every disagreement, as "path: message" lines keyed by the file that quotes the series. With
+   * `arvore` (the whole published tree), a recent file must have its series file beside it.
+   */
+  problemas(arvore?: { has(path: string): boolean }): Map<string, string[]> {
     const out = new Map<string, string[]>();
     const push = (p: string, msg: string) => {
       const l = out.get(p) ?? [];
@@ -148,6 +194,21 @@ export class ChecagemCruzada {
       });
     }
 
+    for (const [sp, r] of this.recentes) {
+      const rp = sp.replace(/^api\/v1\/cotacao\//, "api/v1/recente/");
+      const e = this.janelasEsperadas.get(sp);
+      if (!e) {
+        if (arvore && !arvore.has(sp)) push(rp, `não há ${sp}, a série completa de que este arquivo deve ser o último ano`);
+        continue;
+      }
+      for (const k of new Set([...Object.keys(e.cabeca), ...Object.keys(r.cabeca)])) {
+        if (!isDeepStrictEqual(r.cabeca[k], e.cabeca[k])) {
+          push(rp, `/${k}: ${mostrar(r.cabeca[k])} difere de ${sp} (${mostrar(e.cabeca[k])}); o arquivo recente repete a cotação da série completa; ${mix}`);
+        }
+      }
+      problemasDaJanela(e, r).forEach((m) => push(rp, `/historico: ${m}; deve ser o histórico de ${sp} a partir de ${inicioDaJanela(e.datas[e.datas.length - 1]!)} (${e.datas.length} dias); ${mix}`));
+    }
+
     if (this.status && Array.isArray(this.status.series)) {
       this.status.series.forEach((e: unknown, i) => {
         if (!isObj(e) || typeof e.id !== "string") return;
@@ -166,4 +227,22 @@ function pickAgregado(d: Obj): Obj {
   const out: Obj = { datas: d.datas };
   for (const k of [...Object.keys(serieDoAgregado()), ...Object.keys(cotacaoUf())]) if (k in d) out[k] = d[k];
   return out;
+}
+
+/** Where a published window departs from the expected one: the first day missing, extra or different. */
+function problemasDaJanela(e: Janela, r: Janela): string[] {
+  const n = Math.max(e.datas.length, r.datas.length);
+  for (let i = 0; i < n; i++) {
+    const de = e.datas[i];
+    const dr = r.datas[i];
+    if (de === dr) {
+      if (e.hashes[i] !== r.hashes[i]) return [`/${i} (${dr}) difere do mesmo dia na série completa`];
+      continue;
+    }
+    if (dr === undefined) return [`termina em ${mostrar(r.datas[r.datas.length - 1] ?? null)}, faltam ${e.datas.length - r.datas.length} dia(s) a partir de ${de}`];
+    if (de === undefined) return [`tem ${r.datas.length - e.datas.length} dia(s) a mais, a partir de ${dr} (/${i})`];
+    // both sorted: the earlier of the two is the day one of them lacks
+    return de < dr ? [`falta o dia ${de} (/${i})`] : [`o dia ${dr} (/${i}) não é da janela da série completa`];
+  }
+  return [];
 }

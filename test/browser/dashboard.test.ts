@@ -106,6 +106,9 @@ describe("dashboard", () => {
     const boi = await file<SerieFile>("api/v1/cotacao/boi_gordo.json");
     await page.waitForSelector("#grafico canvas");
     expect(await page.locator("#grafico").getAttribute("data-pontos")).toBe(String(boi.historico.length));
+    // a series shorter than a year: its recent file is all of it, and the chart opens on all of it
+    expect(await page.locator("#grafico").getAttribute("data-historico")).toBe("completo");
+    expect(await page.locator("#grafico").getAttribute("data-periodo")).toBe("tudo");
     const pintados = await page.evaluate(() => {
       const c = document.querySelector<HTMLCanvasElement>("#grafico canvas")!;
       const d = c.getContext("2d")!.getImageData(0, 0, c.width, c.height).data;
@@ -174,7 +177,7 @@ describe("dashboard", () => {
     await page.close();
   });
 
-  it("first load reads cotacao.json, index.json and status.json plus only the charted series", async () => {
+  it("first load reads cotacao.json, index.json and status.json plus only the charted series' recent file", async () => {
     const page = await browser.context.newPage();
     const pedidos: string[] = [];
     page.on("request", (r) => {
@@ -185,11 +188,12 @@ describe("dashboard", () => {
     await page.route("**/*", (r) => r.continue());
     await page.goto(srv.url);
     await page.waitForSelector("body[data-pronto=ok]", { state: "attached", timeout: 20_000 });
-    expect(pedidos.sort()).toEqual(["/api/v1/cotacao.json", "/api/v1/cotacao/boi_gordo.json", "/api/v1/index.json", "/api/v1/status.json"]);
-    // a state's praças only when asked for
+    expect(pedidos.sort()).toEqual(["/api/v1/cotacao.json", "/api/v1/index.json", "/api/v1/recente/boi_gordo.json", "/api/v1/status.json"]);
+    // a state's praças only when asked for, from its recent file (the same headline, a year of history)
     await page.locator('details[data-uf="MT"] summary').click();
     await page.waitForFunction(() => document.querySelector('details[data-uf="MT"] li') !== null);
-    expect(pedidos).toContain("/api/v1/cotacao/boi_gordo/MT.json");
+    expect(pedidos).toContain("/api/v1/recente/boi_gordo/MT.json");
+    expect(pedidos.filter((p) => p.startsWith("/api/v1/cotacao/"))).toEqual([]);
     await page.close();
   });
 
@@ -235,9 +239,15 @@ async function openEm(path: string, dia: string, viewport?: { width: number; hei
   return page;
 }
 
-/** A long synthetic history for the boi gordo file, so the range selector has something to cut. */
-async function comHistoricoLongo(page: Page, anos: number): Promise<number> {
+/**
+ * A long synthetic history for the boi gordo files, so the range selector has something to cut:
+ * the whole file, its recent file (the days from 366 days before the last one, cut here by hand)
+ * and index.json's entry, served as the site would publish them. Returns the whole history's and
+ * the recent file's number of days.
+ */
+async function comHistoricoLongo(page: Page, anos: number): Promise<{ n: number; recentes: number }> {
   const boi = await file<SerieFile>("api/v1/cotacao/boi_gordo.json");
+  const index = await file<IndexFile>("api/v1/index.json");
   const fim = Date.UTC(2026, 8, 4);
   const historico: SerieFile["historico"] = [];
   for (let t = fim - anos * 365 * 86_400_000; t <= fim; t += 86_400_000) {
@@ -245,8 +255,14 @@ async function comHistoricoLongo(page: Page, anos: number): Promise<number> {
     if (d.getUTCDay() === 0 || d.getUTCDay() === 6) continue;
     historico.push({ ...boi.historico[boi.historico.length - 1]!, data: d.toISOString().slice(0, 10), valor: 250 + (historico.length % 100) });
   }
-  await page.route("**/api/v1/cotacao/boi_gordo.json", (r) => r.fulfill({ contentType: "application/json", body: JSON.stringify({ ...boi, historico }) }));
-  return historico.length;
+  // 2026-09-04 minus 366 days
+  const recente = historico.filter((h) => h.data >= "2025-09-03");
+  const json = (body: unknown) => ({ contentType: "application/json", body: JSON.stringify(body) });
+  await page.route("**/api/v1/cotacao/boi_gordo.json", (r) => r.fulfill(json({ ...boi, historico })));
+  await page.route("**/api/v1/recente/boi_gordo.json", (r) => r.fulfill(json({ ...boi, historico: recente })));
+  const series = index.series.map((s) => (s.id === "boi_gordo" ? { ...s, primeira_data: historico[0]!.data, pontos: historico.length } : s));
+  await page.route("**/api/v1/index.json", (r) => r.fulfill(json({ ...index, series })));
+  return { n: historico.length, recentes: recente.length };
 }
 
 describe("freshness, chart, anchors and the page without JavaScript", () => {
@@ -331,20 +347,34 @@ describe("freshness, chart, anchors and the page without JavaScript", () => {
     await page.close();
   });
 
-  it("cuts a long series with the range selector", async () => {
+  it("cuts a long series with the range selector, reading the whole history only for tudo", async () => {
     const page = await browser.context.newPage();
     await page.setViewportSize({ width: 1280, height: 900 });
-    const n = await comHistoricoLongo(page, 3);
+    const { n, recentes } = await comHistoricoLongo(page, 3);
+    const pedidos: string[] = [];
+    page.on("request", (r) => {
+      const u = new URL(r.url());
+      if (/^\/api\/v1\/(cotacao|recente)\/boi_gordo\.json$/.test(u.pathname)) pedidos.push(u.pathname);
+    });
     await page.goto(srv.url);
     await page.waitForSelector("body[data-pronto=ok]", { state: "attached", timeout: 20_000 });
     const grafico = page.locator("#grafico");
-    expect(await grafico.getAttribute("data-pontos")).toBe(String(n));
     const janela = async () => {
       const [de, ate] = (await grafico.getAttribute("data-janela"))!.split("/");
       return dias(de!, ate!);
     };
-    expect(await janela()).toBeGreaterThan(3 * 365);
+    // opened on the last year, from the recent file alone
+    expect(pedidos).toEqual(["/api/v1/recente/boi_gordo.json"]);
+    expect(await grafico.getAttribute("data-pontos")).toBe(String(recentes));
+    expect(await grafico.getAttribute("data-historico")).toBe("ultimo-ano");
+    expect(await grafico.getAttribute("data-periodo")).toBe("1a");
+    expect(await page.locator('#periodos button[data-periodo="1a"]').getAttribute("aria-pressed")).toBe("true");
+    expect(await janela()).toBeGreaterThanOrEqual(365);
+    expect(await janela()).toBeLessThan(400);
+    // the periods follow the whole series (index.json), not the year the chart holds
     expect(await page.locator('#periodos button[data-periodo="5a"]').isDisabled()).toBe(true);
+    expect(await page.locator('#periodos button[data-periodo="tudo"]').isDisabled()).toBe(false);
+    expect(await grafico.getAttribute("aria-label")).toContain(`${n} dias`);
     await page.click('#periodos button[data-periodo="30d"]');
     expect(await grafico.getAttribute("data-periodo")).toBe("30d");
     expect(await janela()).toBeGreaterThanOrEqual(30);
@@ -353,8 +383,20 @@ describe("freshness, chart, anchors and the page without JavaScript", () => {
     await page.click('#periodos button[data-periodo="1a"]');
     expect(await janela()).toBeGreaterThanOrEqual(365);
     expect(await janela()).toBeLessThan(400);
+    expect(pedidos).toEqual(["/api/v1/recente/boi_gordo.json"]);
+    await page.click('#periodos button[data-periodo="tudo"]');
+    await page.waitForSelector('#grafico[data-historico="completo"]');
+    expect(pedidos).toEqual(["/api/v1/recente/boi_gordo.json", "/api/v1/cotacao/boi_gordo.json"]);
+    expect(await grafico.getAttribute("data-pontos")).toBe(String(n));
+    expect(await grafico.getAttribute("data-periodo")).toBe("tudo");
+    expect(await page.locator('#periodos button[data-periodo="tudo"]').getAttribute("aria-pressed")).toBe("true");
+    expect(await janela()).toBeGreaterThan(3 * 365);
+    // back and forth: the whole file is read once
+    await page.click('#periodos button[data-periodo="30d"]');
+    expect(await janela()).toBeLessThan(40);
     await page.click('#periodos button[data-periodo="tudo"]');
     expect(await janela()).toBeGreaterThan(3 * 365);
+    expect(pedidos).toHaveLength(2);
     await page.close();
   });
 

@@ -2,7 +2,9 @@
  * The dashboard (public/index.html), bundled to public/assets/painel.js. It reads only the static
  * files with URLs relative to the page, so it works from a GitHub Pages sub-path with no server.
  * First load: cotacao.json, index.json (every series' latest value, change, date and praça) and
- * status.json, plus the one series file the chart draws; a state's praças are fetched when opened.
+ * status.json, plus the last year of the series the chart draws (index.json's `recente`, a few
+ * KB where the whole history is hundreds); the whole series file only when the chart is asked
+ * for 5 years or all of it. A state's praças are fetched (from its recent file) when opened.
  */
 import uPlot from "uplot";
 import { formatBRL, formatDecimalBR } from "../../domain/money.ts";
@@ -248,13 +250,13 @@ async function pracas(box: HTMLDetailsElement, uf: string, index: IndexFile): Pr
     const s = index.series.find((x) => x.id === `${produto}/${uf}`);
     if (!s) continue;
     try {
-      const f = await getJSON<SerieFile>(url(s.path));
+      const f = await lerSerie(urlRecente(s));
       listas.push(
         el("p", { class: "mini" }, `${nomeProduto(index, produto)} em ${dataBR(f.data_cotacao)}:`),
         el("ul", {}, ...(f.pracas ?? []).map((p) => el("li", {}, `${p.praca}: `, precoEl(p.valor, p.unidade), p.praca === f.praca ? " (referência)" : ""))),
       );
     } catch {
-      listas.push(el("p", {}, `Não foi possível carregar ${url(s.path)}.`));
+      listas.push(el("p", {}, `Não foi possível carregar ${urlRecente(s)}.`));
     }
   }
   clear(alvo);
@@ -279,8 +281,37 @@ interface Grafico {
   xs: number[];
   periodo: string;
   observador: ResizeObserver;
+  index: IndexFile;
+  serie: IndexSeries;
+  /** the chart holds the whole history (else only the recent file's last year) */
+  completo: boolean;
+  /** first and last day of the whole series (index.json), in seconds: which periods make sense */
+  extensao: [number, number];
 }
 let grafico: Grafico | null = null;
+/** bumped by every chart request, so a slow answer does not draw over a later choice */
+let pedidoDoGrafico = 0;
+
+/** Series files read by this page, by URL: each is fetched once (the whole history only when asked for). */
+const arquivosLidos = new Map<string, Promise<SerieFile>>();
+
+function lerSerie(href: string): Promise<SerieFile> {
+  let p = arquivosLidos.get(href);
+  if (!p) {
+    p = getJSON<SerieFile>(href);
+    // a failed request is tried again next time
+    p.catch(() => arquivosLidos.delete(href));
+    arquivosLidos.set(href, p);
+  }
+  return p;
+}
+
+/** The series' last year; an index.json written before `recente` existed has only the whole file. */
+function urlRecente(s: IndexSeries): string {
+  return url((s as { recente?: string }).recente || s.path);
+}
+
+const segundos = (data: string) => Date.parse(`${data.slice(0, 10)}T00:00:00Z`) / 1000;
 
 function dataDeSegundos(v: number): string {
   return new Date(v * 1000).toISOString().slice(0, 10);
@@ -301,16 +332,32 @@ function janela(xs: number[], dias: number | null): [number, number] {
   return [min - margem, max + margem];
 }
 
-function periodoHabilitado(xs: number[], dias: number | null): boolean {
+function periodoHabilitado(extensao: [number, number], dias: number | null): boolean {
   if (dias === null) return true;
   // a period as long as the whole series (or longer) would show the same as "tudo"
-  return xs.length > 1 && xs[xs.length - 1]! - xs[0]! > dias * DIA;
+  return extensao[1] - extensao[0] > dias * DIA;
 }
 
-function escolherPeriodo(id: string): void {
+/** The recent file covers a period of up to a year; a longer one needs the whole history. */
+const precisaDoCompleto = (dias: number | null) => dias === null || dias > 366;
+
+async function escolherPeriodo(id: string): Promise<void> {
   if (!grafico) return;
   const p = PERIODOS.find((x) => x.id === id);
-  if (!p || !periodoHabilitado(grafico.xs, p.dias)) return;
+  if (!p || !periodoHabilitado(grafico.extensao, p.dias)) return;
+  if (!grafico.completo && precisaDoCompleto(p.dias)) {
+    const g = grafico;
+    const pedido = ++pedidoDoGrafico;
+    $("grafico").setAttribute("aria-busy", "true");
+    try {
+      const f = await lerSerie(url(g.serie.path));
+      if (pedido !== pedidoDoGrafico || grafico !== g) return;
+      montarGrafico(g.index, g.serie, f, { completo: true, extensao: g.extensao, periodo: id });
+    } finally {
+      if (pedido === pedidoDoGrafico) $("grafico").removeAttribute("aria-busy");
+    }
+    return;
+  }
   grafico.periodo = id;
   const [min, max] = janela(grafico.xs, p.dias);
   grafico.u.setScale("x", { min, max });
@@ -318,11 +365,11 @@ function escolherPeriodo(id: string): void {
   $("grafico").dataset.periodo = id;
 }
 
-function botoesPeriodo(xs: number[], atual: string): void {
+function botoesPeriodo(extensao: [number, number], atual: string): void {
   const box = $("periodos");
   clear(box);
   for (const p of PERIODOS) {
-    const habilitado = periodoHabilitado(xs, p.dias);
+    const habilitado = periodoHabilitado(extensao, p.dias);
     const b = el(
       "button",
       {
@@ -335,7 +382,7 @@ function botoesPeriodo(xs: number[], atual: string): void {
       },
       p.rotulo,
     );
-    b.addEventListener("click", () => escolherPeriodo(p.id));
+    b.addEventListener("click", () => void escolherPeriodo(p.id).catch(erro));
     box.append(b);
   }
 }
@@ -374,19 +421,34 @@ function larguraGrafico(alvo: HTMLElement): number {
   return Math.max(260, alvo.clientWidth || 600);
 }
 
+/**
+ * A series in the chart: its recent file first (the last year, which 30 d and 1 a show), opened
+ * on the last year when the series is longer than that; 5 a and tudo fetch the whole file.
+ */
 async function desenhar(index: IndexFile, id: string): Promise<void> {
   const s = index.series.find((x) => x.id === id);
   if (!s) return;
+  const pedido = ++pedidoDoGrafico;
+  const f = await lerSerie(urlRecente(s));
+  if (pedido !== pedidoDoGrafico) return;
+  // the recent file is the whole history when the series is no longer than its window
+  const completo = f.historico.length >= s.pontos;
+  const primeiro = s.primeira_data ?? f.historico[0]?.data;
+  const ultimo = s.ultima_data ?? f.historico[f.historico.length - 1]?.data;
+  const extensao: [number, number] = primeiro && ultimo ? [segundos(primeiro), segundos(ultimo)] : [0, 0];
+  montarGrafico(index, s, f, { completo, extensao, periodo: periodoHabilitado(extensao, 365) ? "1a" : "tudo" });
+}
+
+function montarGrafico(index: IndexFile, s: IndexSeries, f: SerieFile, o: Pick<Grafico, "completo" | "extensao" | "periodo">): void {
+  const { completo, extensao, periodo } = o;
   const alvo = $("grafico");
-  const f = await getJSON<SerieFile>(url(s.path));
-  const xs = f.historico.map((h) => Date.parse(`${h.data}T00:00:00Z`) / 1000);
+  const xs = f.historico.map((h) => segundos(h.data));
   const ys = f.historico.map((h) => h.valor);
   const sufixo = UNIDADE_INFO[f.unidade].sufixo;
   grafico?.observador.disconnect();
   grafico?.u.destroy();
   clear(alvo);
-  const periodo = "tudo";
-  const [min, max] = janela(xs, null);
+  const [min, max] = janela(xs, PERIODOS.find((p) => p.id === periodo)?.dias ?? null);
   const u = new uPlot(
     {
       width: larguraGrafico(alvo),
@@ -427,16 +489,20 @@ async function desenhar(index: IndexFile, id: string): Promise<void> {
     u.setSize({ width: nova, height: 280 });
   });
   observador.observe(alvo);
-  grafico = { u, xs, periodo, observador };
-  botoesPeriodo(xs, periodo);
+  grafico = { u, xs, periodo, observador, index, serie: s, completo, extensao };
+  botoesPeriodo(extensao, periodo);
+  for (const b of $("periodos").querySelectorAll<HTMLButtonElement>("button")) b.setAttribute("aria-pressed", String(b.dataset.periodo === periodo));
   alvo.dataset.periodo = periodo;
   const ultimo = f.historico[f.historico.length - 1];
+  // the whole series as index.json counts it, whichever of its files the chart holds
+  const pontos = completo ? f.historico.length : s.pontos;
   alvo.setAttribute(
     "aria-label",
-    `Gráfico de ${nomeSerie(index, s)}: ${f.historico.length} ${f.historico.length === 1 ? "dia" : "dias"}, de ${dataBR(f.historico[0]?.data)} a ${dataBR(ultimo?.data)}; último valor ${ultimo ? preco(ultimo.valor, f.unidade) : "—"}.`,
+    `Gráfico de ${nomeSerie(index, s)}: ${pontos} ${pontos === 1 ? "dia" : "dias"}, de ${dataBR(completo ? f.historico[0]?.data : s.primeira_data)} a ${dataBR(ultimo?.data)}; último valor ${ultimo ? preco(ultimo.valor, f.unidade) : "—"}.`,
   );
   alvo.dataset.pontos = String(f.historico.length);
-  alvo.dataset.serie = id;
+  alvo.dataset.historico = completo ? "completo" : "ultimo-ano";
+  alvo.dataset.serie = s.id;
   const links = $("grafico-links");
   clear(links);
   links.append(

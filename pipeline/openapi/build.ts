@@ -303,6 +303,30 @@ export function buildOpenApi(files: ReadonlyMap<string, string>, amostra: Amostr
         },
       },
     }),
+    "/api/v1/recente/{produto}.json": staticGet({
+      id: "getSerieRecente",
+      summary: "Série nacional de um produto, só o último ano",
+      description:
+        "O mesmo documento de `cotacao/{produto}.json` (mesmo schema, mesma cotação do dia, `variacao` e `bordao`), com o `historico` cortado aos dias a partir de 366 dias antes do último dia (e ao menos os dois últimos). Para um gráfico de 30 dias ou de um ano sem baixar décadas de histórico; o histórico inteiro continua em `cotacao/{produto}.json`.",
+      tag: "Séries",
+      params: [P.produto],
+      url: `/api/v1/recente/${nac}.json`,
+      content: {
+        "application/json": { schema: ref("serie.schema.json"), ...example(`Amostra de recente/${nac}.json (histórico cortado em 3 dias)`, boi) },
+      },
+    }),
+    "/api/v1/recente/{produto}/{uf}.json": staticGet({
+      id: "getSerieUfRecente",
+      summary: "Série estadual de um produto, com as praças e só o último ano",
+      description:
+        "O mesmo documento de `cotacao/{produto}/{uf}.json` (praça de referência, todas as praças do último dia), com o `historico` cortado aos dias a partir de 366 dias antes do último dia (e ao menos os dois últimos).",
+      tag: "Séries",
+      params: [P.produtoUf, P.uf],
+      url: `/api/v1/recente/${est}.json`,
+      content: {
+        "application/json": { schema: ref("serie.schema.json"), ...example(`Amostra de recente/${est}.json (histórico cortado em 3 dias)`, boiMT) },
+      },
+    }),
     "/api/v1/historico/{produto}.csv": staticGet({
       id: "getHistoricoCsv",
       summary: "Histórico nacional em CSV",
@@ -324,7 +348,7 @@ export function buildOpenApi(files: ReadonlyMap<string, string>, amostra: Amostr
     "/api/v1/index.json": staticGet({
       id: "getIndice",
       summary: "Catálogo de séries, fontes e licenças",
-      description: "Cada série com caminho, produto, UF, praça, fonte, unidade, primeira e última data, número de pontos e licença.",
+      description: "Cada série com caminho (o JSON completo em `path`, o último ano em `recente`, os CSVs), produto, UF, praça, fonte, unidade, primeira e última data, número de pontos e licença.",
       tag: "Catálogo",
       url: "/api/v1/index.json",
       content: { "application/json": { schema: ref("index.schema.json"), ...example("Amostra de index.json (3 séries)", amostra["api/v1/index.json"]) } },

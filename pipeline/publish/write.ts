@@ -71,7 +71,7 @@ export async function publishFiles(root: string, files: Iterable<ItemDoConjunto>
       }
       current = f.path;
       const bytes = "bytes" in f ? f.bytes : Buffer.from(f.text, "utf8");
-      validator.add(f.path, "bytes" in f ? f.bytes : f.text, f.doc);
+      validator.add(f.path, "bytes" in f ? f.bytes : f.text, f.doc, "bytes" in f ? undefined : f);
       if (await sameBytes(join(root, f.path), bytes)) {
         unchanged++;
         continue;

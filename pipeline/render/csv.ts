@@ -143,3 +143,67 @@ export function pracasCsv(historico: readonly HistoricoEntry[], unidade: string)
 export function iteravel<T>(gen: () => Iterator<T>): Iterable<T> {
   return { [Symbol.iterator]: gen };
 }
+
+/** A table's two spellings, written in one pass. */
+export interface DuasGrafias {
+  csv: string;
+  excel: string;
+}
+
+const cabecalhos = (colunas: readonly string[]) => ({ csv: `${colunas.map(quote).join(",")}\n`, excel: `\ufeff${colunas.map(quoteExcel).join(";")}\r\n` });
+
+/**
+ * historicoTabela written as csvTexto and excelTexto write it, byte for byte, without a row
+ * array per day: a number needs no quoting in either spelling (digits, '-' and one '.', which
+ * the Excel variant turns into ',' while its separator is ';').
+ */
+export function historicoCsvs(historico: readonly HistoricoEntry[], unidade: string): DuasGrafias {
+  const colunas = colunasHistorico(historico);
+  const extras = colunas.slice(3);
+  const numerica = extras.map((k) => COLUNAS_NUMERICAS.has(k));
+  const uc = quote(unidade);
+  const ue = quoteExcel(unidade);
+  const cab = cabecalhos(colunas);
+  // lines in arrays joined once: a string grown line by line is a chain of millions of pieces
+  const csv: string[] = [cab.csv];
+  const excel: string[] = [cab.excel];
+  for (const e of historico) {
+    const v = String(e.valor);
+    let lc = `${quote(e.data)},${v},${uc}`;
+    let le = `${quoteExcel(e.data)};${v.replace(".", ",")};${ue}`;
+    const rec = e as unknown as Record<string, number | string | undefined>;
+    for (let i = 0; i < extras.length; i++) {
+      const x = rec[extras[i]!];
+      const s = x === undefined ? "" : String(x);
+      if (typeof x === "number") {
+        lc += `,${s}`;
+        le += `;${numerica[i] ? s.replace(".", ",") : s}`;
+      } else {
+        lc += `,${quote(s)}`;
+        le += `;${quoteExcel(numerica[i] ? s.replace(".", ",") : s)}`;
+      }
+    }
+    csv.push(lc, "\n");
+    excel.push(le, "\r\n");
+  }
+  return { csv: csv.join(""), excel: excel.join("") };
+}
+
+/** pracasTabela written as csvTexto and excelTexto write it, byte for byte; null without praças. */
+export function pracasCsvs(historico: readonly HistoricoEntry[], unidade: string): DuasGrafias | null {
+  if (!temPracas(historico)) return null;
+  const uc = quote(unidade);
+  const ue = quoteExcel(unidade);
+  const cab = cabecalhos(COLUNAS_PRACAS);
+  const csv: string[] = [cab.csv];
+  const excel: string[] = [cab.excel];
+  for (const e of historico) {
+    if (!e.pracas) continue;
+    for (const p in e.pracas) {
+      const v = String(e.pracas[p]);
+      csv.push(`${quote(e.data)},${quote(p)},${v},${uc}\n`);
+      excel.push(`${quoteExcel(e.data)};${quoteExcel(p)};${v.replace(".", ",")};${ue}\r\n`);
+    }
+  }
+  return { csv: csv.join(""), excel: excel.join("") };
+}

@@ -9,6 +9,13 @@ export interface RenderedFile {
   text: string;
   /** the object the JSON text was serialized from (validated instead of parsing the text) */
   doc?: unknown;
+  /**
+   * A series' CSV written in the same set as its JSON (site/assemble.ts renderSerieFiles): its
+   * lines are held to that JSON's history without parsing them again (validate/renderizados.ts).
+   */
+  daSerie?: { json: string; tabela: "historico" | "pracas"; excel: boolean };
+  /** a series JSON whose CSVs follow in the same set, each with `daSerie` */
+  comCsvs?: true;
 }
 
 const LINE_ARRAYS = new Set(["historico", "pracas", "eventos", "capturas"]);

@@ -43,9 +43,9 @@ export function fixosDoLongo(def: SeriesDef, f: Pick<SerieFile, "praca" | "unida
 /** One series' lines of the long file, each ending in \n. */
 export function blocoLongo(def: SeriesDef, f: SerieFile): string {
   const fixos = csvLinha(fixosDoLongo(def, f));
-  let out = "";
-  for (const e of f.historico) out += `${fixos},${e.data},${e.valor}\n`;
-  return out;
+  const out: string[] = [];
+  for (const e of f.historico) out.push(`${fixos},${e.data},${e.valor}\n`);
+  return out.join("");
 }
 
 /** The whole long file of a set of series held in memory. */

@@ -16,7 +16,7 @@ import type { CapturasFile } from "../history/capturas.ts";
 import { renderAggregate } from "../render/aggregate.ts";
 import { renderCapturas } from "../render/capturas.ts";
 import { renderIndex } from "../render/catalogue.ts";
-import { HISTORICO_LONGO_PATH, csvTexto, excelPath, excelTexto, historicoTabela, pracasCsvPath, pracasTabela, type Tabela } from "../render/csv.ts";
+import { HISTORICO_LONGO_PATH, excelPath, historicoCsvs, pracasCsvPath, pracasCsvs, type DuasGrafias } from "../render/csv.ts";
 import { CABECALHO_LONGO, blocoLongo, defsDoLongo } from "../render/longo.ts";
 import { resumir, type FatosSerie, type ResumoSerie, type SerieOuResumo, type SerieReusada } from "../render/resumo.ts";
 import { longoDaSerie, type LongoEsperado, type LongoMontado } from "../validate/dados.ts";
@@ -69,19 +69,19 @@ export interface SerieRenderizada {
 export function renderSerieFiles(def: SeriesDef, f: SerieFile): SerieRenderizada {
   const arquivos: RenderedFile[] = [];
   const json = stringifyDoc(f);
-  arquivos.push({ path: seriesJsonPath(def), text: json, doc: f });
+  arquivos.push({ path: seriesJsonPath(def), text: json, doc: f, comCsvs: true });
   // the dashboard's 30-day and 1-year chart reads this one, not decades of history
   const recente = janelaRecente(f);
   arquivos.push({ path: seriesRecentePath(def), text: recente === f ? json : stringifyDoc(recente), doc: recente });
   const cabecalhos: Record<string, string> = {};
-  const csv = (path: string, t: Tabela) => {
-    const text = csvTexto(t);
-    cabecalhos[path] = text.slice(0, text.indexOf("\n"));
-    arquivos.push({ path, text }, { path: excelPath(path), text: excelTexto(t) });
+  const csv = (path: string, t: DuasGrafias, tabela: "historico" | "pracas") => {
+    cabecalhos[path] = t.csv.slice(0, t.csv.indexOf("\n"));
+    const json = seriesJsonPath(def);
+    arquivos.push({ path, text: t.csv, daSerie: { json, tabela, excel: false } }, { path: excelPath(path), text: t.excel, daSerie: { json, tabela, excel: true } });
   };
-  csv(seriesCsvPath(def), historicoTabela(f.historico, f.unidade));
-  const pracas = pracasTabela(f.historico, f.unidade);
-  if (pracas) csv(pracasCsvPath(def), pracas);
+  csv(seriesCsvPath(def), historicoCsvs(f.historico, f.unidade), "historico");
+  const pracas = pracasCsvs(f.historico, f.unidade);
+  if (pracas) csv(pracasCsvPath(def), pracas, "pracas");
   const bloco = blocoLongo(def, f);
   const l = longoDaSerie(def.id, f);
   return {
@@ -106,19 +106,18 @@ export function* renderSiteFiles(
   extras: SiteExtras = {},
 ): Generator<RenderedFile> {
   const fatos: Record<string, FatosSerie> = {};
-  const frescos: Array<{ id: string; bloco: string }> = [];
+  const blocos = new Map<string, string>();
   for (const def of allSeries()) {
     const f = series.get(def.id);
     if (!f) continue;
     const r = renderSerieFiles(def, f);
     yield* r.arquivos;
     fatos[def.id] = r.fatos;
-    frescos.push({ id: def.id, bloco: r.bloco });
+    blocos.set(def.id, r.bloco);
   }
-  const ordem = new Map(defsDoLongo().map((d, i) => [d.id, i]));
-  frescos.sort((a, b) => ordem.get(a.id)! - ordem.get(b.id)!);
-  const montado: LongoMontado = { frescos, reusados: new Map() };
-  yield { path: HISTORICO_LONGO_PATH, text: CABECALHO_LONGO + frescos.map((b) => b.bloco).join(""), doc: montado };
+  const ordem = defsDoLongo().filter((d) => blocos.has(d.id));
+  const montado: LongoMontado = { blocos: ordem.map((d) => ({ id: d.id, bytes: Buffer.byteLength(blocos.get(d.id)!) })) };
+  yield { path: HISTORICO_LONGO_PATH, text: CABECALHO_LONGO + ordem.map((d) => blocos.get(d.id)!).join(""), doc: montado };
   yield* globalFiles(series, status, config, extras);
   yield { path: FATOS_PATH, text: textoDosFatos({ versao: 1, codigo: versaoDoCodigo(), series: fatos }) };
 }
@@ -184,7 +183,8 @@ export async function* montarSite(
 ): AsyncGenerator<ItemDoConjunto> {
   const resumos = new Map<string, ResumoSerie>();
   const fatos: Record<string, FatosSerie> = {};
-  const blocos = new Map<string, string>();
+  // flat bytes: held until the long file is assembled, after every series
+  const blocos = new Map<string, Buffer>();
   for (const def of allSeries()) {
     if (entrada.renderizar(def)) {
       const f = await entrada.carregar(def);
@@ -193,7 +193,7 @@ export async function* montarSite(
       yield* r.arquivos;
       fatos[def.id] = r.fatos;
       resumos.set(def.id, r.fatos.resumo);
-      blocos.set(def.id, r.bloco);
+      blocos.set(def.id, Buffer.from(r.bloco, "utf8"));
     } else {
       const fa = entrada.fatos?.series[def.id];
       if (!fa) continue;
@@ -208,11 +208,10 @@ export async function* montarSite(
 }
 
 /** The long file: new blocks where a series was rendered, the published bytes of the others. */
-async function longoMontado(entrada: EntradaDoSite, blocos: ReadonlyMap<string, string>, fatos: Readonly<Record<string, FatosSerie>>): Promise<ArquivoEmBytes> {
+async function longoMontado(entrada: EntradaDoSite, blocos: ReadonlyMap<string, Buffer>, fatos: Readonly<Record<string, FatosSerie>>): Promise<ArquivoEmBytes> {
   const reusar = defsDoLongo().filter((d) => !blocos.has(d.id) && fatos[d.id]);
   const partes: Buffer[] = [Buffer.from(CABECALHO_LONGO)];
-  const frescos: Array<{ id: string; bloco: string }> = [];
-  const reusados = new Map<string, LongoEsperado>();
+  const lista: Array<LongoMontado["blocos"][number]> = [];
   let publicado: Buffer | null = null;
   // where each series' block starts in the published file: its series in order, as its facts say
   const inicio = new Map<string, number>();
@@ -230,17 +229,17 @@ async function longoMontado(entrada: EntradaDoSite, blocos: ReadonlyMap<string, 
   for (const d of defsDoLongo()) {
     const novo = blocos.get(d.id);
     if (novo !== undefined) {
-      partes.push(Buffer.from(novo, "utf8"));
-      frescos.push({ id: d.id, bloco: novo });
+      partes.push(novo);
+      lista.push({ id: d.id, bytes: novo.length });
       continue;
     }
     const fa = fatos[d.id];
     if (!fa || !publicado) continue;
     const a = inicio.get(d.id)!;
     partes.push(publicado.subarray(a, a + fa.longo.bytes));
-    reusados.set(d.id, { fixos: fa.longo.fixos, hash: fa.longo.valores, pontos: fa.longo.pontos });
+    lista.push({ id: d.id, bytes: fa.longo.bytes, reusado: { fixos: fa.longo.fixos, hash: fa.longo.valores, pontos: fa.longo.pontos } });
   }
-  return { path: HISTORICO_LONGO_PATH, bytes: Buffer.concat(partes), doc: { frescos, reusados } satisfies LongoMontado };
+  return { path: HISTORICO_LONGO_PATH, bytes: Buffer.concat(partes), doc: { blocos: lista } satisfies LongoMontado };
 }
 
 /** The files that show every series, from each series' summary (or whole file), and the rest of the site. */

@@ -23,10 +23,15 @@ import { lerFatos, type Fatos } from "./fatos.ts";
  * change in how a derived field is written reaches every file; undefined when it is not
  * published (no file, or no day yet).
  */
-export async function lerSerie(root: string, def: SeriesDef): Promise<SerieFile | undefined> {
-  // validated against schemas/serie.schema.json, including that it is the series of its path
-  const f = await readPublished(root, seriesJsonPath(def), "serie.schema.json");
-  if (!f || f.historico.length === 0) return undefined;
+export async function lerSerie(root: string, def: SeriesDef, opts: { semSchema?: boolean } = {}): Promise<SerieFile | undefined> {
+  // validated against schemas/serie.schema.json, including that it is the series of its path;
+  // a build validates the file it renders from it instead (the same history, every entry)
+  const f = await readPublished(root, seriesJsonPath(def), "serie.schema.json", { semSchema: opts.semSchema });
+  if (!f) return undefined;
+  if (!Array.isArray(f.historico)) {
+    throw new PipelineError({ stage: "merge", reason: `${seriesJsonPath(def)} não tem a lista historico; nada foi escrito — restaure o arquivo com git` });
+  }
+  if (f.historico.length === 0) return undefined;
   return renderSerie({
     def,
     source: getSource(def.fonte),

@@ -16,6 +16,8 @@ import { ChecagemCruzada } from "./cruzada.ts";
 import { ChecagemDados, type LongoMontado } from "./dados.ts";
 import type { SerieReusada } from "../render/resumo.ts";
 import { checarCsvHistorico, type CsvLinha } from "./csv.ts";
+import { checarRenderizado } from "./renderizados.ts";
+import type { RenderedFile } from "../render/json.ts";
 import { linha, mostrar } from "../contract/messages.ts";
 
 // the schema half lives in ../contract/schemas.ts, which readers of published files import without
@@ -83,6 +85,8 @@ export class FileValidator {
   /** series histories, kept until their CSV is seen (or for the index check) */
   private readonly series = new Map<string, unknown>();
   private readonly csvPendentes = new Map<string, CsvLido>();
+  /** the series JSON whose rendered CSVs may follow (RenderedFile.daSerie) */
+  private readonly jsons = new Map<string, unknown>();
   private index: unknown;
   private readonly cruzada = new ChecagemCruzada();
   private readonly dados = new ChecagemDados();
@@ -93,8 +97,19 @@ export class FileValidator {
   }
 
   /** `doc`: the object the JSON text was serialized from, validated instead of parsing `content` again */
-  add(path: string, content: string | Buffer, doc?: unknown): void {
+  add(path: string, content: string | Buffer, doc?: unknown, origem?: Pick<RenderedFile, "daSerie" | "comCsvs">): void {
     const p = normalizePath(path);
+    const daSerie = origem?.daSerie;
+    // a series' CSV rendered beside its JSON in this set: held line by line to that JSON's history
+    const json = daSerie ? this.jsons.get(daSerie.json) : undefined;
+    if (daSerie && json && /^api\/v1\/historico\/.+\.csv$/.test(p)) {
+      const hist = (json as { historico: HistoricoEntry[] }).historico;
+      const text = texto(content);
+      this.push(p, checarRenderizado(text, hist, daSerie.tabela, daSerie.excel).map((pr) => linha(p, pr)));
+      if (!daSerie.excel) this.dados.cabecalho(p, text.slice(0, Math.max(0, text.indexOf("\n"))));
+      if (daSerie.tabela === "historico" && !daSerie.excel) this.series.delete(daSerie.json);
+      return;
+    }
     if (p.startsWith("api/v1/") && p.endsWith(".json")) {
       let data: unknown = doc;
       if (data === undefined) {
@@ -111,7 +126,12 @@ export class FileValidator {
       if (erros.length === 0) this.cruzada.add(p, data);
       if (p === "api/v1/index.json") this.index = data;
       if (p === DATAPACKAGE_PATH && erros.length === 0) this.dados.pacoteDeDados(data);
-      if (p.startsWith("api/v1/cotacao/") && erros.length === 0) this.dados.serie(p, data);
+      if (p.startsWith("api/v1/cotacao/") && erros.length === 0) {
+        this.dados.serie(p, data, origem?.comCsvs === true);
+        // the last series only: a run renders a series' CSVs right after its JSON
+        this.jsons.clear();
+        this.jsons.set(p, data);
+      }
       if (p.startsWith("api/v1/cotacao/")) {
         const csv = csvDoJson(p);
         const pendente = this.csvPendentes.get(csv);

@@ -114,7 +114,8 @@ export function checarCsvPracas(text: string): Problema[] {
 /** What the long file says of one series, while it is read. */
 interface ResumoLongo {
   fixos: string;
-  hash: ReturnType<typeof createHash>;
+  /** the series' "data,valor\n" lines, hashed when the file is read */
+  dias: string[];
   pontos: number;
 }
 
@@ -124,8 +125,8 @@ interface ResumoLongo {
  * when they were published (the copy was checked against their fingerprint).
  */
 export interface LongoMontado {
-  frescos: ReadonlyArray<{ id: string; bloco: string }>;
-  reusados: ReadonlyMap<string, LongoEsperado>;
+  /** the file's blocks after the header, in order: their length in bytes, and for a copied one what it says */
+  blocos: ReadonlyArray<{ id: string; bytes: number; reusado?: LongoEsperado }>;
 }
 
 /** What a series' JSON says, as the long file must repeat it. */
@@ -138,12 +139,24 @@ export interface LongoEsperado {
 type SerieNoLongo = Pick<SerieFile, "produto" | "uf" | "praca" | "fonte" | "unidade" | "moeda" | "historico">;
 
 /** What the long file must say of a series: the columns it repeats, and a hash of its days and values. */
+const longosCalculados = new WeakMap<object, LongoEsperado>();
+
 export function longoDaSerie(id: string, doc: SerieNoLongo): LongoEsperado {
+  // a pure function of the document: the run's facts and its checks ask it of the same object
+  const pronto = longosCalculados.get(doc);
+  if (pronto) return pronto;
+  const r = calcularLongo(id, doc);
+  longosCalculados.set(doc, r);
+  return r;
+}
+
+function calcularLongo(id: string, doc: SerieNoLongo): LongoEsperado {
   const def = serieDef(id);
   const uf = def ? (ufPublicada(def) ?? "") : String(doc.uf ?? "");
-  const h = createHash("sha256");
-  for (const e of doc.historico) h.update(`${e.data},${e.valor}\n`);
-  return { fixos: [doc.produto, uf, doc.praca ?? "", doc.fonte, String(doc.unidade), doc.moeda].join(","), hash: h.digest("hex"), pontos: doc.historico.length };
+  // one string hashed once: a call into the hash per day is most of the cost at 30 years
+  const dias: string[] = [];
+  for (const e of doc.historico) dias.push(`${e.data},${e.valor}\n`);
+  return { fixos: [doc.produto, uf, doc.praca ?? "", doc.fonte, String(doc.unidade), doc.moeda].join(","), hash: sha(dias.join("")), pontos: doc.historico.length };
 }
 
 /** The long file on its own, and what it says of each series. */
@@ -170,19 +183,50 @@ export function lerCsvLongo(text: string): { problemas: Problema[]; series: Map<
     prev = [serie, data];
     let r = series.get(serie);
     if (!r) {
-      r = { fixos: [produto, uf, praca, fonte, unidade, moeda].join(","), hash: createHash("sha256"), pontos: 0 };
+      r = { fixos: [produto, uf, praca, fonte, unidade, moeda].join(","), dias: [], pontos: 0 };
       series.set(serie, r);
     } else if (r.fixos !== [produto, uf, praca, fonte, unidade, moeda].join(",")) {
       problemas.push({ ponteiro: at(n), mensagem: `${serie}: produto, uf, praca, fonte, unidade e moeda devem ser os mesmos em todas as linhas da série (recebido ${mostrar(lines[k]!)})` });
     }
-    r.hash.update(`${data},${valor}\n`);
+    r.dias.push(`${data},${valor}\n`);
     r.pontos++;
   }
   return { problemas, series };
 }
 
+/**
+ * A block whose lines all repeat its first line's columns up to `data`, in plain fields (no
+ * quotes), read without splitting every line: the first line gets every check of lerCsvLongo,
+ * the others their day (in order) and value, hashed as lerCsvLongo hashes them. Null when the
+ * block is not that regular: then lerCsvLongo reads it and says what is wrong.
+ */
+function blocoRapido(id: string, bloco: string): LongoEsperado | null {
+  if (bloco.includes('"') || !bloco.endsWith("\n")) return null;
+  const primeira = bloco.slice(0, bloco.indexOf("\n"));
+  const campos = primeira.split(",");
+  if (campos.length !== COLUNAS_LONGO.length || campos[0] !== id) return null;
+  const lida = lerCsvLongo(`${COLUNAS_LONGO.join(",")}\n${primeira}\n`);
+  if (lida.problemas.length > 0) return null;
+  const prefixo = `${campos.slice(0, 8).join(",")},`;
+  const dias: string[] = [];
+  let anterior = "";
+  for (let pos = 0; pos < bloco.length; ) {
+    const fim = bloco.indexOf("\n", pos);
+    if (!bloco.startsWith(prefixo, pos)) return null;
+    const dia = bloco.slice(pos + prefixo.length, fim);
+    const virgula = dia.indexOf(",");
+    const data = dia.slice(0, virgula);
+    if (virgula !== 10 || data <= anterior || !isRealDate(data) || !DECIMAL.test(dia.slice(virgula + 1))) return null;
+    anterior = data;
+    dias.push(`${dia}\n`);
+    pos = fim + 1;
+  }
+  const [, produto, uf, , praca, fonte, unidade, moeda] = campos;
+  return { fixos: [produto, uf, praca, fonte, unidade, moeda].join(","), hash: sha(dias.join("")), pontos: dias.length };
+}
+
 function digeridos(series: ReadonlyMap<string, ResumoLongo>): Map<string, LongoEsperado> {
-  return new Map([...series].map(([id, r]) => [id, { fixos: r.fixos, hash: r.hash.digest("hex"), pontos: r.pontos }]));
+  return new Map([...series].map(([id, r]) => [id, { fixos: r.fixos, hash: sha(r.dias.join("")), pontos: r.pontos }]));
 }
 
 type Obj = Record<string, unknown>;
@@ -242,9 +286,23 @@ export class ChecagemDados {
     if (b.subarray(0, cabecalho.length).toString("utf8") !== cabecalho) problemas.push({ ponteiro: at(1), mensagem: `cabeçalho deve ser ${mostrar(COLUNAS_LONGO.join(","))}` });
     // the copied blocks were checked when they were published; the new ones are read below
     if (b.length > 0 && b[b.length - 1] !== 10) problemas.push({ ponteiro: "", mensagem: "a última linha deve terminar com \\n" });
-    const longo = new Map(montado.reusados);
-    for (const { id, bloco } of montado.frescos) {
+    const longo = new Map<string, LongoEsperado>();
+    // every new block is read from the file's own bytes, where the run says it is
+    let pos = cabecalho.length;
+    for (const { id, bytes, reusado } of montado.blocos) {
+      const inicio = pos;
+      pos += bytes;
+      if (reusado) {
+        longo.set(id, reusado);
+        continue;
+      }
+      const bloco = b.toString("utf8", inicio, pos);
       if (bloco.includes("\r")) problemas.push({ ponteiro: "", mensagem: `bloco da série ${id}: quebras de linha CRLF/CR: use apenas LF (\\n)` });
+      const rapido = blocoRapido(id, bloco);
+      if (rapido) {
+        longo.set(id, rapido);
+        continue;
+      }
       const lido = lerCsvLongo(`${COLUNAS_LONGO.join(",")}\n${bloco}`);
       for (const pr of lido.problemas) problemas.push({ ponteiro: pr.ponteiro, mensagem: `bloco da série ${id}: ${pr.mensagem}` });
       for (const [k, v] of digeridos(lido.series)) {
@@ -252,20 +310,24 @@ export class ChecagemDados {
         longo.set(k, v);
       }
     }
+    if (pos !== b.length) problemas.push({ ponteiro: "", mensagem: `tem ${b.length} bytes, mas os blocos das séries somam ${pos}; ${mix}` });
     this.longo = longo;
     return problemas;
   }
 
   /** A series JSON, already valid against its schema: what its praças CSV and its lines of the long file must be. */
-  serie(p: string, doc: unknown): void {
+  serie(p: string, doc: unknown, csvsRenderizados = false): void {
     if (!isObj(doc) || !Array.isArray(doc.historico)) return;
     const m = /^api\/v1\/cotacao\/([a-z_]+(?:\/[A-Z]{2})?)\.json$/.exec(p);
     if (!m || p.startsWith("api/v1/cotacao/uf/")) return;
     const id = m[1]!;
     const hist = doc.historico as HistoricoEntry[];
     const unidade = String(doc.unidade);
-    const pr = pracasCsv(hist, unidade);
-    this.pracasEsperado.set(`api/v1/historico/${id}.pracas.csv`, pr === null ? null : sha(pr));
+    // rendered with it in this set, its praças CSV is held line by line to it (./renderizados.ts)
+    if (!csvsRenderizados) {
+      const pr = pracasCsv(hist, unidade);
+      this.pracasEsperado.set(`api/v1/historico/${id}.pracas.csv`, pr === null ? null : sha(pr));
+    }
     this.seriesJson.set(id, longoDaSerie(id, doc as unknown as SerieNoLongo));
   }
 

@@ -4,9 +4,10 @@
  * read what they write.
  */
 import { parse } from "csv-parse/sync";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { HistoricoEntry, SerieFile } from "../../pipeline/domain/publicados.ts";
-import { csvTexto, excelPath, excelTexto, historicoCsv, historicoTabela, pracasCsv, pracasCsvPath } from "../../pipeline/render/csv.ts";
+import { csvTexto, excelPath, excelTexto, historicoCsv, historicoCsvs, historicoTabela, pracasCsv, pracasCsvPath, pracasCsvs, pracasTabela } from "../../pipeline/render/csv.ts";
 import { COLUNAS_LONGO, historicoLongoCsv } from "../../pipeline/render/longo.ts";
 import { excelDoCsv } from "../../pipeline/validate/dados.ts";
 
@@ -104,5 +105,42 @@ describe("long file", () => {
     expect(lerCsvLongo(csv).problemas).toEqual([]);
     const trocado = csv.replace("boi_gordo,boi_gordo,SP,true,", "boi_gordo,boi_gordo,SP,false,");
     expect(lerCsvLongo(trocado).problemas.map((p) => p.mensagem).join(" ")).toContain('nacional deve ser true na série "boi_gordo"');
+  });
+});
+
+describe("the one-pass renderers (historicoCsvs, pracasCsvs)", () => {
+  const texto = fc.string({ unit: "grapheme", maxLength: 6 }).map((s) => s.replace(/[\r\n]/g, ""));
+  const preco = fc.integer({ min: -99999, max: 9999999 }).map((c) => c / 100);
+  const dia = fc.integer({ min: 0, max: 20000 }).map((n) => new Date(Date.UTC(1990, 0, 1) + n * 86400000).toISOString().slice(0, 10));
+  const entrada = fc.record(
+    {
+      data: dia,
+      valor: preco,
+      valor_usd: preco,
+      valor_30d: preco,
+      base_sp: preco,
+      funrural_avista: preco,
+      tendencia: fc.oneof(texto, fc.constantFrom("alta", "baixa", "estavel", 'a;b,"c"')),
+      pracas: fc.dictionary(fc.oneof(texto, fc.constantFrom("Três Lagoas", "C. Grande; Sul", 'Norte, "x"')), preco, { maxKeys: 4 }),
+    },
+    { requiredKeys: ["data", "valor"] },
+  ) as fc.Arbitrary<HistoricoEntry>;
+
+  it("write byte for byte what csvTexto and excelTexto write of the same tables", () => {
+    fc.assert(
+      fc.property(fc.array(entrada, { maxLength: 12 }), fc.constantFrom("@", "sc60kg", "kg", 'u;"x",'), (historico, unidade) => {
+        const a = historicoCsvs(historico, unidade);
+        expect(a.csv).toBe(csvTexto(historicoTabela(historico, unidade)));
+        expect(a.excel).toBe(excelTexto(historicoTabela(historico, unidade)));
+        const p = pracasCsvs(historico, unidade);
+        const t = pracasTabela(historico, unidade);
+        expect(p === null).toBe(t === null);
+        if (p && t) {
+          expect(p.csv).toBe(csvTexto(t));
+          expect(p.excel).toBe(excelTexto(t));
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -134,6 +134,24 @@ describe("an update renders only what changed, and leaves the tree a full rebuil
     }
   });
 
+  it("a build refuses a stored history that breaks the schema, naming the file, and writes nothing", async () => {
+    const dir = await tempSite();
+    try {
+      await cp(incremental, dir, { recursive: true });
+      const antesDoBuild = await tree(dir);
+      const p = join(dir, "api/v1/cotacao/soja.json");
+      const texto = await readFile(p, "utf8");
+      const linha = /\{"data":"[^"]+","valor":\d+(\.\d+)?/.exec(texto)![0];
+      await writeFile(p, texto.replace(linha, linha.replace(/"valor":[\d.]+/, '"valor":-1')));
+      const danificada = await readFile(p);
+      await expect(runBuild(testConfig(dir), new Date(NOW2))).rejects.toThrow(/api\/v1\/cotacao\/soja\.json: \/historico\/0\/valor/);
+      antesDoBuild.set("api/v1/cotacao/soja.json", danificada);
+      expect(diferencas(antesDoBuild, await tree(dir))).toEqual([]);
+    } finally {
+      await cleanup(dir);
+    }
+  });
+
   it("npm run validate finds a series file changed behind the pipeline's back, even keeping its size", async () => {
     const dir = await tempSite();
     try {

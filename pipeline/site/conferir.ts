@@ -28,6 +28,8 @@ export function conferirFatos(files: ReadonlyMap<string, Buffer>): string[] {
   }
   if (fatos.versao !== 1 || typeof fatos.series !== "object" || fatos.series === null) return [`${FATOS_PATH}: formato desconhecido; ${build}`];
   const out: string[] = [];
+  const ids = new Set(allSeries().map((d) => d.id));
+  for (const id of Object.keys(fatos.series)) if (!ids.has(id)) out.push(`${FATOS_PATH}: registra a série ${id}, que o catálogo não tem; ${build}`);
   for (const def of allSeries()) {
     const path = seriesJsonPath(def);
     const bytes = files.get(path);

@@ -68,6 +68,10 @@ async function tamanho(path: string): Promise<number | null> {
  * workflow runs it before anything is committed or deployed).
  */
 async function conferir(root: string, fatos: Fatos): Promise<string | null> {
+  const ids = new Set(allSeries().map((d) => d.id));
+  // a series the catalogue no longer has still has its block in the published long file
+  const fora = Object.keys(fatos.series).find((id) => !ids.has(id));
+  if (fora) return `os fatos registram a série ${fora}, que o catálogo não tem mais`;
   for (const def of allSeries()) {
     const fa = fatos.series[def.id];
     const n = await tamanho(join(root, seriesJsonPath(def)));

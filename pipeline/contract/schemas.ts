@@ -174,7 +174,7 @@ export async function readPublished<K extends keyof PorSchema>(
   publicDir: string,
   relPath: string,
   schema: K,
-  opts: { stage?: Stage; /** parse only: the caller validates what it renders from the document before publishing it */ semSchema?: boolean } = {},
+  opts: { stage?: Stage } = {},
 ): Promise<PorSchema[K] | null> {
   const stage = opts.stage ?? "merge";
   const rel = normalizePath(relPath);
@@ -199,7 +199,7 @@ export async function readPublished<K extends keyof PorSchema>(
       cause: err,
     });
   }
-  const problemas = opts.semSchema ? [] : validateDocument(rel, doc);
+  const problemas = validateDocument(rel, doc);
   if (problemas.length > 0) {
     const citados = problemas.slice(0, PROBLEMAS_CITADOS).map((p) => p.replace(`${rel}: `, ""));
     const mais = problemas.length > PROBLEMAS_CITADOS ? `; e mais ${problemas.length - PROBLEMAS_CITADOS}` : "";

@@ -92,6 +92,12 @@ export async function publishFiles(root: string, files: Iterable<ItemDoConjunto>
     if (changed.length > 0) await commitStaged(root, changed, passos);
   } catch (err) {
     if (err instanceof QuedaSimulada) throw err;
+    // the set itself could not be made (a stored file refused while rendering it): that error
+    // as it is, and nothing of the set published
+    if (err instanceof PipelineError && err.stage !== "write" && !(await hasCommitted(root))) {
+      await discard().catch(() => {});
+      throw err;
+    }
     // before the journal is in place nothing of the set is published: discard it whole; after,
     // the journal stays and the next command finishes the publish
     if (!(await hasCommitted(root))) await discard().catch(() => {});

@@ -33,8 +33,7 @@ async function build(config: Config, now: Date): Promise<{ written: string[]; fi
   const eventos = (await loadEventos(root)) ?? emptyEventos();
   // one series at a time: read, render, validate, stage, let go (a 30-year site never sits in memory whole)
   const entrada: EntradaDoSite = {
-    // each series file is validated as rendered, before it is published (one schema pass, not two)
-    carregar: (def) => lerSerie(root, def, { semSchema: true }),
+    carregar: (def) => lerSerie(root, def),
     renderizar: () => true,
     fatos: null,
     longoPublicado: () => Promise.reject(new Error("build não copia blocos")),

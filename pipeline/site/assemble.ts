@@ -9,7 +9,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO_ROOT, type Config } from "../config.ts";
-import type { SerieFile, StatusFile } from "../domain/publicados.ts";
+import type { HistoricoEntry, SerieFile, StatusFile } from "../domain/publicados.ts";
 import { seriesCsvPath, seriesJsonPath, seriesRecentePath } from "../domain/series.ts";
 import { SOURCES, allSeries, ufsDoAgregado } from "../sources/index.ts";
 import type { CapturasFile } from "../history/capturas.ts";
@@ -126,26 +126,40 @@ let versao: { edicao: number; hash: string } | null = null;
 
 /**
  * How this code writes a series' files, as one hash: every catalogue series rendered from the
- * same two made-up days. A change to a renderer or to a series' declaration changes it, and the
- * next run renders every series again instead of trusting facts written the old way; a change
- * that writes nothing differently (a comment, a parser) does not.
+ * same made-up history (more than a year of days, every column a history can have, praças whose
+ * names need quoting), so the recent window, the Scot columns and the praças files take part. A
+ * change to a renderer or to a series' declaration changes it, and the next run renders every
+ * series again instead of trusting facts written the old way; a change that writes nothing
+ * differently (a comment, a parser) does not.
  */
 export function versaoDoCodigo(): string {
   if (versao?.edicao === edicaoDoCatalogo()) return versao.hash;
   const h = createHash("sha256");
   const momento = "2000-01-04T12:00:00-03:00";
+  const historico: HistoricoEntry[] = [];
+  for (let i = 0; i < 400; i++) {
+    const data = new Date(Date.UTC(1999, 0, 1) + i * 86_400_000).toISOString().slice(0, 10);
+    const valor = 100 + (i % 37) / 4;
+    historico.push(
+      i % 3 === 0
+        ? { data, valor, valor_usd: valor / 2 }
+        : { data, valor, valor_30d: valor + 1, base_sp: -1.5, funrural_avista: valor - 1.5, funrural_30d: valor - 0.5, senar_avista: valor - 0.25, senar_30d: valor + 0.75, tendencia: i % 2 ? "alta" : "estavel", pracas: { "Três Lagoas": valor, 'B; "C", D': valor - 1 } },
+    );
+  }
+  // the long history once per kind of series (source, national or state), two days for every
+  // other: every declaration counts, and the renderers see every shape of history
+  const vistos = new Set<string>();
   for (const def of allSeries()) {
     const source = getSource(def.fonte);
-    const historico = [
-      { data: "2000-01-03", valor: 100.5, valor_usd: 50.25, pracas: { A: 100.5, "B, C": 99 } },
-      { data: "2000-01-04", valor: 101, valor_30d: 102 },
-    ];
+    const tipo = `${def.fonte}|${def.uf === null}`;
+    const longo = !vistos.has(tipo);
+    vistos.add(tipo);
     const f = renderSerie({
       def,
       source,
-      historico,
-      praca: def.uf ? "A" : null,
-      pracas: def.uf ? [{ praca: "A", valor: 101, unidade: def.unidade }] : null,
+      historico: longo ? historico : historico.slice(-2),
+      praca: def.uf ? "Três Lagoas" : null,
+      pracas: def.uf ? [{ praca: "Três Lagoas", valor: 101, unidade: def.unidade }] : null,
       proveniencia: { fonte: source.id, nome: source.nome, url: source.site, coletado_em: momento, via: null, via_url: null, licenca: source.termos.licenca, citacao: source.termos.citacao, termos: source.termos.texto },
       atualizado: momento,
     });

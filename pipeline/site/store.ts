@@ -12,26 +12,23 @@ import { readPublished } from "../contract/schemas.ts";
 import type { SerieFile } from "../domain/publicados.ts";
 import { seriesJsonPath, type SeriesDef } from "../domain/series.ts";
 import { HISTORICO_LONGO_PATH } from "../render/csv.ts";
-import { CABECALHO_LONGO } from "../render/longo.ts";
+import { CABECALHO_LONGO, defsDoLongo } from "../render/longo.ts";
 import { renderSerie } from "../render/serie.ts";
 import { allSeries, getSource } from "../sources/index.ts";
 import { versaoDoCodigo, type EntradaDoSite } from "./assemble.ts";
-import { lerFatos, type Fatos } from "./fatos.ts";
+import { impressao, lerFatos, type Fatos } from "./fatos.ts";
 
 /**
  * A stored series, re-rendered from its history, praças, provenance and update time, so a
  * change in how a derived field is written reaches every file; undefined when it is not
  * published (no file, or no day yet).
  */
-export async function lerSerie(root: string, def: SeriesDef, opts: { semSchema?: boolean } = {}): Promise<SerieFile | undefined> {
-  // validated against schemas/serie.schema.json, including that it is the series of its path;
-  // a build validates the file it renders from it instead (the same history, every entry)
-  const f = await readPublished(root, seriesJsonPath(def), "serie.schema.json", { semSchema: opts.semSchema });
-  if (!f) return undefined;
-  if (!Array.isArray(f.historico)) {
-    throw new PipelineError({ stage: "merge", reason: `${seriesJsonPath(def)} não tem a lista historico; nada foi escrito — restaure o arquivo com git` });
-  }
-  if (f.historico.length === 0) return undefined;
+export async function lerSerie(root: string, def: SeriesDef): Promise<SerieFile | undefined> {
+  // validated against schemas/serie.schema.json, including that it is the series of its path:
+  // rendering it again re-derives produto, uf and the headline from the catalogue, so a file
+  // copied over another series' must be refused here, as stored
+  const f = await readPublished(root, seriesJsonPath(def), "serie.schema.json");
+  if (!f || f.historico.length === 0) return undefined;
   return renderSerie({
     def,
     source: getSource(def.fonte),
@@ -62,50 +59,62 @@ async function tamanho(path: string): Promise<number | null> {
 }
 
 /**
- * Why the facts do not describe the tree, or null when they do. Sizes only: a run must not read
- * 30 years of every series to add one day of one. A file changed behind the pipeline's back
- * keeping its size is caught by `npm run validate`, which checks every fingerprint (and the
- * workflow runs it before anything is committed or deployed).
+ * Why the facts do not describe the tree, or null when they do (with the published long file,
+ * whose blocks the run copies). Each series JSON by its size: a run must not read 30 years of
+ * every series to add one day of one; a file changed behind the pipeline's back keeping its size
+ * is caught by `npm run validate`, which checks every fingerprint (the workflow runs it before
+ * anything is committed or deployed). The long file is copied into the new one, so it is read
+ * whole and every block checked against its sha256: a copied block is never a damaged one.
  */
-async function conferir(root: string, fatos: Fatos): Promise<string | null> {
+async function conferir(root: string, fatos: Fatos): Promise<{ motivo: string } | { longo: Buffer }> {
   const ids = new Set(allSeries().map((d) => d.id));
   // a series the catalogue no longer has still has its block in the published long file
   const fora = Object.keys(fatos.series).find((id) => !ids.has(id));
-  if (fora) return `os fatos registram a série ${fora}, que o catálogo não tem mais`;
+  if (fora) return { motivo: `os fatos registram a série ${fora}, que o catálogo não tem mais` };
   for (const def of allSeries()) {
     const fa = fatos.series[def.id];
     const n = await tamanho(join(root, seriesJsonPath(def)));
     if (!fa) {
-      if (n !== null) return `${seriesJsonPath(def)} não consta dos fatos`;
+      if (n !== null) return { motivo: `${seriesJsonPath(def)} não consta dos fatos` };
       continue;
     }
-    if (n === null) return `${seriesJsonPath(def)} consta dos fatos, mas não existe`;
-    if (n !== fa.json.bytes) return `${seriesJsonPath(def)} mudou desde a última publicação (${n} bytes, os fatos dizem ${fa.json.bytes})`;
+    if (n === null) return { motivo: `${seriesJsonPath(def)} consta dos fatos, mas não existe` };
+    if (n !== fa.json.bytes) return { motivo: `${seriesJsonPath(def)} mudou desde a última publicação (${n} bytes, os fatos dizem ${fa.json.bytes})` };
   }
-  const esperado = Buffer.byteLength(CABECALHO_LONGO) + Object.values(fatos.series).reduce((a, f) => a + f.longo.bytes, 0);
+  const cabecalho = Buffer.byteLength(CABECALHO_LONGO);
+  const esperado = cabecalho + Object.values(fatos.series).reduce((a, f) => a + f.longo.bytes, 0);
   const n = await tamanho(join(root, HISTORICO_LONGO_PATH));
-  if (n !== esperado) return `${HISTORICO_LONGO_PATH} tem ${n ?? 0} bytes, os fatos dizem ${esperado}`;
-  return null;
+  if (n !== esperado) return { motivo: `${HISTORICO_LONGO_PATH} tem ${n ?? 0} bytes, os fatos dizem ${esperado}` };
+  // one blocking read: the file is the run's one large input, nothing else waits on it
+  const longo = readFileSync(join(root, HISTORICO_LONGO_PATH));
+  if (longo.subarray(0, cabecalho).toString("utf8") !== CABECALHO_LONGO) return { motivo: `${HISTORICO_LONGO_PATH} não começa pelo cabeçalho` };
+  let at = cabecalho;
+  for (const d of defsDoLongo()) {
+    const fa = fatos.series[d.id];
+    if (!fa) continue;
+    if (impressao(longo.subarray(at, at + fa.longo.bytes)).sha256 !== fa.longo.sha256) {
+      return { motivo: `o bloco de ${d.id} em ${HISTORICO_LONGO_PATH} não é o que a última publicação escreveu` };
+    }
+    at += fa.longo.bytes;
+  }
+  return { longo };
 }
 
 export async function abrirStore(root: string): Promise<StoreAberto> {
   const lidos = await lerFatos(root, versaoDoCodigo());
-  const motivo = lidos ? await conferir(root, lidos) : "sem fatos desta versão do código";
-  const fatos = motivo === null ? lidos : null;
+  const c = lidos ? await conferir(root, lidos) : { motivo: "sem fatos desta versão do código" };
+  const longo = "longo" in c ? c.longo : null;
+  const fatos = longo ? lidos : null;
   return {
     fatos,
-    motivo: motivo ?? "",
+    motivo: "motivo" in c ? c.motivo : "",
     entrada: (lidas, alteradas) => ({
       fatos,
       renderizar: (def) => fatos === null || alteradas.has(def.id),
       carregar: async (def) => lidas.get(def.id) ?? (await lerSerie(root, def)),
       longoPublicado: async () => {
-        // one blocking read: the file is the run's one large input, nothing else waits on it
-        const b = readFileSync(join(root, HISTORICO_LONGO_PATH));
-        if (b.subarray(0, Buffer.byteLength(CABECALHO_LONGO)).toString("utf8") !== CABECALHO_LONGO) {
-          throw new PipelineError({ stage: "merge", reason: `${HISTORICO_LONGO_PATH} não começa pelo cabeçalho ${CABECALHO_LONGO.trim()}; rode npm run build` });
-        }
-        return b;
+        if (!longo) throw new PipelineError({ stage: "merge", reason: `${HISTORICO_LONGO_PATH}: sem fatos conferidos, não há bloco a copiar; rode npm run build` });
+        return longo;
       },
     }),
   };

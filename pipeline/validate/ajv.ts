@@ -103,9 +103,9 @@ export class FileValidator {
     // a series' CSV rendered beside its JSON in this set: held line by line to that JSON's history
     const json = daSerie ? this.jsons.get(daSerie.json) : undefined;
     if (daSerie && json && /^api\/v1\/historico\/.+\.csv$/.test(p)) {
-      const hist = (json as { historico: HistoricoEntry[] }).historico;
+      const { historico: hist, unidade } = json as { historico: HistoricoEntry[]; unidade: string };
       const text = texto(content);
-      this.push(p, checarRenderizado(text, hist, daSerie.tabela, daSerie.excel).map((pr) => linha(p, pr)));
+      this.push(p, checarRenderizado(text, hist, daSerie.tabela, daSerie.excel, unidade).map((pr) => linha(p, pr)));
       if (!daSerie.excel) this.dados.cabecalho(p, text.slice(0, Math.max(0, text.indexOf("\n"))));
       if (daSerie.tabela === "historico" && !daSerie.excel) this.series.delete(daSerie.json);
       return;

@@ -37,7 +37,7 @@ export function isRealDate(s: string): boolean {
 }
 
 /** RFC 4180 fields of one line (no line breaks inside fields: one row per line). */
-export function camposCsv(line: string): string[] | null {
+export function camposCsv(line: string, sep = ","): string[] | null {
   const out: string[] = [];
   let i = 0;
   for (;;) {
@@ -59,10 +59,10 @@ export function camposCsv(line: string): string[] | null {
       }
       out.push(v);
       if (i === line.length) return out;
-      if (line[i] !== ",") return null;
+      if (line[i] !== sep) return null;
       i++;
     } else {
-      const j = line.indexOf(",", i);
+      const j = line.indexOf(sep, i);
       const v = j < 0 ? line.slice(i) : line.slice(i, j);
       if (v.includes('"')) return null;
       out.push(v);

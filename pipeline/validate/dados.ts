@@ -122,7 +122,7 @@ interface ResumoLongo {
 /**
  * The long file as a run assembles it (site/assemble.ts): the blocks rendered now, checked line by
  * line, and the series whose block was copied from the published file, standing for what they said
- * when they were published (the copy was checked against their fingerprint).
+ * when they were published (site/store.ts checked each copied block's sha256 before the run).
  */
 export interface LongoMontado {
   /** the file's blocks after the header, in order: their length in bytes, and for a copied one what it says */
@@ -293,6 +293,12 @@ export class ChecagemDados {
       const inicio = pos;
       pos += bytes;
       if (reusado) {
+        // copied from the published file after its sha256 was checked (site/store.ts); here,
+        // that it sits where the run says: its own lines, whole
+        const fim = pos - 1;
+        if (bytes === 0 || b[inicio - 1] !== 10 || b[fim] !== 10 || b.toString("utf8", inicio, inicio + id.length + 1) !== `${id},`) {
+          problemas.push({ ponteiro: "", mensagem: `o bloco copiado da série ${id} não está inteiro no lugar (bytes ${inicio} a ${pos}); ${mix}` });
+        }
         longo.set(id, reusado);
         continue;
       }

@@ -7,7 +7,8 @@
  */
 import { mostrar, type Problema } from "../contract/messages.ts";
 import type { HistoricoEntry } from "../domain/publicados.ts";
-import { COLUNAS_PRACAS, colunasHistorico } from "../render/csv.ts";
+import { COLUNAS_NUMERICAS, COLUNAS_PRACAS, colunasHistorico } from "../render/csv.ts";
+import { camposCsv } from "./csv.ts";
 
 export type TabelaRenderizada = "historico" | "pracas";
 
@@ -15,10 +16,11 @@ const at = (n: number) => `linha ${n}`;
 
 /**
  * One rendered CSV (or Excel-BR variant) of a series against the series' history: its header,
- * one line per day (per praça per day) in order, each starting with that day and value. The text
- * is walked in place, not split: at 30 years a series' files are hundreds of thousands of lines.
+ * then one line per day (per praça per day) in order, every field of it the entry's (day, value,
+ * unit, the other columns, the praça's name), read with a split where no field is quoted. The
+ * text is walked in place: at 30 years a series' files are hundreds of thousands of lines.
  */
-export function checarRenderizado(text: string, historico: readonly HistoricoEntry[], tabela: TabelaRenderizada, excel: boolean): Problema[] {
+export function checarRenderizado(text: string, historico: readonly HistoricoEntry[], tabela: TabelaRenderizada, excel: boolean, unidade: string): Problema[] {
   const problemas: Problema[] = [];
   const fim = excel ? "\r\n" : "\n";
   const sep = excel ? ";" : ",";
@@ -28,41 +30,43 @@ export function checarRenderizado(text: string, historico: readonly HistoricoEnt
     else problemas.push({ ponteiro: at(1), mensagem: "a variante para o Excel deve começar com BOM" });
   } else if (text.includes("\r")) problemas.push({ ponteiro: "", mensagem: "quebras de linha CRLF/CR: use apenas LF (\\n)" });
   if (!text.endsWith(fim)) return [...problemas, { ponteiro: "", mensagem: `a última linha deve terminar com ${excel ? "CRLF" : "\\n"}` }];
-  const num = (v: number) => (excel ? String(v).replace(".", ",") : String(v));
-  const cab = (tabela === "historico" ? colunasHistorico(historico) : COLUNAS_PRACAS).join(sep) + fim;
-  if (!text.startsWith(cab, pos)) problemas.push({ ponteiro: at(1), mensagem: `cabeçalho deve ser ${mostrar(cab.trim())} (recebido ${mostrar(text.slice(pos, text.indexOf("\n", pos)).trim())})` });
-  pos = text.indexOf(fim, pos) + fim.length;
-  let n = 1;
+  const colunas = tabela === "historico" ? colunasHistorico(historico) : [...COLUNAS_PRACAS];
+  const numerica = colunas.map((c) => COLUNAS_NUMERICAS.has(c));
+  const celula = (v: unknown, i: number) => {
+    const s = v === undefined ? "" : String(v);
+    return excel && numerica[i] ? s.replace(".", ",") : s;
+  };
+  let n = 0;
   let erradas = 0;
   let faltaram = 0;
-  // the next line must begin with `inicio` and then a separator or its end; with `meio`, contain it
-  const esperar = (inicio: string, meio?: string) => {
+  const esperar = (campos: string[]) => {
     n++;
     if (pos >= text.length) {
       faltaram++;
       return;
     }
     const quebra = text.indexOf(fim, pos);
-    const depois = text.charCodeAt(pos + inicio.length);
-    const ok =
-      text.startsWith(inicio, pos) &&
-      (pos + inicio.length === quebra || depois === sep.charCodeAt(0)) &&
-      (meio === undefined || (text.indexOf(meio, pos) >= 0 && text.indexOf(meio, pos) < quebra)) &&
-      // no stray line break inside the line (an Excel line ends in CRLF, its LF right after the CR)
-      text.indexOf("\n", pos) === (excel ? quebra + 1 : quebra);
-    if (!ok && erradas++ < 5) {
-      problemas.push({ ponteiro: at(n), mensagem: `${mostrar(text.slice(pos, quebra))} não é o dia do histórico do JSON (${mostrar(inicio)}${meio ? `, ${mostrar(meio)}` : ""})` });
-    }
+    const linha = text.slice(pos, quebra);
     pos = quebra + fim.length;
+    const lidos = linha.includes('"') ? camposCsv(linha, sep) : linha.split(sep);
+    const ok = lidos !== null && !linha.includes("\n") && lidos.length === campos.length && campos.every((c, i) => c === lidos[i]);
+    if (!ok && erradas++ < 5) {
+      problemas.push({ ponteiro: at(n), mensagem: `${mostrar(linha)} não é a linha que o histórico do JSON dá (${mostrar(campos.join(sep))})` });
+    }
   };
+  esperar(colunas);
   let esperadas = 0;
   if (tabela === "historico") {
-    for (const e of historico) esperar(`${e.data}${sep}${num(e.valor)}`);
+    const extras = colunas.slice(3);
+    for (const e of historico) {
+      const rec = e as unknown as Record<string, unknown>;
+      esperar([e.data, celula(e.valor, 1), unidade, ...extras.map((k, i) => celula(rec[k], i + 3))]);
+    }
     esperadas = historico.length;
   } else {
     for (const e of historico) {
       for (const p in e.pracas ?? {}) {
-        esperar(e.data, `${sep}${num(e.pracas![p]!)}${sep}`);
+        esperar([e.data, p, celula(e.pracas![p], 2), unidade]);
         esperadas++;
       }
     }

@@ -69,12 +69,23 @@ describe("a rendered set", () => {
   });
 
   it("refuses a CSV whose value is not the JSON's", () => {
-    expect(erros(trocar(files, "api/v1/historico/boi_gordo.csv", "2026-09-09,347.7,", "2026-09-09,347.8,")).join("\n")).toMatch(/boi_gordo\.csv: linha 3: .*2026-09-09,347\.8.* não é o dia do histórico do JSON/);
+    expect(erros(trocar(files, "api/v1/historico/boi_gordo.csv", "2026-09-09,347.7,", "2026-09-09,347.8,")).join("\n")).toMatch(/boi_gordo\.csv: linha 3: .*2026-09-09,347\.8.* não é a linha que o histórico do JSON dá/);
   });
 
   it("refuses an Excel-BR variant with a day missing, or without its BOM", () => {
     expect(erros(trocar(files, "api/v1/historico/boi_gordo.excel.csv", /2026-09-08;[^\r]*\r\n/, "")).join("\n")).toMatch(/boi_gordo\.excel\.csv: .*tem 1 linhas de dados, mas o histórico do JSON dá 2/);
     expect(erros(trocar(files, "api/v1/historico/boi_gordo.excel.csv", "\ufeff", "")).join("\n")).toContain("deve começar com BOM");
+  });
+
+  it("refuses any other column that is not the JSON's: US$, 30 days, in the CSV and in its Excel variant", () => {
+    expect(erros(trocar(files, "api/v1/historico/boi_gordo.csv", "2026-09-09,347.7,@,64.2", "2026-09-09,347.7,@,99.9")).join("\n")).toContain("boi_gordo.csv: linha 3:");
+    expect(erros(trocar(files, "api/v1/historico/boi_gordo/MS.csv", "2026-09-09,331.5,@,334", "2026-09-09,331.5,@,999")).join("\n")).toContain("MS.csv: linha 3:");
+    expect(erros(trocar(files, "api/v1/historico/boi_gordo/MS.excel.csv", "2026-09-09;331,5;@;334", "2026-09-09;331,5;@;999")).join("\n")).toContain("MS.excel.csv: linha 3:");
+  });
+
+  it("refuses praças swapped between names, each showing the other's price", () => {
+    const trocadas = trocar(files, "api/v1/historico/boi_gordo/MS.pracas.csv", /2026-09-09,Dourados,331\.5,@\n2026-09-09,C\. Grande,330,@/, "2026-09-09,C. Grande,331.5,@\n2026-09-09,Dourados,330,@");
+    expect(erros(trocadas).join("\n")).toContain("MS.pracas.csv: linha 5:");
   });
 
   it("refuses a praças CSV (or its variant) with a praça's value not the JSON's", () => {

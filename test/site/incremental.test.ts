@@ -6,7 +6,8 @@
  */
 import { cp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { HistoricoEntry, SerieFile } from "../../pipeline/domain/publicados.ts";
 import { runValidate } from "../../pipeline/cli/validate.ts";
 import { runBuild } from "../../pipeline/run/build.ts";
 import { abrirStore } from "../../pipeline/site/store.ts";
@@ -144,9 +145,46 @@ describe("an update renders only what changed, and leaves the tree a full rebuil
       const linha = /\{"data":"[^"]+","valor":\d+(\.\d+)?/.exec(texto)![0];
       await writeFile(p, texto.replace(linha, linha.replace(/"valor":[\d.]+/, '"valor":-1')));
       const danificada = await readFile(p);
-      await expect(runBuild(testConfig(dir), new Date(NOW2))).rejects.toThrow(/api\/v1\/cotacao\/soja\.json: \/historico\/0\/valor/);
+      await expect(runBuild(testConfig(dir), new Date(NOW2))).rejects.toThrow(/^\[merge\] api\/v1\/cotacao\/soja\.json não segue schemas\/serie\.schema\.json: \/historico\/0\/valor/);
       antesDoBuild.set("api/v1/cotacao/soja.json", danificada);
       expect(diferencas(antesDoBuild, await tree(dir))).toEqual([]);
+    } finally {
+      await cleanup(dir);
+    }
+  });
+
+  it("does not copy a long file edited keeping its size: every block is checked, everything rendered again", async () => {
+    const dir = await tempSite();
+    const paginas = await replayDir();
+    try {
+      await cp(incremental, dir, { recursive: true });
+      await cp(pages, paginas, { recursive: true });
+      const p = join(dir, "api/v1/historico.csv");
+      const linhas = (await readFile(p, "utf8")).split("\n");
+      // one digit more on a line before milho's block, one less after it: same size, boundaries moved
+      const a = linhas.findLastIndex((l) => l.split(",")[0]! < "milho" && /\.\d$/.test(l));
+      const b = linhas.findIndex((l) => l.split(",")[0]! > "milho" && /\.\d\d$/.test(l));
+      linhas[a] = `${linhas[a]}5`;
+      linhas[b] = linhas[b]!.slice(0, -1);
+      await writeFile(p, linhas.join("\n"));
+      const s = await abrirStore(dir);
+      expect(s.fatos).toBeNull();
+      expect(s.motivo).toMatch(/o bloco de .* em api\/v1\/historico\.csv não é o que a última publicação escreveu/);
+      await editPage(paginas, "cepea/milho.html", (h) => h.replace("<td>08/09/2026</td><td>71,10</td>", "<td>09/09/2026</td><td>71,20</td></tr><tr><td>08/09/2026</td><td>71,10</td>"));
+      const r = await replay(paginas, dir, "2026-09-29T20:00:00-03:00");
+      expect(r.log.join("\n")).toContain("todas as séries serão geradas de novo");
+      expect(await quieto(() => runValidate(dir))).toBe(0);
+    } finally {
+      await cleanup(dir, paginas);
+    }
+  });
+
+  it("a build refuses a series file copied over another series' path (it would publish one's prices under the other's name)", async () => {
+    const dir = await tempSite();
+    try {
+      await cp(incremental, dir, { recursive: true });
+      await writeFile(join(dir, "api/v1/cotacao/cafe_robusta.json"), await readFile(join(dir, "api/v1/cotacao/cafe_arabica.json")));
+      await expect(runBuild(testConfig(dir), new Date(NOW2))).rejects.toThrow(/cafe_robusta\.json não segue schemas\/serie\.schema\.json: \/produto/);
     } finally {
       await cleanup(dir);
     }
@@ -178,5 +216,30 @@ describe("an update renders only what changed, and leaves the tree a full rebuil
     } finally {
       await cleanup(dir);
     }
+  });
+});
+
+describe("the renderer's hash the facts carry (versaoDoCodigo)", () => {
+  it("changes when the recent window or a Scot column is written differently, so old facts are not trusted", async () => {
+    const antes = (await import("../../pipeline/site/assemble.ts")).versaoDoCodigo();
+    vi.resetModules();
+    vi.doMock("../../pipeline/render/serie.ts", async (orig) => {
+      const o = (await orig()) as typeof import("../../pipeline/render/serie.ts");
+      return { ...o, janelaRecente: (f: SerieFile) => (f.historico.length > 30 ? { ...f, historico: f.historico.slice(-30) } : f) };
+    });
+    const janela = (await import("../../pipeline/site/assemble.ts")).versaoDoCodigo();
+    vi.doUnmock("../../pipeline/render/serie.ts");
+    vi.resetModules();
+    vi.doMock("../../pipeline/render/csv.ts", async (orig) => {
+      const o = (await orig()) as typeof import("../../pipeline/render/csv.ts");
+      return { ...o, historicoCsvs: (h: HistoricoEntry[], u: string) => o.historicoCsvs(h.map((e) => (e.funrural_avista ? { ...e, funrural_avista: e.funrural_avista * 10 } : e)), u) };
+    });
+    const funrural = (await import("../../pipeline/site/assemble.ts")).versaoDoCodigo();
+    vi.doUnmock("../../pipeline/render/csv.ts");
+    vi.resetModules();
+    const depois = (await import("../../pipeline/site/assemble.ts")).versaoDoCodigo();
+    expect(janela).not.toBe(antes);
+    expect(funrural).not.toBe(antes);
+    expect(depois).toBe(antes);
   });
 });

@@ -9,10 +9,10 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
+import { freePort } from "../serve/redis.ts";
 import { loadConfig, REPO_ROOT } from "../../pipeline/config.ts";
 import { openChromium } from "../browser/chromium.ts";
 import { startRedis } from "../serve/redis.ts";
@@ -21,16 +21,6 @@ const KEY = "chave-do-benchmark";
 const DURATION = Number(process.env.BENCH_SERVE_SECONDS ?? 10);
 const CONNECTIONS = 50;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** the process and its descendants (a cluster's workers, nginx's) */
 async function arvore(pid: number): Promise<number[]> {

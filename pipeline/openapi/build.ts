@@ -259,6 +259,14 @@ export function buildOpenApi(files: ReadonlyMap<string, string>, amostra: Amostr
   const schemaNames = [...files.keys()].filter((k) => /^schemas\/[^/]+\.schema\.json$/.test(k)).map((k) => k.slice("schemas/".length)).sort();
   const historicoSlice = isObj(boi) && Array.isArray(boi.historico) ? boi.historico : undefined;
   const texto = (k: string): string | undefined => (typeof amostra[k] === "string" ? (amostra[k] as string) : undefined);
+  // a series document, whole (cotacao/) or its last year (recente/): one schema, one sample
+  const serieGet = (dir: "cotacao" | "recente", id: string, valor: Json | undefined, op: { id: string; summary: string; description: string; params: Json[] }) =>
+    staticGet({
+      ...op,
+      tag: "Séries",
+      url: `/api/v1/${dir}/${id}.json`,
+      content: { "application/json": { schema: ref("serie.schema.json"), ...example(`Amostra de ${dir}/${id}.json (histórico cortado em 3 dias)`, valor) } },
+    });
 
   const paths: Obj = {
     "/api/v1/cotacao.json": staticGet({
@@ -278,54 +286,31 @@ export function buildOpenApi(files: ReadonlyMap<string, string>, amostra: Amostr
       url: "/api/v1/cotacao/uf/SP.json",
       content: { "application/json": { schema: ref("cotacao.schema.json"), ...example("Amostra de cotacao/uf/SP.json", cotacaoSP) } },
     }),
-    "/api/v1/cotacao/{produto}.json": staticGet({
+    "/api/v1/cotacao/{produto}.json": serieGet("cotacao", nac, boi, {
       id: "getSerie",
       summary: "Série nacional de um produto, com todo o histórico",
       description: "A cotação de referência nacional do produto e o `historico` inteiro (um dia por linha, do mais antigo ao mais novo).",
-      tag: "Séries",
       params: [P.produto],
-      url: `/api/v1/cotacao/${nac}.json`,
-      content: {
-        "application/json": { schema: ref("serie.schema.json"), ...example(`Amostra de cotacao/${nac}.json (histórico cortado em 3 dias)`, boi) },
-      },
     }),
-    "/api/v1/cotacao/{produto}/{uf}.json": staticGet({
+    "/api/v1/cotacao/{produto}/{uf}.json": serieGet("cotacao", est, boiMT, {
       id: "getSerieUf",
       summary: "Série estadual de um produto, com as praças e todo o histórico",
       description: "A cotação da praça de referência da UF (`praca`), todas as praças da UF no último dia (`pracas`) e o `historico` inteiro.",
-      tag: "Séries",
       params: [P.produtoUf, P.uf],
-      url: `/api/v1/cotacao/${est}.json`,
-      content: {
-        "application/json": {
-          schema: ref("serie.schema.json"),
-          ...example(`Amostra de cotacao/${est}.json (histórico cortado em 3 dias)`, boiMT),
-        },
-      },
     }),
-    "/api/v1/recente/{produto}.json": staticGet({
+    "/api/v1/recente/{produto}.json": serieGet("recente", nac, boi, {
       id: "getSerieRecente",
       summary: "Série nacional de um produto, só o último ano",
       description:
         "O mesmo documento de `cotacao/{produto}.json` (mesmo schema, mesma cotação do dia, `variacao` e `bordao`), com o `historico` cortado aos dias a partir de 366 dias antes do último dia (e ao menos os dois últimos). Para um gráfico de 30 dias ou de um ano sem baixar décadas de histórico; o histórico inteiro continua em `cotacao/{produto}.json`.",
-      tag: "Séries",
       params: [P.produto],
-      url: `/api/v1/recente/${nac}.json`,
-      content: {
-        "application/json": { schema: ref("serie.schema.json"), ...example(`Amostra de recente/${nac}.json (histórico cortado em 3 dias)`, boi) },
-      },
     }),
-    "/api/v1/recente/{produto}/{uf}.json": staticGet({
+    "/api/v1/recente/{produto}/{uf}.json": serieGet("recente", est, boiMT, {
       id: "getSerieUfRecente",
       summary: "Série estadual de um produto, com as praças e só o último ano",
       description:
         "O mesmo documento de `cotacao/{produto}/{uf}.json` (praça de referência, todas as praças do último dia), com o `historico` cortado aos dias a partir de 366 dias antes do último dia (e ao menos os dois últimos).",
-      tag: "Séries",
       params: [P.produtoUf, P.uf],
-      url: `/api/v1/recente/${est}.json`,
-      content: {
-        "application/json": { schema: ref("serie.schema.json"), ...example(`Amostra de recente/${est}.json (histórico cortado em 3 dias)`, boiMT) },
-      },
     }),
     "/api/v1/historico/{produto}.csv": staticGet({
       id: "getHistoricoCsv",

@@ -35,6 +35,9 @@ function diferencas(a: Map<string, Buffer>, b: Map<string, Buffer>): string[] {
   return out.sort();
 }
 
+/** `fn` on a copy of the incrementally updated site (each case damages its own copy), removed after. */
+let naCopia: (fn: (dir: string) => Promise<void>) => Promise<void>;
+
 /** A run with nothing to print (the console stays quiet in tests). */
 async function quieto<T>(fn: () => T | Promise<T>): Promise<T> {
   const { log, error } = console;
@@ -88,6 +91,16 @@ describe("an update renders only what changed, and leaves the tree a full rebuil
 
   afterAll(() => cleanup(pages, incremental, semFatos, rebuilt));
 
+  naCopia = async (fn) => {
+    const dir = await tempSite();
+    try {
+      await cp(incremental, dir, { recursive: true });
+      await fn(dir);
+    } finally {
+      await cleanup(dir);
+    }
+  };
+
   it("reads the facts and renders only the series it changed", () => {
     expect(segunda.exitCode).toBe(0);
     expect(segunda.log.join("\n")).not.toContain("todas as séries serão geradas de novo");
@@ -122,23 +135,17 @@ describe("an update renders only what changed, and leaves the tree a full rebuil
   });
 
   it("does not trust facts a file no longer matches: a changed size renders everything again", async () => {
-    const dir = await tempSite();
-    try {
-      await cp(incremental, dir, { recursive: true });
+    await naCopia(async (dir) => {
       const p = join(dir, "api/v1/cotacao/soja.json");
       await writeFile(p, `${await readFile(p, "utf8")}\n`);
       const s = await abrirStore(dir);
       expect(s.fatos).toBeNull();
       expect(s.motivo).toContain("api/v1/cotacao/soja.json");
-    } finally {
-      await cleanup(dir);
-    }
+    });
   });
 
   it("a build refuses a stored history that breaks the schema, naming the file, and writes nothing", async () => {
-    const dir = await tempSite();
-    try {
-      await cp(incremental, dir, { recursive: true });
+    await naCopia(async (dir) => {
       const antesDoBuild = await tree(dir);
       const p = join(dir, "api/v1/cotacao/soja.json");
       const texto = await readFile(p, "utf8");
@@ -148,52 +155,44 @@ describe("an update renders only what changed, and leaves the tree a full rebuil
       await expect(runBuild(testConfig(dir), new Date(NOW2))).rejects.toThrow(/^\[merge\] api\/v1\/cotacao\/soja\.json não segue schemas\/serie\.schema\.json: \/historico\/0\/valor/);
       antesDoBuild.set("api/v1/cotacao/soja.json", danificada);
       expect(diferencas(antesDoBuild, await tree(dir))).toEqual([]);
-    } finally {
-      await cleanup(dir);
-    }
+    });
   });
 
   it("does not copy a long file edited keeping its size: every block is checked, everything rendered again", async () => {
-    const dir = await tempSite();
-    const paginas = await replayDir();
-    try {
-      await cp(incremental, dir, { recursive: true });
-      await cp(pages, paginas, { recursive: true });
-      const p = join(dir, "api/v1/historico.csv");
-      const linhas = (await readFile(p, "utf8")).split("\n");
-      // one digit more on a line before milho's block, one less after it: same size, boundaries moved
-      const a = linhas.findLastIndex((l) => l.split(",")[0]! < "milho" && /\.\d$/.test(l));
-      const b = linhas.findIndex((l) => l.split(",")[0]! > "milho" && /\.\d\d$/.test(l));
-      linhas[a] = `${linhas[a]}5`;
-      linhas[b] = linhas[b]!.slice(0, -1);
-      await writeFile(p, linhas.join("\n"));
-      const s = await abrirStore(dir);
-      expect(s.fatos).toBeNull();
-      expect(s.motivo).toMatch(/o bloco de .* em api\/v1\/historico\.csv não é o que a última publicação escreveu/);
-      await editPage(paginas, "cepea/milho.html", (h) => h.replace("<td>08/09/2026</td><td>71,10</td>", "<td>09/09/2026</td><td>71,20</td></tr><tr><td>08/09/2026</td><td>71,10</td>"));
-      const r = await replay(paginas, dir, "2026-09-29T20:00:00-03:00");
-      expect(r.log.join("\n")).toContain("todas as séries serão geradas de novo");
-      expect(await quieto(() => runValidate(dir))).toBe(0);
-    } finally {
-      await cleanup(dir, paginas);
-    }
+    await naCopia(async (dir) => {
+      const paginas = await replayDir();
+      try {
+        await cp(pages, paginas, { recursive: true });
+        const p = join(dir, "api/v1/historico.csv");
+        const linhas = (await readFile(p, "utf8")).split("\n");
+        // one digit more on a line before milho's block, one less after it: same size, boundaries moved
+        const a = linhas.findLastIndex((l) => l.split(",")[0]! < "milho" && /\.\d$/.test(l));
+        const b = linhas.findIndex((l) => l.split(",")[0]! > "milho" && /\.\d\d$/.test(l));
+        linhas[a] = `${linhas[a]}5`;
+        linhas[b] = linhas[b]!.slice(0, -1);
+        await writeFile(p, linhas.join("\n"));
+        const s = await abrirStore(dir);
+        expect(s.fatos).toBeNull();
+        expect(s.motivo).toMatch(/o bloco de .* em api\/v1\/historico\.csv não é o que a última publicação escreveu/);
+        await editPage(paginas, "cepea/milho.html", (h) => h.replace("<td>08/09/2026</td><td>71,10</td>", "<td>09/09/2026</td><td>71,20</td></tr><tr><td>08/09/2026</td><td>71,10</td>"));
+        const r = await replay(paginas, dir, "2026-09-29T20:00:00-03:00");
+        expect(r.log.join("\n")).toContain("todas as séries serão geradas de novo");
+        expect(await quieto(() => runValidate(dir))).toBe(0);
+      } finally {
+        await cleanup(paginas);
+      }
+    });
   });
 
   it("a build refuses a series file copied over another series' path (it would publish one's prices under the other's name)", async () => {
-    const dir = await tempSite();
-    try {
-      await cp(incremental, dir, { recursive: true });
+    await naCopia(async (dir) => {
       await writeFile(join(dir, "api/v1/cotacao/cafe_robusta.json"), await readFile(join(dir, "api/v1/cotacao/cafe_arabica.json")));
       await expect(runBuild(testConfig(dir), new Date(NOW2))).rejects.toThrow(/cafe_robusta\.json não segue schemas\/serie\.schema\.json: \/produto/);
-    } finally {
-      await cleanup(dir);
-    }
+    });
   });
 
   it("npm run validate finds a series file changed behind the pipeline's back, even keeping its size", async () => {
-    const dir = await tempSite();
-    try {
-      await cp(incremental, dir, { recursive: true });
+    await naCopia(async (dir) => {
       const p = join(dir, "api/v1/cotacao/soja.json");
       const texto = await readFile(p, "utf8");
       const ultimo = /"historico": \[\n(?:.*\n)*?.*"valor":(\d+\.\d)\d/.exec(texto)!;
@@ -213,9 +212,7 @@ describe("an update renders only what changed, and leaves the tree a full rebuil
         console.error = error;
       }
       expect(linhas.join("\n")).toContain(`${FATOS_PATH}: api/v1/cotacao/soja.json mudou desde a publicação que registrou os fatos`);
-    } finally {
-      await cleanup(dir);
-    }
+    });
   });
 });
 

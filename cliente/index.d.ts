@@ -833,6 +833,24 @@ export interface Index {
 }
 
 /**
+ * Resposta de POST /api/v1/romaneio e resultado da página romaneio/: os campos lidos de um romaneio (de abate ou de carga), a confiança de cada um, as conferências que falharam e a comparação com o preço de referência do dia. Valores em R$ com duas casas (calculados em centavos inteiros), pesos em kg e quantidades com até duas casas.
+ *
+ * schemas/romaneio.schema.json
+ */
+export interface Romaneio {
+  leitura: LeituraRomaneio;
+  comparacao: ComparacaoRomaneio;
+  arquivo: ArquivoLido;
+  /**
+   * Cota diária da chave para leituras de romaneio (só na resposta do servidor).
+   */
+  rate_limit?: {
+    diario: number;
+    restante: number;
+  };
+}
+
+/**
  * api/v1/cotacao/{produto}.json (referência nacional; uf é o lugar do indicador, ou null) e api/v1/cotacao/{produto}/{UF}.json (UF, com praça de referência e todas as praças do último dia): a última cotação e o histórico completo, um dia por entrada, do mais antigo ao mais recente (a ordem é verificada pelo validador, pois JSON Schema não a expressa). O mesmo documento é publicado em api/v1/recente/{produto}.json e api/v1/recente/{produto}/{UF}.json com o histórico cortado ao último ano (as entradas a partir de 366 dias antes do último dia, e ao menos as duas últimas): os demais campos são os do arquivo completo.
  *
  * schemas/serie.schema.json
@@ -1528,6 +1546,259 @@ export interface CotacaoAtualizada {
  * schemas/index.schema.json#/$defs/caminho
  */
 export type Caminho = string;
+
+/**
+ * Valor em R$ (duas casas), ou null quando não foi lido.
+ *
+ * schemas/romaneio.schema.json#/$defs/dinheiroOuNulo
+ */
+export type DinheiroOuNulo = Dinheiro | null;
+
+/**
+ * Quantidade (kg, arrobas, sacas, percentual) com até duas casas decimais, ou null quando não foi lida.
+ *
+ * schemas/romaneio.schema.json#/$defs/quantidadeOuNulo
+ */
+export type QuantidadeOuNulo = number | null;
+
+/**
+ * Comprador ou vendedor como aparece no documento.
+ *
+ * schemas/romaneio.schema.json#/$defs/parte
+ */
+export interface Parte {
+  /**
+   * Nome ou razão social, como lido.
+   */
+  nome: string | null;
+  /**
+   * CNPJ (00.000.000/0000-00) ou CPF (000.000.000-00) com dígitos verificadores válidos, ou inscrição estadual/produtor como lida; null quando ilegível.
+   */
+  documento: string | null;
+}
+
+/**
+ * Um animal do romaneio de abate.
+ *
+ * schemas/romaneio.schema.json#/$defs/linhaAbate
+ */
+export interface LinhaAbate {
+  /**
+   * Número de ordem, brinco ou sequência do animal, como lido.
+   */
+  identificacao: string | null;
+  /**
+   * M (macho) ou F (fêmea), quando o documento diz.
+   */
+  sexo: "M" | "F" | null;
+  peso_carcaca_kg: QuantidadeOuNulo;
+  /**
+   * Peso de cada meia-carcaça (banda A e banda B), quando o documento pesa por banda; null caso contrário.
+   */
+  bandas_kg: number[] | null;
+  arrobas: QuantidadeOuNulo;
+}
+
+/**
+ * Uma dedução do valor bruto (Funrural, Senar, taxa, frete...), com a alíquota quando impressa.
+ *
+ * schemas/romaneio.schema.json#/$defs/desconto
+ */
+export interface Desconto {
+  /**
+   * Nome da dedução como impresso (ex.: "Funrural", "Senar", "Taxa de abate").
+   */
+  nome: string;
+  valor: DinheiroOuNulo;
+  aliquota_pct: QuantidadeOuNulo;
+}
+
+/**
+ * Totais de um romaneio de abate.
+ *
+ * schemas/romaneio.schema.json#/$defs/totaisAbate
+ */
+export interface TotaisAbate {
+  cabecas: number | null;
+  peso_carcaca_kg: QuantidadeOuNulo;
+  arrobas: QuantidadeOuNulo;
+  preco_arroba: DinheiroOuNulo;
+  valor_bruto: DinheiroOuNulo;
+  descontos: Desconto[];
+  valor_liquido: DinheiroOuNulo;
+}
+
+/**
+ * Totais de um romaneio de carga (grãos).
+ *
+ * schemas/romaneio.schema.json#/$defs/totaisCarga
+ */
+export interface TotaisCarga {
+  peso_bruto_kg: QuantidadeOuNulo;
+  tara_kg: QuantidadeOuNulo;
+  umidade_pct: QuantidadeOuNulo;
+  desconto_umidade_kg: QuantidadeOuNulo;
+  impureza_pct: QuantidadeOuNulo;
+  desconto_impureza_kg: QuantidadeOuNulo;
+  /**
+   * Peso líquido depois da tara e dos descontos de umidade e impureza.
+   */
+  peso_liquido_kg: QuantidadeOuNulo;
+  /**
+   * Sacas de 60 kg.
+   */
+  sacas: QuantidadeOuNulo;
+  preco_saca: DinheiroOuNulo;
+  valor_bruto: DinheiroOuNulo;
+  descontos: Desconto[];
+  valor_liquido: DinheiroOuNulo;
+}
+
+/**
+ * Uma conferência que falhou, ou um campo que não foi lido.
+ *
+ * schemas/romaneio.schema.json#/$defs/avisoRomaneio
+ */
+export interface AvisoRomaneio {
+  /**
+   * Código estável: soma_linhas (as linhas não somam o total), arrobas_kg (arrobas ≠ kg ÷ 15 ao centésimo), bruto_preco (bruto ≠ quantidade × preço ao centavo), liquido_descontos (líquido ≠ bruto − descontos), cabecas_linhas (número de linhas ≠ cabeças), bandas (bandas não somam o peso do animal), peso_liquido (bruto − tara − descontos ≠ líquido), sacas_kg (sacas ≠ kg ÷ 60), campo_ausente, tipo_desconhecido, data_invalida, documento_invalido.
+   */
+  codigo: string;
+  /**
+   * O que não confere, em português, com os números envolvidos.
+   */
+  mensagem: string;
+  /**
+   * Caminhos dos campos envolvidos (ex.: "totais.arrobas", "linhas[3].peso_carcaca_kg").
+   */
+  campos: string[];
+}
+
+/**
+ * Os campos lidos de um romaneio.
+ *
+ * schemas/romaneio.schema.json#/$defs/leituraRomaneio
+ */
+export interface LeituraRomaneio {
+  /**
+   * abate (romaneio de abate, gado) ou carga (romaneio de carga, grãos); null quando não foi reconhecido.
+   */
+  tipo: "abate" | "carga" | null;
+  /**
+   * Data da venda (abate ou carga), ou null.
+   */
+  data: Data | null;
+  /**
+   * Produto do catálogo (boi_gordo, vaca_gorda, soja, milho...) inferido do documento, ou null.
+   */
+  produto: Produto | null;
+  /**
+   * UF do local da venda (frigorífico ou armazém), ou null.
+   */
+  uf: Uf | null;
+  /**
+   * Município do local da venda, como lido.
+   */
+  municipio: string | null;
+  comprador: Parte | null;
+  vendedor: Parte | null;
+  /**
+   * Um item por animal (abate); vazio na carga.
+   */
+  linhas: LinhaAbate[];
+  totais: TotaisAbate | TotaisCarga | null;
+  /**
+   * Confiança de 0 a 1 de cada campo lido, pelo caminho do campo ("data", "totais.valor_bruto", "linhas[0].arrobas"): a do OCR nas palavras do valor, reduzida quando uma conferência que o envolve falha.
+   */
+  confianca: {
+    [k: string]: number;
+  };
+  avisos: AvisoRomaneio[];
+}
+
+/**
+ * O preço de referência publicado para o dia do romaneio (ou o último dia anterior com preço), e a diferença para o preço do romaneio.
+ *
+ * schemas/romaneio.schema.json#/$defs/referenciaDoDia
+ */
+export interface ReferenciaDoDia {
+  escopo: "estadual" | "nacional";
+  /**
+   * Id da série ("boi_gordo/SP", "soja").
+   */
+  serie: string;
+  nome: string;
+  fonte: Fonte;
+  unidade: Unidade;
+  /**
+   * Dia do preço usado: o do romaneio, ou o último anterior com preço publicado.
+   */
+  data: Data;
+  /**
+   * Dias corridos entre o dia do preço usado e o dia do romaneio (0: o mesmo dia).
+   */
+  defasagem_dias: number;
+  valor: Preco;
+  /**
+   * Preço do romaneio menos o de referência, em R$ por unidade; null sem preço no romaneio.
+   */
+  diferenca: DinheiroOuNulo;
+  /**
+   * A diferença em percentual do preço de referência (duas casas).
+   */
+  diferenca_pct: Percentual | null;
+  /**
+   * A diferença vezes a quantidade do romaneio (arrobas ou sacas), em R$.
+   */
+  diferenca_total: DinheiroOuNulo;
+}
+
+/**
+ * Uma dedução como o romaneio a cobra e como o simulador a calcularia para as mesmas quantidades e preço.
+ *
+ * schemas/romaneio.schema.json#/$defs/deducaoLadoALado
+ */
+export interface DeducaoLadoALado {
+  nome: string;
+  romaneio: DinheiroOuNulo;
+  simulador: DinheiroOuNulo;
+}
+
+/**
+ * O romaneio diante dos preços publicados: a referência estadual e a nacional do dia, e a simulação do mesmo negócio.
+ *
+ * schemas/romaneio.schema.json#/$defs/comparacaoRomaneio
+ */
+export interface ComparacaoRomaneio {
+  referencias: ReferenciaDoDia[];
+  /**
+   * O resultado de GET /api/v1/simulador para as mesmas quantidades e o preço do romaneio (o mesmo formato), ou null quando faltam campos.
+   */
+  simulacao: {} | null;
+  deducoes: DeducaoLadoALado[];
+  /**
+   * Por que alguma referência ou a simulação falta.
+   */
+  avisos: string[];
+}
+
+/**
+ * O que foi lido: o tipo do arquivo, páginas e de onde veio o texto.
+ *
+ * schemas/romaneio.schema.json#/$defs/arquivoLido
+ */
+export interface ArquivoLido {
+  tipo: "image/png" | "image/jpeg" | "image/webp" | "application/pdf" | "text/plain";
+  paginas: number;
+  /**
+   * ocr (imagem ou PDF escaneado), pdf_texto (camada de texto do PDF) ou texto (texto enviado).
+   */
+  origem: "ocr" | "pdf_texto" | "texto";
+  /**
+   * Tempo da leitura, em segundos.
+   */
+  segundos: number;
+}
 
 /**
  * Data e hora ISO 8601 com fuso, ou null quando ainda não aconteceu.

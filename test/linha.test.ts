@@ -34,6 +34,7 @@ export const STAGES: readonly string[] = [
   "site", // site assembly: every file of one published set
   "run", // update / build: the line, end to end
   "simulator", // consumers of the published set
+  "romaneio", // reading a sale receipt (OCR text -> fields), compared with the published prices
   "serve",
   "gerar", // generators of committed files (types from the schemas)
   "cli", // commands

@@ -4,7 +4,8 @@
  * machines), or else the run stops at once with one Portuguese line naming exactly what to
  * install: never a page of Chromium launch stack traces from the browser tests.
  *
- * REQUISITOS is a list on purpose: Tesseract joins it when the tests that need it land.
+ * Tesseract is not here: the OCR of the romaneio is tesseract.js with its Portuguese data from the
+ * npm registry (the same engine in the server and in the browser page), installed by `npm ci`.
  */
 import { spawnSync } from "node:child_process";
 import { accessSync, constants } from "node:fs";
@@ -53,7 +54,15 @@ export const REQUISITOS: readonly Requisito[] = [
     para: "a cota compartilhada contra um Redis de verdade, em test/serve/quota-redis.test.ts e test/serve/cluster.test.ts",
     caminhos: () => [REDIS_SERVER],
   },
+  {
+    pacote: "strace",
+    para: "provar que um romaneio enviado nunca é gravado em disco, em test/serve/romaneio*.test.ts e test/romaneio/ocr.test.ts",
+    caminhos: () => [STRACE],
+  },
 ];
+
+/** Debian's strace: the romaneio tests trace the server's file opens */
+export const STRACE = "/usr/bin/strace";
 
 /** Debian's redis-server (test/serve/redis.ts starts one per test file on a random port) */
 export const REDIS_SERVER = "/usr/bin/redis-server";

@@ -1,0 +1,242 @@
+/**
+ * What the server (ocr.ts, Node) and the page (romaneio/, browser) share about reading a file:
+ * the Tesseract parameters, a tesseract.js result -> TextoLido, pdf.js text items -> lines,
+ * whether a PDF's text layer is a real one, and the file type from its first bytes. Pure: no
+ * Node APIs, no tesseract.js or pdf.js import (their results are described structurally here),
+ * so both sides read a file the same way.
+ */
+import type { TextoLido, PalavraOcr } from "./ler.ts";
+
+/** Language data: `por` from @tesseract.js-data/por/4.0.0_best_int (LSTM only). */
+export const LINGUA_OCR = "por";
+/** OEM 1: LSTM only (the `best_int` data has no legacy model). */
+export const OEM_LSTM = 1;
+/** Folder of the language data inside node_modules (and copied as is to the site for the page). */
+export const DADOS_LINGUA = "@tesseract.js-data/por/4.0.0_best_int";
+
+/**
+ * Measured on the corpus (npm run bench -- romaneio): PSM 3 (automatic layout) keeps the
+ * per-animal table with its first columns; PSM 6 (one uniform block) dropped the "Nº" and "Sexo"
+ * columns of the table and PSM 4 read "CNPJ" as "CNP)". preserve_interword_spaces keeps column
+ * gaps as runs of spaces, which the reader uses to split a table row.
+ */
+export const PARAMETROS_TESSERACT: Readonly<Record<string, string>> = {
+  preserve_interword_spaces: "1",
+  tessedit_pageseg_mode: "3",
+};
+
+/**
+ * Options of `worker.recognize`. rotateAuto deskews a photo taken a few degrees off (measured in
+ * the bench: with/without on the rotated copies).
+ */
+export const OPCOES_RECONHECER = { rotateAuto: true } as const;
+/** Outputs asked of `worker.recognize`: the text and the blocks (words with confidences). */
+export const SAIDAS_RECONHECER = { text: true, blocks: true } as const;
+
+/** A PDF's pages beyond this are not read (a romaneio is one or two pages). */
+export const PAGINAS_MAXIMAS = 5;
+/** Scanned PDF pages are rendered at this resolution for OCR. */
+export const DPI_PDF = 250;
+/** ...but never larger than this many pixels (width × height) per page. */
+export const PIXELS_MAXIMOS = 12_000_000;
+
+/** The part of a tesseract.js `Page` this module reads (blocks -> paragraphs -> lines -> words). */
+export interface CaixaOcr {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+export interface PalavraTesseract {
+  text: string;
+  confidence: number; // 0..100
+  bbox: CaixaOcr;
+}
+export interface LinhaTesseract {
+  text: string;
+  words: PalavraTesseract[];
+  bbox: CaixaOcr;
+}
+export interface PaginaTesseract {
+  text: string;
+  blocks: Array<{ paragraphs: Array<{ lines: LinhaTesseract[] }> }> | null;
+}
+
+/** Vertical overlap of two boxes, as a share of the shorter one. */
+function sobreposicaoVertical(a: CaixaOcr, b: CaixaOcr): number {
+  const h = Math.min(a.y1 - a.y0, b.y1 - b.y0);
+  if (h <= 0) return 0;
+  return Math.max(0, Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0)) / h;
+}
+
+const conf01 = (c: number): number => Math.round(Math.max(0, Math.min(100, c))) / 100;
+
+/**
+ * A tesseract.js page -> TextoLido (origem "ocr"): one text line per row of the page, words with
+ * confidences 0..1 and the index of their line in `texto.split("\n")`.
+ *
+ * Tesseract's automatic layout sometimes cuts one printed row into two blocks (a label on the
+ * left, its value far to the right, or a table's last column): lines of different blocks that
+ * sit on the same row (vertical overlap of at least half their height, no horizontal overlap)
+ * are joined again, left to right, with a wide gap ("   ") where the cut was.
+ */
+export function textoDoTesseract(pagina: PaginaTesseract): TextoLido {
+  const linhas: LinhaTesseract[] = [];
+  for (const bloco of pagina.blocks ?? []) {
+    for (const par of bloco.paragraphs) {
+      for (const linha of par.lines) {
+        if (linha.words.some((w) => w.text.trim() !== "")) linhas.push(linha);
+      }
+    }
+  }
+  if (linhas.length === 0 && pagina.text.trim() !== "") {
+    // no blocks asked for: the text alone, without confidences
+    return { texto: pagina.text.replace(/\n+$/, ""), origem: "ocr" };
+  }
+  const centro = (c: CaixaOcr) => (c.y0 + c.y1) / 2;
+  const ordenadas = [...linhas].sort((a, b) => centro(a.bbox) - centro(b.bbox) || a.bbox.x0 - b.bbox.x0);
+  const fileiras: LinhaTesseract[][] = [];
+  for (const linha of ordenadas) {
+    const alvo = fileiras.find(
+      (f) =>
+        f.some((o) => sobreposicaoVertical(o.bbox, linha.bbox) >= 0.5) &&
+        f.every((o) => linha.bbox.x0 >= o.bbox.x1 || linha.bbox.x1 <= o.bbox.x0),
+    );
+    if (alvo) alvo.push(linha);
+    else fileiras.push([linha]);
+  }
+  const textos: string[] = [];
+  const palavras: PalavraOcr[] = [];
+  fileiras.forEach((fileira, i) => {
+    fileira.sort((a, b) => a.bbox.x0 - b.bbox.x0);
+    textos.push(fileira.map((l) => l.text.replace(/\s+$/, "").replace(/^\s+/, "")).join("   "));
+    for (const l of fileira) {
+      for (const w of l.words) {
+        const texto = w.text.trim();
+        if (texto !== "") palavras.push({ texto, confianca: conf01(w.confidence), linha: i });
+      }
+    }
+  });
+  return { texto: textos.join("\n"), origem: "ocr", palavras };
+}
+
+/** Several pages read one by one -> one TextoLido (line indexes shifted; pages separated by a blank line). */
+export function juntarPaginas(paginas: TextoLido[]): TextoLido {
+  if (paginas.length === 1) return paginas[0]!;
+  const textos: string[] = [];
+  const palavras: PalavraOcr[] = [];
+  let deslocamento = 0;
+  let comPalavras = false;
+  for (const p of paginas) {
+    const linhas = p.texto.split("\n");
+    textos.push(...linhas, "");
+    if (p.palavras) {
+      comPalavras = true;
+      for (const w of p.palavras) palavras.push({ ...w, linha: w.linha + deslocamento });
+    }
+    deslocamento += linhas.length + 1;
+  }
+  textos.pop();
+  const origem = paginas[0]?.origem ?? "ocr";
+  return comPalavras ? { texto: textos.join("\n"), origem, palavras } : { texto: textos.join("\n"), origem };
+}
+
+/** The part of a pdf.js `TextItem` this module reads (`TextMarkedContent` items have no `str`). */
+export interface ItemPdf {
+  str?: string;
+  transform?: number[]; // [a, b, c, d, e, f]: e, f the origin in PDF units (y grows upwards)
+  width?: number;
+  height?: number;
+  hasEOL?: boolean;
+}
+
+/**
+ * pdf.js text-content items of one page -> its lines, top to bottom: items grouped by baseline
+ * (within 40% of the font height), ordered by x, a gap wider than a quarter of the font height
+ * kept as spaces (a table cell gap as a run of two or more, the way Tesseract keeps column gaps with
+ * preserve_interword_spaces). Browsers' "Print to PDF" emits one item per word or per run of
+ * text, sometimes with the spaces as items of their own.
+ */
+export function linhasDoPdf(itens: readonly ItemPdf[]): string[] {
+  interface Peca {
+    x: number;
+    y: number;
+    fim: number;
+    altura: number;
+    str: string;
+  }
+  const pecas: Peca[] = [];
+  for (const it of itens) {
+    if (typeof it.str !== "string" || !it.transform || it.transform.length < 6) continue;
+    // Chromium's PDFs carry a cell gap as a " " item as wide as the gap: the gap is measured
+    // from the positions of the words instead
+    if (it.str.trim() === "") continue;
+    const [a, b, , d, x, y] = it.transform as [number, number, number, number, number, number];
+    const altura = Math.abs(it.height ?? 0) || Math.hypot(b, d) || Math.abs(a) || 10;
+    pecas.push({ x, y, fim: x + (it.width ?? 0), altura, str: it.str });
+  }
+  pecas.sort((p, q) => q.y - p.y || p.x - q.x);
+  const fileiras: Peca[][] = [];
+  for (const p of pecas) {
+    const ultima = fileiras[fileiras.length - 1];
+    if (ultima && Math.abs(ultima[0]!.y - p.y) <= 0.4 * Math.max(ultima[0]!.altura, p.altura)) ultima.push(p);
+    else fileiras.push([p]);
+  }
+  const linhas: string[] = [];
+  for (const f of fileiras) {
+    f.sort((p, q) => p.x - q.x);
+    let s = "";
+    let fim = -Infinity;
+    for (const p of f) {
+      const vao = p.x - fim;
+      if (s !== "" && vao > p.altura / 4 && !/\s$/.test(s) && !/^\s/.test(p.str)) {
+        // a word gap is one space; a gap wider than 0.6 em (a table cell, a label and its value
+        // far apart) at least two, about one per 0.3 em, at most 8
+        s += vao > 0.6 * p.altura ? " ".repeat(Math.max(2, Math.min(8, Math.round(vao / (0.3 * p.altura))))) : " ";
+      }
+      s += p.str;
+      fim = Math.max(fim, p.fim);
+    }
+    const limpa = s.replace(/\s+$/, "");
+    if (limpa.trim() !== "") linhas.push(limpa);
+  }
+  return linhas;
+}
+
+/** A PDF's text layer -> TextoLido (origem "pdf_texto"): every word with confidence 1. */
+export function textoDoPdf(linhas: readonly string[]): TextoLido {
+  const palavras: PalavraOcr[] = [];
+  linhas.forEach((l, i) => {
+    for (const w of l.split(/\s+/)) if (w !== "") palavras.push({ texto: w, confianca: 1, linha: i });
+  });
+  return { texto: linhas.join("\n"), origem: "pdf_texto", palavras };
+}
+
+/**
+ * Whether a PDF's text layer is the document (a PDF printed by a system) or not (a scan, maybe
+ * with a few stray characters, a stamp or a page number): at least 80 letters or digits per page
+ * read, 10 of them digits (a romaneio is mostly numbers).
+ */
+export function camadaDeTextoBasta(texto: string, paginas = 1): boolean {
+  const alnum = (texto.match(/[\p{L}\p{N}]/gu) ?? []).length;
+  const digitos = (texto.match(/\p{N}/gu) ?? []).length;
+  const n = Math.max(1, paginas);
+  return alnum >= 80 * n && digitos >= 10 * n;
+}
+
+export type TipoArquivo = "image/png" | "image/jpeg" | "image/webp" | "application/pdf";
+
+/** The file type from its magic bytes (never from the name or the declared Content-Type alone). */
+export function tipoDoArquivo(bytes: Uint8Array): TipoArquivo | null {
+  const b = (i: number) => bytes[i];
+  const comeca = (sig: number[], em = 0) => bytes.length >= em + sig.length && sig.every((v, i) => b(em + i) === v);
+  if (comeca([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return "image/png";
+  if (comeca([0xff, 0xd8, 0xff])) return "image/jpeg";
+  if (comeca([0x52, 0x49, 0x46, 0x46]) && comeca([0x57, 0x45, 0x42, 0x50], 8)) return "image/webp";
+  // "%PDF-": readers accept it anywhere in the first 1024 bytes (some generators prepend junk)
+  const limite = Math.min(bytes.length - 5, 1024);
+  for (let i = 0; i <= limite; i++) {
+    if (b(i) === 0x25 && b(i + 1) === 0x50 && b(i + 2) === 0x44 && b(i + 3) === 0x46 && b(i + 4) === 0x2d) return "application/pdf";
+  }
+  return null;
+}

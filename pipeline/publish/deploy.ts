@@ -4,10 +4,11 @@
  * a history (the data's history is main's). A deploy whose tree equals the branch's pushes
  * nothing.
  */
-import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { join, relative, sep } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
+import { REPO_ROOT } from "../config.ts";
 import { PipelineError } from "../domain/errors.ts";
 import { gitValue, gitValueOrNull } from "../io/git.ts";
 import { isControlPath, TEMP_FILE } from "./journal.ts";
@@ -53,6 +54,61 @@ export function maskSecrets(text: string, secrets: ReadonlyArray<string | null |
   for (const s of secrets) if (s) out = out.split(s).join("***");
   out = out.split(encodeURIComponent("***")).join("***");
   return out.replace(/(https?:\/\/)[^/@\s'"]+@/gi, "$1***@");
+}
+
+/**
+ * The third-party files the romaneio/ page runs in the browser (OCR engine, Portuguese data,
+ * PDF reader), served from the site itself (nothing from a CDN) but not committed: ~12 MB of
+ * binaries that change only with package-lock.json would weigh on every clone of the data
+ * repository. buildAssets (npm run build, npm start, test sites) copies them into the gitignored
+ * public/romaneio/vendor/, and deploy copies them from node_modules into the published tree, so
+ * the daily workflow (npm ci, update, deploy; no build) publishes them too. Destination under
+ * VENDOR_ROMANEIO_DIR -> path under node_modules/. Only the LSTM-only cores: the page runs
+ * Tesseract with OEM 1, and tesseract.js picks one of these three by the browser's WebAssembly
+ * features (relaxed SIMD, SIMD, neither: src/worker-script/browser/getCore.js). pdf.js's ES
+ * modules are copied as .js so every static host serves them with a JavaScript type.
+ */
+export const VENDOR_ROMANEIO_DIR = "romaneio/vendor";
+export const VENDOR_ROMANEIO: ReadonlyArray<readonly [destino: string, origem: string]> = [
+  ["tesseract.esm.min.js", "tesseract.js/dist/tesseract.esm.min.js"],
+  ["worker.min.js", "tesseract.js/dist/worker.min.js"],
+  ["tesseract-core-lstm.wasm.js", "tesseract.js-core/tesseract-core-lstm.wasm.js"],
+  ["tesseract-core-simd-lstm.wasm.js", "tesseract.js-core/tesseract-core-simd-lstm.wasm.js"],
+  ["tesseract-core-relaxedsimd-lstm.wasm.js", "tesseract.js-core/tesseract-core-relaxedsimd-lstm.wasm.js"],
+  ["por.traineddata.gz", "@tesseract.js-data/por/4.0.0_best_int/por.traineddata.gz"],
+  ["pdf.min.js", "pdfjs-dist/build/pdf.min.mjs"],
+  ["pdf.worker.min.js", "pdfjs-dist/build/pdf.worker.min.mjs"],
+  ["LICENSE-tesseract.js.md", "tesseract.js/LICENSE.md"],
+  ["LICENSE-tesseract.js-core", "tesseract.js-core/LICENSE"],
+  ["LICENSE-pdfjs-dist", "pdfjs-dist/LICENSE"],
+];
+
+/** A site with the romaneio page needs its vendor files (a site without it, none). */
+async function temRomaneio(siteDir: string): Promise<boolean> {
+  return (await stat(join(siteDir, "romaneio", "index.html")).catch(() => null))?.isFile() ?? false;
+}
+
+/**
+ * Copies the romaneio page's vendor files from node_modules into siteDir/romaneio/vendor/ (only
+ * those whose bytes differ) and returns the paths written, relative to siteDir.
+ */
+export async function copiarVendorRomaneio(siteDir: string, nodeModules = join(REPO_ROOT, "node_modules")): Promise<string[]> {
+  const escritos: string[] = [];
+  for (const [destino, origem] of VENDOR_ROMANEIO) {
+    const de = join(nodeModules, origem);
+    const rel = `${VENDOR_ROMANEIO_DIR}/${destino}`;
+    const para = join(siteDir, ...rel.split("/"));
+    const novo = await readFile(de).catch(() => null);
+    if (!novo) {
+      throw new PipelineError({ stage: "publish", reason: `romaneio: falta ${de}, arquivo de terceiros que a página romaneio/ serve (rode npm ci)` });
+    }
+    const velho = await readFile(para).catch(() => null);
+    if (velho?.equals(novo)) continue;
+    await mkdir(dirname(para), { recursive: true });
+    await copyFile(de, para);
+    escritos.push(rel);
+  }
+  return escritos;
 }
 
 /** Who signs the gh-pages commit: the git identity from the environment or config, else a fixed one. */
@@ -113,7 +169,7 @@ export async function deploy(opts: DeployOptions): Promise<DeployResult> {
 
   const st = await stat(opts.dir).catch(() => null);
   if (!st?.isDirectory()) throw new PipelineError({ stage: "publish", reason: `deploy: o diretório do site não existe: ${opts.dir} (rode npm run update ou npm run build antes)` });
-  const files = await countFiles(opts.dir);
+  let files = await countFiles(opts.dir);
   if (files === 0) throw new PipelineError({ stage: "publish", reason: `deploy: o diretório do site está vazio: ${opts.dir}` });
 
   let repo = opts.repo;
@@ -134,10 +190,17 @@ export async function deploy(opts: DeployOptions): Promise<DeployResult> {
   Object.assign(process.env, overrides);
   try {
     const ghpages = require("gh-pages") as GhPages;
+    // the published tree gets the node_modules copies, whatever (if anything) a build left in dir
+    const vendor = await temRomaneio(opts.dir);
+    if (vendor) {
+      const ja = await readdir(join(opts.dir, ...VENDOR_ROMANEIO_DIR.split("/"))).catch(() => [] as string[]);
+      files += VENDOR_ROMANEIO.filter(([d]) => !ja.includes(d)).length;
+    }
     log(`deploy: publicando ${files} arquivo(s) de ${opts.dir} em ${mask(repo)} (${branch})`);
     // gh-pages reports failures only through the callback (its promise resolves either way)
     await new Promise<void>((resolve, reject) => {
-      const options = { src: SRC, repo, branch, remote: "origin", dotfiles: false, nojekyll: true, history: false, push: false, message, user };
+      const beforeAdd = vendor ? (git: { cwd: string }) => copiarVendorRomaneio(git.cwd) : undefined;
+      const options = { src: SRC, repo, branch, remote: "origin", dotfiles: false, nojekyll: true, history: false, push: false, message, user, beforeAdd };
       const ret = ghpages.publish(opts.dir, options, (err) => (err ? reject(err) : resolve()));
       if (ret instanceof Promise) ret.catch(reject);
     });

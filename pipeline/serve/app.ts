@@ -10,6 +10,18 @@ import { chooseEncoding, FileCache, safePath, type FileEntry } from "./files.ts"
 import { hojeEmBrasilia } from "../simulator/simulator.ts";
 import { ApiError, AVISO, cabecalhoIgnorados, cotacao, type Answer, COTACAO_PARAMS, historico, HISTORICO_PARAMS, parseQuery, simulador, SIMULADOR_PARAMS } from "./query.ts";
 import { clientAddress, Quota, quotaState, seguir, type QuotaCheck, type QuotaOptions, type QuotaStore, type Talvez } from "./quota.ts";
+import {
+  arquivoDaRequisicao,
+  COTA_ROMANEIO_PADRAO,
+  ErroHttp,
+  estadoRomaneio,
+  idRomaneio,
+  lerEComparar,
+  limiteRomaneio,
+  MAX_MB_PADRAO,
+  TEMPO_S_PADRAO,
+  type OpcoesRomaneio,
+} from "./romaneio.ts";
 
 export interface ServeOptions {
   /** the site root (public/) */
@@ -23,6 +35,8 @@ export interface ServeOptions {
   quotaStore?: QuotaStore;
   /** the clock of the quota and of the files' rechecks (tests pin it) */
   now?: () => number;
+  /** POST /api/v1/romaneio: its keys, OCR engine and limits; without it every key is refused there (403) */
+  romaneio?: OpcoesRomaneio;
 }
 
 export const CACHE_CONTROL = "public, max-age=1800";
@@ -32,12 +46,17 @@ export const IGNORADOS = "X-Cotacao-Parametros-Ignorados";
 /** what a static file's answer says of an X-API-Key it did not check */
 export const CHAVE_IGNORADA = "chave-ignorada; arquivo-estatico";
 const ALLOWED_METHODS = ["GET", "HEAD", "OPTIONS"];
+/** the one route that takes a body */
+export const ROMANEIO_PATH = "/api/v1/romaneio";
+const ROMANEIO_METHODS = ["POST", "OPTIONS"];
 /** the dashboard's pages: only this origin's scripts; the API itself is open to any origin (CORS) */
 const HTML_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; " +
   // Redoc's search (docs/) runs in a worker it creates from a blob
   "worker-src 'self' blob:; " +
   "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+/** romaneio/ runs Tesseract (WebAssembly) in web workers, all from this origin: only that page may compile wasm */
+const HTML_CSP_ROMANEIO = HTML_CSP.replace("script-src 'self';", "script-src 'self' 'wasm-unsafe-eval';");
 /** the CORS policy is the same for every origin and route, so its headers are constants */
 const CORS_HEADERS = {
   "Access-Control-Allow-Origin": "*",
@@ -49,6 +68,7 @@ const PREFLIGHT_HEADERS = {
   "Access-Control-Max-Age": "86400",
   Vary: "Access-Control-Request-Headers",
 };
+const PREFLIGHT_ROMANEIO = { ...PREFLIGHT_HEADERS, "Access-Control-Allow-Methods": ROMANEIO_METHODS.join(",") };
 const JSON_TYPE = "application/json; charset=utf-8";
 /** answers kept ready per route and query (known parameters and ignored names); past this many (or this much text), the table starts over */
 const MAX_PREPARED = 512;
@@ -108,7 +128,7 @@ export function keysFromEnv(env: NodeJS.ProcessEnv = process.env): string[] {
   return keys;
 }
 
-function errorResponse(err: ApiError, headers: HeaderMap = {}): Response {
+function errorResponse(err: ApiError | ErroHttp, headers: HeaderMap = {}): Response {
   return new Response(JSON.stringify(err.body()), {
     status: err.status,
     headers: { ...headers, "Content-Type": JSON_TYPE, "Cache-Control": "no-store" },
@@ -159,7 +179,10 @@ export function createApp(opts: ServeOptions): Hono<Env> {
   const now = opts.now ?? Date.now;
   const files = new FileCache(opts.publicDir, { now });
   const quota: QuotaStore = opts.quotaStore ?? new Quota(opts.quota);
-  const keys = new Set([...(opts.apiKeys ?? [])].map(hashKey));
+  const romaneio = opts.romaneio;
+  const romaneioKeys = new Set([...(romaneio?.chaves ?? [])].map(hashKey));
+  // a romaneio key is also a key of the query routes
+  const keys = new Set([...[...(opts.apiKeys ?? [])].map(hashKey), ...romaneioKeys]);
   const trusted = opts.trustedProxies ?? 0;
   const app = new Hono<Env>({ strict: true });
   const keyHashes = new Map<string, string>();
@@ -210,12 +233,23 @@ export function createApp(opts: ServeOptions): Hono<Env> {
   };
 
   const failure = (c: Context<Env>, err: unknown, q: QuotaCheck): Response => {
-    const e = err instanceof ApiError ? err : new ApiError(500, "erro_interno", "erro interno do servidor; tente de novo mais tarde");
-    if (!(err instanceof ApiError)) console.error(`[serve] ${c.req.method} ${rawTarget(c).slice(0, 200)}: ${(err as Error).stack ?? err}`);
+    const e = err instanceof ApiError || err instanceof ErroHttp ? err : new ApiError(500, "erro_interno", "erro interno do servidor; tente de novo mais tarde");
+    const path = splitTarget(rawTarget(c)).path;
+    const naRotaDoRomaneio = path === ROMANEIO_PATH;
+    if (e !== err) {
+      // an error's message may quote what it was working on: on the romaneio route, the text of
+      // someone's receipt; there only the error's kind and stack frames are logged
+      const detalhe = naRotaDoRomaneio
+        ? `${(err as Error)?.name ?? "erro"} (mensagem omitida: pode conter o texto do arquivo)\n${((err as Error)?.stack ?? "").split("\n").slice(1).join("\n")}`
+        : ((err as Error).stack ?? err);
+      console.error(`[serve] ${c.req.method} ${rawTarget(c).slice(0, 200)}: ${detalhe}`);
+    }
     const headers = baseHeaders(q);
     if (e.status === 429) headers["Retry-After"] = String(q.retryAfter);
     if (e.status === 503) headers["Retry-After"] = String(RETRY_INDISPONIVEL);
-    if (e.status === 405) headers.Allow = ALLOWED_METHODS.join(", ");
+    if (e instanceof ErroHttp && e.retryAfter !== undefined) headers["Retry-After"] = String(e.retryAfter);
+    if (e instanceof ErroHttp && e.fechar) headers.Connection = "close";
+    if (e.status === 405) headers.Allow = (naRotaDoRomaneio ? ROMANEIO_METHODS : ALLOWED_METHODS).join(", ");
     return errorResponse(e, headers);
   };
 
@@ -341,6 +375,50 @@ export function createApp(opts: ServeOptions): Hono<Env> {
     });
   };
 
+  /**
+   * POST /api/v1/romaneio: a key with the romaneio permission, its own quota (checked before the
+   * upload is read, counted only after a reading), the file read under a cap, the OCR in the
+   * engine's workers, then the reading and the comparison. Nothing of the file is kept or logged.
+   */
+  const romaneioLimite = romaneio?.cotaDiaria ?? COTA_ROMANEIO_PADRAO;
+  const romaneioMax = romaneio?.maxBytes ?? MAX_MB_PADRAO * 1024 * 1024;
+  app.post(
+    ROMANEIO_PATH,
+    route(async (c, client) => {
+      if (client.kind !== "key") {
+        throw new ErroHttp(401, "chave_ausente", "a leitura de romaneio (beta) exige uma chave de API com essa permissão em X-API-Key; o acesso é concedido sob pedido");
+      }
+      if (!romaneio || !romaneioKeys.has(client.id)) {
+        throw new ErroHttp(403, "sem_permissao", "esta chave de API não tem permissão para ler romaneios (COTACAO_ROMANEIO_KEYS); as consultas continuam disponíveis com ela");
+      }
+      const id = idRomaneio(client.id);
+      const antes = estadoRomaneio(await quota.peek("key", id, now()), romaneioLimite, now());
+      client.quota = antes;
+      if (antes.indisponivel) throw indisponivel();
+      if (antes.remaining <= 0) throw limiteRomaneio(antes);
+      const arquivo = await arquivoDaRequisicao(c.req.raw, header(c, "content-type"), header(c, "content-length"), romaneioMax);
+      const hoje = hojeAgora(now());
+      const lido = await lerEComparar({ leitor: romaneio.leitor, etapas: romaneio.etapas, files, hoje, tempoS: romaneio.tempoS ?? TEMPO_S_PADRAO }, arquivo);
+      // only a reading counts; two readings racing for the last unit: the later one is refused
+      const depois = await quota.consume("key", id, now());
+      const q = estadoRomaneio(depois, romaneioLimite, now());
+      client.quota = q;
+      if (q.indisponivel) throw indisponivel();
+      if (!depois.allowed || depois.used > romaneioLimite) throw limiteRomaneio(q);
+      const headers = baseHeaders(q);
+      headers["Cache-Control"] = "no-store";
+      headers["Content-Type"] = JSON_TYPE;
+      return new Response(JSON.stringify({ ...lido, rate_limit: { diario: q.limit, restante: q.remaining } }), { status: 200, headers });
+    }),
+  );
+  // the original service listed this path: any other method hears which one it takes
+  app.get(
+    ROMANEIO_PATH,
+    route(() => {
+      throw new ErroHttp(405, "metodo_nao_permitido", "a leitura de romaneio usa POST com o arquivo no corpo (ou no campo \"arquivo\" de multipart/form-data)");
+    }),
+  );
+
   app.get("/api/v1/cotacao", query(COTACAO_PARAMS, cotacao));
   app.get("/api/v1/historico", query(HISTORICO_PARAMS, historico));
   app.get("/api/v1/simulador", query(SIMULADOR_PARAMS, simulador));
@@ -373,7 +451,7 @@ export function createApp(opts: ServeOptions): Hono<Env> {
       const e = r.entry;
       headers.ETag = e.etag;
       headers.Vary = "Accept-Encoding";
-      if (e.type.startsWith("text/html")) headers["Content-Security-Policy"] = HTML_CSP;
+      if (e.type.startsWith("text/html")) headers["Content-Security-Policy"] = rel === "romaneio" || rel.startsWith("romaneio/") ? HTML_CSP_ROMANEIO : HTML_CSP;
       if (ifNoneMatch(header(c, "if-none-match"), e.etag)) return new Response(null, { status: 304, headers });
       headers["Content-Type"] = e.type;
       const enc = e.compressible ? chooseEncoding(header(c, "accept-encoding")) : null;
@@ -386,12 +464,18 @@ export function createApp(opts: ServeOptions): Hono<Env> {
   );
 
   // CORS preflight (any path: browsers send it before the real request)
-  app.options("*", (c) => seguir(peekAddress(c), (q) => new Response(null, { status: 204, headers: { ...baseHeaders(q), ...PREFLIGHT_HEADERS } })));
+  app.options("*", (c) =>
+    seguir(peekAddress(c), (q) => {
+      const own = splitTarget(rawTarget(c)).path === ROMANEIO_PATH ? PREFLIGHT_ROMANEIO : PREFLIGHT_HEADERS;
+      return new Response(null, { status: 204, headers: { ...baseHeaders(q), ...own } });
+    }),
+  );
 
   // no route for the method: GET (and HEAD, answered as GET) and OPTIONS have one each
   app.notFound(
     route((c) => {
-      throw new ApiError(405, "metodo_nao_permitido", `método ${c.req.method.slice(0, 20)} não é aceito; use GET, HEAD ou OPTIONS`);
+      const romaneio = splitTarget(rawTarget(c)).path === ROMANEIO_PATH;
+      throw new ApiError(405, "metodo_nao_permitido", `método ${c.req.method.slice(0, 20)} não é aceito; use ${romaneio ? "POST ou OPTIONS" : "GET, HEAD ou OPTIONS"}`);
     }, false),
   );
 

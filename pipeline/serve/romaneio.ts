@@ -1,0 +1,227 @@
+import type { ArquivoLido, ComparacaoRomaneio, LeituraRomaneio, Romaneio, Serie } from "../domain/publicados.gerados.ts";
+import { quotaState, type QuotaCheck } from "./quota.ts";
+import type { FileCache } from "./files.ts";
+import { tipoDoArquivo } from "../romaneio/ocr-comum.ts";
+
+/**
+ * POST /api/v1/romaneio (beta): a sale receipt (image or PDF) read by OCR, its fields checked and
+ * compared with the published reference of the day. Access only with a key listed in
+ * COTACAO_ROMANEIO_KEYS, each with its own daily quota of readings, counted in the server's
+ * QuotaStore under ids of their own (`romaneio:<sha-256 of the key>`), so a reading never costs a
+ * query and a query never costs a reading.
+ *
+ * Privacy: the upload lives only in this process's memory (read with a cap, never buffered past
+ * it, never written to a file); no message built here quotes the file, its name or its text, and
+ * the server's failure log names only the request line.
+ */
+
+export type TipoArquivo = Exclude<ArquivoLido["tipo"], "text/plain">;
+export const TIPOS_ACEITOS: readonly TipoArquivo[] = ["image/png", "image/jpeg", "image/webp", "application/pdf"];
+
+/** The OCR text, as ../romaneio/ocr.ts gives it (the design's interface). */
+export interface TextoLidoOcr {
+  texto: string;
+  origem: "ocr" | "pdf_texto" | "texto";
+  palavras?: { texto: string; confianca: number; linha: number }[];
+}
+export interface ResultadoLeitor extends TextoLidoOcr {
+  tipo: ArquivoLido["tipo"];
+  paginas: number;
+  segundos: number;
+}
+/** The engine (../romaneio/ocr.ts criarLeitorOcr): injectable, so tests pass a fake. */
+export interface Leitor {
+  ler(bytes: Uint8Array, tipo: ArquivoLido["tipo"]): Promise<ResultadoLeitor>;
+  fechar(): Promise<void>;
+}
+
+/** The pure steps after the OCR (../romaneio/ler.ts and comparar.ts). */
+export interface Etapas {
+  ler(t: TextoLidoOcr): LeituraRomaneio;
+  series(l: LeituraRomaneio): { estadual: string | null; nacional: string | null };
+  comparar(l: LeituraRomaneio, series: { estadual: Serie | null; nacional: Serie | null }, opts?: { hoje?: string }): ComparacaoRomaneio;
+}
+
+export interface OpcoesRomaneio {
+  /** keys allowed to read receipts (plain text); they are also valid keys for the query routes */
+  chaves: Iterable<string>;
+  leitor: Leitor;
+  etapas: Etapas;
+  /** readings a day per key (default 50) */
+  cotaDiaria?: number;
+  /** the largest request body accepted, in bytes (default 10 MB) */
+  maxBytes?: number;
+  /** the engine's time limit, in seconds, as the 504's message names it (default 60) */
+  tempoS?: number;
+}
+
+export const COTA_ROMANEIO_PADRAO = 50;
+export const MAX_MB_PADRAO = 10;
+export const TEMPO_S_PADRAO = 60;
+/** seconds a client is told to wait when every OCR worker is busy and the queue is full */
+export const RETRY_OCUPADO = 5;
+
+/** A JSON error of this route (its statuses are not the query routes'). */
+export class ErroHttp extends Error {
+  constructor(
+    readonly status: 400 | 401 | 403 | 405 | 413 | 415 | 422 | 429 | 503 | 504,
+    readonly erro: string,
+    readonly mensagem: string,
+    readonly extra: Record<string, unknown> = {},
+    /** Retry-After, when the client should come back later */
+    readonly retryAfter?: number,
+    /** close the connection after answering (a body past the cap is not read to its end) */
+    readonly fechar = false,
+  ) {
+    super(mensagem);
+    this.name = "ErroHttp";
+  }
+
+  body(): Record<string, unknown> {
+    return { erro: this.erro, mensagem: this.mensagem, ...this.extra };
+  }
+}
+
+function mediaType(contentType: string | undefined): string {
+  return (contentType ?? "").split(";")[0]!.trim().toLowerCase();
+}
+
+const mb = (bytes: number) => `${Math.round((bytes / 1048576) * 100) / 100} MB`;
+
+function grandeDemais(max: number): ErroHttp {
+  return new ErroHttp(413, "arquivo_grande_demais", `o arquivo passa do limite de ${mb(max)} por requisição (COTACAO_ROMANEIO_MAX_MB)`, { limite_bytes: max }, undefined, true);
+}
+
+function tipoNaoAceito(motivo: string): ErroHttp {
+  return new ErroHttp(415, "tipo_nao_aceito", `${motivo}; envie PNG, JPEG, WebP ou PDF, como corpo com o Content-Type do arquivo ou como campo "arquivo" de multipart/form-data`, {
+    aceitos: [...TIPOS_ACEITOS],
+  });
+}
+
+/**
+ * The request body, up to `max` bytes. Content-Length is checked first; a body without it
+ * (chunked) is counted as it arrives and refused once past the cap, without reading the rest
+ * (the answer closes the connection).
+ */
+export async function lerCorpo(req: Request, contentLength: string | undefined, max: number): Promise<Uint8Array> {
+  if (contentLength !== undefined && /^\d+$/.test(contentLength.trim()) && Number(contentLength) > max) throw grandeDemais(max);
+  if (!req.body) return new Uint8Array(0);
+  const reader = req.body.getReader();
+  const partes: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > max) {
+      // not cancel(): on Node that destroys the socket before the 413 is written
+      reader.releaseLock();
+      partes.length = 0;
+      throw grandeDemais(max);
+    }
+    partes.push(value);
+  }
+  if (partes.length === 1) return partes[0]!;
+  const out = new Uint8Array(total);
+  let o = 0;
+  for (const p of partes) {
+    out.set(p, o);
+    o += p.byteLength;
+  }
+  return out;
+}
+
+/** The file of a request: the raw body with its own Content-Type, or multipart's field `arquivo`; its type checked by its bytes. */
+export async function arquivoDaRequisicao(req: Request, contentType: string | undefined, contentLength: string | undefined, max: number): Promise<{ bytes: Uint8Array; tipo: TipoArquivo }> {
+  const declarado = mediaType(contentType);
+  if (!declarado) throw tipoNaoAceito("falta o Content-Type");
+  const multipart = declarado === "multipart/form-data";
+  if (!multipart && !(TIPOS_ACEITOS as readonly string[]).includes(declarado)) throw tipoNaoAceito(`Content-Type ${declarado.slice(0, 60)} não é aceito`);
+  const corpo = await lerCorpo(req, contentLength, max);
+  if (corpo.byteLength === 0) throw new ErroHttp(400, "corpo_vazio", "o corpo da requisição está vazio; envie o arquivo do romaneio");
+  let bytes = corpo;
+  let tipoParte = declarado;
+  if (multipart) {
+    let form: FormData;
+    try {
+      form = await new Response(corpo as Uint8Array<ArrayBuffer>, { headers: { "Content-Type": contentType! } }).formData();
+    } catch {
+      throw new ErroHttp(400, "multipart_invalido", "o corpo multipart/form-data não pôde ser lido (boundary ausente ou partes malformadas)");
+    }
+    const campo = form.get("arquivo");
+    if (campo === null || typeof campo === "string") {
+      throw new ErroHttp(400, "campo_ausente", 'falta o campo "arquivo" (um arquivo) no multipart/form-data');
+    }
+    bytes = new Uint8Array(await campo.arrayBuffer());
+    if (bytes.byteLength === 0) throw new ErroHttp(400, "corpo_vazio", 'o campo "arquivo" está vazio; envie o arquivo do romaneio');
+    tipoParte = mediaType(campo.type);
+    // a form without the part's type (or with the generic one) is judged by the bytes alone
+    if (tipoParte === "" || tipoParte === "application/octet-stream") tipoParte = "";
+    else if (!(TIPOS_ACEITOS as readonly string[]).includes(tipoParte)) throw tipoNaoAceito(`o campo "arquivo" é ${tipoParte.slice(0, 60)}`);
+  }
+  const real = tipoDoArquivo(bytes);
+  if (!real) throw tipoNaoAceito("o conteúdo não é PNG, JPEG, WebP nem PDF");
+  if (tipoParte && tipoParte !== real) throw tipoNaoAceito(`o conteúdo é ${real}, mas foi declarado como ${tipoParte}`);
+  return { bytes, tipo: real };
+}
+
+const CODIGOS_OCR = new Set(["tempo_esgotado", "arquivo_invalido", "ocupado", "pdf_invalido"]);
+
+/** An engine failure (ErroOcr of ../romaneio/ocr.ts) as this route's JSON error; anything else is rethrown (500). */
+export function erroDoLeitor(err: unknown, tempoS: number): unknown {
+  const codigo = (err as { codigo?: unknown } | null)?.codigo;
+  if (typeof codigo !== "string" || !CODIGOS_OCR.has(codigo)) return err;
+  switch (codigo) {
+    case "tempo_esgotado":
+      return new ErroHttp(504, "tempo_esgotado", `a leitura passou do tempo limite de ${tempoS} s (COTACAO_ROMANEIO_TEMPO_S); tente uma imagem menor ou com menos páginas`);
+    case "ocupado":
+      return new ErroHttp(503, "ocupado", `todos os leitores estão ocupados e a fila está cheia; tente de novo em ${RETRY_OCUPADO} s`, {}, RETRY_OCUPADO);
+    case "pdf_invalido":
+      return new ErroHttp(422, "pdf_invalido", "o PDF não pôde ser lido (corrompido, truncado, sem páginas ou protegido)");
+    default:
+      return new ErroHttp(422, "arquivo_invalido", "a imagem não pôde ser lida (corrompida ou truncada)");
+  }
+}
+
+/** The romaneio quota of a key: the store's count under the romaneio id, against the romaneio limit. */
+export function estadoRomaneio(q: QuotaCheck, limite: number, nowMs: number): QuotaCheck {
+  return { ...quotaState(limite, q.used, nowMs), ...(q.aviso ? { aviso: q.aviso } : {}), ...(q.indisponivel ? { indisponivel: true } : {}) };
+}
+
+export const idRomaneio = (hashDaChave: string) => `romaneio:${hashDaChave}`;
+
+export function limiteRomaneio(q: QuotaCheck): ErroHttp {
+  return new ErroHttp(429, "limite_excedido", `limite de ${q.limit} leituras de romaneio por dia atingido; renova às 00:00 UTC (em ${q.retryAfter} s); as consultas da chave não são afetadas`, {
+    limite: q.limit,
+    renova_em: new Date(q.reset * 1000).toISOString(),
+  }, q.retryAfter);
+}
+
+/**
+ * The work of one request once its key may read: the file, the OCR, the reading, the comparison
+ * with the series of that day from the served tree.
+ */
+export async function lerEComparar(
+  o: { leitor: Leitor; etapas: Etapas; files: FileCache; hoje: string; tempoS: number },
+  arquivo: { bytes: Uint8Array; tipo: TipoArquivo },
+): Promise<Omit<Romaneio, "rate_limit">> {
+  let r: ResultadoLeitor;
+  try {
+    r = await o.leitor.ler(arquivo.bytes, arquivo.tipo);
+  } catch (err) {
+    throw erroDoLeitor(err, o.tempoS);
+  }
+  const leitura = o.etapas.ler({ texto: r.texto, origem: r.origem, ...(r.palavras ? { palavras: r.palavras } : {}) });
+  const ids = o.etapas.series(leitura);
+  // an id is a catalogue name and maybe a UF; anything else never becomes a path
+  const serie = async (id: string | null): Promise<Serie | null> =>
+    id && /^[a-z0-9_]+(\/[A-Z]{2})?$/.test(id) ? ((await o.files.json<Serie>(`api/v1/cotacao/${id}.json`))?.doc ?? null) : null;
+  const [estadual, nacional] = await Promise.all([serie(ids.estadual), serie(ids.nacional)]);
+  const comparacao = o.etapas.comparar(leitura, { estadual, nacional }, { hoje: o.hoje });
+  return {
+    leitura,
+    comparacao,
+    arquivo: { tipo: r.tipo, paginas: r.paginas, origem: r.origem, segundos: Math.round(r.segundos * 100) / 100 },
+  };
+}
+

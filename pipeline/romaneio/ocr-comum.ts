@@ -240,3 +240,53 @@ export function tipoDoArquivo(bytes: Uint8Array): TipoArquivo | null {
   }
   return null;
 }
+
+/**
+ * Width and height from an image's header (PNG IHDR, JPEG SOFn, WebP VP8/VP8L/VP8X), read before
+ * the image is decoded, so a tiny file that declares a gigantic image is refused; null when the
+ * header is not there (a truncated or corrupt file).
+ */
+export function dimensoesDaImagem(bytes: Uint8Array): { largura: number; altura: number } | null {
+  const tipo = tipoDoArquivo(bytes);
+  const u16be = (i: number) => (bytes[i]! << 8) | bytes[i + 1]!;
+  const u16le = (i: number) => bytes[i]! | (bytes[i + 1]! << 8);
+  const u24le = (i: number) => bytes[i]! | (bytes[i + 1]! << 8) | (bytes[i + 2]! << 16);
+  const u32be = (i: number) => ((bytes[i]! << 24) >>> 0) + (bytes[i + 1]! << 16) + (bytes[i + 2]! << 8) + bytes[i + 3]!;
+  const ok = (l: number, a: number) => (l > 0 && a > 0 ? { largura: l, altura: a } : null);
+  if (tipo === "image/png") {
+    if (bytes.length < 24 || String.fromCharCode(...bytes.subarray(12, 16)) !== "IHDR") return null;
+    return ok(u32be(16), u32be(20));
+  }
+  if (tipo === "image/jpeg") {
+    let i = 2;
+    while (i + 9 < bytes.length) {
+      if (bytes[i] !== 0xff) return null;
+      const m = bytes[i + 1]!;
+      if (m === 0xff) {
+        i++;
+        continue;
+      }
+      if (m === 0xd8 || (m >= 0xd0 && m <= 0xd7) || m === 0x01) {
+        i += 2;
+        continue;
+      }
+      // SOF0..SOF15 except DHT (c4), JPG (c8), DAC (cc)
+      if (m >= 0xc0 && m <= 0xcf && m !== 0xc4 && m !== 0xc8 && m !== 0xcc) return ok(u16be(i + 7), u16be(i + 5));
+      if (m === 0xda || m === 0xd9) return null;
+      i += 2 + u16be(i + 2);
+    }
+    return null;
+  }
+  if (tipo === "image/webp") {
+    if (bytes.length < 30) return null;
+    const chunk = String.fromCharCode(...bytes.subarray(12, 16));
+    if (chunk === "VP8X") return ok(u24le(24) + 1, u24le(27) + 1);
+    if (chunk === "VP8 ") return ok(u16le(26) & 0x3fff, u16le(28) & 0x3fff);
+    if (chunk === "VP8L") {
+      const b = (k: number) => bytes[21 + k]!;
+      return ok(1 + (((b(1) & 0x3f) << 8) | b(0)), 1 + (((b(3) & 0xf) << 10) | (b(2) << 2) | ((b(1) & 0xc0) >> 6)));
+    }
+    return null;
+  }
+  return null;
+}

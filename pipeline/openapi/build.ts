@@ -199,6 +199,95 @@ function erro(description: string): Obj {
   return { description, headers: RATE_HEADERS, content: { "application/json": { schema: { $ref: "#/components/schemas/Erro" } } } };
 }
 
+export const ROMANEIO_PATH = "/api/v1/romaneio";
+
+/** x-codeSamples of the romaneio upload: the file as the raw body (curl, fetch) and as a form (requests). */
+function romaneioSamples(url: string): CodeSample[] {
+  return [
+    {
+      lang: "Shell",
+      label: "curl",
+      source: `curl -s "${url}" \\
+  -H "X-API-Key: $COTACAO_ROMANEIO_KEY" \\
+  -H "Content-Type: image/png" \\
+  --data-binary @romaneio.png
+# ou como formulário: -F "arquivo=@romaneio.pdf;type=application/pdf"`,
+    },
+    {
+      lang: "JavaScript",
+      label: "fetch",
+      source: `import { readFile } from "node:fs/promises";\n\nconst r = await fetch("${url}", {\n  method: "POST",\n  headers: { "X-API-Key": process.env.COTACAO_ROMANEIO_KEY, "Content-Type": "image/png" },\n  body: await readFile("romaneio.png"),\n});\nconst romaneio = await r.json();\nconsole.log(romaneio.leitura.totais, romaneio.comparacao.referencias);`,
+    },
+    {
+      lang: "Python",
+      label: "requests",
+      source: `import os\nimport requests\n\nwith open("romaneio.pdf", "rb") as f:\n    r = requests.post(\n        "${url}",\n        headers={"X-API-Key": os.environ["COTACAO_ROMANEIO_KEY"]},\n        files={"arquivo": ("romaneio.pdf", f, "application/pdf")},\n    )\nromaneio = r.json()\nprint(romaneio["leitura"]["avisos"])`,
+    },
+  ];
+}
+
+/** POST /api/v1/romaneio: the upload, its key and quota, every answer. */
+function romaneioPath(ref: (file: string, pointer?: string) => Obj): Obj {
+  const arquivo = { type: "string", contentMediaType: "application/octet-stream", description: "Os bytes do arquivo." };
+  const comRetry = (description: string, retry: string): Obj => ({
+    description,
+    headers: { ...RATE_HEADERS, "Retry-After": { description: retry, schema: { type: "integer" } } },
+    content: { "application/json": { schema: { $ref: "#/components/schemas/Erro" } } },
+  });
+  return {
+    servers: [{ url: LOCAL_URL.replace(/\/$/, ""), description: "Implantação própria (`npm start` com COTACAO_ROMANEIO_KEYS): a leitura de romaneio só existe nela" }],
+    post: {
+      tags: ["Romaneio (servidor, beta)"],
+      operationId: "lerRomaneio",
+      summary: "Leitura de um romaneio (beta)",
+      description:
+        "Lê por OCR (Tesseract, português) um romaneio de abate (gado) ou de carga (grãos), em PNG, JPEG, WebP ou PDF (com camada de texto, ou escaneado): " +
+        "data, partes, linhas, totais, deduções, a confiança de cada campo e as conferências que falharam (linhas × totais, arrobas = kg ÷ 15, bruto = quantidade × preço, líquido = bruto − deduções). " +
+        "Compara o preço com a referência publicada do dia (estadual e nacional) e com o simulador. " +
+        "O arquivo vai como corpo com o seu Content-Type, ou no campo `arquivo` de `multipart/form-data`; o tipo real é conferido pelos primeiros bytes. " +
+        "Limite de 10 MB por requisição (COTACAO_ROMANEIO_MAX_MB) e de 60 s por leitura (COTACAO_ROMANEIO_TEMPO_S). " +
+        "Só com uma chave com permissão de romaneio (COTACAO_ROMANEIO_KEYS), que tem cota própria (padrão 50 leituras por dia, COTACAO_ROMANEIO_COTA_DIARIA), separada da cota de consultas; só uma leitura bem-sucedida conta. " +
+        "O arquivo nunca é gravado em disco nem registrado em log. `Cache-Control: no-store`.",
+      security: [{ apiKeyRomaneio: [] }],
+      requestBody: {
+        required: true,
+        description: "O arquivo do romaneio.",
+        content: {
+          "image/png": { schema: arquivo },
+          "image/jpeg": { schema: arquivo },
+          "image/webp": { schema: arquivo },
+          "application/pdf": { schema: arquivo },
+          "multipart/form-data": {
+            schema: { type: "object", required: ["arquivo"], properties: { arquivo: { ...arquivo, description: "O arquivo (PNG, JPEG, WebP ou PDF)." } } },
+            encoding: { arquivo: { contentType: "image/png, image/jpeg, image/webp, application/pdf, application/octet-stream" } },
+          },
+        },
+      },
+      responses: {
+        "200": {
+          description: "O romaneio lido e comparado, com a cota de leituras da chave em `rate_limit` e nos cabeçalhos X-RateLimit-*.",
+          headers: { ...RATE_HEADERS, "Cache-Control": { description: "no-store", schema: { type: "string" } } },
+          content: { "application/json": { schema: ref("romaneio.schema.json") } },
+        },
+        "400": erro("Corpo vazio, multipart malformado ou sem o campo `arquivo`. Não consome a cota."),
+        "401": erro("Sem X-API-Key, ou chave desconhecida. Não consome a cota."),
+        "403": erro("Chave válida para as consultas, mas sem permissão de leitura de romaneio (não está em COTACAO_ROMANEIO_KEYS). Não consome a cota."),
+        "405": erro("Método diferente de POST ou OPTIONS."),
+        "413": erro("Arquivo maior que o limite (10 MB por padrão), pelo Content-Length ou contado durante o envio; a conexão é fechada sem ler o resto. Não consome a cota."),
+        "415": erro("Tipo não aceito: Content-Type ausente ou diferente de PNG, JPEG, WebP, PDF e multipart/form-data, ou bytes que não são do tipo declarado. Não consome a cota."),
+        "422": erro("Arquivo do tipo certo mas ilegível: imagem corrompida ou truncada (`arquivo_invalido`), PDF corrompido, truncado, sem páginas ou protegido (`pdf_invalido`). Não consome a cota."),
+        "429": comRetry("Cota diária de leituras de romaneio da chave esgotada (a cota de consultas não é afetada).", "Segundos até a cota zerar (00:00 UTC)."),
+        "503": comRetry(
+          "Todos os leitores de OCR ocupados e a fila cheia (`ocupado`), ou o contador da cota indisponível (`cota_indisponivel`). Não consome a cota.",
+          "Segundos até tentar de novo (5 quando ocupado, 30 sem contador).",
+        ),
+        "504": erro("A leitura passou do tempo limite (60 s por padrão, COTACAO_ROMANEIO_TEMPO_S). Não consome a cota."),
+      },
+      "x-codeSamples": romaneioSamples(new URL(ROMANEIO_PATH.replace(/^\//, ""), LOCAL_URL).href),
+    },
+  };
+}
+
 /** Only the query routes have a quota: errors (4xx other than 429, 5xx) do not consume it. */
 const QUERY_ERRORS: Obj = {
   "304": { description: "Não modificado (If-None-Match igual ao ETag; o ETag da consulta não muda com o contador da cota)." },
@@ -548,6 +637,8 @@ export function buildOpenApi(files: ReadonlyMap<string, string>, amostra: Amostr
     },
   });
 
+  paths[ROMANEIO_PATH] = romaneioPath(ref);
+
   const pathParam = (name: string, description: string, values: readonly string[]): Obj => ({
     name,
     in: "path",
@@ -584,6 +675,7 @@ export function buildOpenApi(files: ReadonlyMap<string, string>, amostra: Amostr
       { name: "Catálogo", description: "O que existe, de onde vem, e em que estado está." },
       { name: "Eventos", description: "Mudanças de preço e atualizações, em JSON e Atom; também por webhook." },
       { name: "Consulta (servidor)", description: "A interface dinâmica do servidor local e de implantações próprias, com cota diária." },
+      { name: "Romaneio (servidor, beta)", description: "Leitura de um romaneio (foto ou PDF) por OCR, comparada com a referência do dia; acesso sob pedido, em implantações próprias." },
     ],
     paths,
     components: {
@@ -602,6 +694,12 @@ export function buildOpenApi(files: ReadonlyMap<string, string>, amostra: Amostr
       },
       securitySchemes: {
         apiKey: { type: "apiKey", in: "header", name: "X-API-Key", description: "Chave configurada no servidor (COTACAO_API_KEYS): 10.000 requisições por dia em vez de 100." },
+        apiKeyRomaneio: {
+          type: "apiKey",
+          in: "header",
+          name: "X-API-Key",
+          description: "Chave com permissão de leitura de romaneio (listada em COTACAO_ROMANEIO_KEYS; acesso sob pedido). Vale também nas rotas de consulta.",
+        },
       },
       schemas: {
         RateLimit: {

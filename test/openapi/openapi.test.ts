@@ -159,7 +159,8 @@ describe("api/v1/openapi.json", () => {
 
   it("gives every operation code samples in curl, JavaScript fetch and Python requests, against its own server", () => {
     for (const [p, item] of Object.entries<any>(spec.paths)) {
-      const samples = item.get["x-codeSamples"];
+      // every path has one operation: GET, or POST for the romaneio upload
+      const samples = (item.get ?? item.post)["x-codeSamples"];
       expect(samples.map((x: { label: string }) => x.label), p).toEqual(["curl", "fetch", "requests"]);
       expect(samples.map((x: { lang: string }) => x.lang)).toEqual(["Shell", "JavaScript", "Python"]);
       const base = item.servers ? LOCAL_URL : SITE_URL;
@@ -200,6 +201,22 @@ describe("api/v1/openapi.json", () => {
     expect(cot.description).toContain("?produto=bezerro&uf=MS");
     expect(cot.responses["401"].description).toMatch(/só nas rotas de consulta.*Não consome a cota/);
     expect(spec.info.description).toContain("os arquivos estáticos não contam na cota");
+  });
+
+  it("describes POST /api/v1/romaneio: both request bodies, the romaneio key, every status, the schema of the answer", () => {
+    const op = spec.paths["/api/v1/romaneio"].post;
+    expect(spec.paths["/api/v1/romaneio"].get).toBeUndefined();
+    expect(spec.paths["/api/v1/romaneio"].servers.map((s: { url: string }) => s.url + "/")).toEqual([LOCAL_URL]);
+    expect(Object.keys(op.requestBody.content)).toEqual(["image/png", "image/jpeg", "image/webp", "application/pdf", "multipart/form-data"]);
+    expect(op.requestBody.content["multipart/form-data"].schema.required).toEqual(["arquivo"]);
+    expect(op.security).toEqual([{ apiKeyRomaneio: [] }]);
+    expect(spec.components.securitySchemes.apiKeyRomaneio).toMatchObject({ type: "apiKey", in: "header", name: "X-API-Key" });
+    expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(["200", "400", "401", "403", "413", "415", "422", "429", "503", "504"]));
+    for (const [code, r] of Object.entries<any>(op.responses)) expect(r.description, code).toMatch(/[ãçéêíóõú]/);
+    expect(op.responses["200"].content["application/json"].schema.$ref).toBe("#/components/schemas/Romaneio");
+    expect(spec.components.schemas.Romaneio.properties.leitura.$ref).toMatch(/^#\/components\/schemas\//);
+    expect(op.responses["503"].headers["Retry-After"]).toBeDefined();
+    expect(op["x-codeSamples"][0].source).toContain("--data-binary @romaneio.png");
   });
 
   it("renders docs/ with the redoc package's standalone bundle (no CDN, no inline script), labels in Portuguese", async () => {

@@ -1,0 +1,371 @@
+/**
+ * POST /api/v1/romaneio with a fake engine (the route's own paths: keys, quota, bodies, caps,
+ * types, the engine's failures, CORS, CSP, logs). The real engine's end-to-end answer and the
+ * proof that nothing is written to disk are in romaneio-real.test.ts.
+ */
+import { mkdir, writeFile } from "node:fs/promises";
+import { request } from "node:http";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { validateDocument } from "../../pipeline/contract/schemas.ts";
+import type { ComparacaoRomaneio, LeituraRomaneio, Serie } from "../../pipeline/domain/publicados.gerados.ts";
+import { startServer, type RunningServer } from "../../pipeline/serve/app.ts";
+import type { Etapas, Leitor, ResultadoLeitor } from "../../pipeline/serve/romaneio.ts";
+import { buildTestSite } from "./site.ts";
+
+const CHAVE = "chave-romaneio-0123456789";
+const CHAVE_CONSULTA = "chave-so-consulta-0123456789";
+const MAX = 64 * 1024;
+const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(200, 7)]);
+const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(200, 3)]);
+const PDF = Buffer.from("%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n");
+
+let site: Awaited<ReturnType<typeof buildTestSite>>;
+let srv: RunningServer;
+let clock = Date.parse("2026-09-27T12:00:00Z");
+
+/** what the fake engine does with the next file (tests swap it) */
+let comportamento: (bytes: Uint8Array, tipo: string) => Promise<ResultadoLeitor>;
+const lidos: { bytes: number; tipo: string }[] = [];
+const leitor: Leitor = {
+  ler: (bytes, tipo) => {
+    lidos.push({ bytes: bytes.byteLength, tipo });
+    return comportamento(bytes, tipo);
+  },
+  fechar: async () => undefined,
+};
+const normal = async (_b: Uint8Array, tipo: string): Promise<ResultadoLeitor> => ({
+  texto: "ROMANEIO DE ABATE\nData: 05/08/2026",
+  origem: "ocr",
+  tipo: tipo as ResultadoLeitor["tipo"],
+  paginas: 1,
+  segundos: 0.8123,
+});
+const erroOcr = (codigo: string) => Object.assign(new Error(`falha do OCR: ${codigo}`), { name: "ErroOcr", codigo });
+
+const LEITURA: LeituraRomaneio = {
+  tipo: "abate",
+  data: "2026-08-05",
+  produto: "boi_gordo",
+  uf: "MS",
+  municipio: "Campo Grande",
+  comprador: null,
+  vendedor: null,
+  linhas: [],
+  totais: null,
+  confianca: { data: 0.93 },
+  avisos: [],
+};
+/** the series the route handed to the comparison, per request */
+const recebidas: { estadual: Serie | null; nacional: Serie | null }[] = [];
+/** the day in Brasília the route handed to the comparison */
+const dias: (string | undefined)[] = [];
+let lerFalha: string | null = null;
+const etapas: Etapas = {
+  ler: (t) => {
+    if (lerFalha) throw new Error(lerFalha);
+    expect(t.texto).toContain("ROMANEIO");
+    return LEITURA;
+  },
+  series: () => ({ estadual: "boi_gordo/MS", nacional: "boi_gordo" }),
+  comparar: (_l, series, opts): ComparacaoRomaneio => {
+    recebidas.push(series);
+    dias.push(opts?.hoje);
+    return { referencias: [], simulacao: null, deducoes: [], avisos: ["sem preço no dia"] };
+  },
+};
+
+let n = 0;
+function ip(): string {
+  n += 1;
+  return `10.1.${Math.floor(n / 250)}.${n % 250}`;
+}
+
+function post(body: BodyInit | null, headers: Record<string, string> = {}, base = srv): Promise<Response> {
+  return fetch(new URL("api/v1/romaneio", base.url), { method: "POST", body, headers: { "X-Forwarded-For": ip(), ...headers } });
+}
+
+beforeAll(async () => {
+  site = await buildTestSite();
+  await mkdir(join(site.publicDir, "romaneio"), { recursive: true });
+  await writeFile(join(site.publicDir, "romaneio", "index.html"), "<!doctype html><title>romaneio</title>");
+  srv = await startServer({
+    publicDir: site.publicDir,
+    apiKeys: [CHAVE_CONSULTA],
+    trustedProxies: 1,
+    now: () => clock,
+    romaneio: { chaves: [CHAVE], leitor, etapas, maxBytes: MAX, tempoS: 60 },
+  });
+}, 120_000);
+afterAll(async () => {
+  await srv?.close();
+  await site?.cleanup();
+});
+
+describe("POST /api/v1/romaneio: access", () => {
+  it("refuses without a key (401), an unknown key (401) and a key without the permission (403), as JSON, before reading the file", async () => {
+    comportamento = normal;
+    lidos.length = 0;
+    const sem = await post(PNG, { "Content-Type": "image/png" });
+    expect(sem.status).toBe(401);
+    expect(sem.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(await sem.json()).toMatchObject({ erro: "chave_ausente" });
+    const desconhecida = await post(PNG, { "Content-Type": "image/png", "X-API-Key": "nao-existe" });
+    expect(desconhecida.status).toBe(401);
+    expect(await desconhecida.json()).toMatchObject({ erro: "chave_invalida" });
+    const consulta = await post(PNG, { "Content-Type": "image/png", "X-API-Key": CHAVE_CONSULTA });
+    expect(consulta.status).toBe(403);
+    expect(await consulta.json()).toMatchObject({ erro: "sem_permissao", mensagem: expect.stringContaining("romaneio") });
+    expect(lidos).toEqual([]);
+  });
+
+  it("reads with a romaneio key: the reading, the comparison with the series of the served tree, the file's facts, no-store", async () => {
+    comportamento = normal;
+    recebidas.length = 0;
+    const res = await post(PNG, { "Content-Type": "image/png", "X-API-Key": CHAVE });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({ leitura: LEITURA, arquivo: { tipo: "image/png", paginas: 1, origem: "ocr", segundos: 0.81 } });
+    expect(body.comparacao).toMatchObject({ avisos: ["sem preço no dia"] });
+    expect(validateDocument("api/v1/romaneio.json", body)).toEqual([]);
+    expect(recebidas).toHaveLength(1);
+    expect(dias.at(-1)).toBe("2026-09-27");
+    expect(recebidas[0]!.estadual).toMatchObject({ produto: "boi_gordo", uf: "MS" });
+    expect(recebidas[0]!.nacional).toMatchObject({ produto: "boi_gordo" });
+    expect(recebidas[0]!.nacional!.historico.length).toBeGreaterThan(1);
+  });
+
+  it("a romaneio key is also a key of the query routes", async () => {
+    const res = await fetch(new URL("api/v1/cotacao?uf=MS", srv.url), { headers: { "X-API-Key": CHAVE } });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { rate_limit: { diario: number } }).rate_limit.diario).toBe(10_000);
+  });
+
+  it("GET on the path is 405 naming POST; POST elsewhere stays 405 naming GET", async () => {
+    const get = await fetch(new URL("api/v1/romaneio", srv.url));
+    expect(get.status).toBe(405);
+    expect(get.headers.get("allow")).toBe("POST, OPTIONS");
+    const put = await fetch(new URL("api/v1/romaneio", srv.url), { method: "PUT", body: "x" });
+    expect(put.status).toBe(405);
+    expect(put.headers.get("allow")).toBe("POST, OPTIONS");
+    const outro = await fetch(new URL("api/v1/cotacao", srv.url), { method: "POST", body: PNG, headers: { "X-API-Key": CHAVE } });
+    expect(outro.status).toBe(405);
+    expect(outro.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
+  });
+});
+
+describe("POST /api/v1/romaneio: bodies", () => {
+  it("takes multipart/form-data's field arquivo, with or without the part's type", async () => {
+    comportamento = normal;
+    lidos.length = 0;
+    const com = new FormData();
+    com.append("arquivo", new Blob([JPEG], { type: "image/jpeg" }), "foto.jpg");
+    const r1 = await post(com, { "X-API-Key": CHAVE });
+    expect(r1.status).toBe(200);
+    expect(((await r1.json()) as { arquivo: { tipo: string } }).arquivo.tipo).toBe("image/jpeg");
+    const sem = new FormData();
+    sem.append("arquivo", new Blob([PDF]), "romaneio");
+    const r2 = await post(sem, { "X-API-Key": CHAVE });
+    expect(r2.status).toBe(200);
+    expect(lidos).toEqual([
+      { bytes: JPEG.length, tipo: "image/jpeg" },
+      { bytes: PDF.length, tipo: "application/pdf" },
+    ]);
+  });
+
+  it("400: an empty body, a form without arquivo, a malformed form", async () => {
+    const vazio = await post(new Uint8Array(0), { "Content-Type": "image/png", "X-API-Key": CHAVE });
+    expect(vazio.status).toBe(400);
+    expect(await vazio.json()).toMatchObject({ erro: "corpo_vazio" });
+    const form = new FormData();
+    form.append("foto", new Blob([PNG], { type: "image/png" }));
+    const semCampo = await post(form, { "X-API-Key": CHAVE });
+    expect(semCampo.status).toBe(400);
+    expect(await semCampo.json()).toMatchObject({ erro: "campo_ausente" });
+    const mal = await post("não é multipart", { "Content-Type": "multipart/form-data; boundary=xyz", "X-API-Key": CHAVE });
+    expect(mal.status).toBe(400);
+    expect(await mal.json()).toMatchObject({ erro: "multipart_invalido" });
+  });
+
+  it("415: the bytes are not what the Content-Type says, an unaccepted type, no type, a text file in a form", async () => {
+    lidos.length = 0;
+    const casos: [BodyInit, Record<string, string>][] = [
+      [PNG, { "Content-Type": "image/jpeg" }],
+      [Buffer.from("ROMANEIO DE ABATE 320,00"), { "Content-Type": "image/png" }],
+      [PNG, { "Content-Type": "text/plain" }],
+      [PNG, { "Content-Type": "" }],
+    ];
+    for (const [body, headers] of casos) {
+      const res = await post(body, { ...headers, "X-API-Key": CHAVE });
+      expect(res.status, JSON.stringify(headers)).toBe(415);
+      expect(await res.json()).toMatchObject({ erro: "tipo_nao_aceito", aceitos: ["image/png", "image/jpeg", "image/webp", "application/pdf"] });
+    }
+    const form = new FormData();
+    form.append("arquivo", new Blob([PNG], { type: "text/plain" }));
+    expect((await post(form, { "X-API-Key": CHAVE })).status).toBe(415);
+    const trocado = new FormData();
+    trocado.append("arquivo", new Blob([PNG], { type: "application/pdf" }));
+    const r = await post(trocado, { "X-API-Key": CHAVE });
+    expect(r.status).toBe(415);
+    expect(((await r.json()) as { mensagem: string }).mensagem).toContain("image/png");
+    expect(lidos).toEqual([]);
+  });
+
+  it("413 on a Content-Length past the cap, without reading the body", async () => {
+    lidos.length = 0;
+    const res = await post(Buffer.alloc(MAX + 1, 1), { "Content-Type": "image/png", "X-API-Key": CHAVE });
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ erro: "arquivo_grande_demais", limite_bytes: MAX });
+    const exato = await post(Buffer.concat([PNG, Buffer.alloc(MAX - PNG.length)]), { "Content-Type": "image/png", "X-API-Key": CHAVE });
+    expect(exato.status).toBe(200);
+    expect(lidos).toEqual([{ bytes: MAX, tipo: "image/png" }]);
+  });
+
+  it("413 on a chunked body that never ends: cut off at the cap, answered while the client is still sending", async () => {
+    lidos.length = 0;
+    const { status, body, enviados } = await new Promise<{ status: number; body: string; enviados: number }>((resolve, reject) => {
+      const req = request(new URL("api/v1/romaneio", srv.url), {
+        method: "POST",
+        headers: { "Content-Type": "image/png", "X-API-Key": CHAVE, "Transfer-Encoding": "chunked", "X-Forwarded-For": ip() },
+      });
+      let enviados = 0;
+      let respondido = false;
+      const escrever = () => {
+        // an endless upload: only the server's answer stops it
+        while (!respondido && req.write(enviados === 0 ? PNG : Buffer.alloc(8192, 1))) enviados += 8192;
+        if (!respondido) req.once("drain", escrever);
+      };
+      req.on("response", (res) => {
+        respondido = true;
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (d) => (body += d));
+        res.on("end", () => {
+          req.destroy();
+          resolve({ status: res.statusCode!, body, enviados });
+        });
+      });
+      req.on("error", (err) => (respondido ? undefined : reject(err)));
+      escrever();
+    });
+    expect(status).toBe(413);
+    expect(JSON.parse(body)).toMatchObject({ erro: "arquivo_grande_demais" });
+    expect(enviados).toBeGreaterThan(MAX);
+    expect(lidos).toEqual([]);
+  });
+});
+
+describe("POST /api/v1/romaneio: the engine's failures", () => {
+  it("422 for a corrupt image or PDF, 504 past the time limit, 503 with Retry-After when busy; none of them counts", async () => {
+    const antes = Number((await post(PNG, { "Content-Type": "image/png", "X-API-Key": CHAVE })).headers.get("x-ratelimit-remaining"));
+    const casos: [string, number, string][] = [
+      ["arquivo_invalido", 422, "arquivo_invalido"],
+      ["pdf_invalido", 422, "pdf_invalido"],
+      ["tempo_esgotado", 504, "tempo_esgotado"],
+      ["ocupado", 503, "ocupado"],
+    ];
+    for (const [codigo, status, erro] of casos) {
+      // a slow engine that gives up, as the real one does past its limit
+      comportamento = () => new Promise((_r, reject) => setTimeout(() => reject(erroOcr(codigo)), 20));
+      const res = await post(PNG, { "Content-Type": "image/png", "X-API-Key": CHAVE });
+      expect(res.status, codigo).toBe(status);
+      const body = (await res.json()) as { erro: string; mensagem: string };
+      expect(body.erro).toBe(erro);
+      if (status === 504) expect(body.mensagem).toContain("60 s");
+      if (status === 503) expect(res.headers.get("retry-after")).toBe("5");
+      expect(Number(res.headers.get("x-ratelimit-remaining"))).toBe(antes);
+    }
+    comportamento = normal;
+  });
+
+  it("an unexpected failure is a 500 whose log names the request line and never the error's message (it may quote the file)", async () => {
+    const erros = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    lerFalha = "linha inesperada: VENDEDOR FULANO DE TAL CPF 123.456.789-09";
+    try {
+      const res = await post(PNG, { "Content-Type": "image/png", "X-API-Key": CHAVE });
+      expect(res.status).toBe(500);
+      expect(await res.json()).toMatchObject({ erro: "erro_interno" });
+      const log = erros.mock.calls.flat().join("\n");
+      expect(log).toContain("POST /api/v1/romaneio");
+      expect(log).not.toContain("FULANO");
+      expect(log).not.toContain("123.456");
+    } finally {
+      lerFalha = null;
+      erros.mockRestore();
+    }
+  });
+});
+
+describe("POST /api/v1/romaneio: quota", () => {
+  it("has its own daily quota per key: its X-RateLimit-*, 429 past it, failures not counted, the key's query quota untouched", async () => {
+    comportamento = normal;
+    const s = await startServer({
+      publicDir: site.publicDir,
+      trustedProxies: 1,
+      now: () => clock,
+      romaneio: { chaves: [CHAVE], leitor, etapas, maxBytes: MAX, cotaDiaria: 2 },
+    });
+    try {
+      const h = { "Content-Type": "image/png", "X-API-Key": CHAVE };
+      const r1 = await post(PNG, h, s);
+      expect(r1.status).toBe(200);
+      expect(r1.headers.get("x-ratelimit-limit")).toBe("2");
+      expect(r1.headers.get("x-ratelimit-remaining")).toBe("1");
+      expect(((await r1.json()) as { rate_limit: unknown }).rate_limit).toEqual({ diario: 2, restante: 1 });
+      // a refused file costs nothing
+      expect((await post(JPEG, h, s)).status).toBe(415);
+      const r2 = await post(PNG, h, s);
+      expect(r2.status).toBe(200);
+      expect(((await r2.json()) as { rate_limit: unknown }).rate_limit).toEqual({ diario: 2, restante: 0 });
+      lidos.length = 0;
+      const r3 = await post(PNG, h, s);
+      expect(r3.status).toBe(429);
+      expect(r3.headers.get("retry-after")).toMatch(/^\d+$/);
+      expect(r3.headers.get("x-ratelimit-remaining")).toBe("0");
+      expect(await r3.json()).toMatchObject({ erro: "limite_excedido", limite: 2 });
+      expect(lidos).toEqual([]);
+      // the key's queries have their own count
+      const q = await fetch(new URL("api/v1/cotacao", s.url), { headers: { "X-API-Key": CHAVE } });
+      expect(q.status).toBe(200);
+      expect(((await q.json()) as { rate_limit: unknown }).rate_limit).toEqual({ diario: 10_000, restante: 9_999 });
+      // a new UTC day, a new quota
+      clock += 86_400_000;
+      const amanha = await post(PNG, h, s);
+      expect(amanha.status).toBe(200);
+      expect(amanha.headers.get("x-ratelimit-remaining")).toBe("1");
+    } finally {
+      clock = Date.parse("2026-09-27T12:00:00Z");
+      await s.close();
+    }
+  });
+});
+
+describe("POST /api/v1/romaneio: CORS and CSP", () => {
+  it("answers the preflight with POST and Content-Type allowed; other paths keep GET/HEAD/OPTIONS", async () => {
+    const pre = await fetch(new URL("api/v1/romaneio", srv.url), {
+      method: "OPTIONS",
+      headers: { Origin: "https://exemplo.org", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type,x-api-key" },
+    });
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get("access-control-allow-origin")).toBe("*");
+    expect(pre.headers.get("access-control-allow-methods")!.split(",")).toContain("POST");
+    expect(pre.headers.get("access-control-allow-headers")!.toLowerCase().split(",")).toEqual(expect.arrayContaining(["content-type", "x-api-key"]));
+    const outro = await fetch(new URL("api/v1/cotacao", srv.url), { method: "OPTIONS" });
+    expect(outro.headers.get("access-control-allow-methods")).toBe("GET,HEAD,OPTIONS");
+  });
+
+  it("romaneio/ may compile WebAssembly and start workers from this origin; other pages may not compile it", async () => {
+    const pagina = await fetch(new URL("romaneio/", srv.url));
+    expect(pagina.status).toBe(200);
+    const csp = pagina.headers.get("content-security-policy")!;
+    expect(csp).toContain("script-src 'self' 'wasm-unsafe-eval';");
+    expect(csp).toContain("worker-src 'self' blob:;");
+    expect(csp).not.toMatch(/'unsafe-eval'/);
+    const painel = await fetch(new URL("index.html", srv.url));
+    const outra = painel.headers.get("content-security-policy")!;
+    expect(outra).toContain("script-src 'self';");
+    expect(outra).not.toContain("wasm");
+  });
+});

@@ -1,8 +1,9 @@
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { build, type Plugin } from "esbuild";
 import { REPO_ROOT } from "../config.ts";
 import { PipelineError } from "../domain/errors.ts";
+import { copiarVendorRomaneio } from "../publish/deploy.ts";
 import { PRODUTO_INFO, PRODUTOS, TIPOS_PRODUTO, UNIDADE_INFO, type Produto } from "../domain/products.ts";
 
 /**
@@ -67,6 +68,9 @@ export async function renderAssets(): Promise<Map<string, string>> {
   out.set("assets/simulador.js", await bundle(join(REPO_ROOT, "pipeline", "simulator", "simulator.ts"), { minify: false, external: false }));
   out.set("assets/painel.js", await bundle(join(WEB, "painel.ts"), { minify: true, external: true }));
   out.set("assets/simulador-pagina.js", await bundle(join(WEB, "simulador-pagina.ts"), { minify: true, external: true }));
+  // tesseract.js and pdf.js are not bundled: the page imports them from romaneio/vendor/ when a
+  // file is chosen (copied from node_modules by buildAssets, see VENDOR_ROMANEIO)
+  out.set("assets/romaneio-pagina.js", await bundle(join(WEB, "romaneio-pagina.ts"), { minify: true, external: true }));
   out.set("assets/vendor/uPlot.min.css", await readFile(join(REPO_ROOT, "node_modules", "uplot", "dist", "uPlot.min.css"), "utf8"));
   // the simulator's form offers the catalogue's products, grouped by how each is sold
   const simulador = await readFile(join(REPO_ROOT, "public", "simulador", "index.html"), "utf8");
@@ -88,7 +92,9 @@ export function comProdutosDoCatalogo(html: string): string {
 
 /**
  * Writes the generated assets under publicDir (only those whose bytes changed) and returns the
- * paths written. The lead calls this from runBuild; `npm start` calls it before serving.
+ * paths written. The lead calls this from runBuild; `npm start` calls it before serving. A site
+ * with the romaneio page also gets its third-party files (OCR engine, language data, pdf.js)
+ * copied from node_modules into the gitignored romaneio/vendor/.
  */
 export async function buildAssets(publicDir: string): Promise<string[]> {
   const written: string[] = [];
@@ -100,5 +106,6 @@ export async function buildAssets(publicDir: string): Promise<string[]> {
     await writeFile(full, text);
     written.push(rel);
   }
+  if ((await stat(join(publicDir, "romaneio", "index.html")).catch(() => null))?.isFile()) written.push(...(await copiarVendorRomaneio(publicDir)));
   return written;
 }

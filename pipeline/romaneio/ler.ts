@@ -1,4 +1,12 @@
-import type { AvisoRomaneio, LeituraRomaneio } from "../domain/publicados.gerados.ts";
+import type { AvisoRomaneio, Desconto, LeituraRomaneio, LinhaAbate, Parte, Produto, TotaisAbate, TotaisCarga, Uf } from "../domain/publicados.gerados.ts";
+import { acharDocumento, datasNaLinha, digitosOcr, formatarBR, mulDivArredonda, mulDivTrunca, numeroBR, semAcento } from "./numeros.ts";
+
+/**
+ * Reading a romaneio: OCR text (or a PDF text layer) -> the fields of LeituraRomaneio, a
+ * confidence per field and the cross-checks that failed. Pure, no Node APIs: the server and the
+ * page run the same code. Every quantity is handled in integer hundredths and every amount in
+ * integer centavos; a number that is not clearly there stays null.
+ */
 
 /** One word as the OCR read it, with its confidence (0..1) and the index of its line in `texto.split("\n")`. */
 export interface PalavraOcr {
@@ -17,13 +25,607 @@ export interface TextoLido {
 /** Below this a field is shown as doubtful. */
 export const CONFIANCA_MINIMA = 0.6;
 
-/** Work in progress: the full reader replaces this. */
-export function lerRomaneio(t: TextoLido): LeituraRomaneio {
-  void t;
-  return { tipo: null, data: null, produto: null, uf: null, municipio: null, comprador: null, vendedor: null, linhas: [], totais: null, confianca: {}, avisos: [] };
+/** A number that OCR needed look-alike letters for ("O5", "3l0,00") is believed a little less. */
+const FATOR_TROCA = 0.85;
+/** What a failed cross-check leaves of the confidence of the fields it names. */
+const FATOR_CONFERENCIA = 0.5;
+
+const UFS = new Set<string>(["AC", "AL", "AP", "AM", "BA", "CE", "DF", "ES", "GO", "MA", "MT", "MS", "MG", "PA", "PB", "PR", "PE", "PI", "RJ", "RN", "RS", "RO", "RR", "SC", "SP", "SE", "TO"]);
+
+interface Numero {
+  /** integer hundredths */
+  h: number;
+  inicio: number;
+  fim: number;
+  pct: boolean;
+  decimal: boolean;
+  trocado: boolean;
 }
 
+interface Texto {
+  linhas: string[];
+  norm: string[];
+  /** word spans per line: [start, end, confidence] */
+  spans: Array<Array<[number, number, number]>>;
+  origem: TextoLido["origem"];
+}
+
+function preparar(t: TextoLido): Texto {
+  const linhas = t.texto.replace(/\r/g, "").split("\n");
+  const norm = linhas.map(semAcento);
+  const spans: Texto["spans"] = linhas.map(() => []);
+  if (t.palavras) {
+    const cursor = linhas.map(() => 0);
+    for (const p of t.palavras) {
+      const l = linhas[p.linha];
+      if (l === undefined || p.texto === "") continue;
+      const i = l.indexOf(p.texto, cursor[p.linha]);
+      if (i < 0) continue;
+      spans[p.linha]!.push([i, i + p.texto.length, Math.max(0, Math.min(1, p.confianca))]);
+      cursor[p.linha] = i + p.texto.length;
+    }
+  }
+  return { linhas, norm, spans, origem: t.origem };
+}
+
+/** The OCR confidence of the words that make up characters [inicio, fim) of a line: the weakest one. */
+function confianca(tx: Texto, linha: number, inicio: number, fim: number): number {
+  if (tx.origem !== "ocr") return 1;
+  const s = tx.spans[linha] ?? [];
+  const dentro = s.filter(([a, b]) => a < fim && b > inicio);
+  if (dentro.length > 0) return Math.min(...dentro.map((x) => x[2]));
+  // OCR text without word confidences: known only as "read by OCR"
+  return s.length ? Math.min(...s.map((x) => x[2])) : 0.7;
+}
+
+/**
+ * The numbers of a line. "R$" glued to a number, "/@" read as "/6" after a price, "%" and "kg"
+ * after a number, look-alike letters inside one: all tolerated. Dates are not numbers here.
+ */
+function numerosDaLinha(linha: string): Numero[] {
+  const datas = datasNaLinha(linha);
+  const out: Numero[] = [];
+  const re = /[0-9OoIl|!][0-9OoIl|!.,]*/g;
+  for (const m of linha.matchAll(re)) {
+    const ini = m.index!;
+    const antes = linha.slice(0, ini);
+    // inside a word ("Bois", "CNPJ"), or the unit after a price ("320,00/6" is "/@")
+    if (/[A-Za-zÀ-ÿ]$/.test(antes) && !/R\$$/.test(antes)) continue;
+    if (/\d[,.]?\d*\/$/.test(antes)) continue;
+    if (datas.some((d) => ini >= d.inicio && ini < d.fim)) continue;
+    let tok = m[0].replace(/[.,]+$/, "");
+    const fim = ini + tok.length;
+    const depois = linha.slice(fim);
+    // a CPF/CNPJ or a plate is not a quantity
+    if (/^[/-]\d/.test(depois) || /^-[0-9A-Z]/.test(depois)) continue;
+    if (/^[A-Za-zÀ-ÿ]/.test(depois) && !/^(kg|KG|Kg|sc|t\b)/.test(depois)) continue;
+    const dig = digitosOcr(tok);
+    if (dig === null) continue;
+    const h = numeroBR(dig);
+    if (h === null) continue;
+    tok = dig;
+    out.push({ h, inicio: ini, fim, pct: /^\s*%/.test(depois), decimal: tok.includes(","), trocado: dig !== m[0].replace(/[.,]+$/, "") });
+  }
+  return out;
+}
+
+interface Achado {
+  h: number;
+  conf: number;
+}
+
+function achado(tx: Texto, i: number, n: Numero): Achado {
+  const c = confianca(tx, i, n.inicio, n.fim);
+  return { h: n.h, conf: n.trocado ? c * FATOR_TROCA : c };
+}
+
+type Campos = Record<string, Achado | undefined>;
+
+/** The label of a line, lowercase without accents and without its numbers. */
+function rotulo(norm: string, nums: Numero[]): string {
+  let s = norm;
+  for (const n of [...nums].reverse()) s = s.slice(0, n.inicio) + " " + s.slice(n.fim);
+  return s.replace(/[“”"'|]/g, " ").replace(/\s+/g, " ").trim();
+}
+
+function ehDesconto(r: string): boolean {
+  return /funrural|senar|\btaxa|frete|inss|\bgta\b|contribui|fundersul|fethab|facs|\(-\)|^-/.test(r) && !/umidade|impureza/.test(r);
+}
+
+function nomeDoDesconto(original: string): string {
+  const s = original
+    .replace(/[“”"|]/g, " ")
+    .replace(/\(-\)|^\s*-\s*/g, " ")
+    .replace(/\(?\s*[0-9OoIl.,]+\s*%\s*\)?/g, " ")
+    .replace(/R\$.*$/, " ")
+    .replace(/[0-9][0-9.,]*\s*$/, " ")
+    .replace(/[:=]/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+  const n = semAcento(s);
+  if (/funrural/.test(n)) return "Funrural";
+  if (/senar/.test(n)) return "Senar";
+  return s || "Desconto";
+}
+
+function lerTotais(tx: Texto, tipo: "abate" | "carga", inicio: number): { campos: Campos; descontos: Array<{ nome: string; valor: Achado | null; aliquota: Achado | null; linha: number }> } {
+  const campos: Campos = {};
+  const descontos: Array<{ nome: string; valor: Achado | null; aliquota: Achado | null; linha: number }> = [];
+  const pegar = (k: string, a: Achado | undefined): void => {
+    if (a && !campos[k]) campos[k] = a;
+  };
+  for (let i = inicio; i < tx.linhas.length; i++) {
+    let nums = numerosDaLinha(tx.linhas[i]!);
+    let iv = i;
+    const r = rotulo(tx.norm[i]!, nums);
+    if (!/[a-z]/.test(r)) continue;
+    // a label whose value went to the next line
+    if (nums.length === 0 && i + 1 < tx.linhas.length) {
+      const prox = numerosDaLinha(tx.linhas[i + 1]!);
+      if (prox.length > 0 && !/[a-z]{2}/.test(rotulo(tx.norm[i + 1]!, prox).replace(/\b(r\$|kg)\b/g, ""))) {
+        nums = prox;
+        iv = i + 1;
+      }
+    }
+    if (nums.length === 0) continue;
+    const ultimo = achado(tx, iv, nums[nums.length - 1]!);
+    const semPct = nums.filter((n) => !n.pct);
+    const valor = semPct.length ? achado(tx, iv, semPct[semPct.length - 1]!) : undefined;
+    if (tipo === "abate") {
+      if (/cabeca|animais|total de animais/.test(r)) {
+        if (ultimo.h % 100 === 0) pegar("cabecas", ultimo);
+      } else if (/peso/.test(r) && /total/.test(r)) pegar("peso_carcaca_kg", ultimo);
+      else if (/arroba|^total ?(de )?(@|&|e|6|©|o|a|\(e\)|\(@\))?$/.test(r) && !/pre[c]o|valor|r\$/.test(r)) pegar("arrobas", ultimo);
+      else if (/bruto/.test(r)) pegar("valor_bruto", ultimo);
+      else if (/liquido|a receber/.test(r)) pegar("valor_liquido", ultimo);
+      else if (/preco|valor da|vlr\.? da/.test(r)) pegar("preco_arroba", ultimo);
+      else if (ehDesconto(r)) descontos.push(desconto(tx, iv, i, nums));
+    } else {
+      if (/peso bruto/.test(r)) pegar("peso_bruto_kg", ultimo);
+      else if (/\btara\b/.test(r)) pegar("tara_kg", ultimo);
+      else if (/umidade|impureza/.test(r)) {
+        const k = /umidade/.test(r) ? "umidade" : "impureza";
+        const pct = nums.find((n) => n.pct) ?? (nums.length >= 2 ? nums[0] : undefined);
+        if (pct) pegar(`${k}_pct`, achado(tx, iv, pct));
+        const resto = nums.filter((n) => n !== pct);
+        if (resto.length) pegar(`desconto_${k}_kg`, achado(tx, iv, resto[resto.length - 1]!));
+      } else if (/peso liquido/.test(r)) pegar("peso_liquido_kg", ultimo);
+      else if (/\bsacas?\b/.test(r) && !/pre[c]o|valor/.test(r)) {
+        // "Sacas (60 kg) 519,80": the 60 is the size of the sack
+        const q = nums.filter((n) => !(n.h === 6000 && /^\s*kg/i.test(tx.linhas[iv]!.slice(n.fim))));
+        if (q.length) pegar("sacas", achado(tx, iv, q[q.length - 1]!));
+      } else if (/bruto/.test(r)) pegar("valor_bruto", ultimo);
+      else if (/liquido|a receber/.test(r) && !/peso/.test(r)) pegar("valor_liquido", ultimo);
+      else if (/preco/.test(r)) pegar("preco_saca", ultimo);
+      else if (ehDesconto(r)) descontos.push(desconto(tx, iv, i, nums));
+    }
+    void valor;
+  }
+  return { campos, descontos };
+}
+
+function desconto(tx: Texto, iv: number, i: number, nums: Numero[]): { nome: string; valor: Achado | null; aliquota: Achado | null; linha: number } {
+  const pct = nums.find((n) => n.pct) ?? (nums.length >= 2 ? nums[0] : undefined);
+  const resto = nums.filter((n) => n !== pct);
+  return {
+    nome: nomeDoDesconto(tx.linhas[i]!),
+    aliquota: pct ? achado(tx, iv, pct) : null,
+    valor: resto.length ? achado(tx, iv, resto[resto.length - 1]!) : null,
+    linha: iv,
+  };
+}
+
+interface LinhaLida {
+  linha: LinhaAbate;
+  conf: Record<string, number>;
+}
+
+/** The animals' table: a line that starts with an order number and holds at least two weights. */
+function lerLinhas(tx: Texto, bandas: boolean): { linhas: LinhaLida[]; fim: number } {
+  const out: LinhaLida[] = [];
+  let fim = 0;
+  for (let i = 0; i < tx.linhas.length; i++) {
+    const l = tx.linhas[i]!.replace(/^[\s“”"'|]+/, "");
+    const desloc = tx.linhas[i]!.length - l.length;
+    const m = l.match(/^([0-9OoIl|!]{1,4}|\d{5,12})\s+(.*)$/);
+    if (!m) continue;
+    const id = digitosOcr(m[1]!) ?? m[1]!.replace(/[Oo]/g, "0").replace(/[Il|!]/g, "1");
+    if (!/^\d+$/.test(id)) continue;
+    const resto = m[2]!;
+    const nums = numerosDaLinha(tx.linhas[i]!).filter((n) => n.inicio >= desloc + m[1]!.length);
+    const pesos = nums.filter((n) => n.decimal);
+    if (pesos.length < 2) continue;
+    if (/[a-z]{3,}/i.test(resto.replace(/macho|f[eê]mea|femea/gi, ""))) continue;
+    const sx = resto.match(/(?:^|\s)(M+|F+|Macho|F[eê]mea|Femea)(?=\s|$)/i);
+    const sexo = sx ? (/^m/i.test(sx[1]!) ? "M" : "F") : null;
+    const conf: Record<string, number> = {};
+    const a = (n: Numero | undefined, campo: string): number | null => {
+      if (!n) return null;
+      const x = achado(tx, i, n);
+      conf[campo] = x.conf;
+      return x.h / 100;
+    };
+    // which weight is which, from the right; a row that lost a column (OCR split the table)
+    // keeps only what its numbers prove: kg ÷ 15 ≈ @, or banda A + banda B = carcaça
+    const ehArroba = (kg: Numero, ar: Numero): boolean => Math.abs(mulDivArredonda(kg.h, 1, 15) - ar.h) <= 2;
+    let kg: number | null = null;
+    let arrobas: number | null = null;
+    let par: number[] | null = null;
+    const n = pesos.length;
+    const [p4, p3, p2, p1] = [pesos[n - 4], pesos[n - 3], pesos[n - 2]!, pesos[n - 1]!];
+    if (ehArroba(p2, p1)) {
+      kg = a(p2, "peso_carcaca_kg");
+      arrobas = a(p1, "arrobas");
+      if (bandas && p4 && p3) {
+        const ba = achado(tx, i, p4);
+        const bb = achado(tx, i, p3);
+        par = [ba.h / 100, bb.h / 100];
+        conf["bandas_kg"] = Math.min(ba.conf, bb.conf);
+      }
+    } else if (bandas && p3 && p3.h + p2.h === p1.h) {
+      const ba = achado(tx, i, p3);
+      const bb = achado(tx, i, p2);
+      par = [ba.h / 100, bb.h / 100];
+      conf["bandas_kg"] = Math.min(ba.conf, bb.conf);
+      kg = a(p1, "peso_carcaca_kg");
+    } else if (bandas && n === 2) {
+      const ba = achado(tx, i, p2);
+      const bb = achado(tx, i, p1);
+      par = [ba.h / 100, bb.h / 100];
+      conf["bandas_kg"] = Math.min(ba.conf, bb.conf);
+    }
+    conf["identificacao"] = confianca(tx, i, desloc, desloc + m[1]!.length);
+    if (sexo) conf["sexo"] = sx ? confianca(tx, i, desloc + m[1]!.length, desloc + l.length) : 0;
+    out.push({ linha: { identificacao: id, sexo, peso_carcaca_kg: kg, bandas_kg: par, arrobas }, conf });
+    fim = i + 1;
+  }
+  return { linhas: out, fim };
+}
+
+function tipoDoTexto(norm: string): "abate" | "carga" | null {
+  const abate = (norm.match(/\babate|carcaca|arroba|frigorif|\bbois?\b|\bvacas?\b|\bbanda\b|matadouro/g) ?? []).length;
+  const carga = (norm.match(/\bcarga\b|graos|\bsoja\b|\bmilho\b|\btara\b|\bsacas?\b|umidade|impureza|armaz|pesagem de|cerealista/g) ?? []).length;
+  if (abate === 0 && carga === 0) return null;
+  if (abate === carga) return null;
+  return abate > carga ? "abate" : "carga";
+}
+
+const ROTULO_VENDEDOR = /^(.*?)\b(fornecedor|produtor|vendedor|depositante|pecuarista|remetente|proprietario|criador)\b\s*[:.]?\s*/i;
+
+function limparNome(s: string): string | null {
+  const n = s
+    .replace(/[“”"|]/g, "")
+    .split(/\s{3,}/)[0]!
+    .replace(/\s+[-–·+]\s+(cpf|cnpj|cnp|c\.?n\.?p\.?j).*$/i, "")
+    .replace(/\s+(cpf|cnpj|cnp\)|cnpj\))\b.*$/i, "")
+    .replace(/[\s,;:-]+$/, "")
+    .replace(/\s+/g, " ")
+    .trim();
+  return n.length >= 3 ? n : null;
+}
+
+function lerParte(tx: Texto, linhaNome: number, nome: string | null, confNome: number, busca: number[]): { parte: Parte; conf: Record<string, number>; valido: boolean | null; linhaDoc: number } {
+  const conf: Record<string, number> = {};
+  if (nome) conf["nome"] = confNome;
+  for (const i of busca) {
+    const l = tx.linhas[i];
+    if (l === undefined) continue;
+    // from the label on, or the whole line
+    const rot = l.search(/cpf|cnpj|cnp|c\.n\.p\.j|documento/i);
+    const base = rot >= 0 ? rot : i === linhaNome ? -1 : 0;
+    if (base < 0) continue;
+    const d = acharDocumento(l.slice(base));
+    if (!d) continue;
+    conf["documento"] = confianca(tx, i, base + d.inicio, base + d.fim) * (d.valido ? 1 : FATOR_CONFERENCIA);
+    return { parte: { nome, documento: d.documento }, conf, valido: d.valido, linhaDoc: i };
+  }
+  return { parte: { nome, documento: null }, conf, valido: null, linhaDoc: -1 };
+}
+
+/** Where the sale happened: "Unidade: Campo Grande - MS", "· Barra do Garças/MT", "Rio Verde (GO), 09 de...". */
+function lerLocal(tx: Texto, ate: number): { municipio: string; uf: Uf; conf: number } | null {
+  for (let i = 0; i < Math.min(ate, tx.linhas.length); i++) {
+    if (/procedencia|fazenda|origem|sitio|produtor|fornecedor|vendedor|depositante/.test(tx.norm[i]!)) continue;
+    const l = tx.linhas[i]!;
+    for (const m of l.matchAll(/(?:\s+[-–]\s+|\/|\s*\()([A-Z]{2})(?![A-Za-z0-9])/g)) {
+      if (!UFS.has(m[1]!)) continue;
+      const antes = l.slice(0, m.index!);
+      const partes = antes.split(/\s[-–·+:,]\s|[:·+]|\s{3,}/);
+      let mun = partes[partes.length - 1]!.replace(/^\s*(unidade|filial|local|cidade|municipio|munic[ií]pio)\b[:\s]*/i, "").trim();
+      mun = mun.replace(/[“”"|]/g, "").trim();
+      if (!/^[A-ZÀ-Ú][A-Za-zÀ-ÿ' .-]+$/.test(mun) || /\d/.test(mun)) continue;
+      const ini = l.indexOf(mun);
+      return { municipio: mun, uf: m[1]! as Uf, conf: Math.min(confianca(tx, i, ini, ini + mun.length), confianca(tx, i, m.index!, m.index! + m[0].length)) };
+    }
+  }
+  return null;
+}
+
+/** Reads the fields of a romaneio from its text; then runs the cross-checks (conferirLeitura). */
+export function lerRomaneio(t: TextoLido): LeituraRomaneio {
+  const tx = preparar(t);
+  const todo = tx.norm.join("\n");
+  const conf: Record<string, number> = {};
+  const avisos: AvisoRomaneio[] = [];
+  const tipo = tipoDoTexto(todo);
+
+  // date: the one on a "data"/"abate"/"emissão" line, else the first
+  let data: string | null = null;
+  let dataInvalida: string | null = null;
+  const datas: Array<{ i: number; d: ReturnType<typeof datasNaLinha>[number] }> = [];
+  tx.linhas.forEach((l, i) => datasNaLinha(l).forEach((d) => datas.push({ i, d })));
+  const escolhida = datas.find((x) => /data|abate|emiss|carga|entrada/.test(tx.norm[x.i]!.slice(Math.max(0, x.d.inicio - 30), x.d.inicio + 1))) ?? datas[0];
+  if (escolhida) {
+    if (escolhida.d.data) {
+      data = escolhida.d.data;
+      conf["data"] = confianca(tx, escolhida.i, escolhida.d.inicio, escolhida.d.fim);
+    } else dataInvalida = escolhida.d.texto.trim();
+  }
+  if (dataInvalida) avisos.push({ codigo: "data_invalida", mensagem: `A data "${dataInvalida}" não existe no calendário.`, campos: ["data"] });
+
+  // the seller's line; everything above it is the buyer's letterhead
+  const iVend = tx.linhas.findIndex((l) => ROTULO_VENDEDOR.test(semAcento(l)) && /:|\s{2}/.test(l));
+  let vendedor: Parte | null = null;
+  let comprador: Parte | null = null;
+  let docsInvalidos: string[] = [];
+  if (iVend >= 0) {
+    const l = tx.linhas[iVend]!;
+    const m = semAcento(l).match(ROTULO_VENDEDOR)!;
+    const ini = m[0].length;
+    const nome = limparNome(l.slice(ini));
+    const p = lerParte(tx, iVend, nome, nome ? confianca(tx, iVend, ini, ini + nome.length) : 0, [iVend, iVend + 1, iVend + 2]);
+    vendedor = p.parte;
+    for (const [k, v] of Object.entries(p.conf)) conf[`vendedor.${k}`] = v;
+    if (p.valido === false) docsInvalidos.push("vendedor.documento");
+  }
+  const iNome = tx.linhas.findIndex((l) => /[A-Za-zÀ-ÿ]{3}/.test(l));
+  if (iNome >= 0 && iNome !== iVend) {
+    const l = tx.linhas[iNome]!;
+    const nome = limparNome(l.replace(/^[\s“”"|]+/, ""));
+    const ini = nome ? l.indexOf(nome) : 0;
+    const limite = iVend >= 0 ? iVend : Math.min(tx.linhas.length, iNome + 4);
+    const busca: number[] = [];
+    for (let i = iNome; i < limite; i++) busca.push(i);
+    const p = lerParte(tx, -1, nome, nome ? confianca(tx, iNome, ini, ini + nome.length) : 0, busca);
+    comprador = p.parte;
+    for (const [k, v] of Object.entries(p.conf)) conf[`comprador.${k}`] = v;
+    if (p.valido === false) docsInvalidos.push("comprador.documento");
+  }
+  docsInvalidos = [...new Set(docsInvalidos)];
+  for (const c of docsInvalidos) {
+    const doc = c.startsWith("vendedor") ? vendedor?.documento : comprador?.documento;
+    avisos.push({ codigo: "documento_invalido", mensagem: `O CPF/CNPJ "${doc}" (${c.startsWith("vendedor") ? "vendedor" : "comprador"}) não tem dígitos verificadores válidos: confira no documento.`, campos: [c] });
+  }
+
+  const local = lerLocal(tx, iVend >= 0 ? iVend : 6);
+  if (local) {
+    conf["municipio"] = local.conf;
+    conf["uf"] = local.conf;
+  }
+
+  // product
+  let produto: Produto | null = null;
+  let linhas: LinhaLida[] = [];
+  let totais: TotaisAbate | TotaisCarga | null = null;
+  if (tipo === "abate") {
+    const bandas = /\bbanda/.test(todo);
+    const lidas = lerLinhas(tx, bandas);
+    linhas = lidas.linhas;
+    const sexos = new Set(linhas.map((x) => x.linha.sexo).filter((s) => s !== null));
+    const femea = /\bvacas?\b|\bfemeas?\b|novilhas? gordas?/.test(todo) || (sexos.size === 1 && sexos.has("F"));
+    const macho = /\bbois?\b|\bmachos?\b|\bnovilhos?\b/.test(todo) || (sexos.size === 1 && sexos.has("M"));
+    produto = femea && !macho ? "vaca_gorda" : macho && !femea ? "boi_gordo" : null;
+    const { campos, descontos } = lerTotais(tx, "abate", lidas.fim);
+    totais = {
+      cabecas: campos["cabecas"] ? campos["cabecas"].h / 100 : null,
+      peso_carcaca_kg: q(campos["peso_carcaca_kg"]),
+      arrobas: q(campos["arrobas"]),
+      preco_arroba: q(campos["preco_arroba"]),
+      valor_bruto: q(campos["valor_bruto"]),
+      descontos: descontos.map(paraDesconto),
+      valor_liquido: q(campos["valor_liquido"]),
+    };
+    for (const [k, v] of Object.entries(campos)) if (v) conf[`totais.${k}`] = v.conf;
+    descontosConf(descontos, conf);
+    linhas.forEach((x, i) => {
+      for (const [k, v] of Object.entries(x.conf)) conf[`linhas[${i}].${k}`] = v;
+    });
+  } else if (tipo === "carga") {
+    const p = todo.match(/\b(soja|milho)\b/g) ?? [];
+    const s = new Set(p);
+    produto = s.size === 1 ? ([...s][0] as Produto) : null;
+    const { campos, descontos } = lerTotais(tx, "carga", 0);
+    totais = {
+      peso_bruto_kg: q(campos["peso_bruto_kg"]),
+      tara_kg: q(campos["tara_kg"]),
+      umidade_pct: q(campos["umidade_pct"]),
+      desconto_umidade_kg: q(campos["desconto_umidade_kg"]),
+      impureza_pct: q(campos["impureza_pct"]),
+      desconto_impureza_kg: q(campos["desconto_impureza_kg"]),
+      peso_liquido_kg: q(campos["peso_liquido_kg"]),
+      sacas: q(campos["sacas"]),
+      preco_saca: q(campos["preco_saca"]),
+      valor_bruto: q(campos["valor_bruto"]),
+      descontos: descontos.map(paraDesconto),
+      valor_liquido: q(campos["valor_liquido"]),
+    };
+    for (const [k, v] of Object.entries(campos)) if (v) conf[`totais.${k}`] = v.conf;
+    descontosConf(descontos, conf);
+  }
+  if (tipo) conf["tipo"] = 1;
+  if (produto) conf["produto"] = 1;
+
+  const leitura: LeituraRomaneio = {
+    tipo,
+    data,
+    produto,
+    uf: local?.uf ?? null,
+    municipio: local?.municipio ?? null,
+    comprador,
+    vendedor,
+    linhas: linhas.map((x) => x.linha),
+    totais,
+    confianca: conf,
+    avisos: [],
+  };
+  const conferencias = conferirLeitura(leitura);
+  for (const a of conferencias) {
+    if (a.codigo === "campo_ausente" || a.codigo === "tipo_desconhecido") continue;
+    for (const c of a.campos) if (conf[c] !== undefined) conf[c] = arred3(conf[c]! * FATOR_CONFERENCIA);
+  }
+  for (const k of Object.keys(conf)) conf[k] = arred3(conf[k]!);
+  leitura.avisos = [...avisos, ...conferencias];
+  return leitura;
+}
+
+function arred3(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}
+
+function q(a: Achado | undefined): number | null {
+  return a ? a.h / 100 : null;
+}
+
+function paraDesconto(d: { nome: string; valor: Achado | null; aliquota: Achado | null }): Desconto {
+  return { nome: d.nome, valor: d.valor ? d.valor.h / 100 : null, aliquota_pct: d.aliquota ? d.aliquota.h / 100 : null };
+}
+
+function descontosConf(ds: Array<{ valor: Achado | null; aliquota: Achado | null }>, conf: Record<string, number>): void {
+  ds.forEach((d, i) => {
+    if (d.valor) conf[`totais.descontos[${i}].valor`] = d.valor.conf;
+    if (d.aliquota) conf[`totais.descontos[${i}].aliquota_pct`] = d.aliquota.conf;
+  });
+}
+
+/** A JSON number (at most two decimals) back to integer hundredths. */
+function h(x: number): number {
+  return Math.round(x * 100);
+}
+
+const fmt = formatarBR;
+
+function ehTotaisAbate(t: TotaisAbate | TotaisCarga): t is TotaisAbate {
+  return "arrobas" in t;
+}
+
+/**
+ * The cross-checks alone, on fields as they stand (the page re-runs them after the user edits a
+ * field). Every relation is checked in integer hundredths/centavos; a document may round to the
+ * centésimo or truncate it, and may round arrobas per animal and sum, or round the total.
+ */
 export function conferirLeitura(l: LeituraRomaneio): AvisoRomaneio[] {
-  void l;
-  return [];
+  const av: AvisoRomaneio[] = [];
+  if (l.tipo === null) av.push({ codigo: "tipo_desconhecido", mensagem: "Não foi possível saber se é um romaneio de abate (gado) ou de carga (grãos).", campos: ["tipo"] });
+  const t = l.totais;
+  const ausentes: string[] = [];
+  if (l.data === null && !l.avisos.some((a) => a.codigo === "data_invalida")) ausentes.push("data");
+  if (t && ehTotaisAbate(t)) {
+    const kgs = l.linhas.map((x) => x.peso_carcaca_kg);
+    if (t.cabecas !== null && l.linhas.length > 0 && l.linhas.length !== t.cabecas) {
+      av.push({ codigo: "cabecas_linhas", mensagem: `O romaneio diz ${t.cabecas} cabeças, mas foram lidas ${l.linhas.length} linhas de animais.`, campos: ["totais.cabecas"] });
+    }
+    l.linhas.forEach((x, i) => {
+      if (x.bandas_kg && x.peso_carcaca_kg !== null) {
+        const s = h(x.bandas_kg[0]!) + h(x.bandas_kg[1]!);
+        if (s !== h(x.peso_carcaca_kg)) {
+          av.push({ codigo: "bandas", mensagem: `Animal ${x.identificacao ?? i + 1}: banda A ${fmt(h(x.bandas_kg[0]!))} kg + banda B ${fmt(h(x.bandas_kg[1]!))} kg = ${fmt(s)} kg, mas a carcaça diz ${fmt(h(x.peso_carcaca_kg))} kg.`, campos: [`linhas[${i}].bandas_kg`, `linhas[${i}].peso_carcaca_kg`] });
+        }
+      }
+      if (x.peso_carcaca_kg !== null && x.arrobas !== null) {
+        const kg = h(x.peso_carcaca_kg);
+        const a = h(x.arrobas);
+        if (a !== mulDivArredonda(kg, 1, 15) && a !== mulDivTrunca(kg, 1, 15)) {
+          av.push({ codigo: "arrobas_kg", mensagem: `Animal ${x.identificacao ?? i + 1}: ${fmt(kg)} kg ÷ 15 = ${fmt(mulDivArredonda(kg, 1, 15))} @, mas a linha diz ${fmt(a)} @.`, campos: [`linhas[${i}].peso_carcaca_kg`, `linhas[${i}].arrobas`] });
+        }
+      }
+    });
+    const todasKg = l.linhas.length > 0 && kgs.every((x) => x !== null);
+    if (todasKg && t.peso_carcaca_kg !== null) {
+      const s = kgs.reduce<number>((acc, x) => acc + h(x!), 0);
+      if (s !== h(t.peso_carcaca_kg)) {
+        av.push({ codigo: "soma_linhas", mensagem: `Os pesos dos animais somam ${fmt(s)} kg, mas o total diz ${fmt(h(t.peso_carcaca_kg))} kg.`, campos: ["totais.peso_carcaca_kg", ...l.linhas.map((_, i) => `linhas[${i}].peso_carcaca_kg`)] });
+      }
+    }
+    const arrLinhas = l.linhas.map((x) => x.arrobas);
+    const todasArr = l.linhas.length > 0 && arrLinhas.every((x) => x !== null);
+    const somaArr = todasArr ? arrLinhas.reduce<number>((acc, x) => acc + h(x!), 0) : null;
+    if (t.arrobas !== null) {
+      const a = h(t.arrobas);
+      if (t.peso_carcaca_kg !== null) {
+        const kg = h(t.peso_carcaca_kg);
+        const r = mulDivArredonda(kg, 1, 15);
+        const tr = mulDivTrunca(kg, 1, 15);
+        // rounding per animal and summing may drift a few centésimos from rounding the total
+        // (each animal's rounding moves the sum by at most half a centésimo)
+        const n = t.cabecas ?? l.linhas.length;
+        const porLinha = somaArr !== null ? a === somaArr && Math.abs(a - r) <= l.linhas.length : n > 0 && Math.abs(a - r) <= Math.max(1, Math.floor(n / 2));
+        if (a !== r && a !== tr && !porLinha) {
+          const perto = Math.abs(a - r) === 1 ? " (diferença de um centésimo: o documento parece arredondar de outro jeito, por animal ou truncando)" : "";
+          av.push({ codigo: "arrobas_kg", mensagem: `${fmt(kg)} kg ÷ 15 = ${fmt(r)} @, mas o total diz ${fmt(a)} @${perto}.`, campos: ["totais.peso_carcaca_kg", "totais.arrobas"] });
+        }
+      }
+      if (somaArr !== null && somaArr !== a) {
+        const kgOk = t.peso_carcaca_kg !== null && (a === mulDivArredonda(h(t.peso_carcaca_kg), 1, 15) || a === mulDivTrunca(h(t.peso_carcaca_kg), 1, 15));
+        // the total rounded from the total kg legitimately differs from the sum of rounded lines
+        if (!(kgOk && Math.abs(somaArr - a) <= l.linhas.length && todasKg)) {
+          av.push({ codigo: "soma_linhas", mensagem: `As arrobas dos animais somam ${fmt(somaArr)} @, mas o total diz ${fmt(a)} @.`, campos: ["totais.arrobas", ...l.linhas.map((_, i) => `linhas[${i}].arrobas`)] });
+        }
+      }
+    }
+    brutoPreco(av, t.arrobas, t.preco_arroba, t.valor_bruto, "arrobas", "@", "preco_arroba");
+    liquidoDescontos(av, t.valor_bruto, t.descontos, t.valor_liquido);
+    for (const k of ["cabecas", "peso_carcaca_kg", "arrobas", "preco_arroba", "valor_bruto", "valor_liquido"] as const) if (t[k] === null) ausentes.push(`totais.${k}`);
+  } else if (t) {
+    const partes = [t.peso_bruto_kg, t.tara_kg, t.desconto_umidade_kg, t.desconto_impureza_kg];
+    if (t.peso_liquido_kg !== null && partes.every((x) => x !== null)) {
+      const [b, ta, du, di] = partes.map((x) => h(x!)) as [number, number, number, number];
+      const esperado = b - ta - du - di;
+      if (esperado !== h(t.peso_liquido_kg)) {
+        av.push({ codigo: "peso_liquido", mensagem: `Peso bruto ${fmt(b)} kg − tara ${fmt(ta)} kg − umidade ${fmt(du)} kg − impureza ${fmt(di)} kg = ${fmt(esperado)} kg, mas o peso líquido diz ${fmt(h(t.peso_liquido_kg))} kg.`, campos: ["totais.peso_bruto_kg", "totais.tara_kg", "totais.desconto_umidade_kg", "totais.desconto_impureza_kg", "totais.peso_liquido_kg"] });
+      }
+    }
+    if (t.peso_liquido_kg !== null && t.sacas !== null) {
+      const kg = h(t.peso_liquido_kg);
+      const s = h(t.sacas);
+      const r = mulDivArredonda(kg, 1, 60);
+      if (s !== r && s !== mulDivTrunca(kg, 1, 60)) {
+        av.push({ codigo: "sacas_kg", mensagem: `${fmt(kg)} kg ÷ 60 = ${fmt(r)} sacas, mas o romaneio diz ${fmt(s)} sacas.`, campos: ["totais.peso_liquido_kg", "totais.sacas"] });
+      }
+    }
+    brutoPreco(av, t.sacas, t.preco_saca, t.valor_bruto, "sacas", "saca", "preco_saca");
+    liquidoDescontos(av, t.valor_bruto, t.descontos, t.valor_liquido);
+    for (const k of ["peso_bruto_kg", "tara_kg", "peso_liquido_kg", "sacas", "preco_saca", "valor_bruto", "valor_liquido"] as const) if (t[k] === null) ausentes.push(`totais.${k}`);
+  }
+  if (t) {
+    t.descontos.forEach((d, i) => {
+      if (d.valor !== null && d.aliquota_pct !== null && t.valor_bruto !== null) {
+        const e = mulDivArredonda(h(t.valor_bruto), h(d.aliquota_pct), 10000);
+        const tr = mulDivTrunca(h(t.valor_bruto), h(d.aliquota_pct), 10000);
+        if (h(d.valor) !== e && h(d.valor) !== tr) {
+          av.push({ codigo: "desconto_aliquota", mensagem: `${d.nome}: ${fmt(h(d.aliquota_pct))}% de R$ ${fmt(h(t.valor_bruto))} = R$ ${fmt(e)}, mas o romaneio diz R$ ${fmt(h(d.valor))}.`, campos: [`totais.descontos[${i}].valor`, `totais.descontos[${i}].aliquota_pct`, "totais.valor_bruto"] });
+        }
+      }
+      if (d.valor === null) ausentes.push(`totais.descontos[${i}].valor`);
+    });
+  }
+  if (ausentes.length) av.push({ codigo: "campo_ausente", mensagem: `Não foi possível ler: ${ausentes.join(", ")}.`, campos: ausentes });
+  return av;
+}
+
+function brutoPreco(av: AvisoRomaneio[], qtd: number | null, preco: number | null, bruto: number | null, nome: string, un: string, campoPreco: string): void {
+  if (qtd === null || preco === null || bruto === null) return;
+  const e = mulDivArredonda(h(qtd), h(preco), 100);
+  const tr = mulDivTrunca(h(qtd), h(preco), 100);
+  if (h(bruto) !== e && h(bruto) !== tr) {
+    av.push({ codigo: "bruto_preco", mensagem: `${fmt(h(qtd))} ${nome} × R$ ${fmt(h(preco))}/${un} = R$ ${fmt(e)}, mas o valor bruto diz R$ ${fmt(h(bruto))}.`, campos: [`totais.${nome}`, `totais.${campoPreco}`, "totais.valor_bruto"] });
+  }
+}
+
+function liquidoDescontos(av: AvisoRomaneio[], bruto: number | null, ds: Desconto[], liquido: number | null): void {
+  if (bruto === null || liquido === null || ds.some((d) => d.valor === null)) return;
+  const soma = ds.reduce((s, d) => s + h(d.valor!), 0);
+  const e = h(bruto) - soma;
+  if (e !== h(liquido)) {
+    av.push({ codigo: "liquido_descontos", mensagem: `Valor bruto R$ ${fmt(h(bruto))} − descontos R$ ${fmt(soma)} = R$ ${fmt(e)}, mas o líquido diz R$ ${fmt(h(liquido))}.`, campos: ["totais.valor_bruto", ...ds.map((_, i) => `totais.descontos[${i}].valor`), "totais.valor_liquido"] });
+  }
 }

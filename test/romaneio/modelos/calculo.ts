@@ -168,7 +168,7 @@ export function esperado(doc: Doc): Esperado {
   const descs: Desconto[] = doc.descontos.map((x) => ({ nome: x.nome, valor: n(x.valor), aliquota_pct: x.aliquota === null ? null : n(x.aliquota) }));
   if (doc.tipo === "abate") {
     const linhas: LinhaAbate[] = doc.linhas.map((l) => ({
-      identificacao: String(l.seq), sexo: l.sexo, peso_carcaca_kg: n(l.kg), bandas_kg: l.bandas ? [n(l.bandas[0]), n(l.bandas[1])] : null, arrobas: n(l.arrobas),
+      identificacao: doc.modelo === "abate-compacto" ? String(l.seq).padStart(2, "0") : String(l.seq), sexo: l.sexo, peso_carcaca_kg: n(l.kg), bandas_kg: l.bandas ? [n(l.bandas[0]), n(l.bandas[1])] : null, arrobas: n(l.arrobas),
     }));
     const totais: TotaisAbate = {
       cabecas: doc.linhas.length, peso_carcaca_kg: n(doc.kg), arrobas: n(doc.arrobas), preco_arroba: n(doc.preco), valor_bruto: n(doc.bruto), descontos: descs, valor_liquido: n(doc.liquido),

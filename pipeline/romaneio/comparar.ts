@@ -213,18 +213,19 @@ const CEM_POR_CENTO = 10_000n;
  * the romaneio's (hundredths of @, `alvo`). The simulator computes
  *   arrobas = round(cabeças × peso (hundredths of kg) × rendimento (hundredths of %) ÷ 150 000)
  * (to the hundredth, half up, as a romaneio shows them). A romaneio has no live weight: its
- * carcass weight per head at a 100% yield is the same business. The carcass total divided by the
- * heads is rarely a whole hundredth of a kg, and a receipt's arrobas are often the sum of each
- * animal's rounded arrobas, not total kg ÷ 15: so the weight is chosen so that the simulator's
- * rounding lands on the romaneio's arrobas. With a 100% yield that needs a multiple of the head
- * count within 15 consecutive integers (always for up to 15 head, by chance above); when there is
- * none, the yield moves by hundredths of a percent from 100% (the nearest first) until the
- * window [150 000·alvo − 75 000, 150 000·alvo + 75 000) holds a multiple of cabeças × rendimento.
+ * carcass weight per head at a 100% yield is the same business. But the carcass total divided by
+ * the heads is rarely a whole hundredth of a kg, and a receipt's arrobas are often the sum of each
+ * animal's rounded arrobas, not total kg ÷ 15: so the weight is chosen for the simulator's
+ * rounding to land on the romaneio's arrobas. At a 100% yield that needs a multiple of the head
+ * count among 15 consecutive integers (always up to 15 head, by chance above); when there is
+ * none, the yield moves from 100% by hundredths of a percent, the nearest first, at most
+ * `desvioMaximo`, until [150 000·alvo − 75 000, 150 000·alvo + 75 000) holds a multiple of
+ * cabeças × rendimento. null when none does (hundreds of head: the caller approximates).
  */
-export function pesoERendimento(cabecas: bigint, alvo: bigint): { peso: bigint; rendimento: bigint } | null {
+export function pesoERendimento(cabecas: bigint, alvo: bigint, desvioMaximo: bigint = DESVIO_MAXIMO_RENDIMENTO): { peso: bigint; rendimento: bigint } | null {
   const lo = ARROBA_X_RENDIMENTO * alvo - ARROBA_X_RENDIMENTO / 2n;
   const hi = ARROBA_X_RENDIMENTO * alvo + ARROBA_X_RENDIMENTO / 2n; // exclusive
-  for (let d = 0n; d <= 2_000n; d++) {
+  for (let d = 0n; d <= desvioMaximo; d++) {
     for (const rendimento of d === 0n ? [CEM_POR_CENTO] : [CEM_POR_CENTO - d, CEM_POR_CENTO + d]) {
       const passo = cabecas * rendimento;
       const peso = (lo + passo - 1n) / passo; // the smallest with cabeças × peso × rendimento >= lo
@@ -233,6 +234,9 @@ export function pesoERendimento(cabecas: bigint, alvo: bigint): { peso: bigint; 
   }
   return null;
 }
+
+/** How far from 100% the simulation's yield may move to hit the romaneio's arrobas: 1%. */
+export const DESVIO_MAXIMO_RENDIMENTO = 100n;
 
 function foraDaFaixa(v: bigint, [min, max]: readonly [number, number]): boolean {
   return v < BigInt(Math.round(min * 100)) || v > BigInt(Math.round(max * 100));
@@ -277,16 +281,19 @@ function simulacao(l: LeituraRomaneio, n: Negocio | null, hoje: string, avisos: 
     const cabecas = BigInt(cab!);
     if (cabecas < 1n || foraDaFaixa(cabecas * 100n, LIMITES.cabecas)) return sem(`número de cabeças (${cab}) fora da faixa do simulador`);
     if (quantidade <= 0n) return sem("as arrobas do romaneio são zero");
-    const pr = pesoERendimento(cabecas, quantidade);
-    if (!pr) return sem(`não há peso por cabeça que dê ${formatDecimalBR(numero(quantidade))} arrobas para ${cab} cabeças`);
+    // no exact weight within 1% of yield (hundreds of head): the nearest weight at 100%, and say so
+    const exato = pesoERendimento(cabecas, quantidade);
+    const pr = exato ?? { peso: divRound(15n * quantidade, cabecas), rendimento: CEM_POR_CENTO };
     if (foraDaFaixa(pr.peso, LIMITES.pesoVivoKg)) {
       return sem(`o peso de carcaça por cabeça (${formatDecimalBR(numero(pr.peso))} kg) fica fora da faixa do simulador`);
     }
     entrada = { ...base, cabecas: Number(cabecas), pesoVivoCentesimosKg: pr.peso, rendimentoCentesimosPct: pr.rendimento, sacasCentesimos: null };
-    nota =
-      `Simulação do romaneio: o peso de carcaça por cabeça (${formatDecimalBR(numero(pr.peso))} kg) entra como peso vivo, ` +
-      `com rendimento de ${taxa.format(numero(pr.rendimento))}%, para dar exatamente as ${formatDecimalBR(numero(quantidade))} arrobas do romaneio` +
-      (pr.rendimento === CEM_POR_CENTO ? "." : " (o rendimento difere de 100% só para acertar o arredondamento das arrobas).");
+    const peso = `o peso de carcaça por cabeça (${formatDecimalBR(numero(pr.peso))} kg) entra como peso vivo`;
+    const arrobas = `${formatDecimalBR(numero(quantidade))} arrobas do romaneio`;
+    nota = !exato
+      ? `Simulação do romaneio: ${peso}, com rendimento de 100%; com ${cab} cabeças nenhum peso ao centésimo de kg dá exatamente as ${arrobas}.`
+      : `Simulação do romaneio: ${peso}, com rendimento de ${taxa.format(numero(pr.rendimento))}%, para dar exatamente as ${arrobas}` +
+        (pr.rendimento === CEM_POR_CENTO ? "." : " (o rendimento difere de 100% só para acertar o arredondamento das arrobas).");
   } else {
     if (foraDaFaixa(quantidade, LIMITES.sacas)) return sem(`sacas (${formatDecimalBR(numero(quantidade))}) fora da faixa do simulador`);
     entrada = { ...base, cabecas: null, pesoVivoCentesimosKg: null, rendimentoCentesimosPct: null, sacasCentesimos: quantidade };
@@ -300,6 +307,13 @@ function simulacao(l: LeituraRomaneio, n: Negocio | null, hoje: string, avisos: 
     throw err;
   }
   r.observacoes.unshift(nota);
+  const arrobas = n.tipo === "abate" ? centesimos(r.quantidade.arrobas) : quantidade;
+  if (arrobas !== quantidade) {
+    r.avisos.push(
+      `As arrobas da simulação (${formatDecimalBR(r.quantidade.arrobas ?? 0)}) diferem das do romaneio (${formatDecimalBR(numero(quantidade))}) ` +
+        `pelo arredondamento do peso por cabeça: o bruto e o Funrural da simulação diferem na mesma proporção.`,
+    );
+  }
   return r;
 }
 
@@ -331,8 +345,10 @@ function partesNomeadas(nome: string): { partes: Set<Componente>; funrural: bool
  * has no simulator figure. A receipt without any Funrural line gets one row (romaneio null) with
  * the standard amount, so the producer sees it was not deducted (or not read).
  */
-function deducoes(descontos: readonly Desconto[], r: Resultado | null, avisos: string[]): DeducaoLadoALado[] {
-  const bruto = r ? centesimos(r.bruto) : null;
+function deducoes(descontos: readonly Desconto[], n: Negocio | null, avisos: string[]): DeducaoLadoALado[] {
+  // the romaneio's quantity × its price, to the centavo: the simulator's gross for the same
+  // business (the same formula), and there even when the head count was not read
+  const bruto = n?.preco != null && n.quantidade != null ? divRound(n.quantidade * n.preco, 100n) : null;
   const lidas = descontos.map((d) => ({ d, ...partesNomeadas(d.nome) }));
   const cobertas = new Set<Componente>(lidas.flatMap((x) => [...x.partes]));
   let restoDado = false;
@@ -353,7 +369,7 @@ function deducoes(descontos: readonly Desconto[], r: Resultado | null, avisos: s
   });
   const out: DeducaoLadoALado[] = linhas.map(({ nome, romaneio, simulador }) => ({ nome, romaneio, simulador }));
   if (!linhas.some((x) => x.cobre.size > 0)) {
-    const padrao = r ? r.deducoes.funrural.valor : null;
+    const padrao = bruto === null ? null : numero(divRound(bruto * BigInt(FUNRURAL_PADRAO.aliquotaCentesimos), 10_000n));
     out.push({ nome: "Funrural", romaneio: null, simulador: padrao });
     avisos.push(
       `O romaneio não mostra desconto de Funrural nem de SENAR (ou ele não foi lido)` +
@@ -402,7 +418,7 @@ export function compararRomaneio(
   }
 
   const sim = simulacao(l, n, hoje, avisos);
-  const lado = deducoes(l.totais?.descontos ?? [], sim, avisos);
+  const lado = deducoes(l.totais?.descontos ?? [], n, avisos);
 
   // a number the comparison uses that failed one of the reading's cross-checks: used as read, and said
   if (n) {

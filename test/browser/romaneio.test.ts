@@ -12,7 +12,7 @@ import { VENDOR_ROMANEIO, VENDOR_ROMANEIO_DIR } from "../../pipeline/publish/dep
 import { compararRomaneio, seriesDoRomaneio } from "../../pipeline/romaneio/comparar.ts";
 import { startServer, type RunningServer } from "../../pipeline/serve/app.ts";
 import { buildAssets } from "../../pipeline/serve/assets.ts";
-import { percentualBR, reaisComSinal } from "../../pipeline/serve/web/dom.ts";
+import { reaisComSinal } from "../../pipeline/serve/web/dom.ts";
 import { gerarCorpus, type DocumentoCorpus } from "../romaneio/corpus.ts";
 import { buildTestSite } from "../serve/site.ts";
 import { openChromium } from "./chromium.ts";
@@ -70,6 +70,9 @@ function servidorEstatico(dir: string): Promise<Server> {
   return new Promise((ok) => srv.listen(0, "127.0.0.1", () => ok(srv)));
 }
 
+/** "+1,25%", "−5,33%" (the same minus sign as the R$ difference beside it) */
+const pct = (p: number) => `${p > 0 ? "+" : p < 0 ? "−" : ""}${formatDecimalBR(Math.abs(p))}%`;
+
 const doc = (id: string) => corpus.find((d) => d.id === id)!;
 
 async function serie(id: string): Promise<SerieFile | null> {
@@ -109,7 +112,7 @@ async function comparacaoEsperada(l: LeituraRomaneio) {
   const c = compararRomaneio(l, { estadual: ids.estadual ? await serie(ids.estadual) : null, nacional: ids.nacional ? await serie(ids.nacional) : null }, { hoje: "2026-09-26" });
   return c.referencias.map((r) => ({
     escopo: r.escopo,
-    diferenca: r.diferenca === null ? "—" : `${reaisComSinal(r.diferenca)} (${r.diferenca_pct === null ? "—" : percentualBR(r.diferenca_pct)})`,
+    diferenca: r.diferenca === null ? "—" : `${reaisComSinal(r.diferenca)} (${r.diferenca_pct === null ? "—" : pct(r.diferenca_pct)})`,
   }));
 }
 
@@ -219,15 +222,34 @@ describe("romaneio page", { timeout: 180_000 }, () => {
   });
 
   it("reads a scanned PDF (no text layer) by drawing its page and running OCR on it", async () => {
-    const d = doc("carga-ticket-milho-ms");
+    const d = doc("abate-compacto-boi-sp");
     const { page, erros } = await abrir();
     await lerArquivo(page, d.arquivos.pdfEscaneado);
     expect(await page.locator("#arquivo-lido").innerText()).toContain("PDF, 1 página, lido por OCR");
+    expect(await campo(page, "uf").inputValue()).toBe("SP");
+    expect(await campo(page, "data").inputValue()).toBe("05/08/2026");
+    if (!d.esperado.totais || !("preco_arroba" in d.esperado.totais)) throw new Error("documento de abate esperado");
+    expect(await campo(page, "totais.preco_arroba").inputValue()).toBe(formatDecimalBR(d.esperado.totais.preco_arroba!));
+    expect(await referenciasNaPagina(page)).toEqual(await comparacaoEsperada({ ...d.esperado, confianca: {}, avisos: [] }));
+    expect(await page.locator("#referencias tbody tr").count()).toBeGreaterThan(0);
+    expect(erros).toEqual([]);
+    await page.close();
+  });
+
+  it("shows a grain load ticket's own fields (no animals table) and the comparison's references and warnings", async () => {
+    const d = doc("carga-ticket-milho-ms");
+    const { page, erros } = await abrir();
+    await lerArquivo(page, d.arquivos.pdf);
     expect(await campo(page, "tipo").inputValue()).toBe("carga");
     expect(await campo(page, "produto").inputValue()).toBe("milho");
     if (!d.esperado.totais || !("preco_saca" in d.esperado.totais)) throw new Error("documento de carga esperado");
     expect(await campo(page, "totais.sacas").inputValue()).toBe(formatDecimalBR(d.esperado.totais.sacas!));
-    expect(await page.locator("#referencias tbody tr").count()).toBeGreaterThan(0);
+    expect(await campo(page, "totais.preco_saca").inputValue()).toBe(formatDecimalBR(d.esperado.totais.preco_saca!));
+    expect(await page.locator("#form tr[data-linha]").count()).toBe(0);
+    const ids = seriesDoRomaneio({ ...d.esperado, confianca: {}, avisos: [] });
+    const c = compararRomaneio({ ...d.esperado, confianca: {}, avisos: [] }, { estadual: ids.estadual ? await serie(ids.estadual) : null, nacional: ids.nacional ? await serie(ids.nacional) : null }, { hoje: "2026-09-26" });
+    expect(await page.locator("#referencias tbody tr").count()).toBe(c.referencias.length);
+    expect(await page.locator("#comparacao-avisos li").allInnerTexts()).toEqual(c.avisos);
     expect(erros).toEqual([]);
     await page.close();
   });
@@ -273,8 +295,11 @@ describe("romaneio page on the self-host server", { timeout: 180_000 }, () => {
       });
       await page.goto(new URL("romaneio/", srv.url).href);
       await page.waitForSelector("body[data-pronto=ok]", { state: "attached" });
-      await page.setInputFiles("#arquivo", doc("abate-compacto-boi-sp").arquivos.pdfEscaneado);
-      await page.waitForSelector("body[data-lido=ok]", { state: "attached", timeout: 120_000 });
+      await page.setInputFiles("#arquivo", doc("abate-grande-vaca-sp").arquivos.png);
+      // a refused wasm compile or worker ends the reading with an error, not with a timeout
+      await page.waitForSelector("body[data-lido=ok], body[data-lido=erro]", { state: "attached", timeout: 120_000 });
+      expect(await page.locator("#erro").isHidden()).toBe(true);
+      expect(await page.locator("body").getAttribute("data-lido")).toBe("ok");
       expect(violacoes).toEqual([]);
     } finally {
       await visitante.close();

@@ -14,7 +14,7 @@ import { ALL_UFS, UFS } from "../../domain/ufs.ts";
 import { compararRomaneio, seriesDoRomaneio } from "../../romaneio/comparar.ts";
 import { conferirLeitura, CONFIANCA_MINIMA, lerRomaneio } from "../../romaneio/ler.ts";
 import { criarLeitorNavegador, ErroLeituraNavegador, type Progresso, type ResultadoNavegador } from "../../romaneio/ocr-navegador.ts";
-import { clear, dataBR, el, hojeBrasilia, percentualBR, preco, reaisComSinal } from "./dom.ts";
+import { clear, dataBR, el, hojeBrasilia, preco, reaisComSinal } from "./dom.ts";
 
 /** The site's root, wherever it is served from (GitHub Pages serves it under /{repo}/). */
 const RAIZ = new URL("../", location.href);
@@ -81,6 +81,11 @@ let comparacoes = 0;
 const leitor = criarLeitorNavegador(VENDOR, mostrarProgresso);
 
 // ---------- values <-> text ----------
+
+/** "+1,25%", "−5,33%": the same minus sign as the R$ difference beside it */
+function percentualComSinal(p: number): string {
+  return `${p > 0 ? "+" : p < 0 ? "−" : ""}${formatDecimalBR(Math.abs(p))}%`;
+}
 
 /** "1.234,56" / "1234,5" / "540" -> 1234.56 (computed in hundredths); null when it is not a number */
 function numeroBR(texto: string): number | null {
@@ -441,7 +446,7 @@ function mostrarComparacao(c: ComparacaoRomaneio): void {
                 el(
                   "td",
                   { class: "num", "data-campo": "diferenca", "data-sinal": sinal },
-                  r.diferenca === null ? "—" : `${reaisComSinal(r.diferenca)} (${r.diferenca_pct === null ? "—" : percentualBR(r.diferenca_pct)})`,
+                  r.diferenca === null ? "—" : `${reaisComSinal(r.diferenca)} (${r.diferenca_pct === null ? "—" : percentualComSinal(r.diferenca_pct)})`,
                 ),
                 el("td", { class: "num", "data-campo": "diferenca_total", "data-sinal": sinal }, r.diferenca_total === null ? "—" : reaisComSinal(r.diferenca_total)),
               );

@@ -382,7 +382,9 @@ function deducoes(descontos: readonly Desconto[], n: Negocio | null, avisos: str
 /**
  * The romaneio against the published prices. `series` are the documents of seriesDoRomaneio's
  * ids (cotacao/{id}.json; null when there is none or it could not be read); `hoje` (Brasília,
- * YYYY-MM-DD) dates the romaneio against today.
+ * YYYY-MM-DD) dates the romaneio against today. It does not consult the catalogue (only
+ * seriesDoRomaneio does), so a browser bundle that takes the ids from index.json need not carry
+ * the sources' parsers.
  */
 export function compararRomaneio(
   l: LeituraRomaneio,
@@ -392,7 +394,6 @@ export function compararRomaneio(
   const hoje = opts.hoje ?? hojeEmBrasilia();
   const avisos: string[] = [];
   const n = negocioDe(l);
-  const ids = seriesDoRomaneio(l);
   const produto = l.produto && isProduto(l.produto) ? PRODUTO_INFO[l.produto].nome.toLowerCase() : null;
 
   const referencias: ReferenciaDoDia[] = [];
@@ -401,16 +402,15 @@ export function compararRomaneio(
   else {
     if (l.data > hoje) avisos.push(`A data lida do romaneio (${dataBR(l.data)}) é posterior a hoje (${dataBR(hoje)}): confira a data.`);
     if (series.estadual) {
-      const r = referencia("estadual", ids.estadual ?? seriesId({ produto: l.produto as Produto, uf: series.estadual.uf }), series.estadual, l, n, avisos);
+      const r = referencia("estadual", seriesId({ produto: series.estadual.produto as Produto, uf: series.estadual.uf }), series.estadual, l, n, avisos);
       if (r) referencias.push(r);
     } else if (!l.uf) avisos.push("UF do romaneio não lida: sem referência estadual.");
-    else if (!ids.estadual) avisos.push(`Não há série estadual de ${produto} em ${l.uf}: só a referência nacional.`);
-    else avisos.push(`Série ${ids.estadual} indisponível: sem referência estadual.`);
+    else avisos.push(`Sem série estadual de ${produto} para ${l.uf}: só a referência nacional.`);
     if (series.nacional) {
-      const r = referencia("nacional", ids.nacional ?? (l.produto as string), series.nacional, l, n, avisos);
+      // a national document's uf is where its indicator is quoted (CEPEA's boi gordo: SP), not part of its id
+      const r = referencia("nacional", seriesId({ produto: series.nacional.produto as Produto, uf: null }), series.nacional, l, n, avisos);
       if (r) referencias.push(r);
-    } else if (!ids.nacional) avisos.push(`Não há série nacional de ${produto}: sem referência nacional.`);
-    else avisos.push(`Série ${ids.nacional} indisponível: sem referência nacional.`);
+    } else avisos.push(`Sem série nacional de ${produto}: sem referência nacional.`);
     if (n && n.preco === null && referencias.length) avisos.push(`Sem diferença para a referência: ${n.nomePreco} não lido (${n.campoPreco}).`);
     else if (n && n.quantidade === null && referencias.length) {
       avisos.push(`Sem diferença total: ${n.nomeQuantidade} não lidas (${n.campoQuantidade}).`);

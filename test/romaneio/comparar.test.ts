@@ -231,11 +231,11 @@ describe("compararRomaneio: the reference of the day", () => {
     const c = compararRomaneio(abate({}, { uf: "PI" }), { estadual: null, nacional: CEPEA }, { hoje: HOJE });
     valida(c);
     expect(c.referencias.map((r) => r.escopo)).toEqual(["nacional"]);
-    expect(c.avisos).toContainEqual("Não há série estadual de boi gordo em PI: só a referência nacional.");
+    expect(c.avisos).toContainEqual("Sem série estadual de boi gordo para PI: só a referência nacional.");
     const semUf = compararRomaneio(abate({}, { uf: null }), { estadual: null, nacional: CEPEA }, { hoje: HOJE });
     expect(semUf.avisos).toContainEqual("UF do romaneio não lida: sem referência estadual.");
-    const indisponivel = compararRomaneio(abate(), { estadual: null, nacional: CEPEA }, { hoje: HOJE });
-    expect(indisponivel.avisos).toContainEqual("Série boi_gordo/MS indisponível: sem referência estadual.");
+    const semNacional = compararRomaneio(abate(), { estadual: MS, nacional: null }, { hoje: HOJE });
+    expect(semNacional.avisos).toContainEqual("Sem série nacional de boi gordo: sem referência nacional.");
   });
 
   it("a series in another unit (RS, per kg of live weight) is not converted", () => {

@@ -97,7 +97,7 @@ function numerosDaLinha(linha: string): Numero[] {
     const fim = ini + tok.length;
     const depois = linha.slice(fim);
     // a CPF/CNPJ or a plate is not a quantity
-    if (/^[/-]\d/.test(depois) || /^-[0-9A-Z]/.test(depois)) continue;
+    if (/^[/-]\d{2}/.test(depois) || /^-[0-9A-Z]/.test(depois) || (/^\/\d/.test(depois) && !tok.includes(","))) continue;
     if (/^[A-Za-zÀ-ÿ]/.test(depois) && !/^(kg|KG|Kg|sc|t\b)/.test(depois)) continue;
     const dig = digitosOcr(tok);
     if (dig === null) continue;
@@ -112,11 +112,12 @@ function numerosDaLinha(linha: string): Numero[] {
 interface Achado {
   h: number;
   conf: number;
+  linha: number;
 }
 
 function achado(tx: Texto, i: number, n: Numero): Achado {
   const c = confianca(tx, i, n.inicio, n.fim);
-  return { h: n.h, conf: n.trocado ? c * FATOR_TROCA : c };
+  return { h: n.h, conf: n.trocado ? c * FATOR_TROCA : c, linha: i };
 }
 
 type Campos = Record<string, Achado | undefined>;
@@ -126,6 +127,27 @@ function rotulo(norm: string, nums: Numero[]): string {
   let s = norm;
   for (const n of [...nums].reverse()) s = s.slice(0, n.inicio) + " " + s.slice(n.fim);
   return s.replace(/[“”"'|]/g, " ").replace(/\s+/g, " ").trim();
+}
+
+/**
+ * Two label-and-value pairs merged on one line ("Sacas 60 kg: 551,40   Preço/saca: R$ 49,75"):
+ * split at wide gaps where a new label starts; a gap followed by numbers only stays in its pair.
+ */
+function gruposDaLinha(linha: string): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  let ini = 0;
+  for (const m of linha.matchAll(/\s{3,}/g)) {
+    const prox = linha.slice(m.index! + m[0].length);
+    const seg = prox.split(/\s{3,}/)[0]!;
+    const temRotulo = /[A-Za-zÀ-ÿ]{3,}/.test(seg.replace(/R\$|\bkg\b/gi, ""));
+    const anterior = linha.slice(ini, m.index!);
+    if (temRotulo && /\d/.test(anterior) && /[A-Za-zÀ-ÿ]{3,}/.test(anterior)) {
+      out.push([ini, m.index!]);
+      ini = m.index! + m[0].length;
+    }
+  }
+  out.push([ini, linha.length]);
+  return out;
 }
 
 function ehDesconto(r: string): boolean {
@@ -155,12 +177,15 @@ function lerTotais(tx: Texto, tipo: "abate" | "carga", inicio: number): { campos
     if (a && !campos[k]) campos[k] = a;
   };
   for (let i = inicio; i < tx.linhas.length; i++) {
-    let nums = numerosDaLinha(tx.linhas[i]!);
+    const todos = numerosDaLinha(tx.linhas[i]!);
+    const grupos = gruposDaLinha(tx.linhas[i]!);
+    for (const [g0, g1] of grupos) {
+    let nums = todos.filter((n) => n.inicio >= g0 && n.fim <= g1);
     let iv = i;
-    const r = rotulo(tx.norm[i]!, nums);
+    const r = rotulo(tx.norm[i]!.slice(g0, g1), nums.map((n) => ({ ...n, inicio: n.inicio - g0, fim: n.fim - g0 })));
     if (!/[a-z]/.test(r)) continue;
     // a label whose value went to the next line
-    if (nums.length === 0 && i + 1 < tx.linhas.length) {
+    if (nums.length === 0 && grupos.length === 1 && i + 1 < tx.linhas.length) {
       const prox = numerosDaLinha(tx.linhas[i + 1]!);
       if (prox.length > 0 && !/[a-z]{2}/.test(rotulo(tx.norm[i + 1]!, prox).replace(/\b(r\$|kg)\b/g, ""))) {
         nums = prox;
@@ -179,7 +204,7 @@ function lerTotais(tx: Texto, tipo: "abate" | "carga", inicio: number): { campos
       else if (/bruto/.test(r)) pegar("valor_bruto", ultimo);
       else if (/liquido|a receber/.test(r)) pegar("valor_liquido", ultimo);
       else if (/preco|valor da|vlr\.? da/.test(r)) pegar("preco_arroba", ultimo);
-      else if (ehDesconto(r)) descontos.push(desconto(tx, iv, i, nums));
+      else if (ehDesconto(r)) descontos.push(desconto(tx, iv, i, nums, g0, g1));
     } else {
       if (/peso bruto/.test(r)) pegar("peso_bruto_kg", ultimo);
       else if (/\btara\b/.test(r)) pegar("tara_kg", ultimo);
@@ -197,18 +222,19 @@ function lerTotais(tx: Texto, tipo: "abate" | "carga", inicio: number): { campos
       } else if (/bruto/.test(r)) pegar("valor_bruto", ultimo);
       else if (/liquido|a receber/.test(r) && !/peso/.test(r)) pegar("valor_liquido", ultimo);
       else if (/preco/.test(r)) pegar("preco_saca", ultimo);
-      else if (ehDesconto(r)) descontos.push(desconto(tx, iv, i, nums));
+      else if (ehDesconto(r)) descontos.push(desconto(tx, iv, i, nums, g0, g1));
     }
     void valor;
+    }
   }
   return { campos, descontos };
 }
 
-function desconto(tx: Texto, iv: number, i: number, nums: Numero[]): { nome: string; valor: Achado | null; aliquota: Achado | null; linha: number } {
+function desconto(tx: Texto, iv: number, i: number, nums: Numero[], g0: number, g1: number): { nome: string; valor: Achado | null; aliquota: Achado | null; linha: number } {
   const pct = nums.find((n) => n.pct) ?? (nums.length >= 2 ? nums[0] : undefined);
   const resto = nums.filter((n) => n !== pct);
   return {
-    nome: nomeDoDesconto(tx.linhas[i]!),
+    nome: nomeDoDesconto(iv === i ? tx.linhas[i]!.slice(g0, g1) : tx.linhas[i]!),
     aliquota: pct ? achado(tx, iv, pct) : null,
     valor: resto.length ? achado(tx, iv, resto[resto.length - 1]!) : null,
     linha: iv,
@@ -253,27 +279,23 @@ function lerLinhas(tx: Texto, bandas: boolean): { linhas: LinhaLida[]; fim: numb
     let par: number[] | null = null;
     const n = pesos.length;
     const [p4, p3, p2, p1] = [pesos[n - 4], pesos[n - 3], pesos[n - 2]!, pesos[n - 1]!];
-    if (ehArroba(p2, p1)) {
+    const banda = (x: Numero, y: Numero): void => {
+      const ba = achado(tx, i, x);
+      const bb = achado(tx, i, y);
+      par = [ba.h / 100, bb.h / 100];
+      conf["bandas_kg"] = Math.min(ba.conf, bb.conf);
+    };
+    if (!bandas || (p4 && p3)) {
       kg = a(p2, "peso_carcaca_kg");
       arrobas = a(p1, "arrobas");
-      if (bandas && p4 && p3) {
-        const ba = achado(tx, i, p4);
-        const bb = achado(tx, i, p3);
-        par = [ba.h / 100, bb.h / 100];
-        conf["bandas_kg"] = Math.min(ba.conf, bb.conf);
-      }
-    } else if (bandas && p3 && p3.h + p2.h === p1.h) {
-      const ba = achado(tx, i, p3);
-      const bb = achado(tx, i, p2);
-      par = [ba.h / 100, bb.h / 100];
-      conf["bandas_kg"] = Math.min(ba.conf, bb.conf);
+      if (bandas && p4 && p3) banda(p4, p3);
+    } else if (ehArroba(p2, p1)) {
+      kg = a(p2, "peso_carcaca_kg");
+      arrobas = a(p1, "arrobas");
+    } else if (p3 && p3.h + p2.h === p1.h) {
+      banda(p3, p2);
       kg = a(p1, "peso_carcaca_kg");
-    } else if (bandas && n === 2) {
-      const ba = achado(tx, i, p2);
-      const bb = achado(tx, i, p1);
-      par = [ba.h / 100, bb.h / 100];
-      conf["bandas_kg"] = Math.min(ba.conf, bb.conf);
-    }
+    } else if (n === 2) banda(p2, p1);
     conf["identificacao"] = confianca(tx, i, desloc, desloc + m[1]!.length);
     if (sexo) conf["sexo"] = sx ? confianca(tx, i, desloc + m[1]!.length, desloc + l.length) : 0;
     out.push({ linha: { identificacao: id, sexo, peso_carcaca_kg: kg, bandas_kg: par, arrobas }, conf });
@@ -378,7 +400,11 @@ export function lerRomaneio(t: TextoLido): LeituraRomaneio {
     for (const [k, v] of Object.entries(p.conf)) conf[`vendedor.${k}`] = v;
     if (p.valido === false) docsInvalidos.push("vendedor.documento");
   }
-  const iNome = tx.linhas.findIndex((l) => /[A-Za-zÀ-ÿ]{3}/.test(l));
+  // the letterhead: the first line that is a name (no label, no number before a CNPJ)
+  const iNome = tx.linhas.findIndex((l) => {
+    const antes = l.split(/\b(?:CNPJ|CNP\)|CNPJ\))/)[0]!;
+    return /[A-Za-zÀ-ÿ]{3}/.test(antes) && numerosDaLinha(antes).length === 0 && !/^[^:]{0,30}:/.test(antes) && !/romaneio|ticket|pesagem/i.test(antes);
+  });
   if (iNome >= 0 && iNome !== iVend) {
     const l = tx.linhas[iNome]!;
     const nome = limparNome(l.replace(/^[\s“”"|]+/, ""));
@@ -407,6 +433,7 @@ export function lerRomaneio(t: TextoLido): LeituraRomaneio {
   let produto: Produto | null = null;
   let linhas: LinhaLida[] = [];
   let totais: TotaisAbate | TotaisCarga | null = null;
+  const linhaDe: Record<string, number> = {};
   if (tipo === "abate") {
     const bandas = /\bbanda/.test(todo);
     const lidas = lerLinhas(tx, bandas);
@@ -425,8 +452,8 @@ export function lerRomaneio(t: TextoLido): LeituraRomaneio {
       descontos: descontos.map(paraDesconto),
       valor_liquido: q(campos["valor_liquido"]),
     };
-    for (const [k, v] of Object.entries(campos)) if (v) conf[`totais.${k}`] = v.conf;
-    descontosConf(descontos, conf);
+    for (const [k, v] of Object.entries(campos)) if (v) (conf[`totais.${k}`] = v.conf), (linhaDe[`totais.${k}`] = v.linha);
+    descontosConf(descontos, conf, linhaDe);
     linhas.forEach((x, i) => {
       for (const [k, v] of Object.entries(x.conf)) conf[`linhas[${i}].${k}`] = v;
     });
@@ -449,8 +476,14 @@ export function lerRomaneio(t: TextoLido): LeituraRomaneio {
       descontos: descontos.map(paraDesconto),
       valor_liquido: q(campos["valor_liquido"]),
     };
-    for (const [k, v] of Object.entries(campos)) if (v) conf[`totais.${k}`] = v.conf;
-    descontosConf(descontos, conf);
+    for (const [k, v] of Object.entries(campos)) if (v) (conf[`totais.${k}`] = v.conf), (linhaDe[`totais.${k}`] = v.linha);
+    descontosConf(descontos, conf, linhaDe);
+  }
+  // a text that stops before the net value was cut (a torn photo, a page missing): the number
+  // on its last line may be cut too ("Desc.: 6" of "68 kg"), so it is not believed
+  if (totais && totais.valor_liquido === null) {
+    const ultima = tx.linhas.map((l) => l.trim() !== "").lastIndexOf(true);
+    for (const [k, a] of Object.entries(linhaDe)) if (a === ultima && conf[k] !== undefined) conf[k] = conf[k]! * FATOR_CONFERENCIA * FATOR_TROCA;
   }
   if (tipo) conf["tipo"] = 1;
   if (produto) conf["produto"] = 1;
@@ -468,6 +501,7 @@ export function lerRomaneio(t: TextoLido): LeituraRomaneio {
     confianca: conf,
     avisos: [],
   };
+  leitura.avisos = avisos;
   const conferencias = conferirLeitura(leitura);
   for (const a of conferencias) {
     if (a.codigo === "campo_ausente" || a.codigo === "tipo_desconhecido") continue;
@@ -490,10 +524,10 @@ function paraDesconto(d: { nome: string; valor: Achado | null; aliquota: Achado 
   return { nome: d.nome, valor: d.valor ? d.valor.h / 100 : null, aliquota_pct: d.aliquota ? d.aliquota.h / 100 : null };
 }
 
-function descontosConf(ds: Array<{ valor: Achado | null; aliquota: Achado | null }>, conf: Record<string, number>): void {
+function descontosConf(ds: Array<{ valor: Achado | null; aliquota: Achado | null }>, conf: Record<string, number>, linhaDe: Record<string, number>): void {
   ds.forEach((d, i) => {
-    if (d.valor) conf[`totais.descontos[${i}].valor`] = d.valor.conf;
-    if (d.aliquota) conf[`totais.descontos[${i}].aliquota_pct`] = d.aliquota.conf;
+    if (d.valor) (conf[`totais.descontos[${i}].valor`] = d.valor.conf), (linhaDe[`totais.descontos[${i}].valor`] = d.valor.linha);
+    if (d.aliquota) (conf[`totais.descontos[${i}].aliquota_pct`] = d.aliquota.conf), (linhaDe[`totais.descontos[${i}].aliquota_pct`] = d.aliquota.linha);
   });
 }
 

@@ -64,6 +64,8 @@ export interface OpcoesLeitorOcr {
   /** Bench only: Tesseract parameters over PARAMETROS_TESSERACT, and whether to deskew. */
   parametros?: Record<string, string>;
   rotateAuto?: boolean;
+  /** Bench only: resolution of a scanned PDF page rendered for OCR (default DPI_PDF). */
+  dpiPdf?: number;
 }
 
 /** Largest image (width × height) handed to Tesseract: a 12 MP phone photo passes, a decompression bomb does not. */
@@ -96,6 +98,7 @@ export function criarLeitorOcr(opts: OpcoesLeitorOcr = {}): LeitorOcr {
   const fila = Math.max(0, Math.floor(opts.fila ?? 4));
   const parametros = { ...PARAMETROS_TESSERACT, ...opts.parametros };
   const rotateAuto = opts.rotateAuto ?? OPCOES_RECONHECER.rotateAuto;
+  const dpiPdf = opts.dpiPdf ?? DPI_PDF;
   let fechado = false;
 
   const vagas: Vaga[] = [];
@@ -262,7 +265,7 @@ export function criarLeitorOcr(opts: OpcoesLeitorOcr = {}): LeitorOcr {
       const render = (async () => {
         for (let p = 1; p <= paginas; p++) {
           const pagina = await doc.getPage(p);
-          let escala = DPI_PDF / 72;
+          let escala = dpiPdf / 72;
           const base = pagina.getViewport({ scale: 1 });
           const px = base.width * base.height * escala * escala;
           if (px > PIXELS_MAXIMOS) escala *= Math.sqrt(PIXELS_MAXIMOS / px);

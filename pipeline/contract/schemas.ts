@@ -10,7 +10,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import { createHash } from "node:crypto";
+import { _, Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { PipelineError, type Stage } from "../domain/errors.ts";
 import { hasAtMostTwoDecimals } from "../domain/money.ts";
@@ -20,6 +21,7 @@ import { isUF, type UF } from "../domain/ufs.ts";
 import { SOURCES } from "../sources/index.ts";
 import { checarAgregado, checarSerie } from "./checks.ts";
 import { linha, problemasDoAjv, type Problema } from "./messages.ts";
+import { CHAVE_DOS_VALIDADORES, VALIDADORES } from "./validadores.gerados.ts";
 
 /** Absolute path of the schemas/ folder at the repository root. */
 export const SCHEMA_DIR = fileURLToPath(new URL("../../schemas/", import.meta.url));
@@ -91,46 +93,112 @@ type FormatsPlugin = (ajv: Ajv2020) => Ajv2020;
 const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin }).default ??
   addFormatsModule) as unknown as FormatsPlugin;
 
+/**
+ * The contract's Ajv (2020-12, every error, strict, verbose, formats). `fonte`: keep each
+ * validator's code for `npm run gerar`, whose standalone module names the formats `FORMATOS`
+ * (ajv-formats' full set and decimal2, as here) instead of requiring ajv-formats' own.
+ */
+export function novoAjv(fonte = false): Ajv2020 {
+  const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true, ...(fonte ? { code: { source: true, lines: true } } : {}) });
+  addFormats(ajv);
+  // `multipleOf: 0.01` cannot be used for money: Ajv rejects 0.07 and 1234.56 (float
+  // division), and with `multipleOfPrecision` it accepts 347.70000000000005.
+  ajv.addFormat("decimal2", { type: "number", validate: isDecimal2 });
+  if (fonte) ajv.opts.code.formats = _`FORMATOS`;
+  return ajv;
+}
+
 let validators: Map<string, ValidateFunction> | undefined;
 let catalogoCompilado = "";
+
+/** The enums of products and sources, as the schemas are compiled with them. */
+export interface EnumsDoCatalogo {
+  produto: readonly string[];
+  fonte: readonly string[];
+}
 
 /**
  * The enums of products and sources come from the catalogue: schemas/common.schema.json holds
  * the shipped catalogue's (written by `npm run gerar`, checked by test/gerados.test.ts), and the
  * validator uses the live catalogue's, so a product or source registered at run time validates.
  */
-function enumsDoCatalogo(): { produto: string[]; fonte: string[] } {
+function enumsDoCatalogo(): EnumsDoCatalogo {
   return { produto: [...PRODUTOS], fonte: SOURCES.map((s) => s.id) };
 }
 
-/** Compiles every schema once per catalogue; later calls reuse the compiled validators. */
-function compiled(): Map<string, ValidateFunction> {
-  const enums = enumsDoCatalogo();
-  const chave = JSON.stringify(enums);
-  if (validators && catalogoCompilado === chave) return validators;
-  const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true });
-  addFormats(ajv);
-  // `multipleOf: 0.01` cannot be used for money: Ajv rejects 0.07 and 1234.56 (float
-  // division), and with `multipleOfPrecision` it accepts 347.70000000000005.
-  ajv.addFormat("decimal2", { type: "number", validate: isDecimal2 });
-  const files = listSchemaFiles();
-  for (const f of files) {
-    const schema = JSON.parse(readFileSync(join(SCHEMA_DIR, f), "utf8")) as { $id?: string; $defs?: Record<string, { enum?: unknown[] }> };
+type SchemaLido = { $id?: string; $defs?: Record<string, { enum?: unknown[] }> };
+
+/**
+ * The schemas as they are compiled, in file order: `$id` checked against the file name, and
+ * common.schema.json's enums of products and sources replaced by `enums` (copies: the parsed
+ * inputs are left as they are).
+ */
+export function schemasDoContrato(lidos: Iterable<readonly [string, unknown]>, enums: EnumsDoCatalogo): Array<[string, SchemaLido]> {
+  const out: Array<[string, SchemaLido]> = [];
+  for (const [f, parsed] of lidos) {
+    const schema = structuredClone(parsed) as SchemaLido;
     if (schema.$id !== f) throw new PipelineError({ stage: "validate", reason: `schemas/${f}: "$id" deve ser "${f}" (recebido ${JSON.stringify(schema.$id)})` });
     if (f === "common.schema.json") {
-      for (const k of ["produto", "fonte"] as const) if (schema.$defs?.[k]) schema.$defs[k].enum = enums[k];
+      for (const k of ["produto", "fonte"] as const) if (schema.$defs?.[k]) schema.$defs[k].enum = [...enums[k]];
     }
-    ajv.addSchema(schema);
+    out.push([f, schema]);
   }
+  return out;
+}
+
+/**
+ * What the validators are compiled from, as one hash: the standalone module of `npm run gerar`
+ * records it, and a run uses that module only when the schemas and the catalogue it validates
+ * with hash the same (a schema edited without `npm run gerar`, or a product registered at run
+ * time, is compiled instead, as before the module existed).
+ */
+export function chaveDoContrato(schemas: ReadonlyArray<readonly [string, unknown]>): string {
+  return createHash("sha256").update(JSON.stringify(schemas)).digest("hex");
+}
+
+/** Compiles the schemas with Ajv (used when the generated module does not match them). */
+export function compilarSchemas(schemas: ReadonlyArray<readonly [string, unknown]>, ajv = novoAjv()): Map<string, ValidateFunction> {
+  for (const [, schema] of schemas) ajv.addSchema(schema as object);
   const out = new Map<string, ValidateFunction>();
-  for (const f of files) {
+  for (const [f] of schemas) {
     const v = ajv.getSchema(f);
     if (!v) throw new PipelineError({ stage: "validate", reason: `schemas/${f}: não compilou` });
     out.set(f, v);
   }
-  validators = out;
-  catalogoCompilado = chave;
   return out;
+}
+
+/** Validators of every schema once per catalogue: the generated module's when it matches, compiled otherwise. */
+function compiled(): Map<string, ValidateFunction> {
+  const enums = enumsDoCatalogo();
+  const chave = JSON.stringify(enums);
+  if (validators && catalogoCompilado === chave) return validators;
+  const files = listSchemaFiles();
+  const schemas = schemasDoContrato(
+    files.map((f) => [f, JSON.parse(readFileSync(join(SCHEMA_DIR, f), "utf8"))] as const),
+    enums,
+  );
+  validators = validadoresGerados(schemas) ?? compilarSchemas(schemas);
+  catalogoCompilado = chave;
+  return validators;
+}
+
+/** The generated module's validators, when they were generated from exactly these schemas. */
+function validadoresGerados(schemas: ReadonlyArray<readonly [string, unknown]>): Map<string, ValidateFunction> | null {
+  if (CHAVE_DOS_VALIDADORES !== chaveDoContrato(schemas)) return null;
+  const out = new Map<string, ValidateFunction>();
+  for (const [f] of schemas) {
+    const v = VALIDADORES[f];
+    if (!v) return null;
+    out.set(f, v);
+  }
+  return out;
+}
+
+/** Test-only: whether this process validates with the generated module (true) or compiled the schemas (false). */
+export function usaValidadoresGerados(): boolean {
+  const v = compiled();
+  return [...v].every(([f, fn]) => VALIDADORES[f] === fn);
 }
 
 function problemasDoDocumento(match: SchemaMatch, data: unknown): Problema[] {

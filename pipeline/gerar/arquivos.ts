@@ -12,6 +12,7 @@ import { PROJECT_URL, SITE_URL, type SiteUrls } from "../domain/site.ts";
 import { renderClient } from "../openapi/client.ts";
 import { citacaoCff, licencaTexto } from "../render/licenca.ts";
 import { gerarDeclaracoes, porSchema, type Schemas } from "./tipos.ts";
+import { gerarValidadores } from "./validadores.ts";
 
 /** Repository root (this file is pipeline/gerar/arquivos.ts). */
 export const RAIZ = fileURLToPath(new URL("../../", import.meta.url));
@@ -24,6 +25,8 @@ export const GERADOS = {
   common: "schemas/common.schema.json",
   /** the pipeline's types of every published file */
   modulo: "pipeline/domain/publicados.gerados.ts",
+  /** the contract's validators, compiled (Ajv standalone): a run loads them instead of compiling the schemas */
+  validadores: "pipeline/contract/validadores.gerados.ts",
   /** the client's types, published next to client.js */
   client: "public/api/v1/client.d.ts",
   /** the npm package (cliente/): the same client as api/v1/client.js, and the same types as client.d.ts */
@@ -208,6 +211,7 @@ export async function gerarArquivos(entradas: Entradas): Promise<Map<string, str
     [GERADOS.readme, readmeComSeries(entradas.readmeTexto, entradas.series)],
     [GERADOS.common, common],
     [GERADOS.modulo, `${BANNER_MODULO}\n${declaracoes}${porSchema(schemas)}`],
+    [GERADOS.validadores, gerarValidadores(schemas, entradas.catalogo)],
     [GERADOS.client, `${BANNER_CLIENT}\n${tipos}`],
     [GERADOS.pacoteJs, renderClient(entradas.clientJsTemplate, undefined, BANNER_PACOTE_JS)],
     [GERADOS.pacoteTipos, `${BANNER_PACOTE_TIPOS}\n${tipos}`],

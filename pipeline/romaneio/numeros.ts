@@ -28,10 +28,10 @@ export function numeroBR(texto: string): number | null {
   let inteiro: string;
   let frac = "";
   let m: RegExpMatchArray | null;
-  if ((m = s.match(/^(\d{1,3}(?:\.\d{3})+|\d+),(\d{1,2})$/))) {
+  if ((m = s.match(/^([1-9]\d{0,2}(?:\.\d{3})+|\d+),(\d{1,2})$/))) {
     inteiro = m[1]!.replace(/\./g, "");
     frac = m[2]!;
-  } else if ((m = s.match(/^\d{1,3}(?:\.\d{3})+$/))) {
+  } else if ((m = s.match(/^[1-9]\d{0,2}(?:\.\d{3})+$/))) {
     inteiro = s.replace(/\./g, "");
   } else if (/^\d+$/.test(s)) {
     inteiro = s;

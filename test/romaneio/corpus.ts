@@ -6,7 +6,11 @@ import { fileURLToPath } from "node:url";
 import { chromium } from "playwright";
 import { CHROMIUM_ARGS } from "../../pipeline/fetch/browser.ts";
 import { CHROMIUM } from "../browser/chromium.ts";
+import type { Desconto, LeituraRomaneio } from "../../pipeline/domain/publicados.gerados.ts";
+import { CONFIANCA_MINIMA } from "../../pipeline/romaneio/ler.ts";
 import { DOCUMENTOS, esperado, type Esperado } from "./modelos/calculo.ts";
+
+export type { Esperado };
 import { html } from "./modelos/layouts.ts";
 
 /**
@@ -112,4 +116,55 @@ export async function gerarCorpus(raiz: string = CACHE_CORPUS): Promise<Document
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const docs = await gerarCorpus(process.argv[2] ?? CACHE_CORPUS);
   for (const d of docs) console.log(d.id, d.arquivos.png);
+}
+
+/** Field-by-field differences between a reading and the expected fields (empty: read exactly). */
+export function diferencas(lida: LeituraRomaneio, esperado: Esperado): string[] {
+  const out: string[] = [];
+  const cmp = (p: string, a: unknown, b: unknown): void => {
+    if (JSON.stringify(a) !== JSON.stringify(b)) out.push(`${p}: lido ${JSON.stringify(a)}, esperado ${JSON.stringify(b)}`);
+  };
+  for (const k of ["tipo", "data", "produto", "uf", "municipio", "comprador", "vendedor"] as const) cmp(k, lida[k], esperado[k]);
+  cmp("linhas.length", lida.linhas.length, esperado.linhas.length);
+  esperado.linhas.forEach((x, i) => cmp(`linhas[${i}]`, lida.linhas[i], x));
+  if (lida.totais && esperado.totais) for (const [k, v] of Object.entries(esperado.totais)) cmp(`totais.${k}`, (lida.totais as unknown as Record<string, unknown>)[k], v);
+  else cmp("totais", lida.totais, esperado.totais);
+  return out;
+}
+
+/**
+ * The numbers a reading gets wrong without saying so: a value that is not null, differs from the
+ * expected one, has a confidence at or above CONFIANCA_MINIMA and is named in no aviso. The
+ * promise of the reader is that this list is always empty, however bad the picture.
+ */
+export function numerosErradosEmSilencio(lida: LeituraRomaneio, esperado: Esperado): string[] {
+  const avisados = new Set(lida.avisos.flatMap((a) => a.campos));
+  const out: string[] = [];
+  const ver = (caminho: string, lido: unknown, certo: unknown): void => {
+    if (lido === null || lido === undefined) return;
+    if (JSON.stringify(lido) === JSON.stringify(certo)) return;
+    if ((lida.confianca[caminho] ?? 1) < CONFIANCA_MINIMA) return;
+    if (avisados.has(caminho)) return;
+    out.push(`${caminho}: lido ${JSON.stringify(lido)}, certo ${JSON.stringify(certo)} (confiança ${lida.confianca[caminho] ?? "?"})`);
+  };
+  const t = (lida.totais ?? {}) as unknown as Record<string, unknown>;
+  const e = (esperado.totais ?? {}) as unknown as Record<string, unknown>;
+  if (lida.tipo === esperado.tipo) {
+    for (const [k, v] of Object.entries(t)) if (typeof v === "number") ver(`totais.${k}`, v, e[k] ?? null);
+    const dl = (t["descontos"] ?? []) as Desconto[];
+    const de = (e["descontos"] ?? []) as Desconto[];
+    dl.forEach((d, i) => {
+      const certo = de.find((x) => x.nome === d.nome);
+      ver(`totais.descontos[${i}].valor`, d.valor, certo?.valor ?? null);
+      ver(`totais.descontos[${i}].aliquota_pct`, d.aliquota_pct, certo?.aliquota_pct ?? null);
+    });
+  }
+  lida.linhas.forEach((l, i) => {
+    // the same animal: by its number, else by its weights (a row OCR lost shifts the others)
+    const certo = esperado.linhas.find((x) => x.identificacao === l.identificacao) ?? esperado.linhas.find((x) => x.peso_carcaca_kg === l.peso_carcaca_kg && x.arrobas === l.arrobas);
+    ver(`linhas[${i}].peso_carcaca_kg`, l.peso_carcaca_kg, certo?.peso_carcaca_kg ?? null);
+    ver(`linhas[${i}].arrobas`, l.arrobas, certo?.arrobas ?? null);
+    ver(`linhas[${i}].bandas_kg`, l.bandas_kg, certo?.bandas_kg ?? null);
+  });
+  return out;
 }

@@ -1,0 +1,258 @@
+import { spawnSync } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REPO_ROOT } from "../../pipeline/config.ts";
+import { ErroOcr, criarLeitorOcr, type LeitorOcr } from "../../pipeline/romaneio/ocr.ts";
+import { camadaDeTextoBasta, dimensoesDaImagem, linhasDoPdf, textoDoTesseract, tipoDoArquivo } from "../../pipeline/romaneio/ocr-comum.ts";
+import { gerarCorpus, type DocumentoCorpus } from "./corpus.ts";
+
+/**
+ * The OCR engine on the clean corpus (local files only): images and scanned PDFs through
+ * Tesseract, PDFs with a text layer through pdf.js, the time limit, the queue cap, broken files,
+ * and that the engine neither leaves a worker running nor opens any file for writing.
+ */
+
+const TSX = join(REPO_ROOT, "node_modules/.bin/tsx");
+const brl = (n: number) => n.toLocaleString("pt-BR", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+let doc: DocumentoCorpus;
+let png: Uint8Array;
+let pdf: Uint8Array;
+let escaneado: Uint8Array;
+let leitor: LeitorOcr;
+
+beforeAll(async () => {
+  const docs = await gerarCorpus();
+  doc = docs.find((d) => d.tipo === "abate")!;
+  png = new Uint8Array(await readFile(doc.arquivos.png));
+  pdf = new Uint8Array(await readFile(doc.arquivos.pdf));
+  escaneado = new Uint8Array(await readFile(doc.arquivos.pdfEscaneado));
+  leitor = criarLeitorOcr({ workers: 1, fila: 4 });
+}, 120_000);
+
+afterAll(async () => {
+  await leitor?.fechar();
+});
+
+async function erroDe(p: Promise<unknown>): Promise<ErroOcr> {
+  try {
+    await p;
+  } catch (e) {
+    expect(e).toBeInstanceOf(ErroOcr);
+    return e as ErroOcr;
+  }
+  throw new Error("a leitura deveria ter falhado");
+}
+
+/** The expected totals of an abate document, as printed (pt-BR). */
+function totaisImpressos(d: DocumentoCorpus): string[] {
+  const t = d.esperado.totais as { valor_bruto: number; valor_liquido: number; arrobas: number };
+  return [brl(t.valor_bruto), brl(t.valor_liquido), brl(t.arrobas)];
+}
+
+describe("ocr-comum", () => {
+  it("sniffs PNG, JPEG, WebP and PDF from their first bytes, nothing else", () => {
+    expect(tipoDoArquivo(png)).toBe("image/png");
+    expect(tipoDoArquivo(pdf)).toBe("application/pdf");
+    expect(tipoDoArquivo(new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 0x10]))).toBe("image/jpeg");
+    expect(tipoDoArquivo(new TextEncoder().encode("RIFF\x24\x00\x00\x00WEBPVP8 "))).toBe("image/webp");
+    expect(tipoDoArquivo(new TextEncoder().encode("RIFF\x24\x00\x00\x00WAVEfmt "))).toBeNull();
+    expect(tipoDoArquivo(new TextEncoder().encode("GIF89a"))).toBeNull();
+    expect(tipoDoArquivo(new Uint8Array())).toBeNull();
+  });
+
+  it("reads an image's size from its header, null when the header is cut", () => {
+    expect(dimensoesDaImagem(png)).toEqual({ largura: 1241, altura: 1755 }) // Chromium rounds 794 × 1.5625 up;
+    expect(dimensoesDaImagem(png.subarray(0, 20))).toBeNull();
+  });
+
+  it("groups pdf.js items into lines by baseline, ordered by x, with column gaps kept", () => {
+    const item = (str: string, x: number, y: number, width: number) => ({ str, transform: [10, 0, 0, 10, x, y], width, height: 10 });
+    const linhas = linhasDoPdf([
+      item("Valor bruto", 10, 500, 50),
+      item("R$ 51.696,00", 200, 500.5, 60),
+      item("Data:", 10, 700, 25),
+      item("05/08/2026", 38, 700, 50),
+      { str: " ", transform: [10, 0, 0, 10, 60, 500], width: 140, height: 0 },
+    ]);
+    expect(linhas[0]).toBe("Data: 05/08/2026");
+    expect(linhas[1]).toMatch(/^Valor bruto {2,}R\$ 51\.696,00$/);
+    expect(linhas).toHaveLength(2);
+  });
+
+  it("joins again a row that Tesseract's layout cut into two blocks", () => {
+    const w = (text: string, x0: number, y0: number, c = 90) => ({ text, confidence: c, bbox: { x0, y0, x1: x0 + 40, y1: y0 + 12 } });
+    const linha = (words: ReturnType<typeof w>[]) => ({
+      text: words.map((x) => x.text).join(" "),
+      words,
+      bbox: { x0: words[0]!.bbox.x0, y0: words[0]!.bbox.y0, x1: words[words.length - 1]!.bbox.x1, y1: words[0]!.bbox.y1 },
+    });
+    const t = textoDoTesseract({
+      text: "",
+      blocks: [
+        { paragraphs: [{ lines: [linha([w("Valor", 0, 100), w("bruto", 45, 101)]), linha([w("Senar", 0, 130)])] }] },
+        { paragraphs: [{ lines: [linha([w("R$", 300, 102, 55), w("51.696,00", 345, 102)])] }] },
+      ],
+    });
+    expect(t.texto.split("\n")).toEqual(["Valor bruto   R$ 51.696,00", "Senar"]);
+    expect(t.palavras).toContainEqual({ texto: "R$", confianca: 0.55, linha: 0 });
+    expect(t.palavras).toContainEqual({ texto: "Senar", confianca: 0.9, linha: 1 });
+  });
+
+  it("tells a real text layer from a scan's stray characters", () => {
+    expect(camadaDeTextoBasta("")).toBe(false);
+    expect(camadaDeTextoBasta("Página 1")).toBe(false);
+    expect(camadaDeTextoBasta("Valor bruto R$ 51.696,00 ".repeat(6))).toBe(true);
+    expect(camadaDeTextoBasta("Valor bruto R$ 51.696,00 ".repeat(6), 3)).toBe(false);
+  });
+});
+
+describe("criarLeitorOcr", () => {
+  it("reads a clean PNG with Tesseract: words with confidences 0..1 on valid line indexes", async () => {
+    const r = await leitor.ler(png, "image/png");
+    expect(r).toMatchObject({ origem: "ocr", tipo: "image/png", paginas: 1 });
+    expect(r.segundos).toBeGreaterThan(0);
+    expect(r.texto).toContain("ROMANEIO DE ABATE");
+    for (const t of totaisImpressos(doc)) expect(r.texto).toContain(t);
+    const linhas = r.texto.split("\n");
+    expect(r.palavras!.length).toBeGreaterThan(50);
+    for (const p of r.palavras!) {
+      expect(p.confianca).toBeGreaterThanOrEqual(0);
+      expect(p.confianca).toBeLessThanOrEqual(1);
+      expect(linhas[p.linha]).toContain(p.texto);
+    }
+  }, 120_000);
+
+  it("uses a PDF's text layer when it has one (origem pdf_texto, confidence 1)", async () => {
+    const r = await leitor.ler(pdf, "application/pdf");
+    expect(r).toMatchObject({ origem: "pdf_texto", tipo: "application/pdf", paginas: 1 });
+    expect(r.texto).toContain("ROMANEIO DE ABATE");
+    expect(r.texto).toContain(doc.esperado.comprador!.documento!);
+    for (const t of totaisImpressos(doc)) expect(r.texto).toContain(t);
+    expect(r.palavras!.every((p) => p.confianca === 1)).toBe(true);
+  }, 120_000);
+
+  it("renders and OCRs a scanned PDF (no text layer)", async () => {
+    const r = await leitor.ler(escaneado, "application/pdf");
+    expect(r).toMatchObject({ origem: "ocr", tipo: "application/pdf", paginas: 1 });
+    expect(r.texto).toContain("ROMANEIO DE ABATE");
+    for (const t of totaisImpressos(doc)) expect(r.texto).toContain(t);
+    expect(r.palavras!.some((p) => p.confianca < 1)).toBe(true);
+  }, 120_000);
+
+  it("trusts the bytes, not the declared type", async () => {
+    const r = await leitor.ler(pdf, "image/png");
+    expect(r.tipo).toBe("application/pdf");
+    expect(r.origem).toBe("pdf_texto");
+  }, 120_000);
+
+  it("refuses broken files with a code and a Portuguese message, and keeps working", async () => {
+    const lixo = await erroDe(leitor.ler(new TextEncoder().encode("isto não é uma imagem"), "image/png"));
+    expect(lixo.codigo).toBe("arquivo_invalido");
+    expect(lixo.message).toMatch(/não é PNG, JPEG, WebP nem PDF/);
+
+    // the header is there, the pixels are cut off
+    const cortado = await erroDe(leitor.ler(png.subarray(0, Math.floor(png.length / 3)), "image/png"));
+    expect(cortado.codigo).toBe("arquivo_invalido");
+    expect(cortado.message).toMatch(/corrompido ou incompleto/);
+
+    // only the signature: no header to read
+    const soAssinatura = await erroDe(leitor.ler(png.subarray(0, 12), "image/png"));
+    expect(soAssinatura.codigo).toBe("arquivo_invalido");
+
+    // a tiny file that declares a 30000 × 30000 image is refused before it is decoded
+    const bomba = png.slice(0, 33);
+    new DataView(bomba.buffer).setUint32(16, 30_000);
+    new DataView(bomba.buffer).setUint32(20, 30_000);
+    const grande = await erroDe(leitor.ler(bomba, "image/png"));
+    expect(grande.codigo).toBe("arquivo_invalido");
+    expect(grande.message).toMatch(/grande demais/);
+
+    const truncado = await erroDe(leitor.ler(pdf.subarray(0, Math.floor(pdf.length / 2)), "application/pdf"));
+    expect(truncado.codigo).toBe("pdf_invalido");
+
+    const semPaginas = new TextEncoder().encode(
+      "%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [] /Count 0 >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n",
+    );
+    const vazio = await erroDe(leitor.ler(semPaginas, "application/pdf"));
+    expect(vazio.codigo).toBe("pdf_invalido");
+
+    const soCabecalho = await erroDe(leitor.ler(new TextEncoder().encode("%PDF-1.7\n"), "application/pdf"));
+    expect(soCabecalho.codigo).toBe("pdf_invalido");
+
+    // the worker that choked on the cut PNG was replaced: the next file reads fine
+    const r = await leitor.ler(png, "image/png");
+    expect(r.texto).toContain("ROMANEIO DE ABATE");
+  }, 240_000);
+
+  it("gives up past the time limit (tempo_esgotado) and stays usable", async () => {
+    const apressado = criarLeitorOcr({ workers: 1, tempoLimiteMs: 1 });
+    try {
+      const e = await erroDe(apressado.ler(png, "image/png"));
+      expect(e.codigo).toBe("tempo_esgotado");
+      expect(e.message).toMatch(/tempo limite/);
+      // the killed worker was replaced, not left busy: the next file gets a worker (and its own limit)
+      expect((await erroDe(apressado.ler(png, "image/png"))).codigo).toBe("tempo_esgotado");
+      expect((await erroDe(apressado.ler(escaneado, "application/pdf"))).codigo).toBe("tempo_esgotado");
+    } finally {
+      await apressado.fechar();
+    }
+  }, 120_000);
+
+  it("refuses a file when every worker is busy and the queue is full (ocupado)", async () => {
+    const pequeno = criarLeitorOcr({ workers: 1, fila: 1 });
+    try {
+      const a = pequeno.ler(png, "image/png"); // takes the worker
+      const b = pequeno.ler(png, "image/png"); // waits
+      const c = await erroDe(pequeno.ler(png, "image/png"));
+      expect(c.codigo).toBe("ocupado");
+      expect(c.message).toMatch(/fila \(1\) está cheia/);
+      const [ra, rb] = await Promise.all([a, b]);
+      expect(ra.texto).toBe(rb.texto);
+      // the queue drained: room again
+      expect((await pequeno.ler(pdf, "application/pdf")).origem).toBe("pdf_texto");
+    } finally {
+      await pequeno.fechar();
+    }
+    expect((await erroDe(pequeno.ler(png, "image/png"))).codigo).toBe("ocupado");
+  }, 240_000);
+
+  it("fechar() ends every worker and nothing is opened for writing (strace)", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "romaneio-strace-"));
+    try {
+      const log = join(dir, "strace.log");
+      const r = spawnSync(
+        "strace",
+        [
+          "-f",
+          "-e",
+          "trace=openat,open,creat",
+          "-o",
+          log,
+          TSX,
+          "test/romaneio/ocr-filho.ts",
+          `${doc.arquivos.png}:image/png`,
+          `${doc.arquivos.pdf}:application/pdf`,
+          `${doc.arquivos.pdfEscaneado}:application/pdf`,
+        ],
+        // tsx would otherwise write its transpile cache; the child must exit by itself (no
+        // worker left), well before this timeout
+        { cwd: REPO_ROOT, encoding: "utf8", timeout: 180_000, env: { ...process.env, TSX_DISABLE_CACHE: "1" } },
+      );
+      expect(r.error).toBeUndefined();
+      expect(r.status, r.stderr).toBe(0);
+      const saida = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as { origem: string });
+      expect(saida.map((s) => s.origem)).toEqual(["ocr", "pdf_texto", "ocr"]);
+      const abertos = (await readFile(log, "utf8")).split("\n").filter((l) => /\bopen(at)?\(|\bcreat\(/.test(l));
+      // the trace is real: it saw the uploads and the language data being read
+      expect(abertos.some((l) => l.includes(doc.arquivos.png))).toBe(true);
+      expect(abertos.some((l) => l.includes("por.traineddata.gz"))).toBe(true);
+      const escritas = abertos.filter((l) => /O_WRONLY|O_RDWR|O_CREAT|\bcreat\(/.test(l)).filter((l) => !/"\/(dev|proc)\//.test(l));
+      expect(escritas).toEqual([]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 240_000);
+});

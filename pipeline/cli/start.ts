@@ -5,7 +5,7 @@ import { withDataLock } from "../publish/lock.ts";
 import { runBuild } from "../run/build.ts";
 import { keysFromEnv } from "../serve/app.ts";
 import { buildAssets } from "../serve/assets.ts";
-import { lerCota, lerRedis, lerWorkers, servirCluster, servirUmProcesso, type Instancia } from "../serve/cluster.ts";
+import { lerConfigRomaneio, lerCota, lerRedis, lerWorkers, linhaRomaneio, servirCluster, servirUmProcesso, type Instancia } from "../serve/cluster.ts";
 
 /**
  * npm start: rebuild the site from the committed data, then serve public/ and the query
@@ -15,7 +15,9 @@ import { lerCota, lerRedis, lerWorkers, servirCluster, servirUmProcesso, type In
  * COTACAO_COTA_DIARIA (requests a day per address without a key; default 100),
  * COTACAO_REDIS_URL / COTACAO_REDIS_FALHA (the quota in Redis, shared by every instance; abrir or
  * fechar when it is down), `--workers N` / COTACAO_WORKERS (a cluster of N processes on one port;
- * 0 or auto: all cores). The build runs once, in the primary; workers only serve.
+ * 0 or auto: all cores), COTACAO_ROMANEIO_KEYS / _COTA_DIARIA / _MAX_MB / _TEMPO_S / _WORKERS
+ * (POST /api/v1/romaneio: the keys that may read receipts, their quota, the caps, the OCR engine
+ * of each process). The build runs once, in the primary; workers only serve.
  */
 function inteiro(nome: string, valor: string | undefined, padrao: number, max: number): number {
   if (valor === undefined || valor.trim() === "") return padrao;
@@ -40,6 +42,7 @@ try {
     },
     quota: lerCota(),
     redis: lerRedis(),
+    romaneio: lerConfigRomaneio(),
   };
   if (workers !== undefined && cluster.isWorker) {
     await servirCluster(inst, workers);
@@ -54,6 +57,7 @@ try {
     const server = workers === undefined ? await servirUmProcesso(inst) : await servirCluster(inst, workers);
     console.log(`Cotação Aberta servindo em ${server.url}`);
     console.log(`  consulta: ${server.url}api/v1/cotacao?uf=MS   simulador: ${server.url}simulador/`);
+    console.log(`  ${linhaRomaneio(inst.romaneio)}`);
     console.log(`  ${keys.length} chave(s) de API configurada(s); cota ${inst.redis ? `no Redis (se cair: ${inst.redis.falha})` : workers === undefined ? "em memória" : "no processo primário"}; Ctrl+C para parar`);
     if (workers === undefined) {
       const stop = () => void server.close().then(() => process.exit(0));

@@ -15,6 +15,7 @@ import {
   COTA_ROMANEIO_PADRAO,
   ErroHttp,
   estadoRomaneio,
+  ETAPAS,
   idRomaneio,
   lerEComparar,
   limiteRomaneio,
@@ -398,7 +399,7 @@ export function createApp(opts: ServeOptions): Hono<Env> {
       if (antes.remaining <= 0) throw limiteRomaneio(antes);
       const arquivo = await arquivoDaRequisicao(c.req.raw, header(c, "content-type"), header(c, "content-length"), romaneioMax);
       const hoje = hojeAgora(now());
-      const lido = await lerEComparar({ leitor: romaneio.leitor, etapas: romaneio.etapas, files, hoje, tempoS: romaneio.tempoS ?? TEMPO_S_PADRAO }, arquivo);
+      const lido = await lerEComparar({ leitor: romaneio.leitor, etapas: romaneio.etapas ?? ETAPAS, files, hoje, tempoS: romaneio.tempoS ?? TEMPO_S_PADRAO }, arquivo);
       // only a reading counts; two readings racing for the last unit: the later one is refused
       const depois = await quota.consume("key", id, now());
       const q = estadoRomaneio(depois, romaneioLimite, now());

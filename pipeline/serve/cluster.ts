@@ -5,6 +5,7 @@ import { startServer, type ServeOptions } from "./app.ts";
 import { Quota, type QuotaOptions, type QuotaStore } from "./quota.ts";
 import { PrimaryQuota, servirCotaNoPrimario } from "./quota-cluster.ts";
 import { RedisQuota, validarRedisUrl, type FalhaRedis } from "./quota-redis.ts";
+import { COTA_ROMANEIO_PADRAO, MAX_MB_PADRAO, TEMPO_S_PADRAO, type Leitor } from "./romaneio.ts";
 
 /**
  * How `npm start` serves: one process (the default, as always), or a node:cluster of N workers
@@ -13,10 +14,14 @@ import { RedisQuota, validarRedisUrl, type FalhaRedis } from "./quota-redis.ts";
  * primary's memory (./quota-cluster.ts).
  */
 export interface Instancia {
-  /** the server's options, without the store (chosen here) */
-  serve: Omit<ServeOptions, "quotaStore" | "quota"> & { port: number; host: string };
+  /** the server's options, without the store and the romaneio engine (made here, one per process) */
+  serve: Omit<ServeOptions, "quotaStore" | "quota" | "romaneio"> & { port: number; host: string };
   quota: QuotaOptions;
   redis?: { url: string; falha: FalhaRedis };
+  /** POST /api/v1/romaneio; absent: no key may read receipts */
+  romaneio?: ConfigRomaneio;
+  /** the OCR engine's factory (tests pass a fake); default: ../romaneio/ocr.ts criarLeitorOcr, loaded only when romaneio is on */
+  criarLeitor?: (c: ConfigRomaneio) => Leitor | Promise<Leitor>;
   log?: (linha: string) => void;
   erro?: (linha: string) => void;
 }
@@ -83,6 +88,57 @@ export function lerCota(env: NodeJS.ProcessEnv = process.env): QuotaOptions {
   return { freeLimit: Number(v) };
 }
 
+/** The romaneio settings of `npm start`, from COTACAO_ROMANEIO_* (each one checked at once). */
+export interface ConfigRomaneio {
+  chaves: string[];
+  cotaDiaria: number;
+  maxBytes: number;
+  tempoS: number;
+  /** OCR workers of the engine, per process */
+  workers: number;
+}
+
+function inteiroEntre(nome: string, valor: string | undefined, padrao: number, min: number, max: number): number {
+  const v = valor?.trim();
+  if (!v) return padrao;
+  if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) {
+    throw new PipelineError({ stage: "config", reason: `${nome} inválido: "${valor}" (use um inteiro de ${min} a ${max})` });
+  }
+  return Number(v);
+}
+
+/**
+ * COTACAO_ROMANEIO_KEYS ("k1,k2": the keys that may read receipts), COTACAO_ROMANEIO_COTA_DIARIA
+ * (readings a day per key, default 50), COTACAO_ROMANEIO_MAX_MB (default 10),
+ * COTACAO_ROMANEIO_TEMPO_S (the OCR's limit per file, default 60) and COTACAO_ROMANEIO_WORKERS
+ * (OCR workers per process, default 1). Without keys the route is off (undefined) and the others
+ * are still checked, so a typo does not wait for the day the keys are added.
+ */
+export function lerConfigRomaneio(env: NodeJS.ProcessEnv = process.env): ConfigRomaneio | undefined {
+  const chaves = (env.COTACAO_ROMANEIO_KEYS ?? "").split(",").map((k) => k.trim()).filter(Boolean);
+  // the store counts a key's readings against its key limit (10,000) too: the romaneio quota stays under it
+  const cotaDiaria = inteiroEntre("COTACAO_ROMANEIO_COTA_DIARIA", env.COTACAO_ROMANEIO_COTA_DIARIA, COTA_ROMANEIO_PADRAO, 1, 10_000);
+  const maxMb = inteiroEntre("COTACAO_ROMANEIO_MAX_MB", env.COTACAO_ROMANEIO_MAX_MB, MAX_MB_PADRAO, 1, 100);
+  const tempoS = inteiroEntre("COTACAO_ROMANEIO_TEMPO_S", env.COTACAO_ROMANEIO_TEMPO_S, TEMPO_S_PADRAO, 1, 600);
+  const workers = inteiroEntre("COTACAO_ROMANEIO_WORKERS", env.COTACAO_ROMANEIO_WORKERS, 1, 1, 16);
+  if (chaves.length === 0) return undefined;
+  return { chaves, cotaDiaria, maxBytes: maxMb * 1024 * 1024, tempoS, workers };
+}
+
+/** The startup line about romaneio. */
+export function linhaRomaneio(c: ConfigRomaneio | undefined): string {
+  if (!c) return "romaneio (beta): desligado (defina COTACAO_ROMANEIO_KEYS para ativar POST /api/v1/romaneio)";
+  return (
+    `romaneio (beta): ${c.chaves.length} chave(s) com permissão; cota de ${c.cotaDiaria} leitura(s) por dia por chave; ` +
+    `até ${c.maxBytes / 1024 / 1024} MB e ${c.tempoS} s por arquivo; ${c.workers} leitor(es) de OCR por processo`
+  );
+}
+
+async function criarLeitorPadrao(c: ConfigRomaneio): Promise<Leitor> {
+  const { criarLeitorOcr } = await import("../romaneio/ocr.ts");
+  return criarLeitorOcr({ workers: c.workers, tempoLimiteMs: c.tempoS * 1000 });
+}
+
 async function loja(inst: Instancia, emCluster: boolean): Promise<QuotaStore> {
   if (inst.redis) return new RedisQuota({ ...inst.quota, ...inst.redis, log: inst.erro }).conectar();
   return emCluster ? new PrimaryQuota() : new Quota(inst.quota);
@@ -91,17 +147,31 @@ async function loja(inst: Instancia, emCluster: boolean): Promise<QuotaStore> {
 /** One process, as `npm start` has always served (the store: memory, or Redis when configured); or a worker's server. */
 export async function servirUmProcesso(inst: Instancia, emCluster = false): Promise<Servindo> {
   const store = await loja(inst, emCluster);
-  const server = await startServer({ ...inst.serve, quotaStore: store }).catch(async (err) => {
+  const rom = inst.romaneio;
+  let leitor: Leitor | undefined;
+  const fechar = async () => {
+    await leitor?.fechar();
     await store.close?.();
-    throw err;
-  });
-  return {
-    url: server.url,
-    close: async () => {
-      await server.close();
-      await store.close?.();
-    },
   };
+  try {
+    // one engine per process (each cluster worker its own): its OCR workers stay warm between requests
+    leitor = rom ? await (inst.criarLeitor ?? criarLeitorPadrao)(rom) : undefined;
+    const server = await startServer({
+      ...inst.serve,
+      quotaStore: store,
+      ...(rom && leitor ? { romaneio: { chaves: rom.chaves, leitor, cotaDiaria: rom.cotaDiaria, maxBytes: rom.maxBytes, tempoS: rom.tempoS } } : {}),
+    });
+    return {
+      url: server.url,
+      close: async () => {
+        await server.close();
+        await fechar();
+      },
+    };
+  } catch (err) {
+    await fechar();
+    throw err;
+  }
 }
 
 /** In a worker: serves until SIGTERM/SIGINT, or until the primary goes away. */

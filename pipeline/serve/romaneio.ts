@@ -2,6 +2,10 @@ import type { ArquivoLido, ComparacaoRomaneio, LeituraRomaneio, Romaneio, Serie 
 import { quotaState, type QuotaCheck } from "./quota.ts";
 import type { FileCache } from "./files.ts";
 import { tipoDoArquivo } from "../romaneio/ocr-comum.ts";
+import { compararRomaneio, seriesDoRomaneio } from "../romaneio/comparar.ts";
+import { lerRomaneio, type TextoLido } from "../romaneio/ler.ts";
+// a type only: the engine (tesseract.js) is loaded by whoever creates it (./cluster.ts), not by the app
+import type { LeitorOcr } from "../romaneio/ocr.ts";
 
 /**
  * POST /api/v1/romaneio (beta): a sale receipt (image or PDF) read by OCR, its fields checked and
@@ -18,35 +22,24 @@ import { tipoDoArquivo } from "../romaneio/ocr-comum.ts";
 export type TipoArquivo = Exclude<ArquivoLido["tipo"], "text/plain">;
 export const TIPOS_ACEITOS: readonly TipoArquivo[] = ["image/png", "image/jpeg", "image/webp", "application/pdf"];
 
-/** The OCR text, as ../romaneio/ocr.ts gives it (the design's interface). */
-export interface TextoLidoOcr {
-  texto: string;
-  origem: "ocr" | "pdf_texto" | "texto";
-  palavras?: { texto: string; confianca: number; linha: number }[];
-}
-export interface ResultadoLeitor extends TextoLidoOcr {
-  tipo: ArquivoLido["tipo"];
-  paginas: number;
-  segundos: number;
-}
 /** The engine (../romaneio/ocr.ts criarLeitorOcr): injectable, so tests pass a fake. */
-export interface Leitor {
-  ler(bytes: Uint8Array, tipo: ArquivoLido["tipo"]): Promise<ResultadoLeitor>;
-  fechar(): Promise<void>;
-}
+export type Leitor = LeitorOcr;
+export type ResultadoLeitor = Awaited<ReturnType<LeitorOcr["ler"]>>;
 
 /** The pure steps after the OCR (../romaneio/ler.ts and comparar.ts). */
 export interface Etapas {
-  ler(t: TextoLidoOcr): LeituraRomaneio;
+  ler(t: TextoLido): LeituraRomaneio;
   series(l: LeituraRomaneio): { estadual: string | null; nacional: string | null };
   comparar(l: LeituraRomaneio, series: { estadual: Serie | null; nacional: Serie | null }, opts?: { hoje?: string }): ComparacaoRomaneio;
 }
+export const ETAPAS: Etapas = { ler: lerRomaneio, series: seriesDoRomaneio, comparar: compararRomaneio };
 
 export interface OpcoesRomaneio {
   /** keys allowed to read receipts (plain text); they are also valid keys for the query routes */
   chaves: Iterable<string>;
   leitor: Leitor;
-  etapas: Etapas;
+  /** default: the real reading and comparison (tests may replace them) */
+  etapas?: Etapas;
   /** readings a day per key (default 50) */
   cotaDiaria?: number;
   /** the largest request body accepted, in bytes (default 10 MB) */

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { validateDocument } from "../../pipeline/contract/schemas.ts";
 import type { ComparacaoRomaneio, LeituraRomaneio, Serie } from "../../pipeline/domain/publicados.gerados.ts";
 import { startServer, type RunningServer } from "../../pipeline/serve/app.ts";
+import { lerConfigRomaneio, linhaRomaneio, servirUmProcesso } from "../../pipeline/serve/cluster.ts";
 import type { Etapas, Leitor, ResultadoLeitor } from "../../pipeline/serve/romaneio.ts";
 import { buildTestSite } from "./site.ts";
 
@@ -367,5 +368,56 @@ describe("POST /api/v1/romaneio: CORS and CSP", () => {
     const outra = painel.headers.get("content-security-policy")!;
     expect(outra).toContain("script-src 'self';");
     expect(outra).not.toContain("wasm");
+  });
+});
+
+describe("npm start's romaneio settings", () => {
+  it("reads COTACAO_ROMANEIO_*: off without keys, defaults, and a bad value stops with a Portuguese message naming the variable", () => {
+    expect(lerConfigRomaneio({})).toBeUndefined();
+    expect(linhaRomaneio(undefined)).toContain("desligado");
+    const c = lerConfigRomaneio({ COTACAO_ROMANEIO_KEYS: " k1, k2 ,," })!;
+    expect(c).toEqual({ chaves: ["k1", "k2"], cotaDiaria: 50, maxBytes: 10 * 1024 * 1024, tempoS: 60, workers: 1 });
+    expect(linhaRomaneio(c)).toBe("romaneio (beta): 2 chave(s) com permissão; cota de 50 leitura(s) por dia por chave; até 10 MB e 60 s por arquivo; 1 leitor(es) de OCR por processo");
+    expect(lerConfigRomaneio({ COTACAO_ROMANEIO_KEYS: "k", COTACAO_ROMANEIO_COTA_DIARIA: "5", COTACAO_ROMANEIO_MAX_MB: "2", COTACAO_ROMANEIO_TEMPO_S: "9", COTACAO_ROMANEIO_WORKERS: "3" })).toEqual({
+      chaves: ["k"],
+      cotaDiaria: 5,
+      maxBytes: 2 * 1024 * 1024,
+      tempoS: 9,
+      workers: 3,
+    });
+    for (const [nome, valor] of [
+      ["COTACAO_ROMANEIO_COTA_DIARIA", "abc"],
+      ["COTACAO_ROMANEIO_COTA_DIARIA", "0"],
+      ["COTACAO_ROMANEIO_COTA_DIARIA", "10001"],
+      ["COTACAO_ROMANEIO_MAX_MB", "1.5"],
+      ["COTACAO_ROMANEIO_TEMPO_S", "-1"],
+      ["COTACAO_ROMANEIO_WORKERS", "17"],
+    ]) {
+      // checked even while the route is off: a typo does not wait for the day keys are added
+      expect(() => lerConfigRomaneio({ [nome!]: valor }), `${nome}=${valor}`).toThrow(new RegExp(`${nome} inválido: "${valor!.replace(".", "\\.")}"`));
+    }
+  });
+
+  it("one engine per process, made from the settings and closed with the server", async () => {
+    const feitos: unknown[] = [];
+    let fechado = 0;
+    const s = await servirUmProcesso({
+      serve: { publicDir: site.publicDir, port: 0, host: "127.0.0.1" },
+      quota: {},
+      romaneio: lerConfigRomaneio({ COTACAO_ROMANEIO_KEYS: CHAVE, COTACAO_ROMANEIO_WORKERS: "2", COTACAO_ROMANEIO_MAX_MB: "1" }),
+      criarLeitor: (c) => {
+        feitos.push(c);
+        return { ler: leitor.ler, fechar: async () => void fechado++ };
+      },
+    });
+    try {
+      comportamento = normal;
+      expect(feitos).toEqual([expect.objectContaining({ workers: 2, maxBytes: 1024 * 1024 })]);
+      expect((await post(PNG, { "Content-Type": "image/png", "X-API-Key": CHAVE }, { url: s.url } as RunningServer)).status).toBe(200);
+      expect((await post(Buffer.alloc(1024 * 1024 + 1), { "Content-Type": "image/png", "X-API-Key": CHAVE }, { url: s.url } as RunningServer)).status).toBe(413);
+    } finally {
+      await s.close();
+    }
+    expect(fechado).toBe(1);
   });
 });

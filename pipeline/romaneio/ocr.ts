@@ -22,6 +22,7 @@ import {
   SAIDAS_RECONHECER,
   camadaDeTextoBasta,
   dimensoesDaImagem,
+  dpiParaOcr,
   juntarPaginas,
   linhasDoPdf,
   textoDoPdf,
@@ -64,7 +65,7 @@ export interface OpcoesLeitorOcr {
   /** Bench only: Tesseract parameters over PARAMETROS_TESSERACT, and whether to deskew. */
   parametros?: Record<string, string>;
   rotateAuto?: boolean;
-  /** Bench only: resolution of a scanned PDF page rendered for OCR (default DPI_PDF). */
+  /** Bench only: a fixed resolution for scanned PDF pages (default: the scan's own, dpiParaOcr). */
   dpiPdf?: number;
 }
 
@@ -265,8 +266,18 @@ export function criarLeitorOcr(opts: OpcoesLeitorOcr = {}): LeitorOcr {
       const render = (async () => {
         for (let p = 1; p <= paginas; p++) {
           const pagina = await doc.getPage(p);
-          let escala = dpiPdf / 72;
           const base = pagina.getViewport({ scale: 1 });
+          let dpi = dpiPdf;
+          if (opts.dpiPdf === undefined) {
+            const ops = await pagina.getOperatorList();
+            const larguras: number[] = [];
+            ops.fnArray.forEach((fn, k) => {
+              // args of a painted image: [objId, width, height]
+              if (fn === lib.OPS.paintImageXObject || fn === lib.OPS.paintInlineImageXObject) larguras.push(Number((ops.argsArray[k] as unknown[])[1]));
+            });
+            dpi = dpiParaOcr(base.width, larguras);
+          }
+          let escala = dpi / 72;
           const px = base.width * base.height * escala * escala;
           if (px > PIXELS_MAXIMOS) escala *= Math.sqrt(PIXELS_MAXIMOS / px);
           const viewport = pagina.getViewport({ scale: escala });

@@ -6,6 +6,7 @@ import { benchFaults } from "./faults.ts";
 import { benchLive } from "./live.ts";
 import { benchServe } from "./serve.ts";
 import { benchBuild, benchParse, benchReplay, benchSizes } from "./pipeline.ts";
+import { benchRomaneio } from "./romaneio.ts";
 
 const only = process.argv[2];
 const sections: Array<[string, () => Promise<void>]> = [
@@ -16,6 +17,7 @@ const sections: Array<[string, () => Promise<void>]> = [
   ["live", benchLive],
   ["serve", benchServe],
   ["faults", benchFaults],
+  ["romaneio", benchRomaneio],
 ];
 
 console.log(`# Cotação Aberta — benchmark (${new Date().toISOString()}, Node ${process.version})`);

@@ -6,6 +6,8 @@ import { fileURLToPath } from "node:url";
 import { chromium } from "playwright";
 import { CHROMIUM_ARGS } from "../../pipeline/fetch/browser.ts";
 import { CHROMIUM } from "../browser/chromium.ts";
+import type { LeituraRomaneio } from "../../pipeline/domain/publicados.gerados.ts";
+import { CONFIANCA_MINIMA } from "../../pipeline/romaneio/ler.ts";
 import { CACHE_CORPUS, gerarCorpus, hashDoCorpus, type DocumentoCorpus } from "./corpus.ts";
 
 /**
@@ -47,7 +49,9 @@ export const CACHE_DEGRADADOS = resolve(AQUI, "../../node_modules/.cache/romanei
 async function hashDosDegradados(): Promise<string> {
   const h = createHash("sha256");
   h.update(await hashDoCorpus());
-  h.update(await readFile(join(AQUI, "degradar.ts")));
+  // only what shapes the bytes: the list of degradations and the page's code (not the helpers below)
+  const fonte = await readFile(join(AQUI, "degradar.ts"), "utf8");
+  h.update(fonte.slice(fonte.indexOf("export const DEGRADACOES"), fonte.indexOf("export async function gerarDegradados")));
   return h.digest("hex").slice(0, 16);
 }
 
@@ -224,4 +228,36 @@ export async function gerarDegradados(raiz: string = CACHE_DEGRADADOS, raizLimpo
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   for (const d of await gerarDegradados(process.argv[2] ?? CACHE_DEGRADADOS)) console.log(d.id, d.arquivo);
+}
+
+export type SituacaoCampo = "exato" | "nulo" | "sinalizado" | "silencioso";
+
+/**
+ * Every expected leaf field of a document (tipo, data, parties, each animal's numbers, each
+ * total and deduction) against the reading, by path: read exactly, not read (null or missing),
+ * wrong but flagged (confidence below CONFIANCA_MINIMA or named in an aviso), or wrong in silence.
+ */
+export function avaliarCampos(lida: LeituraRomaneio, esperado: DocumentoCorpus["esperado"]): Array<{ campo: string; situacao: SituacaoCampo }> {
+  const avisados = new Set(lida.avisos.flatMap((a) => a.campos));
+  const out: Array<{ campo: string; situacao: SituacaoCampo }> = [];
+  const folhas = (prefixo: string, certo: unknown, lido: unknown, caminhoConf: string): void => {
+    if (certo !== null && typeof certo === "object" && !Array.isArray(certo)) {
+      for (const [k, v] of Object.entries(certo)) folhas(`${prefixo}.${k}`, v, (lido as Record<string, unknown> | null | undefined)?.[k], `${caminhoConf}.${k}`);
+      return;
+    }
+    if (Array.isArray(certo) && certo.some((x) => x !== null && typeof x === "object")) {
+      certo.forEach((v, i) => folhas(`${prefixo}[${i}]`, v, (lido as unknown[] | null | undefined)?.[i], `${caminhoConf}[${i}]`));
+      return;
+    }
+    const campo = prefixo.replace(/^\./, "");
+    const conf = caminhoConf.replace(/^\./, "");
+    let situacao: SituacaoCampo;
+    if (JSON.stringify(lido ?? null) === JSON.stringify(certo)) situacao = "exato";
+    else if (lido === null || lido === undefined) situacao = "nulo";
+    else if ((lida.confianca[conf] ?? 1) < CONFIANCA_MINIMA || avisados.has(conf) || avisados.has(conf.replace(/\.[a-z_]+$/, ""))) situacao = "sinalizado";
+    else situacao = "silencioso";
+    out.push({ campo, situacao });
+  };
+  folhas("", esperado, lida, "");
+  return out;
 }

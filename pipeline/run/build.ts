@@ -36,7 +36,9 @@ async function build(config: Config, now: Date): Promise<{ written: string[]; fi
     carregar: (def) => lerSerie(root, def),
     renderizar: () => true,
     fatos: null,
-    longoPublicado: () => Promise.reject(new Error("build não copia blocos")),
+    longoPublicado: () => {
+      throw new Error("build não copia blocos");
+    },
   };
   const status = (series: ReadonlyMap<string, ResumoSerie>) => prev ?? nextStatus(null, [], series, config, now);
   const published = await publishFiles(root, montarSite(entrada, status, config, { eventos }));

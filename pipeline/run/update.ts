@@ -11,7 +11,7 @@ import { pageUrl, type PageLoader } from "../fetch/types.ts";
 import { loadEventos, nextEventos } from "../events/model.ts";
 import { assemble } from "../history/assemble.ts";
 import { readPublished } from "../contract/schemas.ts";
-import { publishFiles } from "../publish/write.ts";
+import { publishFiles, TrechoDivergente } from "../publish/write.ts";
 import type { ResumoSerie } from "../render/resumo.ts";
 import { montarSite } from "../site/assemble.ts";
 import { abrirStore, lerSerie } from "../site/store.ts";
@@ -76,7 +76,7 @@ export async function runUpdate(opts: UpdateOptions): Promise<UpdateReport> {
   const prevStatus = await readPublished(root, "api/v1/status.json", "status.schema.json");
   // the series a page feeds are read when the page is; the others stay on disk, standing by
   // the facts of the last publish (or, without trustworthy facts, are rendered again at the end)
-  const store = await abrirStore(root);
+  let store = await abrirStore(root);
   const series = new Map<string, SerieFile>();
   const alteradas = new Set<string>();
   const outcomes: PageOutcome[] = [];
@@ -216,10 +216,20 @@ export async function runUpdate(opts: UpdateOptions): Promise<UpdateReport> {
   const status = (resumos: ReadonlyMap<string, ResumoSerie>) => nextStatus(prevStatus, outcomes, resumos, config, now, env);
   const eventos = nextEventos(await loadEventos(root), changes, now);
   const log_ = capturas.length > 0 ? await loadCapturas(root, Number(dayBrasilia(now).slice(0, 4))) : null;
-  const entrada = store.entrada(series, alteradas);
-  if (!store.fatos) log(`fatos da última publicação ausentes ou desatualizados (${store.motivo}): todas as séries serão geradas de novo`);
-  const files = montarSite(entrada, status, config, { eventos, ...(log_ ? { capturas: { ...log_, capturas: [...log_.capturas, ...capturas] } } : {}) });
-  const published = await publishFiles(root, files);
+  const extras = { eventos, ...(log_ ? { capturas: { ...log_, capturas: [...log_.capturas, ...capturas] } } : {}) };
+  const semFatos = () => log(`fatos da última publicação ausentes ou desatualizados (${store.motivo}): todas as séries serão geradas de novo`);
+  if (!store.fatos) semFatos();
+  let published;
+  try {
+    published = await publishFiles(root, montarSite(store.entrada(series, alteradas), status, config, extras));
+  } catch (err) {
+    // a block of the long file the facts vouched for was changed (same size): nothing was
+    // published; the set again, every series rendered, as without facts
+    if (!(err instanceof TrechoDivergente) || !store.fatos) throw err;
+    store = await abrirStore(root, err.reason);
+    semFatos();
+    published = await publishFiles(root, montarSite(store.entrada(series, alteradas), status, config, extras));
+  }
   if (published.erros.length > 0) {
     throw new PipelineError({
       stage: "validate",

@@ -32,7 +32,7 @@ import type { EventosFile } from "../events/model.ts";
 import { eventosFiles } from "../events/render.ts";
 import { apiDescriptionFiles } from "../openapi/site.ts";
 import { paginaDoSite } from "./painel.ts";
-import type { ArquivoEmBytes, ItemDoConjunto } from "../publish/write.ts";
+import type { ArquivoEmPartes, ItemDoConjunto, TrechoCopiado } from "../publish/write.ts";
 
 export type { RenderedFile };
 
@@ -179,8 +179,8 @@ export interface EntradaDoSite {
   renderizar(def: SeriesDef): boolean;
   /** the facts of the published set (required when some series is not rendered) */
   fatos: Fatos | null;
-  /** the published long file's bytes, to copy the blocks of the series not rendered */
-  longoPublicado(): Promise<Buffer>;
+  /** the published long file (absolute path), whose blocks of the series not rendered are copied (and checked) as the set is published */
+  longoPublicado(): string;
 }
 
 /**
@@ -216,21 +216,25 @@ export async function* montarSite(
       resumos.set(def.id, fa.resumo);
     }
   }
-  yield await longoMontado(entrada, blocos, fatos);
+  yield longoMontado(entrada, blocos, fatos);
   yield* globalFiles(resumos, status(resumos), config, extras);
   yield { path: FATOS_PATH, text: textoDosFatos({ versao: 1, codigo: versaoDoCodigo(), series: fatos }) };
 }
 
-/** The long file: new blocks where a series was rendered, the published bytes of the others. */
-async function longoMontado(entrada: EntradaDoSite, blocos: ReadonlyMap<string, Buffer>, fatos: Readonly<Record<string, FatosSerie>>): Promise<ArquivoEmBytes> {
+/**
+ * The long file in parts: new blocks where a series was rendered, byte ranges of the published
+ * file for the others, each with the sha256 its facts record (publish/write.ts checks it as it
+ * copies, and refuses the set when a range is not what the last publish wrote).
+ */
+function longoMontado(entrada: EntradaDoSite, blocos: ReadonlyMap<string, Buffer>, fatos: Readonly<Record<string, FatosSerie>>): ArquivoEmPartes {
   const reusar = defsDoLongo().filter((d) => !blocos.has(d.id) && fatos[d.id]);
-  const partes: Buffer[] = [Buffer.from(CABECALHO_LONGO)];
+  const partes: Array<Buffer | TrechoCopiado> = [Buffer.from(CABECALHO_LONGO)];
   const lista: Array<LongoMontado["blocos"][number]> = [];
-  let publicado: Buffer | null = null;
+  let publicado: string | null = null;
   // where each series' block starts in the published file: its series in order, as its facts say
   const inicio = new Map<string, number>();
   if (reusar.length > 0) {
-    publicado = await entrada.longoPublicado();
+    publicado = entrada.longoPublicado();
     let at = Buffer.byteLength(CABECALHO_LONGO);
     for (const d of defsDoLongo()) {
       const fa = entrada.fatos?.series[d.id];
@@ -238,7 +242,6 @@ async function longoMontado(entrada: EntradaDoSite, blocos: ReadonlyMap<string, 
       inicio.set(d.id, at);
       at += fa.longo.bytes;
     }
-    if (at !== publicado.length) throw new Error(`${HISTORICO_LONGO_PATH} publicado tem ${publicado.length} bytes, mas os fatos da última execução dizem ${at}`);
   }
   for (const d of defsDoLongo()) {
     const novo = blocos.get(d.id);
@@ -249,11 +252,10 @@ async function longoMontado(entrada: EntradaDoSite, blocos: ReadonlyMap<string, 
     }
     const fa = fatos[d.id];
     if (!fa || !publicado) continue;
-    const a = inicio.get(d.id)!;
-    partes.push(publicado.subarray(a, a + fa.longo.bytes));
+    partes.push({ de: publicado, inicio: inicio.get(d.id)!, bytes: fa.longo.bytes, sha256: fa.longo.sha256, rotulo: `o bloco de ${d.id} em ${HISTORICO_LONGO_PATH}` });
     lista.push({ id: d.id, bytes: fa.longo.bytes, reusado: { fixos: fa.longo.fixos, hash: fa.longo.valores, pontos: fa.longo.pontos } });
   }
-  return { path: HISTORICO_LONGO_PATH, bytes: Buffer.concat(partes), doc: { blocos: lista } satisfies LongoMontado };
+  return { path: HISTORICO_LONGO_PATH, partes, doc: { blocos: lista } satisfies LongoMontado };
 }
 
 /** The files that show every series, from each series' summary (or whole file), and the rest of the site. */

@@ -4,19 +4,18 @@
  * they describe the tree (conferir). A tree that does not match (a file restored or edited by
  * hand, facts from other code) is rendered whole again, as by `npm run build`.
  */
-import { readFileSync } from "node:fs";
-import { stat } from "node:fs/promises";
+import { open, stat } from "node:fs/promises";
 import { PipelineError } from "../domain/errors.ts";
 import { join } from "node:path";
 import { readPublished } from "../contract/schemas.ts";
 import type { SerieFile } from "../domain/publicados.ts";
 import { seriesJsonPath, type SeriesDef } from "../domain/series.ts";
 import { HISTORICO_LONGO_PATH } from "../render/csv.ts";
-import { CABECALHO_LONGO, defsDoLongo } from "../render/longo.ts";
+import { CABECALHO_LONGO } from "../render/longo.ts";
 import { renderSerie } from "../render/serie.ts";
 import { allSeries, getSource } from "../sources/index.ts";
 import { versaoDoCodigo, type EntradaDoSite } from "./assemble.ts";
-import { impressao, lerFatos, type Fatos } from "./fatos.ts";
+import { lerFatos, type Fatos } from "./fatos.ts";
 
 /**
  * A stored series, re-rendered from its history, praças, provenance and update time, so a
@@ -59,62 +58,62 @@ async function tamanho(path: string): Promise<number | null> {
 }
 
 /**
- * Why the facts do not describe the tree, or null when they do (with the published long file,
- * whose blocks the run copies). Each series JSON by its size: a run must not read 30 years of
- * every series to add one day of one; a file changed behind the pipeline's back keeping its size
- * is caught by `npm run validate`, which checks every fingerprint (the workflow runs it before
- * anything is committed or deployed). The long file is copied into the new one, so it is read
- * whole and every block checked against its sha256: a copied block is never a damaged one.
+ * Why the facts do not describe the tree, or null when they do. Each series JSON by its size: a
+ * run must not read 30 years of every series to add one day of one; a file changed behind the
+ * pipeline's back keeping its size is caught by `npm run validate`, which checks every
+ * fingerprint (the workflow runs it before anything is committed or deployed). The long file by
+ * its size and header here; its blocks are copied into the new one, and each is checked against
+ * its sha256 as it is copied (publish/write.ts): a copied block is never a damaged one, and a
+ * run that finds one renders every series instead (run/update.ts).
  */
-async function conferir(root: string, fatos: Fatos): Promise<{ motivo: string } | { longo: Buffer }> {
+async function conferir(root: string, fatos: Fatos): Promise<string | null> {
   const ids = new Set(allSeries().map((d) => d.id));
   // a series the catalogue no longer has still has its block in the published long file
   const fora = Object.keys(fatos.series).find((id) => !ids.has(id));
-  if (fora) return { motivo: `os fatos registram a série ${fora}, que o catálogo não tem mais` };
+  if (fora) return `os fatos registram a série ${fora}, que o catálogo não tem mais`;
   for (const def of allSeries()) {
     const fa = fatos.series[def.id];
     const n = await tamanho(join(root, seriesJsonPath(def)));
     if (!fa) {
-      if (n !== null) return { motivo: `${seriesJsonPath(def)} não consta dos fatos` };
+      if (n !== null) return `${seriesJsonPath(def)} não consta dos fatos`;
       continue;
     }
-    if (n === null) return { motivo: `${seriesJsonPath(def)} consta dos fatos, mas não existe` };
-    if (n !== fa.json.bytes) return { motivo: `${seriesJsonPath(def)} mudou desde a última publicação (${n} bytes, os fatos dizem ${fa.json.bytes})` };
+    if (n === null) return `${seriesJsonPath(def)} consta dos fatos, mas não existe`;
+    if (n !== fa.json.bytes) return `${seriesJsonPath(def)} mudou desde a última publicação (${n} bytes, os fatos dizem ${fa.json.bytes})`;
   }
   const cabecalho = Buffer.byteLength(CABECALHO_LONGO);
   const esperado = cabecalho + Object.values(fatos.series).reduce((a, f) => a + f.longo.bytes, 0);
   const n = await tamanho(join(root, HISTORICO_LONGO_PATH));
-  if (n !== esperado) return { motivo: `${HISTORICO_LONGO_PATH} tem ${n ?? 0} bytes, os fatos dizem ${esperado}` };
-  // one blocking read: the file is the run's one large input, nothing else waits on it
-  const longo = readFileSync(join(root, HISTORICO_LONGO_PATH));
-  if (longo.subarray(0, cabecalho).toString("utf8") !== CABECALHO_LONGO) return { motivo: `${HISTORICO_LONGO_PATH} não começa pelo cabeçalho` };
-  let at = cabecalho;
-  for (const d of defsDoLongo()) {
-    const fa = fatos.series[d.id];
-    if (!fa) continue;
-    if (impressao(longo.subarray(at, at + fa.longo.bytes)).sha256 !== fa.longo.sha256) {
-      return { motivo: `o bloco de ${d.id} em ${HISTORICO_LONGO_PATH} não é o que a última publicação escreveu` };
-    }
-    at += fa.longo.bytes;
+  if (n !== esperado) return `${HISTORICO_LONGO_PATH} tem ${n ?? 0} bytes, os fatos dizem ${esperado}`;
+  const fh = await open(join(root, HISTORICO_LONGO_PATH), "r");
+  try {
+    const b = Buffer.alloc(cabecalho);
+    await fh.read(b, 0, cabecalho, 0);
+    if (b.toString("utf8") !== CABECALHO_LONGO) return `${HISTORICO_LONGO_PATH} não começa pelo cabeçalho`;
+  } finally {
+    await fh.close();
   }
-  return { longo };
+  return null;
 }
 
-export async function abrirStore(root: string): Promise<StoreAberto> {
-  const lidos = await lerFatos(root, versaoDoCodigo());
-  const c = lidos ? await conferir(root, lidos) : { motivo: "sem fatos desta versão do código" };
-  const longo = "longo" in c ? c.longo : null;
-  const fatos = longo ? lidos : null;
+/**
+ * The store of a run. `semFatos`: why the facts must not be used (a copied block found changed
+ * by the publish that tried to copy it): every series is rendered, as by `npm run build`.
+ */
+export async function abrirStore(root: string, semFatos?: string): Promise<StoreAberto> {
+  const lidos = semFatos === undefined ? await lerFatos(root, versaoDoCodigo()) : null;
+  const motivo = semFatos ?? (lidos ? await conferir(root, lidos) : "sem fatos desta versão do código");
+  const fatos = motivo === null ? lidos : null;
   return {
     fatos,
-    motivo: "motivo" in c ? c.motivo : "",
+    motivo: motivo ?? "",
     entrada: (lidas, alteradas) => ({
       fatos,
       renderizar: (def) => fatos === null || alteradas.has(def.id),
       carregar: async (def) => lidas.get(def.id) ?? (await lerSerie(root, def)),
-      longoPublicado: async () => {
-        if (!longo) throw new PipelineError({ stage: "merge", reason: `${HISTORICO_LONGO_PATH}: sem fatos conferidos, não há bloco a copiar; rode npm run build` });
-        return longo;
+      longoPublicado: () => {
+        if (!fatos) throw new PipelineError({ stage: "merge", reason: `${HISTORICO_LONGO_PATH}: sem fatos conferidos, não há bloco a copiar; rode npm run build` });
+        return join(root, HISTORICO_LONGO_PATH);
       },
     }),
   };

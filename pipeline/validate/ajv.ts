@@ -13,7 +13,7 @@ import { DATAPACKAGE_PATH } from "../render/datapackage.ts";
 import type { HistoricoEntry } from "../domain/publicados.ts";
 import { listSchemaFiles, normalizePath, SCHEMA_DIR, validateDocument } from "../contract/schemas.ts";
 import { ChecagemCruzada } from "./cruzada.ts";
-import { ChecagemDados, type LongoMontado } from "./dados.ts";
+import { ChecagemDados, type BytesDoLongo, type LongoMontado } from "./dados.ts";
 import type { SerieReusada } from "../render/resumo.ts";
 import { checarCsvHistorico, type CsvLinha } from "./csv.ts";
 import { checarRenderizado } from "./renderizados.ts";
@@ -63,7 +63,13 @@ export interface ValidateFilesOptions {
   documentos?: ReadonlyMap<string, unknown>;
 }
 
-function texto(content: string | Buffer): string {
+function texto(content: string | Buffer | BytesDoLongo): string {
+  if (typeof content !== "string" && !Buffer.isBuffer(content)) {
+    // only the long file is published in parts, and always with its layout (LongoMontado)
+    const t = content.texto(0, content.length);
+    if (t === null) throw new Error("arquivo em partes sem o mapa dos blocos: só o arquivo longo é publicado em partes");
+    return t;
+  }
   return typeof content === "string" ? content : content.toString("utf8");
 }
 
@@ -97,7 +103,7 @@ export class FileValidator {
   }
 
   /** `doc`: the object the JSON text was serialized from, validated instead of parsing `content` again */
-  add(path: string, content: string | Buffer, doc?: unknown, origem?: Pick<RenderedFile, "daSerie" | "comCsvs">): void {
+  add(path: string, content: string | Buffer | BytesDoLongo, doc?: unknown, origem?: Pick<RenderedFile, "daSerie" | "comCsvs">): void {
     const p = normalizePath(path);
     const daSerie = origem?.daSerie;
     // a series' CSV rendered beside its JSON in this set: held line by line to that JSON's history

@@ -124,6 +124,25 @@ interface ResumoLongo {
  * line, and the series whose block was copied from the published file, standing for what they said
  * when they were published (site/store.ts checked each copied block's sha256 before the run).
  */
+/**
+ * The bytes of the long file as the checks read them: a Buffer, or a file written from parts
+ * (publish/write.ts), whose new bytes are all there and whose copied ranges show only their
+ * first bytes and their last one (their contents were checked by sha256 as they were copied).
+ */
+export interface BytesDoLongo {
+  length: number;
+  /** the byte at `i`; undefined where it is not held */
+  at(i: number): number | undefined;
+  /** the text of [inicio, fim); null when part of it is not held */
+  texto(inicio: number, fim: number): string | null;
+}
+
+function bytesDoLongo(content: string | Buffer | BytesDoLongo): BytesDoLongo {
+  if (typeof content !== "string" && !Buffer.isBuffer(content)) return content;
+  const b = typeof content === "string" ? Buffer.from(content, "utf8") : content;
+  return { length: b.length, at: (i) => (i >= 0 && i < b.length ? b[i] : undefined), texto: (i, j) => b.toString("utf8", Math.max(0, i), Math.min(j, b.length)) };
+}
+
 export interface LongoMontado {
   /** the file's blocks after the header, in order: their length in bytes, and for a copied one what it says */
   blocos: ReadonlyArray<{ id: string; bytes: number; reusado?: LongoEsperado }>;
@@ -278,14 +297,14 @@ export class ChecagemDados {
   }
 
   /** The long file as a run assembled it: its layout, and only its new blocks line by line. */
-  longoMontado(content: string | Buffer, montado: LongoMontado): Problema[] {
-    const b = typeof content === "string" ? Buffer.from(content, "utf8") : content;
+  longoMontado(content: string | Buffer | BytesDoLongo, montado: LongoMontado): Problema[] {
+    const b = bytesDoLongo(content);
     const cabecalho = `${COLUNAS_LONGO.join(",")}\n`;
     this.cabecalhos.set(HISTORICO_LONGO_PATH, COLUNAS_LONGO.join(","));
     const problemas: Problema[] = [];
-    if (b.subarray(0, cabecalho.length).toString("utf8") !== cabecalho) problemas.push({ ponteiro: at(1), mensagem: `cabeçalho deve ser ${mostrar(COLUNAS_LONGO.join(","))}` });
+    if (b.texto(0, cabecalho.length) !== cabecalho) problemas.push({ ponteiro: at(1), mensagem: `cabeçalho deve ser ${mostrar(COLUNAS_LONGO.join(","))}` });
     // the copied blocks were checked when they were published; the new ones are read below
-    if (b.length > 0 && b[b.length - 1] !== 10) problemas.push({ ponteiro: "", mensagem: "a última linha deve terminar com \\n" });
+    if (b.length > 0 && b.at(b.length - 1) !== 10) problemas.push({ ponteiro: "", mensagem: "a última linha deve terminar com \\n" });
     const longo = new Map<string, LongoEsperado>();
     // every new block is read from the file's own bytes, where the run says it is
     let pos = cabecalho.length;
@@ -296,13 +315,18 @@ export class ChecagemDados {
         // copied from the published file after its sha256 was checked (site/store.ts); here,
         // that it sits where the run says: its own lines, whole
         const fim = pos - 1;
-        if (bytes === 0 || b[inicio - 1] !== 10 || b[fim] !== 10 || b.toString("utf8", inicio, inicio + id.length + 1) !== `${id},`) {
+        if (bytes === 0 || b.at(inicio - 1) !== 10 || b.at(fim) !== 10 || b.texto(inicio, inicio + id.length + 1) !== `${id},`) {
           problemas.push({ ponteiro: "", mensagem: `o bloco copiado da série ${id} não está inteiro no lugar (bytes ${inicio} a ${pos}); ${mix}` });
         }
         longo.set(id, reusado);
         continue;
       }
-      const bloco = b.toString("utf8", inicio, pos);
+      const bloco = b.texto(inicio, pos);
+      // a new block is always among the bytes the run holds (publish/write.ts ArquivoEmPartes)
+      if (bloco === null) {
+        problemas.push({ ponteiro: "", mensagem: `o bloco novo da série ${id} não está entre os bytes novos do arquivo (bytes ${inicio} a ${pos}); ${mix}` });
+        continue;
+      }
       if (bloco.includes("\r")) problemas.push({ ponteiro: "", mensagem: `bloco da série ${id}: quebras de linha CRLF/CR: use apenas LF (\\n)` });
       const rapido = blocoRapido(id, bloco);
       if (rapido) {

@@ -6,13 +6,14 @@ import type { Page, Request } from "playwright";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../pipeline/config.ts";
 import { formatDecimalBR } from "../../pipeline/domain/money.ts";
-import type { LeituraRomaneio } from "../../pipeline/domain/publicados.gerados.ts";
+import type { LeituraRomaneio, Romaneio } from "../../pipeline/domain/publicados.gerados.ts";
 import type { SerieFile } from "../../pipeline/domain/publicados.ts";
 import { VENDOR_ROMANEIO, VENDOR_ROMANEIO_DIR } from "../../pipeline/publish/deploy.ts";
 import { compararRomaneio, seriesDoRomaneio } from "../../pipeline/romaneio/comparar.ts";
 import { startServer, type RunningServer } from "../../pipeline/serve/app.ts";
 import { buildAssets } from "../../pipeline/serve/assets.ts";
 import { reaisComSinal } from "../../pipeline/serve/web/dom.ts";
+import { schemaErrors } from "../events/helpers.ts";
 import { gerarCorpus, type DocumentoCorpus } from "../romaneio/corpus.ts";
 import { buildTestSite } from "../serve/site.ts";
 import { openChromium } from "./chromium.ts";
@@ -217,6 +218,33 @@ describe("romaneio page", { timeout: 180_000 }, () => {
     await page.waitForFunction((k) => Number(document.body.dataset.comparacoes) > k, n);
     expect(await page.locator('#referencias tr[data-escopo="estadual"] [data-campo="diferenca"]').innerText()).toBe("−R$ 18,00 (−5,33%)");
     expect(await page.locator('#form [data-duvidoso="sim"]').count()).toBe(0);
+    // the result in the contract of POST /api/v1/romaneio, made in the page: no request
+    const feitos = pedidos.length;
+    // the blob the download link points to (headless Chromium here reports no download event)
+    await page.evaluate(() => {
+      const w = window as unknown as { baixado: Promise<string>; nome: string };
+      const criar = URL.createObjectURL.bind(URL);
+      w.baixado = new Promise((ok) => {
+        URL.createObjectURL = (b: Blob | MediaSource) => {
+          void (b as Blob).text().then(ok);
+          return criar(b);
+        };
+      });
+      const clicar = HTMLAnchorElement.prototype.click;
+      HTMLAnchorElement.prototype.click = function (this: HTMLAnchorElement) {
+        w.nome = this.download;
+        clicar.call(this);
+      };
+    });
+    await page.evaluate(() => document.getElementById("baixar")!.click());
+    const r = JSON.parse(await page.evaluate(() => (window as unknown as { baixado: Promise<string> }).baixado)) as Romaneio;
+    expect(await page.evaluate(() => (window as unknown as { nome: string }).nome)).toBe("romaneio-2026-08-05.json");
+    expect(schemaErrors("romaneio.schema.json", r)).toEqual([]);
+    expect(r.arquivo).toMatchObject({ tipo: "application/pdf", paginas: 1, origem: "pdf_texto" });
+    expect(r.leitura.avisos).toEqual([]);
+    expect(r.leitura.totais).toEqual(e.totais);
+    expect(r.comparacao.referencias.map((x) => x.serie)).toContain("boi_gordo/MS");
+    expect(pedidos.length).toBe(feitos);
     expect(erros).toEqual([]);
     await page.close();
   });

@@ -8,7 +8,7 @@
  */
 import { formatBRL, formatDecimalBR, parseBRDecimal } from "../../domain/money.ts";
 import { PRODUTO_INFO, PRODUTOS } from "../../domain/products.ts";
-import type { ComparacaoRomaneio, Desconto, LeituraRomaneio, LinhaAbate, TotaisAbate, TotaisCarga } from "../../domain/publicados.gerados.ts";
+import type { ComparacaoRomaneio, Desconto, LeituraRomaneio, LinhaAbate, Romaneio, TotaisAbate, TotaisCarga } from "../../domain/publicados.gerados.ts";
 import type { SerieFile } from "../../domain/publicados.ts";
 import { ALL_UFS, UFS } from "../../domain/ufs.ts";
 import { compararRomaneio, seriesDoRomaneio } from "../../romaneio/comparar.ts";
@@ -77,6 +77,7 @@ let leitura: LeituraRomaneio | null = null;
 let arquivoLido: ResultadoNavegador | null = null;
 const series = new Map<string, Promise<SerieFile | null>>();
 let comparacoes = 0;
+let comparacao: ComparacaoRomaneio | null = null;
 
 const leitor = criarLeitorNavegador(VENDOR, mostrarProgresso);
 
@@ -321,7 +322,8 @@ function mostrarConferencias(): void {
 
 /** An edit: the value into the reading (confirmed by the person), the checks and the comparison again. */
 function editar(input: HTMLInputElement | HTMLSelectElement, mostrarErro: boolean): void {
-  if (!leitura) return;
+  // a select fires input then change: after a change of tipo rebuilt the form, the old one is gone
+  if (!leitura || !input.isConnected || !input.dataset.caminho) return;
   const caminho = input.dataset.caminho!;
   const tipo = input.dataset.tipo as Tipo;
   const v = valorDoTexto(input.value, tipo);
@@ -478,9 +480,50 @@ function mostrarComparacao(c: ComparacaoRomaneio): void {
       ),
     );
   }
+  const simulado = (c.simulacao as { liquido?: unknown } | null)?.liquido;
+  if (typeof simulado === "number" && l.totais) {
+    const real = l.totais.valor_liquido;
+    box.append(
+      el(
+        "p",
+        { "data-campo": "liquido" },
+        `Valor líquido: ${real === null ? "não lido" : formatBRL(real)} no romaneio; ${formatBRL(simulado)} no simulador, com o mesmo preço e as mesmas quantidades.`,
+      ),
+    );
+  }
   if (c.avisos.length > 0) box.append(el("ul", { class: "mini", id: "comparacao-avisos" }, ...c.avisos.map((a) => el("li", {}, a))));
+  box.append(
+    el(
+      "p",
+      {},
+      el("button", { type: "button", id: "baixar", class: "secundario" }, "Baixar o resultado (JSON)"),
+      " ",
+      el("span", { class: "mini" }, "No formato de POST /api/v1/romaneio; gerado aqui, sem enviar nada."),
+    ),
+  );
+  $("baixar").addEventListener("click", baixar);
+  comparacao = c;
   $("comparacao").hidden = false;
   document.body.dataset.comparacoes = String(++comparacoes);
+}
+
+/** The page's result, in the contract of POST /api/v1/romaneio (schemas/romaneio.schema.json). */
+function resultado(): Romaneio | null {
+  if (!leitura || !comparacao || !arquivoLido) return null;
+  const a = arquivoLido;
+  return { leitura, comparacao, arquivo: { tipo: a.tipo, paginas: a.paginas, origem: a.origem, segundos: a.segundos } };
+}
+
+/** A download made in the page (a blob: URL), never a request to a server. */
+function baixar(): void {
+  const r = resultado();
+  if (!r) return;
+  const url = URL.createObjectURL(new Blob([`${JSON.stringify(r, null, 2)}\n`], { type: "application/json" }));
+  const a = el("a", { href: url, download: `romaneio${r.leitura.data ? `-${r.leitura.data}` : ""}.json` });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 // ---------- reading a file ----------
@@ -539,6 +582,7 @@ async function lerArquivo(arquivo: File): Promise<void> {
     andamento.hidden = true;
     $<HTMLInputElement>("arquivo").disabled = false;
   }
+  comparacao = null;
   leitura = lerRomaneio(arquivoLido);
   const a = arquivoLido;
   $("arquivo-lido").textContent =

@@ -133,7 +133,8 @@ export function diferencas(lida: LeituraRomaneio, esperado: Esperado): string[] 
 }
 
 /**
- * The numbers a reading gets wrong without saying so: a value that is not null, differs from the
+ * The numbers a reading gets wrong without saying so (animals matched by their weights or
+ * number, deductions by name, unlike the bench's avaliarCampos, which goes by position): a value that is not null, differs from the
  * expected one, has a confidence at or above CONFIANCA_MINIMA and is named in no aviso. The
  * promise of the reader is that this list is always empty, however bad the picture.
  */
@@ -161,7 +162,8 @@ export function numerosErradosEmSilencio(lida: LeituraRomaneio, esperado: Espera
   }
   lida.linhas.forEach((l, i) => {
     // the same animal: by its number, else by its weights (a row OCR lost shifts the others)
-    const certo = esperado.linhas.find((x) => x.identificacao === l.identificacao) ?? esperado.linhas.find((x) => x.peso_carcaca_kg === l.peso_carcaca_kg && x.arrobas === l.arrobas);
+    // (weights first: OCR may misread the animal's number itself, "2" as "4")
+    const certo = esperado.linhas.find((x) => x.peso_carcaca_kg === l.peso_carcaca_kg && x.arrobas === l.arrobas) ?? esperado.linhas.find((x) => x.identificacao === l.identificacao);
     ver(`linhas[${i}].peso_carcaca_kg`, l.peso_carcaca_kg, certo?.peso_carcaca_kg ?? null);
     ver(`linhas[${i}].arrobas`, l.arrobas, certo?.arrobas ?? null);
     ver(`linhas[${i}].bandas_kg`, l.bandas_kg, certo?.bandas_kg ?? null);

@@ -76,6 +76,31 @@ describe("lerRomaneio on real OCR and PDF text of the clean corpus", () => {
   });
 });
 
+// Real OCR of degraded copies (test/romaneio/degradar.ts), kept verbatim: the hard cases
+const DEGRADADOS = join(FIXTURES, "ocr-degradado");
+
+describe("lerRomaneio on real OCR of degraded copies", () => {
+  for (const f of readdirSync(DEGRADADOS).sort()) {
+    it(`gets no number of ${f} wrong without saying so`, () => {
+      const l = lerRomaneio(JSON.parse(readFileSync(join(DEGRADADOS, f), "utf8")) as TextoLido);
+      expect(numerosErradosEmSilencio(l, esperado(doc(f.split(".")[0]!)))).toEqual([]);
+    });
+  }
+
+  it("doubts weights whose every 0 a phone photo read as 6 (bruto − tara still matches, so only the OCR confidence can tell)", () => {
+    const l = lerRomaneio(JSON.parse(readFileSync(join(DEGRADADOS, "carga-ticket-milho-ms.celular.json"), "utf8")) as TextoLido);
+    const t = l.totais as TotaisCarga;
+    expect([t.peso_bruto_kg, t.tara_kg]).toEqual([49876, 16116]);
+    expect(l.confianca["totais.peso_bruto_kg"]).toBeLessThan(CONFIANCA_MINIMA);
+    expect(l.confianca["totais.tara_kg"]).toBeLessThan(CONFIANCA_MINIMA);
+  });
+
+  it("reads an abbreviated label at low resolution (\"Valor líq\")", () => {
+    const l = lerRomaneio(JSON.parse(readFileSync(join(DEGRADADOS, "carga-cooperativa-soja-pr.baixa_resolucao.json"), "utf8")) as TextoLido);
+    expect(diferencas(l, esperado(doc("carga-cooperativa-soja-pr")))).toEqual([]);
+  });
+});
+
 describe("lerRomaneio on noisy and broken texts", () => {
   it("tolerates glued R$, @ read as 6/©, O and l for digits, missing thousands dots, a value on the next line", () => {
     const l = manual("ruidoso-compacto.txt");

@@ -18,6 +18,7 @@ import {
   OPCOES_RECONHECER,
   PAGINAS_MAXIMAS,
   PARAMETROS_TESSERACT,
+  LIMIARIZACOES,
   PIXELS_MAXIMOS,
   SAIDAS_RECONHECER,
   camadaDeTextoBasta,
@@ -25,6 +26,7 @@ import {
   dpiParaOcr,
   juntarPaginas,
   linhasDoPdf,
+  pontuacaoDaLeitura,
   textoDoPdf,
   textoDoTesseract,
   tipoDoArquivo,
@@ -65,6 +67,8 @@ export interface OpcoesLeitorOcr {
   /** Bench only: Tesseract parameters over PARAMETROS_TESSERACT, and whether to deskew. */
   parametros?: Record<string, string>;
   rotateAuto?: boolean;
+  /** Bench only: the thresholdings tried on each image (default LIMIARIZACOES). */
+  limiarizacoes?: readonly string[];
   /** Bench only: a fixed resolution for scanned PDF pages (default: the scan's own, dpiParaOcr). */
   dpiPdf?: number;
 }
@@ -100,6 +104,7 @@ export function criarLeitorOcr(opts: OpcoesLeitorOcr = {}): LeitorOcr {
   const parametros = { ...PARAMETROS_TESSERACT, ...opts.parametros };
   const rotateAuto = opts.rotateAuto ?? OPCOES_RECONHECER.rotateAuto;
   const dpiPdf = opts.dpiPdf ?? DPI_PDF;
+  const limiarizacoes = opts.limiarizacoes ?? opts.parametros?.thresholding_method?.split(",") ?? LIMIARIZACOES;
   let fechado = false;
 
   const vagas: Vaga[] = [];
@@ -185,13 +190,20 @@ export function criarLeitorOcr(opts: OpcoesLeitorOcr = {}): LeitorOcr {
         const paginas: TextoLido[] = [];
         for (const img of imagens) {
           if (estourou) break;
-          let r;
-          try {
-            r = await w.recognize(Buffer.from(img.buffer, img.byteOffset, img.byteLength), { rotateAuto }, SAIDAS_RECONHECER);
-          } catch (e) {
-            throw new ErroOcr("arquivo_invalido", "a imagem não pôde ser lida (arquivo corrompido ou incompleto)", { cause: e });
+          let melhor: TextoLido | undefined;
+          for (const limiar of limiarizacoes) {
+            if (estourou) break;
+            let r;
+            try {
+              await w.setParameters({ thresholding_method: limiar });
+              r = await w.recognize(Buffer.from(img.buffer, img.byteOffset, img.byteLength), { rotateAuto }, SAIDAS_RECONHECER);
+            } catch (e) {
+              throw new ErroOcr("arquivo_invalido", "a imagem não pôde ser lida (arquivo corrompido ou incompleto)", { cause: e });
+            }
+            const t = textoDoTesseract(r.data as unknown as PaginaTesseract);
+            if (!melhor || pontuacaoDaLeitura(t) > pontuacaoDaLeitura(melhor)) melhor = t;
           }
-          paginas.push(textoDoTesseract(r.data as unknown as PaginaTesseract));
+          if (melhor) paginas.push(melhor);
         }
         return juntarPaginas(paginas);
       })();

@@ -107,7 +107,7 @@ export async function benchRomaneio(): Promise<void> {
     degradados.filter((d) => d.degradacao === g).map((d) => ({ conjunto: `${g} (${DESCRICAO[g]})`, caminho: d.arquivo, tipo: d.tipo, esperado: d.esperado })),
   );
   console.log(
-    `  ${docs.length} documentos; Tesseract 5 (tesseract.js, WASM) com por/4.0.0_best_int, ${Object.entries(PARAMETROS_TESSERACT).map(([k, v]) => `${k}=${v}`).join(", ")}, rotateAuto, PDF escaneado na resolução do próprio scan (sem imagem: ${DPI_PDF} dpi); um worker, um arquivo por vez`,
+    `  ${docs.length} documentos; Tesseract 5 (tesseract.js, WASM) com por/4.0.0_best_int, ${Object.entries(PARAMETROS_TESSERACT).map(([k, v]) => `${k}=${v}`).join(", ")}, rotateAuto, limiarização Otsu e Sauvola (fica a leitura de maior soma de confianças), PDF escaneado na resolução do próprio scan (sem imagem: ${DPI_PDF} dpi); um worker, um arquivo por vez`,
   );
   console.log("  \"errados em silêncio\": campo lido com valor errado, confiança ≥ mínima e sem aviso (a meta é 0); \"números em silêncio\": o mesmo pela regra dos testes (só números, animais casados pelo número)");
   imprimir(await medir([...limpos, ...pdfTexto, ...pdfEscaneado, ...sujos], {}));
@@ -116,8 +116,9 @@ export async function benchRomaneio(): Promise<void> {
   const alvo = (g: string) => sujos.filter((a) => a.conjunto.startsWith(g));
   const variantes: Array<[string, OpcoesLeitorOcr, Arquivo[]]> = [
     ["sem rotateAuto", { rotateAuto: false }, [...alvo("rotacao"), ...alvo("celular")]],
-    ["thresholding_method=1 (Leptonica Otsu)", { parametros: { thresholding_method: "1" } }, [...alvo("iluminacao"), ...alvo("celular"), ...alvo("ruido")]],
-    ["thresholding_method=2 (Sauvola)", { parametros: { thresholding_method: "2" } }, [...alvo("iluminacao"), ...alvo("celular"), ...alvo("ruido")]],
+    ["só Otsu (thresholding_method=0, uma passagem)", { limiarizacoes: ["0"] }, [...alvo("iluminacao"), ...alvo("celular"), ...alvo("ruido"), ...alvo("desfoque")]],
+    ["só Sauvola (thresholding_method=2, uma passagem)", { limiarizacoes: ["2"] }, [...alvo("iluminacao"), ...alvo("celular"), ...alvo("ruido"), ...alvo("desfoque")]],
+    ["só Leptonica Otsu (thresholding_method=1, uma passagem)", { limiarizacoes: ["1"] }, [...alvo("iluminacao"), ...alvo("celular"), ...alvo("ruido"), ...alvo("desfoque")]],
     ["tessedit_pageseg_mode=4 (uma coluna)", { parametros: { tessedit_pageseg_mode: "4" } }, [...limpos, ...pdfEscaneado, ...alvo("celular")]],
     ["PDF escaneado a 250 dpi fixos", { dpiPdf: 250 }, pdfEscaneado],
     ["PDF escaneado a 300 dpi fixos", { dpiPdf: 300 }, pdfEscaneado],

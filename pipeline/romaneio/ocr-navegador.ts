@@ -11,8 +11,10 @@ import type { ArquivoLido } from "../domain/publicados.gerados.ts";
 import type { TextoLido } from "./ler.ts";
 import {
   camadaDeTextoBasta,
-  DPI_PDF,
+  dimensoesDaImagem,
+  dpiParaOcr,
   juntarPaginas,
+  LIMIARIZACOES,
   LINGUA_OCR,
   linhasDoPdf,
   OEM_LSTM,
@@ -20,6 +22,7 @@ import {
   PAGINAS_MAXIMAS,
   PARAMETROS_TESSERACT,
   PIXELS_MAXIMOS,
+  pontuacaoDaLeitura,
   SAIDAS_RECONHECER,
   textoDoPdf,
   textoDoTesseract,
@@ -76,6 +79,7 @@ interface ModuloTesseract {
 }
 interface PaginaPdf {
   getViewport(o: { scale: number }): { width: number; height: number };
+  getOperatorList(): Promise<{ fnArray: number[]; argsArray: unknown[][] }>;
   getTextContent(): Promise<{ items: ItemPdf[] }>;
   render(o: { canvasContext: CanvasRenderingContext2D; viewport: unknown; canvas?: HTMLCanvasElement }): { promise: Promise<void> };
   cleanup(): void;
@@ -87,8 +91,15 @@ interface DocumentoPdf {
 }
 interface ModuloPdf {
   GlobalWorkerOptions: { workerSrc: string };
+  OPS: { paintImageXObject: number; paintInlineImageXObject: number };
   getDocument(o: Record<string, unknown>): { promise: Promise<DocumentoPdf> };
 }
+
+/**
+ * An image larger than this is refused before it is decoded, as the server does (ocr.ts:
+ * PIXELS_MAXIMOS_IMAGEM, Node-only there; the same value here).
+ */
+export const PIXELS_MAXIMOS_IMAGEM = 50_000_000;
 
 /** Imported at run time from the site (a URL esbuild leaves alone). */
 const importar = <T>(url: string): Promise<T> => import(url) as Promise<T>;
@@ -111,6 +122,8 @@ export function criarLeitorNavegador(vendor: URL, aoProgredir: (p: Progresso) =>
   let pdf: Promise<ModuloPdf> | null = null;
   // the page being read, so the logger's "recognizing" progress says which one
   let atual: { pagina: number; paginas: number } | undefined;
+  // which of the LIMIARIZACOES passes is running: the bar covers them all
+  let passe = 0;
 
   const url = (arquivo: string) => new URL(arquivo, vendor).href;
 
@@ -128,7 +141,10 @@ export function criarLeitorNavegador(vendor: URL, aoProgredir: (p: Progresso) =>
         gzip: true,
         logger: (m: MensagemTesseract) => {
           const etapa = etapaDoTesseract(m.status);
-          if (etapa) aoProgredir({ etapa, fracao: typeof m.progress === "number" ? m.progress : null, ...(etapa === "reconhecendo" ? atual : {}) });
+          if (!etapa) return;
+          const f = typeof m.progress === "number" ? m.progress : null;
+          if (etapa === "reconhecendo") aoProgredir({ etapa, fracao: f === null ? null : (passe + f) / LIMIARIZACOES.length, ...atual });
+          else aoProgredir({ etapa, fracao: f });
         },
       });
       await w.setParameters({ ...PARAMETROS_TESSERACT });
@@ -148,10 +164,18 @@ export function criarLeitorNavegador(vendor: URL, aoProgredir: (p: Progresso) =>
     return pdf;
   }
 
+  /** One image read once per thresholding, the best reading kept: the server's rule (ocr.ts). */
   async function ocr(img: Blob | HTMLCanvasElement): Promise<TextoLido> {
     const w = await tesseract();
-    const r = await w.recognize(img, { ...OPCOES_RECONHECER }, { ...SAIDAS_RECONHECER });
-    return textoDoTesseract(r.data as PaginaTesseract);
+    let melhor: TextoLido | undefined;
+    for (const [i, limiar] of LIMIARIZACOES.entries()) {
+      passe = i;
+      await w.setParameters({ thresholding_method: limiar });
+      const r = await w.recognize(img, { ...OPCOES_RECONHECER }, { ...SAIDAS_RECONHECER });
+      const t = textoDoTesseract(r.data as PaginaTesseract);
+      if (!melhor || pontuacaoDaLeitura(t) > pontuacaoDaLeitura(melhor)) melhor = t;
+    }
+    return melhor!;
   }
 
   /** A PDF: its text layer when it is the document, else its pages rendered and read by OCR. */
@@ -170,17 +194,26 @@ export function criarLeitorNavegador(vendor: URL, aoProgredir: (p: Progresso) =>
       const linhas: string[][] = [];
       for (let i = 1; i <= n; i++) linhas.push(linhasDoPdf((await (await doc.getPage(i)).getTextContent()).items));
       if (camadaDeTextoBasta(linhas.flat().join("\n"), n)) return { texto: juntarPaginas(linhas.map((l) => textoDoPdf(l))), paginas: n };
-      // a scan: each page drawn at DPI_PDF (at most PIXELS_MAXIMOS pixels) and read like a photo
+      // a scan: each page drawn at the scan's own resolution (at most PIXELS_MAXIMOS pixels) and
+      // read like a photo, as the server does (ocr.ts)
       const lidas: TextoLido[] = [];
       for (let i = 1; i <= n; i++) {
         aoProgredir({ etapa: "desenhando", fracao: null, pagina: i, paginas: n });
         const pagina = await doc.getPage(i);
         const base = pagina.getViewport({ scale: 1 });
-        const escala = Math.min(DPI_PDF / 72, Math.sqrt(PIXELS_MAXIMOS / (base.width * base.height)));
+        const ops = await pagina.getOperatorList();
+        const larguras: number[] = [];
+        ops.fnArray.forEach((fn, k) => {
+          // args of a painted image: [objId, width, height]
+          if (fn === m.OPS.paintImageXObject || fn === m.OPS.paintInlineImageXObject) larguras.push(Number(ops.argsArray[k]![1]));
+        });
+        let escala = dpiParaOcr(base.width, larguras) / 72;
+        const px = base.width * base.height * escala * escala;
+        if (px > PIXELS_MAXIMOS) escala *= Math.sqrt(PIXELS_MAXIMOS / px);
         const viewport = pagina.getViewport({ scale: escala });
         const canvas = document.createElement("canvas");
-        canvas.width = Math.floor(viewport.width);
-        canvas.height = Math.floor(viewport.height);
+        canvas.width = Math.max(1, Math.floor(viewport.width));
+        canvas.height = Math.max(1, Math.floor(viewport.height));
         const ctx = canvas.getContext("2d")!;
         ctx.fillStyle = "#fff";
         ctx.fillRect(0, 0, canvas.width, canvas.height);
@@ -207,7 +240,17 @@ export function criarLeitorNavegador(vendor: URL, aoProgredir: (p: Progresso) =>
       let texto: TextoLido;
       let paginas = 1;
       if (tipo === "application/pdf") ({ texto, paginas } = await lerPdf(bytes));
-      else texto = await ocr(new Blob([bytes], { type: tipo }));
+      else {
+        const dim = dimensoesDaImagem(bytes);
+        if (!dim) throw new ErroLeituraNavegador("arquivo_invalido", "A imagem está corrompida ou incompleta (cabeçalho ilegível).");
+        if (dim.largura * dim.altura > PIXELS_MAXIMOS_IMAGEM) {
+          throw new ErroLeituraNavegador(
+            "arquivo_invalido",
+            `A imagem é grande demais (${dim.largura} × ${dim.altura} pixels; o máximo é ${PIXELS_MAXIMOS_IMAGEM / 1e6} megapixels): reduza a foto.`,
+          );
+        }
+        texto = await ocr(new Blob([bytes], { type: tipo }));
+      }
       const segundos = Math.round((performance.now() - inicio) / 10) / 100;
       return { ...texto, tipo, paginas, segundos };
     },

@@ -10,6 +10,7 @@ import type { LeituraRomaneio, Romaneio } from "../../pipeline/domain/publicados
 import type { SerieFile } from "../../pipeline/domain/publicados.ts";
 import { VENDOR_ROMANEIO, VENDOR_ROMANEIO_DIR } from "../../pipeline/publish/deploy.ts";
 import { compararRomaneio, seriesDoRomaneio } from "../../pipeline/romaneio/comparar.ts";
+import { criarLeitorOcr } from "../../pipeline/romaneio/ocr.ts";
 import { startServer, type RunningServer } from "../../pipeline/serve/app.ts";
 import { buildAssets } from "../../pipeline/serve/assets.ts";
 import { reaisComSinal } from "../../pipeline/serve/web/dom.ts";
@@ -155,8 +156,16 @@ describe("romaneio page", { timeout: 180_000 }, () => {
     await lerArquivo(page, d.arquivos.png);
     expect(erros).toEqual([]);
     expect(await page.locator("#arquivo-lido").innerText()).toMatch(/imagem PNG, 1 página, lido por OCR, em [\d,]+ s\.$/);
-    // the engine read the page (the raw text is shown too)
-    expect(await page.locator("#texto-lido").textContent()).toContain("Pantanal");
+    // the engine read the page (the raw text is shown too), word for word as the server reads it
+    const lidoNaPagina = await page.locator("#texto-lido").textContent();
+    expect(lidoNaPagina).toContain("Pantanal");
+    const servidor = criarLeitorOcr({ workers: 1 });
+    try {
+      const r = await servidor.ler(new Uint8Array(await readFile(d.arquivos.png)), "image/png");
+      expect(lidoNaPagina).toBe(r.texto);
+    } finally {
+      await servidor.fechar();
+    }
     const e = d.esperado;
     expect(await campo(page, "data").inputValue()).toBe("05/08/2026");
     expect(await campo(page, "uf").inputValue()).toBe("MS");
@@ -288,6 +297,16 @@ describe("romaneio page", { timeout: 180_000 }, () => {
     await page.waitForSelector("body[data-lido=erro]", { state: "attached" });
     expect(await page.locator("#erro").innerText()).toBe("O arquivo não é PNG, JPEG, WebP nem PDF.");
     expect(await page.locator("#leitura").isHidden()).toBe(true);
+    // a PNG whose header declares 10 000 × 10 000 pixels is refused before it is decoded
+    const ihdr = Buffer.alloc(33);
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(ihdr, 0);
+    ihdr.writeUInt32BE(13, 8);
+    ihdr.write("IHDR", 12, "latin1");
+    ihdr.writeUInt32BE(10_000, 16);
+    ihdr.writeUInt32BE(10_000, 20);
+    await page.setInputFiles("#arquivo", { name: "enorme.png", mimeType: "image/png", buffer: ihdr });
+    await page.waitForFunction(() => document.getElementById("erro")!.textContent!.includes("grande demais"));
+    expect(await page.locator("#erro").innerText()).toBe("A imagem é grande demais (10000 × 10000 pixels; o máximo é 50 megapixels): reduza a foto.");
     await page.close();
   });
 

@@ -272,7 +272,11 @@ export function createApp(opts: ServeOptions): Hono<Env> {
         const key = header(c, "x-api-key");
         const known = key !== undefined && keys.has(hashKeyCached(key.trim()));
         if (key !== undefined && !known && !keyOptional) {
-          throw new ApiError(401, "chave_invalida", "a chave de API enviada em X-API-Key não é válida; envie uma chave configurada ou não envie o cabeçalho (100 consultas por dia por IP)");
+          const conselho =
+            splitTarget(rawTarget(c)).path === ROMANEIO_PATH
+              ? "a leitura de romaneio exige uma chave com essa permissão, concedida sob pedido"
+              : "envie uma chave configurada ou não envie o cabeçalho (100 consultas por dia por IP)";
+          throw new ApiError(401, "chave_invalida", `a chave de API enviada em X-API-Key não é válida; ${conselho}`);
         }
         client = known ? { kind: "key", id: hashKeyCached(key!.trim()) } : { kind: "ip", id: address(c), ...(key !== undefined ? { keyIgnored: true } : {}) };
         if (checkPath) {

@@ -113,7 +113,7 @@ describe("POST /api/v1/romaneio: access", () => {
     expect(await sem.json()).toMatchObject({ erro: "chave_ausente" });
     const desconhecida = await post(PNG, { "Content-Type": "image/png", "X-API-Key": "nao-existe" });
     expect(desconhecida.status).toBe(401);
-    expect(await desconhecida.json()).toMatchObject({ erro: "chave_invalida" });
+    expect(await desconhecida.json()).toMatchObject({ erro: "chave_invalida", mensagem: expect.stringContaining("romaneio") });
     const consulta = await post(PNG, { "Content-Type": "image/png", "X-API-Key": CHAVE_CONSULTA });
     expect(consulta.status).toBe(403);
     expect(await consulta.json()).toMatchObject({ erro: "sem_permissao", mensagem: expect.stringContaining("romaneio") });

@@ -111,6 +111,17 @@ function numerosDaLinha(linha: string): Numero[] {
     tok = dig;
     out.push({ h, inicio: ini, fim, pct: /^\s*%/.test(depois), decimal: tok.includes(","), trocado: dig !== m[0].replace(/[.,]+$/, "") });
   }
+  // a thousands dot read as a space ("1 375,30"): one space, a group of exactly three digits, and
+  // a label before (never at the start of a table row, where "1 301,70" is animal 1's weight)
+  for (const m of linha.matchAll(/(?<=[A-Za-zÀ-ÿ$):]\s*)\d{1,3}(?: \d{3})+(?:,\d{2})?(?![\d,])/g)) {
+    const ini = m.index!;
+    const fim = ini + m[0].length;
+    const dentro = out.filter((n) => n.inicio >= ini && n.fim <= fim);
+    const h = numeroBR(m[0].replace(/ /g, ""));
+    if (dentro.length < 2 || h === null) continue;
+    const k = out.indexOf(dentro[0]!);
+    out.splice(k, dentro.length, { h, inicio: ini, fim, pct: /^\s*%/.test(linha.slice(fim)), decimal: m[0].includes(","), trocado: true });
+  }
   return out;
 }
 

@@ -17,11 +17,9 @@ let leitor: LeitorOcr;
 
 beforeAll(async () => {
   docs = await gerarCorpus();
-  // A scanned page is rendered for OCR at the resolution it was scanned at (150 dpi): measured,
-  // 11 of 11 scans read exactly, against 7 at 200 dpi and 6 at DPI_PDF's 250 (Tesseract splits
-  // the upscaled tables into columns). What the reader makes of the 250 dpi OCR is asserted on
-  // its verbatim outputs in ler.test.ts (no number wrong in silence).
-  leitor = criarLeitorOcr({ workers: 2, fila: 64, tempoLimiteMs: 180_000, dpiPdf: 150 });
+  // the engine as the server runs it: a scanned page is rendered at the scan's own resolution
+  // (dpiParaOcr); resampled to 200 or 250 dpi, Tesseract split 4 to 6 of the 11 tables into columns
+  leitor = criarLeitorOcr({ workers: 2, fila: 64, tempoLimiteMs: 180_000 });
 }, 180_000);
 
 afterAll(async () => {

@@ -112,6 +112,18 @@ describe("lerRomaneio on noisy and broken texts", () => {
     expect(l.confianca["linhas[1].arrobas"]).toBe(1);
   });
 
+  it("reads a thousands dot read as a space after a label, never joins an animal's number to its weight", () => {
+    const t = fixture("abate-grande-vaca-sp.pdf.json");
+    expect(t.texto).toContain("1.375,30");
+    const texto = t.texto.replace("1.375,30", "1 375,30").replace("R$ 27.369,47", "R$ 27 369,47").replace(/^1\s+161480\s+F\s+/m, "1 ");
+    const l = lerRomaneio({ texto, origem: "texto" });
+    const e = esperado(doc("abate-grande-vaca-sp"));
+    expect((l.totais as TotaisAbate).peso_carcaca_kg).toBe(1375.3);
+    expect((l.totais as TotaisAbate).valor_bruto).toBe(27369.47);
+    expect(l.linhas[0]).toEqual({ ...e.linhas[0], sexo: null });
+    expect(l.avisos).toEqual([]);
+  });
+
   it("names the failed checks with their numbers", () => {
     const l = manual("conferencias-erradas.txt");
     expect(codigos(l)).toEqual(["cabecas_linhas", "arrobas_kg", "soma_linhas", "bruto_preco", "liquido_descontos"]);

@@ -24,6 +24,9 @@ export const DADOS_LINGUA = "@tesseract.js-data/por/4.0.0_best_int";
 export const PARAMETROS_TESSERACT: Readonly<Record<string, string>> = {
   preserve_interword_spaces: "1",
   tessedit_pageseg_mode: "3",
+  // Tesseract's own messages ("Estimating resolution as 168", one per page) go to the WASM
+  // file system's /dev/null (in memory, not the disk) instead of the server's stderr
+  debug_file: "/dev/null",
 };
 
 /**

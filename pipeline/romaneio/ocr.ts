@@ -82,7 +82,7 @@ const DIR_PDFJS = dirname(require.resolve("pdfjs-dist/package.json"));
 
 type Pdfjs = typeof import("pdfjs-dist/legacy/build/pdf.mjs");
 let pdfjsCarregado: Promise<Pdfjs> | undefined;
-/** pdf.js is loaded on the first PDF only (it is large, and images never need it). */
+/** pdf.js, loaded once per process (when the first reader is created). */
 function pdfjs(): Promise<Pdfjs> {
   pdfjsCarregado ??= import("pdfjs-dist/legacy/build/pdf.mjs");
   return pdfjsCarregado;
@@ -131,6 +131,9 @@ export function criarLeitorOcr(opts: OpcoesLeitorOcr = {}): LeitorOcr {
     p.catch(() => {}); // seen by the job that awaits it
     return p;
   }
+
+  // pdf.js takes seconds to load: warm it with the workers, not on the first PDF of a request
+  pdfjs().catch(() => {});
 
   for (let i = 0; i < n; i++) {
     const vaga: Vaga = { worker: Promise.resolve(null as unknown as Worker) };
@@ -211,7 +214,10 @@ export function criarLeitorOcr(opts: OpcoesLeitorOcr = {}): LeitorOcr {
       return await Promise.race([trabalho, limite, morte]);
     } catch (e) {
       trocar = true;
-      throw e instanceof ErroOcr ? e : new ErroOcr("arquivo_invalido", "o leitor de OCR não conseguiu ler o arquivo", { cause: e });
+      if (e instanceof ErroOcr) throw e;
+      // not the file's fault (the engine did not start: language data missing, out of memory):
+      // a plain error, which the server answers as its own failure
+      throw new Error(`[romaneio] [ocr] o motor de OCR falhou: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
     } finally {
       clearTimeout(timer);
       vaga.falhou = undefined;

@@ -137,6 +137,8 @@ describe("POST /api/v1/romaneio with the real engine", () => {
     expect(corpo.arquivo).toMatchObject({ tipo: "image/png", paginas: 1, origem: "ocr" });
     expect(corpo.arquivo.segundos).toBeGreaterThan(0);
     expect(corpo.rate_limit).toEqual({ diario: 50, restante: 49 });
+    const { tipo, data, produto, uf, totais } = doc.esperado;
+    expect(corpo.leitura).toMatchObject({ tipo, data, produto, uf, totais });
     // the same engine and reader in this process read the same fields
     const leitor = criarLeitorOcr();
     try {

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { closeSync, openSync, readSync } from "node:fs";
 import { mkdir, open, readFile, rm, stat, type FileHandle } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { PipelineError } from "../domain/errors.ts";
@@ -9,7 +10,17 @@ import type { SerieReusada } from "../render/resumo.ts";
  * One item of a published set: a file, or a series the run leaves as it is (its files are not
  * touched; its facts stand for it in the checks across files).
  */
-export type ItemDoConjunto = RenderedFile | ArquivoEmBytes | ArquivoEmPartes | SerieReusada;
+export type ItemDoConjunto = RenderedFile | ArquivoEmBytes | ArquivoEmPartes | BlocoNovo | SerieReusada;
+
+/**
+ * A new block of the long file, handed to the checks as it is rendered: the run then puts it
+ * aside on disk (a full build's blocks are most of the long file's 75 MB), and the long file's
+ * bytes at its place must hash the same as what was checked.
+ */
+export interface BlocoNovo {
+  blocoNovo: string;
+  texto: string;
+}
 
 /** A file already in bytes (the long CSV, assembled from the published file's blocks without decoding them). */
 export interface ArquivoEmBytes {
@@ -53,7 +64,7 @@ export class TrechoDivergente extends PipelineError {
 }
 
 /** How much of a copied range is read at a time. */
-const PEDACO = 1 << 20;
+const PEDACO = 4 << 20;
 
 /** How much of each copied range's start the checks can see (a series id and its comma). */
 const CABECA = 256;
@@ -67,15 +78,26 @@ const CABECA = 256;
 async function prepararEmPartes(staged: string | null, f: ArquivoEmPartes, escrever: ((file: string, data: Buffer) => Promise<void>) | undefined): Promise<{ sha256: string; tamanho: number; vista: BytesDoLongo }> {
   const todo = createHash("sha256");
   const pedacos: Array<{ inicio: number; bytes: Buffer }> = [];
+  /** what each copied range hashed to, by "inicio-fim" in the new file */
+  const copiados = new Map<string, string>();
   const emMemoria: Buffer[] = [];
   let out: FileHandle | null = null;
   let pos = 0;
-  const fontes = new Map<string, FileHandle>();
+  const fontes = new Map<string, number>();
+  // each piece is written while the next is read and hashed: two buffers, taken in turn, and a
+  // buffer is read into again only once its write has finished
+  const buffers = [Buffer.allocUnsafe(PEDACO), Buffer.allocUnsafe(PEDACO)];
+  let vez = 0;
+  let escrita: Promise<unknown> = Promise.resolve();
   const emitir = async (b: Buffer) => {
     todo.update(b);
     if (staged === null) return;
-    if (escrever) emMemoria.push(Buffer.from(b));
-    else await out!.write(b, 0, b.length, null);
+    if (escrever) {
+      emMemoria.push(Buffer.from(b));
+      return;
+    }
+    await escrita;
+    escrita = out!.write(b, 0, b.length, null);
   };
   try {
     if (staged !== null && !escrever) out = await open(staged, "wx");
@@ -87,15 +109,18 @@ async function prepararEmPartes(staged: string | null, f: ArquivoEmPartes, escre
         continue;
       }
       let fonte = fontes.get(parte.de);
-      if (!fonte) {
-        fonte = await open(parte.de, "r");
+      if (fonte === undefined) {
+        // read with blocking calls: the file is in the page cache after the last publish, and
+        // nothing else of the run waits on these reads
+        fonte = openSync(parte.de, "r");
         fontes.set(parte.de, fonte);
       }
       const h = createHash("sha256");
-      const buf = Buffer.allocUnsafe(Math.min(PEDACO, Math.max(parte.bytes, 1)));
       let lido = 0;
       while (lido < parte.bytes) {
-        const { bytesRead } = await fonte.read(buf, 0, Math.min(buf.length, parte.bytes - lido), parte.inicio + lido);
+        await escrita;
+        const buf = buffers[vez++ % 2]!;
+        const bytesRead = readSync(fonte, buf, 0, Math.min(buf.length, parte.bytes - lido), parte.inicio + lido);
         if (bytesRead === 0) throw new TrechoDivergente(parte);
         const b = buf.subarray(0, bytesRead);
         h.update(b);
@@ -104,17 +129,21 @@ async function prepararEmPartes(staged: string | null, f: ArquivoEmPartes, escre
         await emitir(b);
         lido += bytesRead;
       }
-      if (h.digest("hex") !== parte.sha256) throw new TrechoDivergente(parte);
+      const sha = h.digest("hex");
+      if (sha !== parte.sha256) throw new TrechoDivergente(parte);
+      copiados.set(`${pos}-${pos + parte.bytes}`, sha);
       pos += parte.bytes;
     }
+    await escrita;
     if (out) {
       await out.sync();
     } else if (staged !== null && escrever) {
       await escrever(staged, Buffer.concat(emMemoria));
     }
   } finally {
+    await escrita.catch(() => {});
     await out?.close();
-    for (const fh of fontes.values()) await fh.close();
+    for (const fd of fontes.values()) closeSync(fd);
   }
   const tamanho = pos;
   const achar = (i: number) => pedacos.find((p) => i >= p.inicio && i < p.inicio + p.bytes.length);
@@ -130,6 +159,7 @@ async function prepararEmPartes(staged: string | null, f: ArquivoEmPartes, escre
       if (!p || fim > p.inicio + p.bytes.length) return null;
       return p.bytes.toString("utf8", inicio - p.inicio, fim - p.inicio);
     },
+    sha256De: (inicio, fim) => copiados.get(`${inicio}-${fim}`) ?? null,
   };
   return { sha256: todo.digest("hex"), tamanho, vista };
 }
@@ -208,6 +238,10 @@ export async function publishFiles(root: string, files: Iterable<ItemDoConjunto>
     for await (const f of files) {
       if ("reusada" in f) {
         validator.reusada(f);
+        continue;
+      }
+      if ("blocoNovo" in f) {
+        validator.blocoNovo(f.blocoNovo, f.texto);
         continue;
       }
       current = f.path;

@@ -6,7 +6,7 @@ import { withDataLock } from "../publish/lock.ts";
 import { publishFiles } from "../publish/write.ts";
 import type { ResumoSerie } from "../render/resumo.ts";
 import { montarSite, type EntradaDoSite } from "../site/assemble.ts";
-import { lerSerie } from "../site/store.ts";
+import { lerSerie, rascunhoDoLongo } from "../site/store.ts";
 import { nextStatus } from "./status.ts";
 
 /**
@@ -36,6 +36,7 @@ async function build(config: Config, now: Date): Promise<{ written: string[]; fi
     carregar: (def) => lerSerie(root, def),
     renderizar: () => true,
     fatos: null,
+    rascunho: rascunhoDoLongo(root),
     longoPublicado: () => {
       throw new Error("build não copia blocos");
     },

@@ -7,7 +7,8 @@
  * the event and API files in their own stages; run/ calls this and hands the set to publish/.
  */
 import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdir, open, rm, type FileHandle } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { REPO_ROOT, type Config } from "../config.ts";
 import type { HistoricoEntry, SerieFile, StatusFile } from "../domain/publicados.ts";
 import { seriesCsvPath, seriesJsonPath, seriesRecentePath } from "../domain/series.ts";
@@ -179,6 +180,8 @@ export interface EntradaDoSite {
   renderizar(def: SeriesDef): boolean;
   /** the facts of the published set (required when some series is not rendered) */
   fatos: Fatos | null;
+  /** a scratch file for new blocks of the long file (absolute path, removed after the long file is written); absent: every block held in memory */
+  rascunho?: string;
   /** the published long file (absolute path), whose blocks of the series not rendered are copied (and checked) as the set is published */
   longoPublicado(): string;
 }
@@ -197,28 +200,87 @@ export async function* montarSite(
 ): AsyncGenerator<ItemDoConjunto> {
   const resumos = new Map<string, ResumoSerie>();
   const fatos: Record<string, FatosSerie> = {};
-  // flat bytes: held until the long file is assembled, after every series
-  const blocos = new Map<string, Buffer>();
-  for (const def of allSeries()) {
-    if (entrada.renderizar(def)) {
-      const f = await entrada.carregar(def);
-      if (!f) continue;
-      const r = renderSerieFiles(def, f);
-      yield* r.arquivos;
-      fatos[def.id] = r.fatos;
-      resumos.set(def.id, r.fatos.resumo);
-      blocos.set(def.id, Buffer.from(r.bloco, "utf8"));
-    } else {
-      const fa = entrada.fatos?.series[def.id];
-      if (!fa) continue;
-      yield { reusada: def.id, fatos: fa };
-      fatos[def.id] = fa;
-      resumos.set(def.id, fa.resumo);
+  // the new blocks, until the long file is written after every series: in memory while they are
+  // few (an update's), then put aside in a scratch file (a full build's are most of 75 MB)
+  const blocos = new Map<string, Buffer | TrechoCopiado>();
+  const rascunho = new Rascunho(entrada.rascunho);
+  try {
+    for (const def of allSeries()) {
+      if (entrada.renderizar(def)) {
+        const f = await entrada.carregar(def);
+        if (!f) continue;
+        const r = renderSerieFiles(def, f);
+        yield* r.arquivos;
+        fatos[def.id] = r.fatos;
+        resumos.set(def.id, r.fatos.resumo);
+        const bytes = Buffer.from(r.bloco, "utf8");
+        if (!rascunho.cabe(bytes.length)) {
+          // checked now, while its text is at hand; the long file must then hold these bytes
+          yield { blocoNovo: def.id, texto: r.bloco };
+          blocos.set(def.id, await rascunho.guardar(`o bloco novo de ${def.id}, posto de lado`, bytes, r.fatos.longo.sha256));
+        } else {
+          blocos.set(def.id, bytes);
+        }
+      } else {
+        const fa = entrada.fatos?.series[def.id];
+        if (!fa) continue;
+        yield { reusada: def.id, fatos: fa };
+        fatos[def.id] = fa;
+        resumos.set(def.id, fa.resumo);
+      }
     }
+    yield longoMontado(entrada, blocos, fatos);
+  } finally {
+    await rascunho.fechar();
   }
-  yield longoMontado(entrada, blocos, fatos);
   yield* globalFiles(resumos, status(resumos), config, extras);
   yield { path: FATOS_PATH, text: textoDosFatos({ versao: 1, codigo: versaoDoCodigo(), series: fatos }) };
+}
+
+/** New blocks of the long file held in memory, at most (beyond, they go to the scratch file). */
+let limiteEmMemoria = 16 << 20;
+
+/** Test-only: how many bytes of new blocks montarSite holds in memory before putting them aside (0: every one aside). */
+export function setLimiteDoLongoEmMemoria(bytes: number | null): void {
+  limiteEmMemoria = bytes ?? 16 << 20;
+}
+
+/**
+ * The scratch file of new blocks (EntradaDoSite.rascunho, inside the publish's staging directory,
+ * so a killed run's is discarded with it): written once, copied into the long file by the
+ * publish, which checks each block's sha256 as it copies, and removed after.
+ */
+class Rascunho {
+  private emMemoria = 0;
+  private fh: FileHandle | null = null;
+  private pos = 0;
+  constructor(private readonly arquivo: string | undefined) {}
+
+  cabe(bytes: number): boolean {
+    if (this.arquivo === undefined || this.emMemoria + bytes <= limiteEmMemoria) {
+      this.emMemoria += bytes;
+      return true;
+    }
+    return false;
+  }
+
+  async guardar(rotulo: string, bytes: Buffer, sha256: string): Promise<TrechoCopiado> {
+    if (!this.fh) {
+      await mkdir(dirname(this.arquivo!), { recursive: true });
+      this.fh = await open(this.arquivo!, "w+");
+    }
+    await this.fh.write(bytes, 0, bytes.length, this.pos);
+    const t: TrechoCopiado = { de: this.arquivo!, inicio: this.pos, bytes: bytes.length, sha256, rotulo };
+    this.pos += bytes.length;
+    return t;
+  }
+
+  async fechar(): Promise<void> {
+    if (!this.fh) return;
+    await this.fh.close();
+    this.fh = null;
+    await rm(this.arquivo!, { force: true });
+  }
 }
 
 /**
@@ -226,7 +288,7 @@ export async function* montarSite(
  * file for the others, each with the sha256 its facts record (publish/write.ts checks it as it
  * copies, and refuses the set when a range is not what the last publish wrote).
  */
-function longoMontado(entrada: EntradaDoSite, blocos: ReadonlyMap<string, Buffer>, fatos: Readonly<Record<string, FatosSerie>>): ArquivoEmPartes {
+function longoMontado(entrada: EntradaDoSite, blocos: ReadonlyMap<string, Buffer | TrechoCopiado>, fatos: Readonly<Record<string, FatosSerie>>): ArquivoEmPartes {
   const reusar = defsDoLongo().filter((d) => !blocos.has(d.id) && fatos[d.id]);
   const partes: Array<Buffer | TrechoCopiado> = [Buffer.from(CABECALHO_LONGO)];
   const lista: Array<LongoMontado["blocos"][number]> = [];
@@ -247,7 +309,7 @@ function longoMontado(entrada: EntradaDoSite, blocos: ReadonlyMap<string, Buffer
     const novo = blocos.get(d.id);
     if (novo !== undefined) {
       partes.push(novo);
-      lista.push({ id: d.id, bytes: novo.length });
+      lista.push({ id: d.id, bytes: Buffer.isBuffer(novo) ? novo.length : novo.bytes });
       continue;
     }
     const fa = fatos[d.id];

@@ -6,6 +6,7 @@
  */
 import { open, stat } from "node:fs/promises";
 import { PipelineError } from "../domain/errors.ts";
+import { STAGING_DIR } from "../publish/journal.ts";
 import { join } from "node:path";
 import { readPublished } from "../contract/schemas.ts";
 import type { SerieFile } from "../domain/publicados.ts";
@@ -100,6 +101,11 @@ async function conferir(root: string, fatos: Fatos): Promise<string | null> {
  * The store of a run. `semFatos`: why the facts must not be used (a copied block found changed
  * by the publish that tried to copy it): every series is rendered, as by `npm run build`.
  */
+/** Where a run puts aside the new blocks of the long file: inside the publish's staging directory, discarded with it. */
+export function rascunhoDoLongo(root: string): string {
+  return join(root, STAGING_DIR, ".rascunho", "historico.blocos");
+}
+
 export async function abrirStore(root: string, semFatos?: string): Promise<StoreAberto> {
   const lidos = semFatos === undefined ? await lerFatos(root, versaoDoCodigo()) : null;
   const motivo = semFatos ?? (lidos ? await conferir(root, lidos) : "sem fatos desta versão do código");
@@ -111,6 +117,7 @@ export async function abrirStore(root: string, semFatos?: string): Promise<Store
       fatos,
       renderizar: (def) => fatos === null || alteradas.has(def.id),
       carregar: async (def) => lidas.get(def.id) ?? (await lerSerie(root, def)),
+      rascunho: rascunhoDoLongo(root),
       longoPublicado: () => {
         if (!fatos) throw new PipelineError({ stage: "merge", reason: `${HISTORICO_LONGO_PATH}: sem fatos conferidos, não há bloco a copiar; rode npm run build` });
         return join(root, HISTORICO_LONGO_PATH);

@@ -180,6 +180,11 @@ export class FileValidator {
     }
   }
 
+  /** A new block of the long file, read as it was rendered (the run puts it aside until the long file is written). */
+  blocoNovo(id: string, texto: string): void {
+    this.dados.blocoNovo(id, texto);
+  }
+
   /**
    * A series whose files a run leaves as published: what it said then stands for it in the checks
    * across files (aggregates, index, status, the long file, datapackage.json's headers).

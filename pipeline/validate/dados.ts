@@ -135,6 +135,27 @@ export interface BytesDoLongo {
   at(i: number): number | undefined;
   /** the text of [inicio, fim); null when part of it is not held */
   texto(inicio: number, fim: number): string | null;
+  /** the sha256 of the bytes written at exactly [inicio, fim), when they were copied from a file (null otherwise) */
+  sha256De?(inicio: number, fim: number): string | null;
+}
+
+/** A new block of the long file, line by line: its problems, and what it says of each series. */
+function conferirBloco(id: string, bloco: string): { problemas: Problema[]; longo: Map<string, LongoEsperado> } {
+  const problemas: Problema[] = [];
+  const longo = new Map<string, LongoEsperado>();
+  if (bloco.includes("\r")) problemas.push({ ponteiro: "", mensagem: `bloco da série ${id}: quebras de linha CRLF/CR: use apenas LF (\\n)` });
+  const rapido = blocoRapido(id, bloco);
+  if (rapido) {
+    longo.set(id, rapido);
+    return { problemas, longo };
+  }
+  const lido = lerCsvLongo(`${COLUNAS_LONGO.join(",")}\n${bloco}`);
+  for (const pr of lido.problemas) problemas.push({ ponteiro: pr.ponteiro, mensagem: `bloco da série ${id}: ${pr.mensagem}` });
+  for (const [k, v] of digeridos(lido.series)) {
+    if (k !== id) problemas.push({ ponteiro: "", mensagem: `o bloco da série ${id} traz linhas da série ${mostrar(k)}` });
+    longo.set(k, v);
+  }
+  return { problemas, longo };
 }
 
 function bytesDoLongo(content: string | Buffer | BytesDoLongo): BytesDoLongo {
@@ -296,6 +317,14 @@ export class ChecagemDados {
     return lido.problemas;
   }
 
+  /** new blocks read as they were rendered, before the run put them aside (site/assemble.ts) */
+  private readonly blocosVistos = new Map<string, { sha256: string; problemas: Problema[]; longo: Map<string, LongoEsperado> }>();
+
+  /** A new block of the long file, read now; the long file must later hold exactly these bytes where the run says. */
+  blocoNovo(id: string, bloco: string): void {
+    this.blocosVistos.set(id, { sha256: createHash("sha256").update(bloco, "utf8").digest("hex"), ...conferirBloco(id, bloco) });
+  }
+
   /** The long file as a run assembled it: its layout, and only its new blocks line by line. */
   longoMontado(content: string | Buffer | BytesDoLongo, montado: LongoMontado): Problema[] {
     const b = bytesDoLongo(content);
@@ -322,23 +351,22 @@ export class ChecagemDados {
         continue;
       }
       const bloco = b.texto(inicio, pos);
-      // a new block is always among the bytes the run holds (publish/write.ts ArquivoEmPartes)
       if (bloco === null) {
-        problemas.push({ ponteiro: "", mensagem: `o bloco novo da série ${id} não está entre os bytes novos do arquivo (bytes ${inicio} a ${pos}); ${mix}` });
+        // a new block the run put aside on disk (site/assemble.ts): read here when it was
+        // rendered (blocoNovo), and the bytes in the file are those very bytes (their sha256)
+        const visto = this.blocosVistos.get(id);
+        const sha = b.sha256De?.(inicio, pos) ?? null;
+        if (!visto || sha === null || sha !== visto.sha256) {
+          problemas.push({ ponteiro: "", mensagem: `o bloco novo da série ${id} (bytes ${inicio} a ${pos}) não é o que foi conferido ao gerá-lo; ${mix}` });
+          continue;
+        }
+        problemas.push(...visto.problemas);
+        for (const [k, v] of visto.longo) longo.set(k, v);
         continue;
       }
-      if (bloco.includes("\r")) problemas.push({ ponteiro: "", mensagem: `bloco da série ${id}: quebras de linha CRLF/CR: use apenas LF (\\n)` });
-      const rapido = blocoRapido(id, bloco);
-      if (rapido) {
-        longo.set(id, rapido);
-        continue;
-      }
-      const lido = lerCsvLongo(`${COLUNAS_LONGO.join(",")}\n${bloco}`);
-      for (const pr of lido.problemas) problemas.push({ ponteiro: pr.ponteiro, mensagem: `bloco da série ${id}: ${pr.mensagem}` });
-      for (const [k, v] of digeridos(lido.series)) {
-        if (k !== id) problemas.push({ ponteiro: "", mensagem: `o bloco da série ${id} traz linhas da série ${mostrar(k)}` });
-        longo.set(k, v);
-      }
+      const lido = conferirBloco(id, bloco);
+      problemas.push(...lido.problemas);
+      for (const [k, v] of lido.longo) longo.set(k, v);
     }
     if (pos !== b.length) problemas.push({ ponteiro: "", mensagem: `tem ${b.length} bytes, mas os blocos das séries somam ${pos}; ${mix}` });
     this.longo = longo;

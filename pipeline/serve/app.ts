@@ -14,7 +14,6 @@ import {
   arquivoDaRequisicao,
   COTA_ROMANEIO_PADRAO,
   ErroHttp,
-  estadoRomaneio,
   ETAPAS,
   idRomaneio,
   lerEComparar,
@@ -382,8 +381,9 @@ export function createApp(opts: ServeOptions): Hono<Env> {
 
   /**
    * POST /api/v1/romaneio: a key with the romaneio permission, its own quota (checked before the
-   * upload is read, counted only after a reading), the file read under a cap, the OCR in the
-   * engine's workers, then the reading and the comparison. Nothing of the file is kept or logged.
+   * upload is read, a unit reserved before the OCR and given back if the reading fails), the file
+   * read under a cap, the OCR in the engine's workers, then the reading and the comparison.
+   * Nothing of the file is kept or logged.
    */
   const romaneioLimite = romaneio?.cotaDiaria ?? COTA_ROMANEIO_PADRAO;
   const romaneioMax = romaneio?.maxBytes ?? MAX_MB_PADRAO * 1024 * 1024;
@@ -397,19 +397,31 @@ export function createApp(opts: ServeOptions): Hono<Env> {
         throw new ErroHttp(403, "sem_permissao", "esta chave de API não tem permissão para ler romaneios (COTACAO_ROMANEIO_KEYS); as consultas continuam disponíveis com ela");
       }
       const id = idRomaneio(client.id);
-      const antes = estadoRomaneio(await quota.peek("key", id, now()), romaneioLimite, now());
+      // the romaneio limit travels with each call: the store's key limit (the queries') plays no part
+      const antes = await quota.peek("key", id, now(), romaneioLimite);
       client.quota = antes;
       if (antes.indisponivel) throw indisponivel();
+      // an exhausted quota is refused before a byte of the upload is read
       if (antes.remaining <= 0) throw limiteRomaneio(antes);
       const arquivo = await arquivoDaRequisicao(c.req.raw, header(c, "content-type"), header(c, "content-length"), romaneioMax);
-      const hoje = hojeAgora(now());
-      const lido = await lerEComparar({ leitor: romaneio.leitor, etapas: romaneio.etapas ?? ETAPAS, files, hoje, tempoS: romaneio.tempoS ?? TEMPO_S_PADRAO }, arquivo);
-      // only a reading counts; two readings racing for the last unit: the later one is refused
-      const depois = await quota.consume("key", id, now());
-      const q = estadoRomaneio(depois, romaneioLimite, now());
+      // the unit is reserved before the OCR, atomically in the store: of two readings racing for the
+      // last one, one runs and the other is refused at once (not after its OCR), and the count never
+      // passes the limit; a reading that fails gives its unit back
+      const cobradoEm = now();
+      const q = await quota.consume("key", id, cobradoEm, romaneioLimite);
       client.quota = q;
       if (q.indisponivel) throw indisponivel();
-      if (!depois.allowed || depois.used > romaneioLimite) throw limiteRomaneio(q);
+      if (!q.allowed) throw limiteRomaneio(q);
+      let lido: Awaited<ReturnType<typeof lerEComparar>>;
+      try {
+        const hoje = hojeAgora(now());
+        lido = await lerEComparar({ leitor: romaneio.leitor, etapas: romaneio.etapas ?? ETAPAS, files, hoje, tempoS: romaneio.tempoS ?? TEMPO_S_PADRAO }, arquivo);
+      } catch (err) {
+        // a refund the store cannot take must not replace the reading's own error
+        await Promise.resolve(quota.refund("key", id, cobradoEm, q)).catch(() => undefined);
+        client.quota = { ...q, ...quotaState(q.limit, Math.max(0, q.used - 1), cobradoEm) };
+        throw err;
+      }
       const headers = baseHeaders(q);
       headers["Cache-Control"] = "no-store";
       headers["Content-Type"] = JSON_TYPE;
@@ -504,11 +516,43 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** ms a request may take to arrive whole when no route reads a body (headers: 10 s of it) */
+export const TEMPO_REQUISICAO_MS = 30_000;
+/** ms a romaneio upload may take to arrive whole, at least */
+export const TEMPO_ENVIO_ROMANEIO_MS = 120_000;
+/** the slowest uplink a romaneio upload of the largest size must get through in time, bytes/s (0.8 Mbit/s: weak 3G) */
+const ENVIO_MINIMO_BPS = 100_000;
+
+/**
+ * Node's requestTimeout: how long a request may take to arrive whole (headers and body). It is
+ * one value per server, so it is the romaneio upload's when that route is on: a 10 MB photo on a
+ * weak mobile uplink takes well over a minute (at 100 kB/s, 105 s), and 30 s would cut it. Raising
+ * it costs little: slow headers are still cut at 10 s (headersTimeout), and no other route reads
+ * a body (they answer before it arrives, a POST elsewhere is 405 at once). The limit grows with
+ * COTACAO_ROMANEIO_MAX_MB, so the largest accepted file still fits at that rate.
+ */
+export function tempoRequisicaoMs(romaneio: OpcoesRomaneio | undefined): number {
+  if (!romaneio) return TEMPO_REQUISICAO_MS;
+  const max = romaneio.maxBytes ?? MAX_MB_PADRAO * 1024 * 1024;
+  return Math.max(TEMPO_ENVIO_ROMANEIO_MS, Math.ceil(max / ENVIO_MINIMO_BPS) * 1000);
+}
+
+/** the server's clocks (tests shrink them to see a cut in seconds, not minutes) */
+export interface TemposServidor {
+  /** requestTimeout (default: tempoRequisicaoMs(romaneio)) */
+  requisicaoMs?: number;
+  /** headersTimeout (default 10 s; never above requisicaoMs) */
+  cabecalhosMs?: number;
+  /** how often Node checks both (its connectionsCheckingInterval; default 30 s) */
+  verificacaoMs?: number;
+}
+
 /**
  * Listens on host:port (port 0 = any free port). Requests the HTTP parser refuses before they
- * reach the app (huge headers, malformed request lines, bad URLs) still get a JSON error.
+ * reach the app (huge headers, malformed request lines, bad URLs) still get a JSON error, and so
+ * does one that took too long to arrive (408).
  */
-export async function startServer(opts: ServeOptions & { port?: number; host?: string }): Promise<RunningServer> {
+export async function startServer(opts: ServeOptions & { port?: number; host?: string; tempos?: TemposServidor }): Promise<RunningServer> {
   const app = createApp(opts);
   const listener = getRequestListener(app.fetch, {
     errorHandler: (err) => {
@@ -519,8 +563,17 @@ export async function startServer(opts: ServeOptions & { port?: number; host?: s
       return errorResponse(e, { "Access-Control-Allow-Origin": "*" });
     },
   });
+  const requestTimeout = opts.tempos?.requisicaoMs ?? tempoRequisicaoMs(opts.romaneio);
+  const headersTimeout = Math.min(opts.tempos?.cabecalhosMs ?? 10_000, requestTimeout);
+  const segundos = (ms: number) => Math.max(1, Math.round(ms / 1000));
   const server = createServer(
-    { maxHeaderSize: 16 * 1024, requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 5_000 },
+    {
+      maxHeaderSize: 16 * 1024,
+      requestTimeout,
+      headersTimeout,
+      keepAliveTimeout: 5_000,
+      ...(opts.tempos?.verificacaoMs ? { connectionsCheckingInterval: opts.tempos.verificacaoMs } : {}),
+    },
     listener,
   );
   server.on("clientError", (err: NodeJS.ErrnoException, socket: Socket) => {
@@ -530,7 +583,12 @@ export async function startServer(opts: ServeOptions & { port?: number; host?: s
     }
     const tooLarge = err.code === "HPE_HEADER_OVERFLOW" || err.code === "HPE_URI_TOO_LONG";
     socket.end(
-      tooLarge
+      err.code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? rawJson(408, "Request Timeout", {
+            erro: "tempo_de_envio_esgotado",
+            mensagem: `a requisição não chegou inteira a tempo (os cabeçalhos em até ${segundos(headersTimeout)} s, o corpo em até ${segundos(requestTimeout)} s); tente de novo com uma conexão melhor ou um arquivo menor`,
+          })
+        : tooLarge
         ? rawJson(431, "Request Header Fields Too Large", {
             erro: "cabecalhos_grandes_demais",
             mensagem: "os cabeçalhos (ou a URL) da requisição passam de 16 KB",

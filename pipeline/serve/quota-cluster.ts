@@ -8,8 +8,8 @@ import { quotaState, type Quota, type QuotaCheck, type QuotaConsumed, type Quota
  * one turn of its event loop travel as one message and come back as one (under load, dozens of
  * requests share a round trip instead of paying a pipe write and a wake-up each).
  */
-/** [id, 1 = consume | 0 = peek, 1 = key | 0 = ip, client id, ms] */
-type Pergunta = [number, 0 | 1, 0 | 1, string, number];
+/** [id, 1 = consume | 0 = peek | 2 = refund, 1 = key | 0 = ip, client id, ms, the call's limit (-1: the kind's)] */
+type Pergunta = [number, 0 | 1 | 2, 0 | 1, string, number, number];
 /** [id, limit, used, 1 = allowed | 0 = refused (peek: 1)] */
 type Resposta = [number, number, number, 0 | 1];
 interface Lote {
@@ -26,9 +26,12 @@ export function servirCotaNoPrimario(quota: Quota): () => void {
   const onMessage = (worker: Worker, m: unknown) => {
     if (!eLote(m, "perguntas")) return;
     const itens: Resposta[] = [];
-    for (const [id, op, k, cliente, agora] of m.itens as Pergunta[]) {
+    for (const [id, op, k, cliente, agora, lim] of m.itens as Pergunta[]) {
       const kind = k === 1 ? "key" : "ip";
-      const e = op === 1 ? quota.consume(kind, cliente, agora) : { ...quota.peek(kind, cliente, agora), allowed: true };
+      const limite = lim >= 0 ? lim : undefined;
+      if (op === 2) quota.refund(kind, cliente, agora);
+      // a refund's answer is the state after it (the worker only waits for it)
+      const e = op === 1 ? quota.consume(kind, cliente, agora, limite) : { ...quota.peek(kind, cliente, agora, limite), allowed: true };
       itens.push([id, e.limit, e.used, e.allowed ? 1 : 0]);
     }
     if (worker.isConnected()) worker.send({ cota: "respostas", itens } satisfies Lote);
@@ -80,21 +83,25 @@ export class PrimaryQuota implements QuotaStore {
     }
   }
 
-  private perguntar(op: 0 | 1, kind: "key" | "ip", cliente: string, agora: number): Promise<QuotaConsumed> {
+  private perguntar(op: 0 | 1 | 2, kind: "key" | "ip", cliente: string, agora: number, limite = -1): Promise<QuotaConsumed> {
     return new Promise((resolve, reject) => {
       const id = ++this.seq;
       this.pendentes.set(id, { agora, resolve, reject });
       // the first question of a turn schedules the message; the rest of the turn joins it
-      if (this.lote.push([id, op, kind === "key" ? 1 : 0, cliente, agora]) === 1) setImmediate(this.enviar);
+      if (this.lote.push([id, op, kind === "key" ? 1 : 0, cliente, agora, limite]) === 1) setImmediate(this.enviar);
     });
   }
 
-  peek(kind: "key" | "ip", id: string, nowMs: number): Promise<QuotaCheck> {
-    return this.perguntar(0, kind, id, nowMs);
+  peek(kind: "key" | "ip", id: string, nowMs: number, limite?: number): Promise<QuotaCheck> {
+    return this.perguntar(0, kind, id, nowMs, limite);
   }
 
-  consume(kind: "key" | "ip", id: string, nowMs: number): Promise<QuotaConsumed> {
-    return this.perguntar(1, kind, id, nowMs);
+  consume(kind: "key" | "ip", id: string, nowMs: number, limite?: number): Promise<QuotaConsumed> {
+    return this.perguntar(1, kind, id, nowMs, limite);
+  }
+
+  async refund(kind: "key" | "ip", id: string, nowMs: number): Promise<void> {
+    await this.perguntar(2, kind, id, nowMs);
   }
 
   async close(): Promise<void> {

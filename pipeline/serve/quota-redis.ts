@@ -6,8 +6,10 @@ import { Quota, quotaDay, quotaState, type QuotaCheck, type QuotaConsumed, type 
  * Quota counters in Redis/Valkey (COTACAO_REDIS_URL), shared by every instance that points at it:
  * one counter per client and UTC day, `cotacao:cota:AAAA-MM-DD:ip:<address or /64>` or
  * `…:chave:<sha-256 of the key>` (a key is never stored in plain text), expiring at the next
- * 00:00 UTC. Counting is one round trip: a Lua script checks the limit, increments and sets the
- * expiry atomically, so two instances racing for a client's last request cannot both win.
+ * 00:00 UTC. Counting is one round trip: a Lua script checks the limit (the call's own when it
+ * names one, as the romaneio readings do), increments and sets the expiry atomically, so two
+ * instances racing for a client's last request cannot both win; a refund is another script, that
+ * never takes a counter below zero.
  *
  * When Redis cannot be reached (refused, timed out, not yet connected) nothing waits for it:
  * the client has no offline queue, short timeouts and one retry per command. What happens then
@@ -44,7 +46,18 @@ redis.call('EXPIREAT', KEYS[1], ARGV[2])
 return {1, used}
 `;
 
-type RedisComCota = Redis & { cotaConsumir(key: string, limit: number, expireAt: number): Promise<[number, number]> };
+// a unit given back: never below zero, and never a counter that is gone (expired at 00:00 UTC)
+// brought back as -1; DECR keeps the key's expiry
+const DEVOLVER = `
+local used = tonumber(redis.call('GET', KEYS[1]) or '0')
+if used <= 0 then return 0 end
+return redis.call('DECR', KEYS[1])
+`;
+
+type RedisComCota = Redis & {
+  cotaConsumir(key: string, limit: number, expireAt: number): Promise<[number, number]>;
+  cotaDevolver(key: string): Promise<number>;
+};
 
 /** Checks COTACAO_REDIS_URL: redis:// or rediss://, a host, an optional numeric database. */
 export function validarRedisUrl(texto: string): URL {
@@ -113,6 +126,7 @@ export class RedisQuota implements QuotaStore {
       enableAutoPipelining: true,
     }) as RedisComCota;
     this.redis.defineCommand("cotaConsumir", { numberOfKeys: 1, lua: CONSUMIR });
+    this.redis.defineCommand("cotaDevolver", { numberOfKeys: 1, lua: DEVOLVER });
     this.redis.on("error", (err) => this.queda(err));
     // a server that dies closes the connection before any command fails: that is the outage's start
     this.redis.on("close", () => this.queda(new Error("conexão fechada")));
@@ -145,39 +159,39 @@ export class RedisQuota implements QuotaStore {
     return `${this.prefixo}:${quotaDay(nowMs)}:${kind === "key" ? "chave" : "ip"}:${id}`;
   }
 
-  private limite(kind: "key" | "ip"): number {
-    return kind === "key" ? this.keyLimit : this.freeLimit;
+  private limite(kind: "key" | "ip", limite: number | undefined): number {
+    return limite ?? (kind === "key" ? this.keyLimit : this.freeLimit);
   }
 
   private pronto(): boolean {
     return this.redis.status === "ready";
   }
 
-  private peekLocal(kind: "key" | "ip", id: string, nowMs: number): QuotaCheck {
-    const q = this.local.peek(kind, id, nowMs);
+  private peekLocal(kind: "key" | "ip", id: string, nowMs: number, limite: number | undefined): QuotaCheck {
+    const q = this.local.peek(kind, id, nowMs, limite);
     return this.falha === "abrir" ? { ...q, aviso: AVISO_COTA_LOCAL } : { ...q, indisponivel: true };
   }
 
-  private consumeLocal(kind: "key" | "ip", id: string, nowMs: number): QuotaConsumed {
-    if (this.falha === "fechar") return { ...this.local.peek(kind, id, nowMs), allowed: false, indisponivel: true };
-    return { ...this.local.consume(kind, id, nowMs), aviso: AVISO_COTA_LOCAL };
+  private consumeLocal(kind: "key" | "ip", id: string, nowMs: number, limite: number | undefined): QuotaConsumed {
+    if (this.falha === "fechar") return { ...this.local.peek(kind, id, nowMs, limite), allowed: false, indisponivel: true };
+    return { ...this.local.consume(kind, id, nowMs, limite), aviso: AVISO_COTA_LOCAL };
   }
 
-  async peek(kind: "key" | "ip", id: string, nowMs: number): Promise<QuotaCheck> {
-    if (!this.pronto()) return this.peekLocal(kind, id, nowMs);
+  async peek(kind: "key" | "ip", id: string, nowMs: number, limite?: number): Promise<QuotaCheck> {
+    if (!this.pronto()) return this.peekLocal(kind, id, nowMs, limite);
     try {
       const v = await this.redis.get(this.chave(kind, id, nowMs));
       if (this.fora) this.volta();
-      return quotaState(this.limite(kind), Number(v ?? 0), nowMs);
+      return quotaState(this.limite(kind, limite), Number(v ?? 0), nowMs);
     } catch (err) {
       this.queda(err);
-      return this.peekLocal(kind, id, nowMs);
+      return this.peekLocal(kind, id, nowMs, limite);
     }
   }
 
-  async consume(kind: "key" | "ip", id: string, nowMs: number): Promise<QuotaConsumed> {
-    if (!this.pronto()) return this.consumeLocal(kind, id, nowMs);
-    const limit = this.limite(kind);
+  async consume(kind: "key" | "ip", id: string, nowMs: number, limite?: number): Promise<QuotaConsumed> {
+    if (!this.pronto()) return this.consumeLocal(kind, id, nowMs, limite);
+    const limit = this.limite(kind, limite);
     const state = quotaState(limit, 0, nowMs);
     try {
       const [allowed, used] = await this.redis.cotaConsumir(this.chave(kind, id, nowMs), limit, state.reset);
@@ -185,7 +199,24 @@ export class RedisQuota implements QuotaStore {
       return { ...quotaState(limit, used, nowMs), allowed: allowed === 1 };
     } catch (err) {
       this.queda(err);
-      return this.consumeLocal(kind, id, nowMs);
+      return this.consumeLocal(kind, id, nowMs, limite);
+    }
+  }
+
+  /**
+   * One unit back, where it was counted: a unit counted locally during an outage (its answer
+   * carried the warning) is given back locally. A refund Redis cannot take (it went down since)
+   * is dropped: the caller paid once for a reading that failed, which the store cannot make up
+   * for without a queue of refunds; it is logged as part of the outage.
+   */
+  async refund(kind: "key" | "ip", id: string, nowMs: number, cobranca?: QuotaConsumed): Promise<void> {
+    if (cobranca?.aviso) return this.local.refund(kind, id, nowMs);
+    if (!this.pronto()) return;
+    try {
+      await this.redis.cotaDevolver(this.chave(kind, id, nowMs));
+      if (this.fora) this.volta();
+    } catch (err) {
+      this.queda(err);
     }
   }
 

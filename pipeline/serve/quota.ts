@@ -51,8 +51,21 @@ export type QuotaConsumed = QuotaCheck & { allowed: boolean };
  * promise for a quota they never count against.
  */
 export interface QuotaStore {
-  peek(kind: "key" | "ip", id: string, nowMs: number): Talvez<QuotaCheck>;
-  consume(kind: "key" | "ip", id: string, nowMs: number): Talvez<QuotaConsumed>;
+  /**
+   * `limite`: this call's limit instead of the kind's (the romaneio readings of a key, counted under
+   * an id of their own, have a limit of their own); it travels with the call to a shared store, so
+   * every instance and the store agree on it without configuring it twice.
+   */
+  peek(kind: "key" | "ip", id: string, nowMs: number, limite?: number): Talvez<QuotaCheck>;
+  consume(kind: "key" | "ip", id: string, nowMs: number, limite?: number): Talvez<QuotaConsumed>;
+  /**
+   * Gives back one unit a `consume` counted: a reservation (counted before slow work, so two callers
+   * racing for the last unit cannot both get it) whose work failed. `nowMs` is the consume's own, so a
+   * refund after 00:00 UTC goes to the day that was charged (a past day's count is gone: nothing to
+   * give back); `cobranca` is the consume's answer, so a unit a shared store counted locally during an
+   * outage is given back where it was counted. A count never goes below zero.
+   */
+  refund(kind: "key" | "ip", id: string, nowMs: number, cobranca?: QuotaConsumed): Talvez<void>;
   close?(): Promise<void>;
 }
 
@@ -157,19 +170,23 @@ export class Quota implements QuotaStore {
     return this.exact.get(id) ?? (this.sketchUsed ? this.sketchGet(id) : 0);
   }
 
+  private limite(kind: "key" | "ip", limite: number | undefined): number {
+    return limite ?? (kind === "key" ? this.keyLimit : this.freeLimit);
+  }
+
   /** The client's state without counting a request. */
-  peek(kind: "key" | "ip", id: string, nowMs: number): QuotaState {
+  peek(kind: "key" | "ip", id: string, nowMs: number, limite?: number): QuotaState {
     this.roll(nowMs);
-    return this.state(kind === "key" ? this.keyLimit : this.freeLimit, this.used(kind, id), nowMs);
+    return this.state(this.limite(kind, limite), this.used(kind, id), nowMs);
   }
 
   /**
    * Counts one request when the client still has quota; `allowed` false (and nothing counted)
    * when it has none left.
    */
-  consume(kind: "key" | "ip", id: string, nowMs: number): QuotaState & { allowed: boolean } {
+  consume(kind: "key" | "ip", id: string, nowMs: number, limite?: number): QuotaState & { allowed: boolean } {
     this.roll(nowMs);
-    const limit = kind === "key" ? this.keyLimit : this.freeLimit;
+    const limit = this.limite(kind, limite);
     const used = this.used(kind, id);
     if (used >= limit) return { ...this.state(limit, used, nowMs), allowed: false };
     let now: number;
@@ -183,6 +200,19 @@ export class Quota implements QuotaStore {
       now = this.sketchAdd(id);
     }
     return { ...this.state(limit, now, nowMs), allowed: true };
+  }
+
+  /**
+   * One unit back. An address counted in the sketch gets nothing back: its counters are shared
+   * with other addresses, and lowering them could under-count those (the sketch only over-counts).
+   */
+  refund(kind: "key" | "ip", id: string, nowMs: number): void {
+    if (Math.floor(nowMs / DAY_MS) !== this.day) return;
+    const tabela = kind === "key" ? this.keys : this.exact;
+    const used = tabela.get(id);
+    if (used === undefined) return;
+    if (used > 1) tabela.set(id, used - 1);
+    else tabela.delete(id);
   }
 }
 

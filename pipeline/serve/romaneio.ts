@@ -1,5 +1,5 @@
 import type { ArquivoLido, ComparacaoRomaneio, LeituraRomaneio, Romaneio, Serie } from "../domain/publicados.gerados.ts";
-import { quotaState, type QuotaCheck } from "./quota.ts";
+import type { QuotaCheck } from "./quota.ts";
 import type { FileCache } from "./files.ts";
 import { tipoDoArquivo } from "../romaneio/ocr-comum.ts";
 import { compararRomaneio, seriesDoRomaneio } from "../romaneio/comparar.ts";
@@ -11,8 +11,10 @@ import type { LeitorOcr } from "../romaneio/ocr.ts";
  * POST /api/v1/romaneio (beta): a sale receipt (image or PDF) read by OCR, its fields checked and
  * compared with the published reference of the day. Access only with a key listed in
  * COTACAO_ROMANEIO_KEYS, each with its own daily quota of readings, counted in the server's
- * QuotaStore under ids of their own (`romaneio:<sha-256 of the key>`), so a reading never costs a
- * query and a query never costs a reading.
+ * QuotaStore under ids of their own (`romaneio:<sha-256 of the key>`) against the romaneio limit
+ * (passed with each call, so the store's key limit plays no part), so a reading never costs a
+ * query and a query never costs a reading. A unit is reserved before the OCR and given back when
+ * the reading fails (QuotaStore.refund).
  *
  * Privacy: the upload lives only in this process's memory (read with a cap, never buffered past
  * it, never written to a file); no message built here quotes the file, its name or its text, and
@@ -174,11 +176,6 @@ export function erroDoLeitor(err: unknown, tempoS: number): unknown {
     default:
       return new ErroHttp(422, "arquivo_invalido", "a imagem não pôde ser lida (corrompida ou truncada)");
   }
-}
-
-/** The romaneio quota of a key: the store's count under the romaneio id, against the romaneio limit. */
-export function estadoRomaneio(q: QuotaCheck, limite: number, nowMs: number): QuotaCheck {
-  return { ...quotaState(limite, q.used, nowMs), ...(q.aviso ? { aviso: q.aviso } : {}), ...(q.indisponivel ? { indisponivel: true } : {}) };
 }
 
 export const idRomaneio = (hashDaChave: string) => `romaneio:${hashDaChave}`;

@@ -310,6 +310,27 @@ describe("romaneio page", { timeout: 180_000 }, () => {
     await page.close();
   });
 
+  it("takes a file dropped on the page, and fits a 390 px phone without sideways scrolling", async () => {
+    const { page, erros } = await abrir();
+    await page.setViewportSize({ width: 390, height: 844 });
+    const pdf = (await readFile(doc("abate-bandas-vaca-pr").arquivos.pdf)).toString("base64");
+    const dt = await page.evaluateHandle((b64) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], "romaneio.pdf", { type: "application/pdf" }));
+      return dt;
+    }, pdf);
+    await page.dispatchEvent("#soltar", "dragover", { dataTransfer: dt });
+    await page.dispatchEvent("#soltar", "drop", { dataTransfer: dt });
+    await page.waitForSelector("body[data-lido=ok]", { state: "attached", timeout: 120_000 });
+    await page.waitForSelector("#comparacao:not([hidden])");
+    expect(await campo(page, "uf").inputValue()).toBe("PR");
+    expect(await page.locator("#arquivo-lido").innerText()).toMatch(/^romaneio\.pdf: PDF/);
+    // wide tables scroll inside their own box, the page itself never does
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390);
+    expect(erros).toEqual([]);
+    await page.close();
+  });
+
   it("is accessible (axe-core) with a reading on screen", async () => {
     const { page } = await abrir();
     await lerArquivo(page, doc("abate-bandas-boi-mt").arquivos.pdf);

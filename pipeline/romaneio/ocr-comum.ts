@@ -38,9 +38,11 @@ export const OPCOES_RECONHECER = { rotateAuto: true } as const;
 /**
  * Each image is read twice, with Tesseract's global Otsu threshold and with Sauvola's local one
  * (`thresholding_method` 0 and 2), and the reading with the higher pontuacaoDaLeitura is kept.
- * Measured on the degraded corpus (fields read exactly, 3 documents each): uneven light 31% -> 100%
- * with Sauvola, blur 61% -> 96%, phone photo 25% -> 51%, but noise 79% -> 68%, so neither one
- * alone; clean, rotated and JPEG copies read the same with both. Costs a second OCR pass.
+ * Measured on the degraded corpus (expected fields read exactly, Otsu -> Sauvola): uneven light
+ * 28% -> 100% (2 documents), phone photo 25% -> 51% (3), blur 61% -> 60% on three documents but
+ * 44% -> 96% on the two with per-half-carcass columns, noise 79% -> 68% (3): neither one alone;
+ * the higher sum picked the better reading in each of those 15 pairs but one (a tie within one
+ * field). Rotated and JPEG copies read the same with both. Costs a second OCR pass.
  */
 export const LIMIARIZACOES: readonly string[] = ["0", "2"];
 

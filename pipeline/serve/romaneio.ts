@@ -105,7 +105,15 @@ export async function lerCorpo(req: Request, contentLength: string | undefined, 
   const partes: Uint8Array[] = [];
   let total = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let lido: ReadableStreamReadResult<Uint8Array>;
+    try {
+      lido = await reader.read();
+    } catch {
+      // the client went away or the server cut a body too slow to arrive (408, already answered):
+      // no one is left to read this answer, and it is not the server's failure (nothing to log)
+      throw new ErroHttp(400, "envio_interrompido", "o envio do arquivo foi interrompido antes do fim (conexão fechada ou tempo de envio esgotado)", {}, undefined, true);
+    }
+    const { done, value } = lido;
     if (done) break;
     total += value.byteLength;
     if (total > max) {

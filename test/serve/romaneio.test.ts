@@ -3,15 +3,17 @@
  * types, the engine's failures, CORS, CSP, logs). The real engine's end-to-end answer and the
  * proof that nothing is written to disk are in romaneio-real.test.ts.
  */
+import { createHash } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import { request } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { validateDocument } from "../../pipeline/contract/schemas.ts";
 import type { ComparacaoRomaneio, LeituraRomaneio, Serie } from "../../pipeline/domain/publicados.gerados.ts";
-import { startServer, type RunningServer } from "../../pipeline/serve/app.ts";
+import { startServer, tempoRequisicaoMs, type RunningServer, type TemposServidor } from "../../pipeline/serve/app.ts";
 import { lerConfigRomaneio, linhaRomaneio, servirUmProcesso } from "../../pipeline/serve/cluster.ts";
-import type { Etapas, Leitor, ResultadoLeitor } from "../../pipeline/serve/romaneio.ts";
+import { Quota } from "../../pipeline/serve/quota.ts";
+import { idRomaneio, type Etapas, type Leitor, type ResultadoLeitor } from "../../pipeline/serve/romaneio.ts";
 import { buildTestSite } from "./site.ts";
 
 const CHAVE = "chave-romaneio-0123456789";
@@ -419,5 +421,188 @@ describe("npm start's romaneio settings", () => {
       await s.close();
     }
     expect(fechado).toBe(1);
+  });
+});
+
+/** the store's id of CHAVE's readings */
+const ID_ROMANEIO = idRomaneio(createHash("sha256").update(CHAVE).digest("hex"));
+
+/** an engine that holds every file until `quantos` have arrived (so they overlap for sure), then reads each as `depois` says */
+function leitorComPortao(quantos: number, depois: (i: number) => Promise<ResultadoLeitor> = (i) => normal(PNG, "image/png").then((r) => ({ ...r, segundos: i }))) {
+  let abrir!: () => void;
+  const portao = new Promise<void>((r) => (abrir = r));
+  const estado = { chegadas: 0 };
+  const l: Leitor = {
+    ler: async () => {
+      const i = ++estado.chegadas;
+      if (i >= quantos) abrir();
+      await portao;
+      return depois(i);
+    },
+    fechar: async () => undefined,
+  };
+  return { leitor: l, estado };
+}
+
+async function servidor(leitorX: Leitor, cotaDiaria: number, store = new Quota(), tempos?: TemposServidor) {
+  const s = await startServer({
+    publicDir: site.publicDir,
+    trustedProxies: 1,
+    now: () => clock,
+    quotaStore: store,
+    romaneio: { chaves: [CHAVE], leitor: leitorX, etapas, maxBytes: MAX, cotaDiaria },
+    ...(tempos ? { tempos } : {}),
+  });
+  return { s, store };
+}
+
+const H = { "Content-Type": "image/png", "X-API-Key": CHAVE };
+
+describe("POST /api/v1/romaneio: readings racing for the last units", () => {
+  it("8 readings at once for 3 units: 3 reach the engine and answer 200, 5 are refused (429) before any OCR, the count stops at 3", async () => {
+    const { leitor: lento, estado } = leitorComPortao(3);
+    const { s, store } = await servidor(lento, 3);
+    try {
+      const rs = await Promise.all(Array.from({ length: 8 }, () => post(PNG, H, s)));
+      const st = rs.map((r) => r.status).sort();
+      expect(st).toEqual([200, 200, 200, 429, 429, 429, 429, 429]);
+      expect(estado.chegadas).toBe(3);
+      const restantes = await Promise.all(rs.filter((r) => r.status === 200).map(async (r) => ((await r.json()) as { rate_limit: { restante: number } }).rate_limit.restante));
+      expect(restantes.sort()).toEqual([0, 1, 2]);
+      for (const r of rs.filter((x) => x.status === 429)) expect(await r.json()).toMatchObject({ erro: "limite_excedido", limite: 3 });
+      expect(store.peek("key", ID_ROMANEIO, clock, 3)).toMatchObject({ used: 3, remaining: 0 });
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("a reading that fails gives its unit back: the one racing it is refused while it runs, the next one after it reads", async () => {
+    // the first reading holds the last unit, then fails; the second arrives while it is held
+    let falhar!: () => void;
+    const falha = new Promise<void>((r) => (falhar = r));
+    let chamadas = 0;
+    const l: Leitor = {
+      ler: async (b, tipo) => {
+        chamadas++;
+        if (chamadas === 1) {
+          await falha;
+          throw erroOcr("arquivo_invalido");
+        }
+        return normal(b, tipo);
+      },
+      fechar: async () => undefined,
+    };
+    const { s, store } = await servidor(l, 1);
+    try {
+      const primeira = post(PNG, H, s);
+      for (let i = 0; i < 200 && chamadas === 0; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(chamadas).toBe(1);
+      const durante = await post(PNG, H, s);
+      expect(durante.status).toBe(429);
+      falhar();
+      const r1 = await primeira;
+      expect(r1.status).toBe(422);
+      expect(r1.headers.get("x-ratelimit-remaining")).toBe("1");
+      expect(store.peek("key", ID_ROMANEIO, clock, 1).used).toBe(0);
+      // an unexpected failure (500) gives it back too
+      lerFalha = "quebrou";
+      const erros = vi.spyOn(console, "error").mockImplementation(() => undefined);
+      try {
+        expect((await post(PNG, H, s)).status).toBe(500);
+      } finally {
+        lerFalha = null;
+        erros.mockRestore();
+      }
+      expect(store.peek("key", ID_ROMANEIO, clock, 1).used).toBe(0);
+      const depois = await post(PNG, H, s);
+      expect(depois.status).toBe(200);
+      expect(((await depois.json()) as { rate_limit: unknown }).rate_limit).toEqual({ diario: 1, restante: 0 });
+      expect((await post(PNG, H, s)).status).toBe(429);
+      expect(chamadas).toBe(3);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("a daily quota above 10,000 (the query keys' limit) is the romaneio's own: reading 10,001 of 20,000 is allowed", async () => {
+    comportamento = normal;
+    const store = new Quota();
+    for (let i = 0; i < 10_000; i++) expect(store.consume("key", ID_ROMANEIO, clock, 20_000).allowed).toBe(true);
+    const { s } = await servidor(leitor, 20_000, store);
+    try {
+      const r = await post(PNG, H, s);
+      expect(r.status).toBe(200);
+      expect(r.headers.get("x-ratelimit-limit")).toBe("20000");
+      expect(((await r.json()) as { rate_limit: unknown }).rate_limit).toEqual({ diario: 20_000, restante: 9_999 });
+      // the key's queries still have the 10,000 of a key
+      const q = await fetch(new URL("api/v1/cotacao", s.url), { headers: { "X-API-Key": CHAVE } });
+      expect(((await q.json()) as { rate_limit: unknown }).rate_limit).toEqual({ diario: 10_000, restante: 9_999 });
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+/** a chunked upload of `partes` pieces, one every `intervaloMs` (a slow but steady link); the answer's status and body */
+function envioLento(base: { url: string }, partes: number, intervaloMs: number): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(new URL("api/v1/romaneio", base.url), { method: "POST", headers: { ...H, "Transfer-Encoding": "chunked", "X-Forwarded-For": ip() } });
+    let enviadas = 0;
+    let timer: NodeJS.Timeout | undefined;
+    const proxima = () => {
+      if (enviadas === partes) return void req.end();
+      req.write(enviadas === 0 ? PNG : Buffer.alloc(1024, enviadas));
+      enviadas++;
+      timer = setTimeout(proxima, intervaloMs);
+    };
+    req.on("response", (res) => {
+      clearTimeout(timer);
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (d) => (body += d));
+      res.on("end", () => resolve({ status: res.statusCode!, body }));
+    });
+    req.on("error", reject);
+    proxima();
+  });
+}
+
+describe("POST /api/v1/romaneio: slow uploads", () => {
+  it("the server gives a body 120 s (more for a larger cap: 100 kB/s), 30 s without the route; slow headers are still cut at 10 s", () => {
+    expect(tempoRequisicaoMs(undefined)).toBe(30_000);
+    expect(tempoRequisicaoMs({ chaves: [], leitor })).toBe(120_000);
+    expect(tempoRequisicaoMs({ chaves: [], leitor, maxBytes: 100 * 1024 * 1024 })).toBe(1_049_000);
+    expect(srv.server.requestTimeout).toBe(120_000);
+    expect(srv.server.headersTimeout).toBe(10_000);
+  });
+
+  it("a slow but steady upload within the request time is read (past the headers' time); one past it is cut with a 408 in JSON", async () => {
+    comportamento = normal;
+    // the same clocks, shrunk: headers 0.5 s, a request 4 s, checked every 50 ms
+    const { s } = await servidor(leitor, 50, new Quota(), { requisicaoMs: 4000, cabecalhosMs: 500, verificacaoMs: 50 });
+    try {
+      lidos.length = 0;
+      const ok = await envioLento(s, 12, 100);
+      expect(ok.status).toBe(200);
+      expect(lidos).toEqual([{ bytes: PNG.length + 11 * 1024, tipo: "image/png" }]);
+    } finally {
+      await s.close();
+    }
+    const { s: curto } = await servidor(leitor, 50, new Quota(), { requisicaoMs: 600, cabecalhosMs: 300, verificacaoMs: 50 });
+    const erros = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    try {
+      lidos.length = 0;
+      const cortado = await envioLento(curto, 40, 100);
+      expect(cortado.status).toBe(408);
+      expect(JSON.parse(cortado.body)).toMatchObject({ erro: "tempo_de_envio_esgotado", mensagem: expect.stringContaining("o corpo em até 1 s") });
+      expect(lidos).toEqual([]);
+      // the route, still reading when the body was cut, sees the stream end in an error: a client's
+      // failure, not the server's (no "erro interno" logged); give it a moment to get there
+      await new Promise((r) => setTimeout(r, 300));
+      expect(erros).not.toHaveBeenCalled();
+    } finally {
+      erros.mockRestore();
+      await curto.close();
+    }
   });
 });

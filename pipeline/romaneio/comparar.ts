@@ -17,7 +17,7 @@ import type {
   Serie,
 } from "../domain/publicados.gerados.ts";
 import { seriesId } from "../domain/series.ts";
-import { serieDef } from "../sources/index.ts";
+import { isUF } from "../domain/ufs.ts";
 import {
   diasEntre,
   FUNRURAL_PADRAO,
@@ -33,16 +33,16 @@ import {
 export const DEFASAGEM_MAXIMA_DIAS = 7;
 
 /**
- * The series a romaneio is compared with: its product in its UF when the catalogue has such a
- * series ("boi_gordo/MS"), and the product's national one ("boi_gordo"). null where the catalogue
- * has none (or the product was not read).
+ * The series a romaneio is compared with: its product in its UF ("boi_gordo/MS") and the product's
+ * national series ("boi_gordo"), as ids to look up in the published tree. Whether such a series
+ * exists is the tree's answer (a missing file is no reference), not the catalogue's: the catalogue
+ * lives in pipeline/sources/, with the parsers, and the browser page must not carry it.
  */
 export function seriesDoRomaneio(l: LeituraRomaneio): { estadual: string | null; nacional: string | null } {
   const p = l.produto;
   if (!p || !isProduto(p)) return { estadual: null, nacional: null };
-  const estadual = l.uf ? (serieDef(seriesId({ produto: p, uf: l.uf }))?.id ?? null) : null;
-  const nacional = serieDef(seriesId({ produto: p, uf: null }))?.id ?? null;
-  return { estadual, nacional };
+  const estadual = l.uf && isUF(l.uf) ? seriesId({ produto: p, uf: l.uf }) : null;
+  return { estadual, nacional: seriesId({ produto: p, uf: null }) };
 }
 
 /** What was sold, in scaled integers: the price per unit and the quantity it multiplies. */

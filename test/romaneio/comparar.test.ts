@@ -126,12 +126,12 @@ function valida(c: unknown): void {
 }
 
 describe("seriesDoRomaneio", () => {
-  it("gives the state series of the catalogue and the national one", () => {
+  it("gives the ids of the state series and the national one, for the published tree to answer", () => {
     expect(seriesDoRomaneio(abate())).toEqual({ estadual: "boi_gordo/MS", nacional: "boi_gordo" });
     expect(seriesDoRomaneio(carga())).toEqual({ estadual: "soja/PR", nacional: "soja" });
-    // no Scot table for Piauí, no CEPEA soja for Mato Grosso
-    expect(seriesDoRomaneio(abate({}, { uf: "PI" }))).toEqual({ estadual: null, nacional: "boi_gordo" });
-    expect(seriesDoRomaneio(carga({}, { uf: "MT" }))).toEqual({ estadual: null, nacional: "soja" });
+    // no Scot table for Piauí: the id is asked for, and the missing file is no reference
+    expect(seriesDoRomaneio(abate({}, { uf: "PI" }))).toEqual({ estadual: "boi_gordo/PI", nacional: "boi_gordo" });
+    expect(seriesDoRomaneio(abate({}, { uf: "XX" as never }))).toEqual({ estadual: null, nacional: "boi_gordo" });
     expect(seriesDoRomaneio(abate({}, { uf: null }))).toEqual({ estadual: null, nacional: "boi_gordo" });
     expect(seriesDoRomaneio(abate({}, { produto: null }))).toEqual({ estadual: null, nacional: null });
   });

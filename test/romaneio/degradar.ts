@@ -234,7 +234,7 @@ export type SituacaoCampo = "exato" | "nulo" | "sinalizado" | "silencioso";
 
 /**
  * Every expected leaf field of a document (tipo, data, parties, each animal's numbers, each
- * total and deduction) against the reading, by path: read exactly, not read (null or missing),
+ * total and deduction) against the reading, by path (an animal matched by its number): read exactly, not read (null or missing),
  * wrong but flagged (confidence below CONFIANCA_MINIMA or named in an aviso), or wrong in silence.
  */
 export function avaliarCampos(lida: LeituraRomaneio, esperado: DocumentoCorpus["esperado"]): Array<{ campo: string; situacao: SituacaoCampo }> {
@@ -243,6 +243,16 @@ export function avaliarCampos(lida: LeituraRomaneio, esperado: DocumentoCorpus["
   const folhas = (prefixo: string, certo: unknown, lido: unknown, caminhoConf: string): void => {
     if (certo !== null && typeof certo === "object" && !Array.isArray(certo)) {
       for (const [k, v] of Object.entries(certo)) folhas(`${prefixo}.${k}`, v, (lido as Record<string, unknown> | null | undefined)?.[k], `${caminhoConf}.${k}`);
+      return;
+    }
+    if (prefixo === ".linhas" && Array.isArray(certo)) {
+      // the same animal by its number (a row OCR lost shifts the others), else the same position
+      const lidas = (lido ?? []) as Array<{ identificacao: string | null }>;
+      (certo as Array<{ identificacao: string | null }>).forEach((v, i) => {
+        let j = lidas.findIndex((x) => x.identificacao !== null && x.identificacao === v.identificacao);
+        if (j < 0 && lidas[i] && lidas[i]!.identificacao === null) j = i;
+        folhas(`${prefixo}[${i}]`, v, j >= 0 ? lidas[j] : null, `${caminhoConf}[${j >= 0 ? j : i}]`);
+      });
       return;
     }
     if (Array.isArray(certo) && certo.some((x) => x !== null && typeof x === "object")) {

@@ -1,0 +1,79 @@
+/**
+ * A cluster for the romaneio quota tests (test/serve/cluster-romaneio.test.ts), in two modes:
+ * - `rota PUBLIC_DIR COTA`: `npm start -- --workers 2` without the build, romaneio on for the key
+ *   CHAVE with COTA readings a day (set directly: no ceiling of the environment's parsing), and a
+ *   fake engine in each worker that takes 300 ms per file, fails a PNG whose 9th byte is 0xEE (as
+ *   an unreadable image), and prints {"ocr": pid} per file. The primary prints {"url": ...}.
+ * - `loja`: the primary answers the quota over IPC and forks two workers that each ask it, at the
+ *   same time, for units under limits of their own (one above 10,000) and give some back; each
+ *   prints {"worker": pid, ...} with what it was granted, and the primary {"fim": true} once both
+ *   exit.
+ */
+import cluster from "node:cluster";
+import { servirCluster } from "../../pipeline/serve/cluster.ts";
+import { Quota } from "../../pipeline/serve/quota.ts";
+import { PrimaryQuota, servirCotaNoPrimario } from "../../pipeline/serve/quota-cluster.ts";
+import type { Leitor } from "../../pipeline/serve/romaneio.ts";
+
+const CHAVE = "chave-romaneio-cluster-0123456789";
+const T = Date.parse("2026-09-27T12:00:00Z");
+const [modo, publicDir, cota] = process.argv.slice(2);
+
+const espera = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+if (modo === "rota") {
+  if (!publicDir || !cota) throw new Error("uso: cluster-romaneio-child.ts rota PUBLIC_DIR COTA");
+  const leitor: Leitor = {
+    ler: async (bytes, tipo) => {
+      console.log(JSON.stringify({ ocr: process.pid }));
+      await espera(300);
+      if (bytes[8] === 0xee) throw Object.assign(new Error("imagem ilegível"), { name: "ErroOcr", codigo: "arquivo_invalido" });
+      return { texto: "ROMANEIO DE ABATE", origem: "ocr", tipo: tipo as "image/png", paginas: 1, segundos: 0.3 };
+    },
+    fechar: async () => undefined,
+  };
+  const s = await servirCluster(
+    {
+      serve: { publicDir, port: 0, host: "127.0.0.1" },
+      quota: {},
+      romaneio: { chaves: [CHAVE], cotaDiaria: Number(cota), maxBytes: 1024 * 1024, tempoS: 60, workers: 1 },
+      criarLeitor: () => leitor,
+    },
+    2,
+  );
+  if (cluster.isPrimary) console.log(JSON.stringify({ url: s.url }));
+} else if (modo === "loja") {
+  if (cluster.isPrimary) {
+    const parar = servirCotaNoPrimario(new Quota());
+    let vivos = 2;
+    cluster.on("exit", () => {
+      if (--vivos > 0) return;
+      parar();
+      console.log(JSON.stringify({ fim: true }));
+    });
+    cluster.fork();
+    cluster.fork();
+  } else {
+    const q = new PrimaryQuota();
+    const vezes = async (n: number, f: () => Promise<{ allowed: boolean }>) => (await Promise.all(Array.from({ length: n }, f))).filter((r) => r.allowed).length;
+    // both workers at once: 5,001 each under a limit of 20,000 (10,002 in all, past the key limit), 30 each under 17
+    const grandes = await vezes(5_001, () => q.consume("key", "romaneio:grande", T, 20_000));
+    const corrida = await vezes(30, () => q.consume("key", "romaneio:corrida", T, 17));
+    // a unit of its own, given back and taken again
+    const id = `romaneio:devolve:${process.pid}`;
+    const devolve: boolean[] = [];
+    devolve.push((await q.consume("key", id, T, 1)).allowed);
+    devolve.push((await q.consume("key", id, T, 1)).allowed);
+    await q.refund("key", id, T);
+    await q.refund("key", id, T);
+    const depois = (await q.peek("key", id, T, 1)).used;
+    devolve.push((await q.consume("key", id, T, 1)).allowed);
+    // after both are done, the counts the primary holds (a worker may finish first: asked again at the end)
+    const grande = await q.peek("key", "romaneio:grande", T, 20_000);
+    console.log(JSON.stringify({ worker: process.pid, grandes, corrida, devolve, depois, limiteGrande: grande.limit }));
+    await q.close();
+    process.disconnect();
+  }
+} else {
+  throw new Error("uso: cluster-romaneio-child.ts rota PUBLIC_DIR COTA | loja");
+}

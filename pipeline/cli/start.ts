@@ -17,7 +17,8 @@ import { lerConfigRomaneio, lerCota, lerRedis, lerWorkers, linhaRomaneio, servir
  * fechar when it is down), `--workers N` / COTACAO_WORKERS (a cluster of N processes on one port;
  * 0 or auto: all cores), COTACAO_ROMANEIO_KEYS / _COTA_DIARIA / _MAX_MB / _TEMPO_S / _WORKERS
  * (POST /api/v1/romaneio: the keys that may read receipts, their quota, the caps, the OCR engine
- * of each process). The build runs once, in the primary; workers only serve.
+ * of each process; with it on, a request may take 120 s to arrive, more past 10 MB: see
+ * tempoRequisicaoMs in ../serve/app.ts). The build runs once, in the primary; workers only serve.
  */
 function inteiro(nome: string, valor: string | undefined, padrao: number, max: number): number {
   if (valor === undefined || valor.trim() === "") return padrao;

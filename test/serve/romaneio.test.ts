@@ -390,7 +390,7 @@ describe("npm start's romaneio settings", () => {
     for (const [nome, valor] of [
       ["COTACAO_ROMANEIO_COTA_DIARIA", "abc"],
       ["COTACAO_ROMANEIO_COTA_DIARIA", "0"],
-      ["COTACAO_ROMANEIO_COTA_DIARIA", "10001"],
+      ["COTACAO_ROMANEIO_COTA_DIARIA", "1000000001"],
       ["COTACAO_ROMANEIO_MAX_MB", "1.5"],
       ["COTACAO_ROMANEIO_TEMPO_S", "-1"],
       ["COTACAO_ROMANEIO_WORKERS", "17"],

@@ -116,8 +116,7 @@ function inteiroEntre(nome: string, valor: string | undefined, padrao: number, m
  */
 export function lerConfigRomaneio(env: NodeJS.ProcessEnv = process.env): ConfigRomaneio | undefined {
   const chaves = (env.COTACAO_ROMANEIO_KEYS ?? "").split(",").map((k) => k.trim()).filter(Boolean);
-  // the store counts a key's readings against its key limit (10,000) too: the romaneio quota stays under it
-  const cotaDiaria = inteiroEntre("COTACAO_ROMANEIO_COTA_DIARIA", env.COTACAO_ROMANEIO_COTA_DIARIA, COTA_ROMANEIO_PADRAO, 1, 10_000);
+  const cotaDiaria = inteiroEntre("COTACAO_ROMANEIO_COTA_DIARIA", env.COTACAO_ROMANEIO_COTA_DIARIA, COTA_ROMANEIO_PADRAO, 1, 1_000_000_000);
   const maxMb = inteiroEntre("COTACAO_ROMANEIO_MAX_MB", env.COTACAO_ROMANEIO_MAX_MB, MAX_MB_PADRAO, 1, 100);
   const tempoS = inteiroEntre("COTACAO_ROMANEIO_TEMPO_S", env.COTACAO_ROMANEIO_TEMPO_S, TEMPO_S_PADRAO, 1, 600);
   const workers = inteiroEntre("COTACAO_ROMANEIO_WORKERS", env.COTACAO_ROMANEIO_WORKERS, 1, 1, 16);

@@ -387,6 +387,8 @@ describe("npm start's romaneio settings", () => {
       tempoS: 9,
       workers: 3,
     });
+    // the romaneio quota has its own limit in the store, so it may pass the 10,000 of a key's queries
+    expect(lerConfigRomaneio({ COTACAO_ROMANEIO_KEYS: "k", COTACAO_ROMANEIO_COTA_DIARIA: "20000" })!.cotaDiaria).toBe(20_000);
     for (const [nome, valor] of [
       ["COTACAO_ROMANEIO_COTA_DIARIA", "abc"],
       ["COTACAO_ROMANEIO_COTA_DIARIA", "0"],

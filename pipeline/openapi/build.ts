@@ -246,7 +246,9 @@ function romaneioPath(ref: (file: string, pointer?: string) => Obj): Obj {
         "Compara o preço com a referência publicada do dia (estadual e nacional) e com o simulador. " +
         "O arquivo vai como corpo com o seu Content-Type, ou no campo `arquivo` de `multipart/form-data`; o tipo real é conferido pelos primeiros bytes. " +
         "Limite de 10 MB por requisição (COTACAO_ROMANEIO_MAX_MB) e de 60 s por leitura (COTACAO_ROMANEIO_TEMPO_S). " +
-        "Só com uma chave com permissão de romaneio (COTACAO_ROMANEIO_KEYS), que tem cota própria (padrão 50 leituras por dia, COTACAO_ROMANEIO_COTA_DIARIA), separada da cota de consultas; só uma leitura bem-sucedida conta. " +
+        "Só com uma chave com permissão de romaneio (COTACAO_ROMANEIO_KEYS), que tem cota própria (padrão 50 leituras por dia, COTACAO_ROMANEIO_COTA_DIARIA), separada da cota de consultas: " +
+        "uma unidade é reservada antes do OCR e devolvida se a leitura falhar, então só uma leitura bem-sucedida conta e duas leituras nunca disputam a última unidade. " +
+        "O envio tem pelo menos 120 s para chegar inteiro (mais com um limite de tamanho maior). " +
         "O arquivo nunca é gravado em disco nem registrado em log. `Cache-Control: no-store`.",
       security: [{ apiKeyRomaneio: [] }],
       requestBody: {
@@ -269,10 +271,11 @@ function romaneioPath(ref: (file: string, pointer?: string) => Obj): Obj {
           headers: { ...RATE_HEADERS, "Cache-Control": { description: "no-store", schema: { type: "string" } } },
           content: { "application/json": { schema: ref("romaneio.schema.json") } },
         },
-        "400": erro("Corpo vazio, multipart malformado ou sem o campo `arquivo`. Não consome a cota."),
+        "400": erro("Corpo vazio, multipart malformado ou sem o campo `arquivo`, ou envio interrompido no meio (`envio_interrompido`). Não consome a cota."),
         "401": erro("Sem X-API-Key, ou chave desconhecida. Não consome a cota."),
         "403": erro("Chave válida para as consultas, mas sem permissão de leitura de romaneio (não está em COTACAO_ROMANEIO_KEYS). Não consome a cota."),
         "405": erro("Método diferente de POST ou OPTIONS."),
+        "408": erro("O arquivo não chegou inteiro no tempo do envio (`tempo_de_envio_esgotado`: pelo menos 120 s). Não consome a cota."),
         "413": erro("Arquivo maior que o limite (10 MB por padrão), pelo Content-Length ou contado durante o envio; a conexão é fechada sem ler o resto. Não consome a cota."),
         "415": erro("Tipo não aceito: Content-Type ausente ou diferente de PNG, JPEG, WebP, PDF e multipart/form-data, ou bytes que não são do tipo declarado. Não consome a cota."),
         "422": erro("Arquivo do tipo certo mas ilegível: imagem corrompida ou truncada (`arquivo_invalido`), PDF corrompido, truncado, sem páginas ou protegido (`pdf_invalido`). Não consome a cota."),

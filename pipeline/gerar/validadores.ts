@@ -7,7 +7,6 @@
  */
 import standaloneModule from "ajv/dist/standalone/index.js";
 import { chaveDoContrato, compilarSchemas, novoAjv, schemasDoContrato } from "../contract/schemas.ts";
-import type { Catalogo } from "./arquivos.ts";
 import type { Schemas } from "./tipos.ts";
 
 type Standalone = (ajv: ReturnType<typeof novoAjv>, refs: Record<string, string>) => string;
@@ -19,7 +18,8 @@ const BANNER =
   "// Ajv standalone validators of every schema, used by pipeline/contract/schemas.ts only while\n" +
   "// CHAVE_DOS_VALIDADORES is the hash of the schemas and catalogue it validates with.\n";
 
-export function gerarValidadores(schemas: Schemas, catalogo: Pick<Catalogo, "produtos" | "fontes">): string {
+/** `catalogo`: the products and sources whose enums the schemas are compiled with (arquivos.ts Catalogo). */
+export function gerarValidadores(schemas: Schemas, catalogo: { produtos: readonly string[]; fontes: ReadonlyArray<{ id: string }> }): string {
   const lista = schemasDoContrato(schemas, { produto: catalogo.produtos, fonte: catalogo.fontes.map((f) => f.id) });
   const ajv = novoAjv(true);
   compilarSchemas(lista, ajv);

@@ -1,6 +1,8 @@
 /**
- * The public contract in code: one Ajv (JSON Schema 2020-12, every error, strict, formats)
- * loaded with every schema in schemas/, the schema of each published path, and the one reader
+ * The public contract in code: the validators of every schema in schemas/ (JSON Schema 2020-12,
+ * every error, strict, formats; precompiled by `npm run gerar` into validadores.gerados.ts, and
+ * compiled with Ajv when the schemas or the catalogue differ from the ones they were generated
+ * from), the schema of each published path, and the one reader
  * of published files (`readPublished`): whatever the pipeline reads back from public/ (series,
  * status, events, capture log) is parsed and validated here before it is believed, instead of
  * each loader guarding a few fields by hand. What comes in from sources (scraped rows,

@@ -1571,9 +1571,22 @@ export interface TotaisCarga {
  */
 export interface AvisoRomaneio {
   /**
-   * Código estável: soma_linhas (as linhas não somam o total), arrobas_kg (arrobas ≠ kg ÷ 15 ao centésimo), bruto_preco (bruto ≠ quantidade × preço ao centavo), liquido_descontos (líquido ≠ bruto − descontos), cabecas_linhas (número de linhas ≠ cabeças), bandas (bandas não somam o peso do animal), peso_liquido (bruto − tara − descontos ≠ líquido), sacas_kg (sacas ≠ kg ÷ 60), campo_ausente, tipo_desconhecido, data_invalida, documento_invalido.
+   * Código estável: soma_linhas (as linhas não somam o total), arrobas_kg (arrobas ≠ kg ÷ 15 ao centésimo), bruto_preco (bruto ≠ quantidade × preço ao centavo), liquido_descontos (líquido ≠ bruto − descontos), desconto_aliquota (uma dedução ≠ a alíquota impressa × o bruto), cabecas_linhas (número de linhas ≠ cabeças), bandas (bandas não somam o peso do animal), peso_liquido (bruto − tara − descontos ≠ líquido), sacas_kg (sacas ≠ kg ÷ 60), campo_ausente, tipo_desconhecido, data_invalida, documento_invalido (CPF ou CNPJ com dígitos verificadores errados).
    */
-  codigo: string;
+  codigo:
+    | "soma_linhas"
+    | "arrobas_kg"
+    | "bruto_preco"
+    | "liquido_descontos"
+    | "desconto_aliquota"
+    | "cabecas_linhas"
+    | "bandas"
+    | "peso_liquido"
+    | "sacas_kg"
+    | "campo_ausente"
+    | "tipo_desconhecido"
+    | "data_invalida"
+    | "documento_invalido";
   /**
    * O que não confere, em português, com os números envolvidos.
    */

@@ -15,9 +15,13 @@ export const OEM_LSTM = 1;
 export const DADOS_LINGUA = "@tesseract.js-data/por/4.0.0_best_int";
 
 /**
- * Page segmentation measured on the clean corpus (lines of the PDF text layer read exactly from
- * the PNG): PSM 3 (automatic layout) 84.5%, PSM 4 (one column) 83.3%, PSM 6 (one block) 78.0%
- * (it drops a table's narrow first columns), PSM 11 (sparse text) 68.6%.
+ * Page segmentation: PSM 3 (automatic layout) for now. PSM 4 (one column of text of varying
+ * sizes) measured better end to end (fields read exactly by lerRomaneio, 3 documents each): the
+ * same 100% on the clean PNGs and scans (all 11 documents), blur 100% vs 78%, phone photo 75% vs
+ * 51%, noise 94.5% vs 95%, JPEG, 100 dpi, uneven light and rotation the same; but on one noisy
+ * copy it reads a deduction's name with OCR debris ("Taxa de abate é o é", value right), which
+ * the corpus check (deductions matched by name) counts as a silent error: switch to "4" once the
+ * reader cleans such names. PSM 6 (one block) drops a table's narrow first columns.
  * preserve_interword_spaces keeps column gaps as runs of spaces, which the reader uses to split
  * a table row.
  */
@@ -112,8 +116,8 @@ const conf01 = (c: number): number => Math.round(Math.max(0, Math.min(100, c))) 
  * A tesseract.js page -> TextoLido (origem "ocr"): one text line per row of the page, words with
  * confidences 0..1 and the index of their line in `texto.split("\n")`.
  *
- * Tesseract's automatic layout sometimes cuts one printed row into two blocks (a label on the
- * left, its value far to the right, or a table's last column): lines of different blocks that
+ * Tesseract's layout analysis (PSM 3 often, PSM 4 seldom) may cut one printed row into two
+ * blocks (a label on the left, its value far to the right, or a table's last column): lines of different blocks that
  * sit on the same row (vertical overlap of at least half their height, no horizontal overlap)
  * are joined again, left to right, with a wide gap ("   ") where the cut was.
  */

@@ -50,10 +50,13 @@ export type CodigoErroOcr = "tempo_esgotado" | "arquivo_invalido" | "ocupado" | 
 /** What the server turns into a JSON error: a stable code and a message in Portuguese. */
 export class ErroOcr extends Error {
   readonly codigo: CodigoErroOcr;
-  constructor(codigo: CodigoErroOcr, mensagem: string, opts?: { cause?: unknown }) {
-    super(`[romaneio] [ocr] ${mensagem}`, opts);
+  /** What was wrong, in Portuguese, for the user (the message without the "[romaneio] [ocr]" prefix). */
+  readonly motivo: string;
+  constructor(codigo: CodigoErroOcr, motivo: string, opts?: { cause?: unknown }) {
+    super(`[romaneio] [ocr] ${motivo}`, opts);
     this.name = "ErroOcr";
     this.codigo = codigo;
+    this.motivo = motivo;
   }
 }
 

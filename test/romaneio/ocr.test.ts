@@ -169,6 +169,7 @@ describe("criarLeitorOcr", () => {
     const grande = await erroDe(leitor.ler(bomba, "image/png"));
     expect(grande.codigo).toBe("arquivo_invalido");
     expect(grande.message).toMatch(/grande demais/);
+    expect(grande.motivo).toBe("a imagem é grande demais (30000 × 30000 pixels; o máximo é 50 megapixels)");
 
     const truncado = await erroDe(leitor.ler(pdf.subarray(0, Math.floor(pdf.length / 2)), "application/pdf"));
     expect(truncado.codigo).toBe("pdf_invalido");

@@ -67,6 +67,8 @@ export const PAGINAS_MAXIMAS = 5;
 export const DPI_PDF = 200;
 /** ...but never larger than this many pixels (width × height) per page. */
 export const PIXELS_MAXIMOS = 12_000_000;
+/** Largest image (width × height) handed to Tesseract, on the server and in the page: a 12 MP phone photo passes, a decompression bomb does not. */
+export const PIXELS_MAXIMOS_IMAGEM = 50_000_000;
 
 /**
  * The resolution to render a scanned page at: the scan's own (its widest image's pixels over the

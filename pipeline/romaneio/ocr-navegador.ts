@@ -22,6 +22,7 @@ import {
   PAGINAS_MAXIMAS,
   PARAMETROS_TESSERACT,
   PIXELS_MAXIMOS,
+  PIXELS_MAXIMOS_IMAGEM,
   pontuacaoDaLeitura,
   SAIDAS_RECONHECER,
   textoDoPdf,
@@ -95,11 +96,6 @@ interface ModuloPdf {
   getDocument(o: Record<string, unknown>): { promise: Promise<DocumentoPdf> };
 }
 
-/**
- * An image larger than this is refused before it is decoded, as the server does (ocr.ts:
- * PIXELS_MAXIMOS_IMAGEM, Node-only there; the same value here).
- */
-export const PIXELS_MAXIMOS_IMAGEM = 50_000_000;
 
 /** Imported at run time from the site (a URL esbuild leaves alone). */
 const importar = <T>(url: string): Promise<T> => import(url) as Promise<T>;

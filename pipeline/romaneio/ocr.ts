@@ -20,6 +20,7 @@ import {
   PARAMETROS_TESSERACT,
   LIMIARIZACOES,
   PIXELS_MAXIMOS,
+  PIXELS_MAXIMOS_IMAGEM,
   SAIDAS_RECONHECER,
   camadaDeTextoBasta,
   dimensoesDaImagem,
@@ -76,8 +77,6 @@ export interface OpcoesLeitorOcr {
   dpiPdf?: number;
 }
 
-/** Largest image (width × height) handed to Tesseract: a 12 MP phone photo passes, a decompression bomb does not. */
-export const PIXELS_MAXIMOS_IMAGEM = 50_000_000;
 
 const require = createRequire(import.meta.url);
 const DIR_LINGUA = join(dirname(require.resolve("@tesseract.js-data/por/package.json")), "..", "..", DADOS_LINGUA);

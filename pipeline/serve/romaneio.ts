@@ -170,6 +170,12 @@ export async function arquivoDaRequisicao(req: Request, contentType: string | un
 
 const CODIGOS_OCR = new Set(["tempo_esgotado", "arquivo_invalido", "ocupado", "pdf_invalido"]);
 
+/** The engine's own reason ("a imagem é grande demais (…)"): it names the file's shape, never its content. */
+function motivoDoLeitor(err: unknown): string | null {
+  const m = (err as { motivo?: unknown }).motivo;
+  return typeof m === "string" && m.length > 0 && m.length <= 300 ? m : null;
+}
+
 /** An engine failure (ErroOcr of ../romaneio/ocr.ts) as this route's JSON error; anything else is rethrown (500). */
 export function erroDoLeitor(err: unknown, tempoS: number): unknown {
   const codigo = (err as { codigo?: unknown } | null)?.codigo;
@@ -180,9 +186,9 @@ export function erroDoLeitor(err: unknown, tempoS: number): unknown {
     case "ocupado":
       return new ErroHttp(503, "ocupado", `todos os leitores estão ocupados e a fila está cheia; tente de novo em ${RETRY_OCUPADO} s`, {}, RETRY_OCUPADO);
     case "pdf_invalido":
-      return new ErroHttp(422, "pdf_invalido", "o PDF não pôde ser lido (corrompido, truncado, sem páginas ou protegido)");
+      return new ErroHttp(422, "pdf_invalido", motivoDoLeitor(err) ?? "o PDF não pôde ser lido (corrompido, truncado, sem páginas ou protegido)");
     default:
-      return new ErroHttp(422, "arquivo_invalido", "a imagem não pôde ser lida (corrompida ou truncada)");
+      return new ErroHttp(422, "arquivo_invalido", motivoDoLeitor(err) ?? "a imagem não pôde ser lida (corrompida ou truncada)");
   }
 }
 

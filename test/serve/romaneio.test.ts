@@ -280,6 +280,12 @@ describe("POST /api/v1/romaneio: the engine's failures", () => {
       if (status === 503) expect(res.headers.get("retry-after")).toBe("5");
       expect(Number(res.headers.get("x-ratelimit-remaining"))).toBe(antes);
     }
+    // the engine's own reason reaches the user: "arquivo_invalido" is also a picture too large
+    const motivo = "a imagem é grande demais (20000 × 20000 pixels; o máximo é 50 megapixels)";
+    comportamento = () => Promise.reject(Object.assign(erroOcr("arquivo_invalido"), { motivo }));
+    const res = await post(PNG, { "Content-Type": "image/png", "X-API-Key": CHAVE });
+    expect(res.status).toBe(422);
+    expect(((await res.json()) as { mensagem: string }).mensagem).toBe(motivo);
     comportamento = normal;
   });
 

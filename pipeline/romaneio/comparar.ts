@@ -318,6 +318,7 @@ function simulacao(l: LeituraRomaneio, n: Negocio | null, hoje: string, avisos: 
 }
 
 type Componente = "inss" | "rat" | "senar";
+const NOME_COMPONENTE: Record<Componente, string> = { inss: "INSS", rat: "RAT", senar: "SENAR" };
 
 /** The standard Funrural's parts (FUNRURAL_PADRAO), keyed, in hundredths of a percent. */
 const COMPONENTES: ReadonlyArray<{ chave: Componente; centesimos: bigint }> = FUNRURAL_PADRAO.componentes.map((c) => ({
@@ -368,6 +369,17 @@ function deducoes(descontos: readonly Desconto[], n: Negocio | null, avisos: str
     };
   });
   const out: DeducaoLadoALado[] = linhas.map(({ nome, romaneio, simulador }) => ({ nome, romaneio, simulador }));
+  // a line above the standard rates is said in words: the table alone reads like a simulator error
+  for (const { nome, romaneio, simulador, cobre } of linhas) {
+    if (romaneio === null || simulador === null) continue;
+    const mais = BigInt(toHundredths(romaneio)) - BigInt(toHundredths(simulador));
+    if (mais <= 1n) continue;
+    const partes = COMPONENTES.filter((c) => cobre.has(c.chave)).map((c) => `${NOME_COMPONENTE[c.chave]} ${taxa.format(Number(c.centesimos) / 100)}%`);
+    avisos.push(
+      `${nome}: ${formatBRL(romaneio)} no romaneio, ${formatBRL(numero(mais))} acima de ${formatBRL(simulador)} (${partes.join(" + ")} do bruto, ` +
+        `as alíquotas de produtor pessoa física). Confira a alíquota: pessoa jurídica paga mais, e um Funrural de 1,5% já inclui o SENAR de 0,2%.`,
+    );
+  }
   if (!linhas.some((x) => x.cobre.size > 0)) {
     const padrao = bruto === null ? null : numero(divRound(bruto * BigInt(FUNRURAL_PADRAO.aliquotaCentesimos), 10_000n));
     out.push({ nome: "Funrural", romaneio: null, simulador: padrao });

@@ -317,6 +317,24 @@ describe("compararRomaneio: the simulation and the deductions", () => {
     const c = compararRomaneio(abate({ descontos: [{ nome: "FUNRURAL", valor: 2375.64, aliquota_pct: 2.05 }] }), { estadual: null, nacional: null }, { hoje: HOJE });
     // one Funrural line covers INSS, RAT and SENAR: the simulator's 1,5%
     expect(c.deducoes).toEqual([{ nome: "FUNRURAL", romaneio: 2375.64, simulador: 1738.27 }]);
+    // and says it in words, with the difference to the centavo: 2.375,64 − 1.738,27 = 637,37
+    expect(c.avisos).toContain(
+      "FUNRURAL: R$ 2.375,64 no romaneio, R$ 637,37 acima de R$ 1.738,27 (INSS 1,2% + RAT 0,1% + SENAR 0,2% do bruto, as alíquotas de produtor pessoa física). " +
+        "Confira a alíquota: pessoa jurídica paga mais, e um Funrural de 1,5% já inclui o SENAR de 0,2%.",
+    );
+    // Funrural at 1,5% beside a separate SENAR line: SENAR charged twice
+    const dupla = compararRomaneio(
+      abate({ descontos: [{ nome: "Funrural", valor: 1738.27, aliquota_pct: 1.5 }, { nome: "Senar", valor: 231.77, aliquota_pct: 0.2 }] }),
+      { estadual: null, nacional: null },
+      { hoje: HOJE },
+    );
+    expect(dupla.deducoes).toEqual([
+      { nome: "Funrural", romaneio: 1738.27, simulador: 1506.5 },
+      { nome: "Senar", romaneio: 231.77, simulador: 231.77 },
+    ]);
+    expect(dupla.avisos.filter((a) => a.includes("acima de"))).toEqual([expect.stringMatching(/^Funrural: R\$ 1\.738,27 no romaneio, R\$ 231,77 acima de R\$ 1\.506,50 \(INSS 1,2% \+ RAT 0,1% do bruto/)]);
+    // the standard rates: nothing said
+    expect(compararRomaneio(abate(), { estadual: null, nacional: null }, { hoje: HOJE }).avisos.some((a) => a.includes("acima de"))).toBe(false);
   });
 
   it("INSS, RAT and SENAR printed on separate lines", () => {

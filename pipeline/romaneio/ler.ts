@@ -170,16 +170,40 @@ function ehDesconto(r: string): boolean {
   return /funrural|senar|\btaxa|frete|inss|\bgta\b|contribui|fundersul|fethab|facs|\(-\)|^-/.test(r) && !/umidade|impureza/.test(r);
 }
 
-function nomeDoDesconto(original: string): string {
-  const s = original
+/**
+ * A specks-of-noise token OCR leaves between a label and its value ("é", "o", ":", "—", "e."):
+ * no letter or digit at all, or a single character. A two-letter token is debris only at the
+ * end of a name and when it is not an abbreviation in capitals ("MS", "GTA" stay): a deduction's
+ * name never ends in "de" or "o".
+ */
+function ehDetrito(tok: string, noFim: boolean): boolean {
+  if (!/[\p{L}\p{N}]/u.test(tok)) return true;
+  const letras = tok.replace(/[^\p{L}\p{N}]/gu, "");
+  if (letras.length <= 1) return true;
+  return noFim && letras.length === 2 && letras !== letras.toUpperCase();
+}
+
+/**
+ * The name of a deduction as printed, without its rate, value and OCR debris. Tesseract (PSM 4
+ * on a noisy copy) reads specks in the gap between a label and its value as stray letters
+ * ("Taxa de abate      é    o      é   :   45,00"); the gap survives as a run of spaces
+ * (preserve_interword_spaces), so a stretch after a wide gap with no word of three letters is
+ * debris, and so are stray tokens left at either end (typed text, single-spaced).
+ */
+export function nomeDoDesconto(original: string): string {
+  const limpo = original
     .replace(/[“”"|]/g, " ")
     .replace(/\(-\)|^\s*-\s*/g, " ")
     .replace(/\(?\s*[0-9OoIl.,]+\s*%\s*\)?/g, " ")
     .replace(/R\$.*$/, " ")
     .replace(/[0-9][0-9.,]*\s*$/, " ")
-    .replace(/[:=]/g, " ")
-    .replace(/\s+/g, " ")
-    .trim();
+    .replace(/[:=]/g, " ");
+  const trechos = limpo.split(/\s{3,}/).map((x) => x.trim()).filter((x) => x !== "");
+  const comPalavra = trechos.filter((x) => /\p{L}{3}/u.test(x));
+  const toks = (comPalavra.length ? comPalavra : trechos).join(" ").split(/\s+/).filter((x) => x !== "");
+  while (toks.length > 1 && ehDetrito(toks[toks.length - 1]!, true)) toks.pop();
+  while (toks.length > 1 && ehDetrito(toks[0]!, false)) toks.shift();
+  const s = toks.length === 1 && !/\p{L}{2}/u.test(toks[0]!) ? "" : toks.join(" ");
   const n = semAcento(s);
   if (/funrural/.test(n)) return "Funrural";
   if (/senar/.test(n)) return "Senar";

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { LeituraRomaneio, TotaisAbate, TotaisCarga } from "../../pipeline/domain/publicados.gerados.ts";
-import { CONFIANCA_MINIMA, conferirLeitura, lerRomaneio, type TextoLido } from "../../pipeline/romaneio/ler.ts";
+import { CONFIANCA_MINIMA, conferirLeitura, lerRomaneio, nomeDoDesconto, type TextoLido } from "../../pipeline/romaneio/ler.ts";
 import { acharDocumento, datasNaLinha, digitosOcr, documentoValido, formatarBR, formatarDocumento, numeroBR } from "../../pipeline/romaneio/numeros.ts";
 import { diferencas, numerosErradosEmSilencio } from "./corpus.ts";
 import { br, documentoValido as documentoDoModelo, DOCUMENTOS, esperado } from "./modelos/calculo.ts";
@@ -95,6 +95,22 @@ describe("lerRomaneio on real OCR of degraded copies", () => {
     expect(l.confianca["totais.tara_kg"]).toBeLessThan(CONFIANCA_MINIMA);
   });
 
+  // <documento>.<degradacao>.psm4.json: captured with tessedit_pageseg_mode 4 (the others with 3)
+  it("cleans the debris PSM 4 reads after a deduction's name on a noisy copy; its value stays as read", () => {
+    const t = JSON.parse(readFileSync(join(DEGRADADOS, "abate-bandas-boi-mt.ruido.psm4.json"), "utf8")) as TextoLido;
+    expect(t.texto).toMatch(/Taxa de abate\s{3,}é\s+o\s+é\s+:\s+45,00/);
+    const l = lerRomaneio(t);
+    const e = esperado(doc("abate-bandas-boi-mt"));
+    expect((l.totais as TotaisAbate).descontos).toEqual((e.totais as TotaisAbate).descontos);
+    expect(l.confianca["totais.descontos[2].valor"]).toBeGreaterThanOrEqual(CONFIANCA_MINIMA);
+  });
+
+  it("reads every field of a blurred copy with PSM 4", () => {
+    const l = lerRomaneio(JSON.parse(readFileSync(join(DEGRADADOS, "abate-grande-boi-ms.desfoque.psm4.json"), "utf8")) as TextoLido);
+    expect(diferencas(l, esperado(doc("abate-grande-boi-ms")))).toEqual([]);
+    expect(l.avisos).toEqual([]);
+  });
+
   it("reads an abbreviated label at low resolution (\"Valor líq\")", () => {
     const l = lerRomaneio(JSON.parse(readFileSync(join(DEGRADADOS, "carga-cooperativa-soja-pr.baixa_resolucao.json"), "utf8")) as TextoLido);
     expect(diferencas(l, esperado(doc("carga-cooperativa-soja-pr")))).toEqual([]);
@@ -110,6 +126,30 @@ describe("lerRomaneio on noisy and broken texts", () => {
     // "l9,10" needed a look-alike: believed a little less than the rest of a typed text
     expect(l.confianca["linhas[2].arrobas"]).toBeLessThan(1);
     expect(l.confianca["linhas[1].arrobas"]).toBe(1);
+  });
+
+  it("drops OCR debris around a deduction's name (after a wide gap, or stray letters at its ends), never a word of it", () => {
+    const l = manual("detritos-descontos.txt");
+    const e = esperado(doc("abate-bandas-boi-mt"));
+    expect(diferencas(l, e)).toEqual([]);
+    expect(l.avisos).toEqual([]);
+    const casos: Array<[string, string]> = [
+      ["Taxa de abate          é     o       é   :   45,00", "Taxa de abate"],
+      // typed or single-spaced: only the stray tokens at the end
+      ["Taxa de abate é o é: 45,00", "Taxa de abate"],
+      ["Taxa  de  secagem  e.  —  :  R$  180,00", "Taxa de secagem"],
+      ["é Taxa de secagem R$ 180,00", "Taxa de secagem"],
+      ["(-) Senar 0,20%   .   :     84,24", "Senar"],
+      // a name is never cut: short words inside it, abbreviations in capitals at its end
+      ["Taxa de abate 45,00", "Taxa de abate"],
+      ["Frete MS   120,00", "Frete MS"],
+      ["Taxa GTA 35,00", "Taxa GTA"],
+      ["Contribuição ao fundo   a   12,00", "Contribuição ao fundo"],
+      ["Taxa 25,00", "Taxa"],
+      // nothing but debris: no name
+      ["-   é   :   25,00", "Desconto"],
+    ];
+    for (const [linha, nome] of casos) expect({ linha, nome: nomeDoDesconto(linha) }).toEqual({ linha, nome });
   });
 
   it("reads a thousands dot read as a space after a label, never joins an animal's number to its weight", () => {
@@ -185,6 +225,24 @@ describe("lerRomaneio on noisy and broken texts", () => {
     expect(lerRomaneio(fixture("carga-cooperativa-soja-pr.png.json")).produto).toBe("soja");
     const misto = lerRomaneio({ texto: "Romaneio de abate\n1 M 300,00 20,00\n2 F 225,00 15,00", origem: "texto" });
     expect(misto.produto).toBeNull();
+  });
+});
+
+describe("numerosErradosEmSilencio (the corpus check) can fail", () => {
+  it("reports a deduction's wrong value under its right name, and any value under a name that is not the document's", () => {
+    const e = esperado(doc("abate-bandas-boi-mt"));
+    const certa = lerRomaneio(fixture("abate-bandas-boi-mt.pdf.json"));
+    expect(numerosErradosEmSilencio(certa, e)).toEqual([]);
+    const errada = structuredClone(certa);
+    (errada.totais as TotaisAbate).descontos[2]!.valor = 54;
+    expect(numerosErradosEmSilencio(errada, e)).toEqual(["totais.descontos[2].valor: lido 54, certo 45 (confiança 1)"]);
+    // a name the cleaning missed is never matched loosely: even the right value is reported
+    const suja = structuredClone(certa);
+    (suja.totais as TotaisAbate).descontos[2]!.nome = "Taxa de abate é o é";
+    expect(numerosErradosEmSilencio(suja, e)).toEqual(["totais.descontos[2].valor: lido 45, certo null (confiança 1)"]);
+    // a wrong value the reader doubts or names in an aviso is not silent
+    errada.confianca["totais.descontos[2].valor"] = CONFIANCA_MINIMA - 0.01;
+    expect(numerosErradosEmSilencio(errada, e)).toEqual([]);
   });
 });
 

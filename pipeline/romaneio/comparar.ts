@@ -17,6 +17,7 @@ import type {
   Serie,
 } from "../domain/publicados.gerados.ts";
 import { seriesId } from "../domain/series.ts";
+import { CONFIANCA_MINIMA } from "./ler.ts";
 import { isUF } from "../domain/ufs.ts";
 import {
   diasEntre,
@@ -31,6 +32,19 @@ import {
 
 /** A reference price more than this many calendar days before the romaneio's day is flagged. */
 export const DEFASAGEM_MAXIMA_DIAS = 7;
+/**
+ * A romaneio price further than this from a reference is flagged as a likely misread: a day's
+ * physical deals in one UF sit within a few percent of its indicator, and a lost comma or digit
+ * is far beyond it.
+ */
+export const DIFERENCA_PLAUSIVEL_PCT = 30;
+
+/** The value at a reading's field path ("totais.arrobas"), null when absent. */
+function valorDoCampo(l: LeituraRomaneio, caminho: string): unknown {
+  let v: unknown = l;
+  for (const parte of caminho.split(".")) v = v !== null && typeof v === "object" ? (v as Record<string, unknown>)[parte] : undefined;
+  return v ?? null;
+}
 
 /**
  * The series a romaneio is compared with: its product in its UF ("boi_gordo/MS") and the product's
@@ -438,6 +452,20 @@ export function compararRomaneio(
     const duvidosos = usados.filter((c) => l.avisos.some((a) => a.campos.includes(c)));
     if (duvidosos.length) {
       avisos.push(`${duvidosos.join(", ")}: não conferem com outros números do romaneio (veja os avisos da leitura); a comparação usa os valores como lidos.`);
+    }
+    // a number no check could confirm: the reading's confidence says so (a user's edit sets it to 1)
+    const incertos = usados.filter((c) => !duvidosos.includes(c) && valorDoCampo(l, c) !== null && (l.confianca[c] ?? 0) < CONFIANCA_MINIMA);
+    if (incertos.length) {
+      avisos.push(`${incertos.join(", ")}: lidos com pouca confiança (nenhuma conferência os confirmou); confira-os no documento antes de usar a comparação.`);
+    }
+  }
+  // a price far from every reference is more likely a misread (a lost comma: 32000 for 320,00) than a sale
+  for (const r of referencias) {
+    if (r.diferenca_pct !== null && Math.abs(r.diferenca_pct) > DIFERENCA_PLAUSIVEL_PCT) {
+      avisos.push(
+        `Referência ${r.escopo} (${r.nome}): o preço do romaneio difere ${taxa.format(Math.abs(r.diferenca_pct))}% da referência; ` +
+          `confira o preço lido (${n?.campoPreco ?? "preço"}) antes de usar a diferença.`,
+      );
     }
   }
   return { referencias, simulacao: sim, deducoes: lado, avisos };

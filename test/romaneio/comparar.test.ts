@@ -33,7 +33,8 @@ function abate(t: Partial<TotaisAbate> = {}, l: Partial<LeituraRomaneio> = {}): 
       valor_liquido: 114056.53,
       ...t,
     },
-    confianca: {},
+    // every field checked and confirmed, as a clean reading gives them
+    confianca: { "totais.preco_arroba": 0.96, "totais.arrobas": 0.95, "totais.cabecas": 0.97 },
     avisos: [],
     ...l,
   };
@@ -64,7 +65,7 @@ function carga(t: Partial<TotaisCarga> = {}, l: Partial<LeituraRomaneio> = {}): 
       valor_liquido: 158389.42,
       ...t,
     },
-    confianca: {},
+    confianca: { "totais.preco_saca": 1, "totais.sacas": 1 },
     avisos: [],
     ...l,
   };
@@ -291,6 +292,20 @@ describe("compararRomaneio: the reference of the day", () => {
     const l = abate({}, { avisos: [{ codigo: "bruto_preco", mensagem: "bruto não confere", campos: ["totais.valor_bruto", "totais.arrobas", "totais.preco_arroba"] }] });
     const c = compararRomaneio(l, { estadual: MS, nacional: null }, { hoje: HOJE });
     expect(c.avisos).toContainEqual(expect.stringMatching(/^totais\.preco_arroba, totais\.arrobas: não conferem/));
+  });
+
+  it("a number no check confirmed (low confidence) is said, and a price far from the reference too", () => {
+    // "R$ 32000" for 320,00 with the gross value unread: no cross-check could catch it
+    const l = abate({ preco_arroba: 32000, valor_bruto: null }, { confianca: { "totais.preco_arroba": 0.5, "totais.arrobas": 0.95, "totais.cabecas": 0.97 } });
+    const c = compararRomaneio(l, { estadual: MS, nacional: null }, { hoje: HOJE });
+    expect(c.avisos).toContain("totais.preco_arroba: lidos com pouca confiança (nenhuma conferência os confirmou); confira-os no documento antes de usar a comparação.");
+    expect(c.avisos).toContainEqual(expect.stringMatching(/^Referência estadual \(.*\): o preço do romaneio difere [\d.,]+% da referência; confira o preço lido \(totais\.preco_arroba\)/));
+    // a field with no confidence at all is not taken as certain
+    const sem = compararRomaneio(abate({}, { confianca: {} }), { estadual: MS, nacional: null }, { hoje: HOJE });
+    expect(sem.avisos).toContainEqual(expect.stringMatching(/^totais\.preco_arroba, totais\.arrobas, totais\.cabecas: lidos com pouca confiança/));
+    // within the plausible band: nothing said about the price
+    const ok = compararRomaneio(abate(), { estadual: MS, nacional: null }, { hoje: HOJE });
+    expect(ok.avisos.some((a) => a.includes("pouca confiança") || a.includes("confira o preço lido"))).toBe(false);
   });
 });
 

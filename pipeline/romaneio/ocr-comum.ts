@@ -15,19 +15,19 @@ export const OEM_LSTM = 1;
 export const DADOS_LINGUA = "@tesseract.js-data/por/4.0.0_best_int";
 
 /**
- * Page segmentation: PSM 3 (automatic layout) for now. PSM 4 (one column of text of varying
- * sizes) measured better end to end (fields read exactly by lerRomaneio, 3 documents each): the
- * same 100% on the clean PNGs and scans (all 11 documents), blur 100% vs 78%, phone photo 75% vs
- * 51%, noise 94.5% vs 95%, JPEG, 100 dpi, uneven light and rotation the same; but on one noisy
- * copy it reads a deduction's name with OCR debris ("Taxa de abate é o é", value right), which
- * the corpus check (deductions matched by name) counts as a silent error: switch to "4" once the
- * reader cleans such names. PSM 6 (one block) drops a table's narrow first columns.
+ * Page segmentation: PSM 4 (one column of text of varying sizes). Measured end to end against
+ * PSM 3 (automatic layout; fields read exactly by lerRomaneio, 3 documents each): the same 100%
+ * on the clean PNGs and scans (all 11 documents), blur 100% vs 78%, phone photo 75% vs 51%,
+ * noise 94.5% vs 95%, JPEG, 100 dpi, uneven light and rotation the same. On a noisy copy PSM 4
+ * reads specks between a label and its value as stray letters ("Taxa de abate   é  o  é   45,00"),
+ * which the reader drops from a deduction's name (nomeDoDesconto). PSM 6 (one block) drops a
+ * table's narrow first columns.
  * preserve_interword_spaces keeps column gaps as runs of spaces, which the reader uses to split
- * a table row.
+ * a table row (and to tell a label from the debris after it).
  */
 export const PARAMETROS_TESSERACT: Readonly<Record<string, string>> = {
   preserve_interword_spaces: "1",
-  tessedit_pageseg_mode: "3",
+  tessedit_pageseg_mode: "4",
   // Tesseract's own messages ("Estimating resolution as 168", one per page) go to the WASM
   // file system's /dev/null (in memory, not the disk) instead of the server's stderr
   debug_file: "/dev/null",

@@ -119,7 +119,7 @@ export async function benchRomaneio(): Promise<void> {
     ["só Otsu (thresholding_method=0, uma passagem)", { limiarizacoes: ["0"] }, [...alvo("iluminacao"), ...alvo("celular"), ...alvo("ruido"), ...alvo("desfoque")]],
     ["só Sauvola (thresholding_method=2, uma passagem)", { limiarizacoes: ["2"] }, [...alvo("iluminacao"), ...alvo("celular"), ...alvo("ruido"), ...alvo("desfoque")]],
     ["só Leptonica Otsu (thresholding_method=1, uma passagem)", { limiarizacoes: ["1"] }, [...alvo("iluminacao"), ...alvo("celular"), ...alvo("ruido"), ...alvo("desfoque")]],
-    ["tessedit_pageseg_mode=4 (uma coluna)", { parametros: { tessedit_pageseg_mode: "4" } }, [...limpos, ...pdfEscaneado, ...alvo("desfoque"), ...alvo("ruido"), ...alvo("celular")]],
+    ["tessedit_pageseg_mode=3 (layout automático, o anterior)", { parametros: { tessedit_pageseg_mode: "3" } }, [...limpos, ...pdfEscaneado, ...alvo("desfoque"), ...alvo("ruido"), ...alvo("celular")]],
     ["PDF escaneado a 250 dpi fixos", { dpiPdf: 250 }, pdfEscaneado],
     ["PDF escaneado a 300 dpi fixos", { dpiPdf: 300 }, pdfEscaneado],
   ];

@@ -13,12 +13,15 @@ import { clientAddress, Quota, quotaState, seguir, type QuotaCheck, type QuotaOp
 import {
   arquivoDaRequisicao,
   COTA_ROMANEIO_PADRAO,
+  devolveUnidade,
   ErroHttp,
   ETAPAS,
   idRomaneio,
   lerEComparar,
   limiteRomaneio,
   MAX_MB_PADRAO,
+  SIMULTANEAS_PADRAO,
+  simultaneasDemais,
   TEMPO_S_PADRAO,
   type OpcoesRomaneio,
 } from "./romaneio.ts";
@@ -381,12 +384,18 @@ export function createApp(opts: ServeOptions): Hono<Env> {
 
   /**
    * POST /api/v1/romaneio: a key with the romaneio permission, its own quota (checked before the
-   * upload is read, a unit reserved before the OCR and given back if the reading fails), the file
-   * read under a cap, the OCR in the engine's workers, then the reading and the comparison.
+   * upload is read), at most `simultaneas` readings of the key in flight in this process (from the
+   * upload on), the file read under a cap and refused at once if its type or an image's size is
+   * wrong, a unit reserved before the OCR and given back only when the engine did no work
+   * (devolveUnidade), the OCR in the engine's workers, then the reading and the comparison.
    * Nothing of the file is kept or logged.
    */
   const romaneioLimite = romaneio?.cotaDiaria ?? COTA_ROMANEIO_PADRAO;
   const romaneioMax = romaneio?.maxBytes ?? MAX_MB_PADRAO * 1024 * 1024;
+  const romaneioSimultaneas = Math.max(1, Math.floor(romaneio?.simultaneas ?? SIMULTANEAS_PADRAO));
+  // per process: in a cluster a key may have this many in each worker (sharing the count would
+  // cost an IPC or Redis round trip each way for a bound that is about fairness, not money)
+  const emAndamento = new Map<string, number>();
   app.post(
     ROMANEIO_PATH,
     route(async (c, client) => {
@@ -403,29 +412,42 @@ export function createApp(opts: ServeOptions): Hono<Env> {
       if (antes.indisponivel) throw indisponivel();
       // an exhausted quota is refused before a byte of the upload is read
       if (antes.remaining <= 0) throw limiteRomaneio(antes);
-      const arquivo = await arquivoDaRequisicao(c.req.raw, header(c, "content-type"), header(c, "content-length"), romaneioMax);
-      // the unit is reserved before the OCR, atomically in the store: of two readings racing for the
-      // last one, one runs and the other is refused at once (not after its OCR), and the count never
-      // passes the limit; a reading that fails gives its unit back
-      const cobradoEm = now();
-      const q = await quota.consume("key", id, cobradoEm, romaneioLimite);
-      client.quota = q;
-      if (q.indisponivel) throw indisponivel();
-      if (!q.allowed) throw limiteRomaneio(q);
-      let lido: Awaited<ReturnType<typeof lerEComparar>>;
+      // one key cannot hold every OCR worker and the queue (the others would get 503): its
+      // readings in flight are capped, counted from the upload (a slow upload holds memory too)
+      const ocupadas = emAndamento.get(id) ?? 0;
+      if (ocupadas >= romaneioSimultaneas) throw simultaneasDemais(romaneioSimultaneas);
+      emAndamento.set(id, ocupadas + 1);
       try {
-        const hoje = hojeAgora(now());
-        lido = await lerEComparar({ leitor: romaneio.leitor, etapas: romaneio.etapas ?? ETAPAS, files, hoje, tempoS: romaneio.tempoS ?? TEMPO_S_PADRAO }, arquivo);
-      } catch (err) {
-        // a refund the store cannot take must not replace the reading's own error
-        await Promise.resolve(quota.refund("key", id, cobradoEm, q)).catch(() => undefined);
-        client.quota = { ...q, ...quotaState(q.limit, Math.max(0, q.used - 1), cobradoEm) };
-        throw err;
+        const arquivo = await arquivoDaRequisicao(c.req.raw, header(c, "content-type"), header(c, "content-length"), romaneioMax);
+        // the unit is reserved before the OCR, atomically in the store: of two readings racing for the
+        // last one, one runs and the other is refused at once (not after its OCR), and the count never
+        // passes the limit
+        const cobradoEm = now();
+        const q = await quota.consume("key", id, cobradoEm, romaneioLimite);
+        client.quota = q;
+        if (q.indisponivel) throw indisponivel();
+        if (!q.allowed) throw limiteRomaneio(q);
+        let lido: Awaited<ReturnType<typeof lerEComparar>>;
+        try {
+          const hoje = hojeAgora(now());
+          lido = await lerEComparar({ leitor: romaneio.leitor, etapas: romaneio.etapas ?? ETAPAS, files, hoje, tempoS: romaneio.tempoS ?? TEMPO_S_PADRAO }, arquivo);
+        } catch (err) {
+          if (devolveUnidade(err)) {
+            // a refund the store cannot take must not replace the reading's own error
+            await Promise.resolve(quota.refund("key", id, cobradoEm, q)).catch(() => undefined);
+            client.quota = { ...q, ...quotaState(q.limit, Math.max(0, q.used - 1), cobradoEm) };
+          }
+          throw err;
+        }
+        const headers = baseHeaders(q);
+        headers["Cache-Control"] = "no-store";
+        headers["Content-Type"] = JSON_TYPE;
+        return new Response(JSON.stringify({ ...lido, rate_limit: { diario: q.limit, restante: q.remaining } }), { status: 200, headers });
+      } finally {
+        const n = (emAndamento.get(id) ?? 1) - 1;
+        if (n > 0) emAndamento.set(id, n);
+        else emAndamento.delete(id);
       }
-      const headers = baseHeaders(q);
-      headers["Cache-Control"] = "no-store";
-      headers["Content-Type"] = JSON_TYPE;
-      return new Response(JSON.stringify({ ...lido, rate_limit: { diario: q.limit, restante: q.remaining } }), { status: 200, headers });
     }),
   );
   // the original service listed this path: any other method hears which one it takes

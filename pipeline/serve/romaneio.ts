@@ -1,7 +1,7 @@
 import type { ArquivoLido, ComparacaoRomaneio, LeituraRomaneio, Romaneio, Serie } from "../domain/publicados.gerados.ts";
 import type { QuotaCheck } from "./quota.ts";
 import type { FileCache } from "./files.ts";
-import { tipoDoArquivo } from "../romaneio/ocr-comum.ts";
+import { dimensoesDaImagem, PIXELS_MAXIMOS_IMAGEM, tipoDoArquivo } from "../romaneio/ocr-comum.ts";
 import { compararRomaneio, seriesDoRomaneio } from "../romaneio/comparar.ts";
 import { lerRomaneio, type TextoLido } from "../romaneio/ler.ts";
 // a type only: the engine (tesseract.js) is loaded by whoever creates it (./cluster.ts), not by the app
@@ -13,8 +13,11 @@ import type { LeitorOcr } from "../romaneio/ocr.ts";
  * COTACAO_ROMANEIO_KEYS, each with its own daily quota of readings, counted in the server's
  * QuotaStore under ids of their own (`romaneio:<sha-256 of the key>`) against the romaneio limit
  * (passed with each call, so the store's key limit plays no part), so a reading never costs a
- * query and a query never costs a reading. A unit is reserved before the OCR and given back when
- * the reading fails (QuotaStore.refund).
+ * query and a query never costs a reading. A unit is reserved just before the engine is asked and
+ * given back (QuotaStore.refund) only when the engine did no work on the file (`devolveUnidade`):
+ * otherwise a key could send files that take the whole time limit, or fail late, forever and free.
+ * What can be refused without decoding (size, type, an image's header and pixel count) is refused
+ * before the unit is reserved. A key has at most `simultaneas` readings in flight per process.
  *
  * Privacy: the upload lives only in this process's memory (read with a cap, never buffered past
  * it, never written to a file); no message built here quotes the file, its name or its text, and
@@ -48,6 +51,8 @@ export interface OpcoesRomaneio {
   maxBytes?: number;
   /** the engine's time limit, in seconds, as the 504's message names it (default 60) */
   tempoS?: number;
+  /** readings in flight at once per key in this process, upload included (default 2); past it, 429 */
+  simultaneas?: number;
 }
 
 export const COTA_ROMANEIO_PADRAO = 50;
@@ -55,6 +60,14 @@ export const MAX_MB_PADRAO = 10;
 export const TEMPO_S_PADRAO = 60;
 /** seconds a client is told to wait when every OCR worker is busy and the queue is full */
 export const RETRY_OCUPADO = 5;
+export const SIMULTANEAS_PADRAO = 2;
+/** seconds a key with all its readings in flight is told to wait */
+export const RETRY_SIMULTANEAS = 5;
+/**
+ * Parts of a multipart body: a browser's form sends one or two. Past it the body is refused while
+ * it is scanned, before any part is copied.
+ */
+export const PARTES_MAXIMAS = 16;
 
 /** A JSON error of this route (its statuses are not the query routes'). */
 export class ErroHttp extends Error {
@@ -134,7 +147,99 @@ export async function lerCorpo(req: Request, contentLength: string | undefined, 
   return out;
 }
 
-/** The file of a request: the raw body with its own Content-Type, or multipart's field `arquivo`; its type checked by its bytes. */
+const multipartInvalido = (motivo: string) =>
+  new ErroHttp(400, "multipart_invalido", `o corpo multipart/form-data não pôde ser lido (${motivo})`);
+
+/** multipart's boundary parameter (RFC 2046: 1 to 70 characters, maybe quoted) */
+function boundaryDe(contentType: string): string | null {
+  const m = /;\s*boundary=(?:"([^"]{1,70})"|([^;\s"]{1,70}))/i.exec(contentType);
+  return m ? (m[1] ?? m[2])! : null;
+}
+
+/**
+ * The field `arquivo` of a multipart/form-data body, as a view into the body (no copy): a scan
+ * with the native indexOf, at most PARTES_MAXIMAS parts. A field without a filename is a text
+ * field, not a file (as FormData reads it). `tipo` is the part's Content-Type ("" without one).
+ */
+export function campoArquivo(corpo: Uint8Array, contentType: string): { bytes: Uint8Array; tipo: string } {
+  const boundary = boundaryDe(contentType);
+  if (!boundary) throw multipartInvalido("sem o parâmetro boundary no Content-Type");
+  const buf = Buffer.from(corpo.buffer, corpo.byteOffset, corpo.byteLength);
+  const delimitador = Buffer.from(`--${boundary}`, "latin1");
+  // every delimiter after the first is preceded by CRLF (the CRLF belongs to the delimiter)
+  const separador = Buffer.from(`\r\n--${boundary}`, "latin1");
+  let i = buf.indexOf(delimitador);
+  if (i < 0) throw multipartInvalido("boundary não encontrado no corpo");
+  if (i > 0) {
+    // a preamble: the first delimiter must start a line
+    i = buf.indexOf(separador);
+    if (i < 0) throw multipartInvalido("boundary não encontrado no início de uma linha");
+    i += 2;
+  }
+  let partes = 0;
+  let arquivo: { bytes: Uint8Array; tipo: string } | null = null;
+  let semNome = false;
+  for (;;) {
+    let p = i + delimitador.length;
+    if (buf[p] === 0x2d && buf[p + 1] === 0x2d) break; // the close delimiter
+    while (buf[p] === 0x20 || buf[p] === 0x09) p++; // transport padding
+    if (buf[p] !== 0x0d || buf[p + 1] !== 0x0a) throw multipartInvalido("delimitador sem quebra de linha");
+    p += 2;
+    if (++partes > PARTES_MAXIMAS) {
+      throw new ErroHttp(400, "multipart_partes_demais", `o corpo multipart/form-data tem mais de ${PARTES_MAXIMAS} partes; envie só o campo "arquivo"`, { partes_maximas: PARTES_MAXIMAS });
+    }
+    let inicio: number;
+    let cabecalhos = "";
+    if (buf[p] === 0x0d && buf[p + 1] === 0x0a) inicio = p + 2;
+    else {
+      const fim = buf.indexOf("\r\n\r\n", p, "latin1");
+      if (fim < 0 || fim - p > 16 * 1024) throw multipartInvalido("cabeçalhos de uma parte sem fim");
+      cabecalhos = buf.toString("utf8", p, fim);
+      inicio = fim + 4;
+    }
+    const proximo = buf.indexOf(separador, inicio);
+    if (proximo < 0) throw multipartInvalido("uma parte sem o delimitador que a fecha");
+    if (!arquivo) {
+      const disposicao = /^content-disposition:([^\r\n]*)/im.exec(cabecalhos)?.[1] ?? "";
+      const nome = /(?:^|;)\s*name\s*=\s*(?:"([^"]*)"|([^;\s]*))/i.exec(disposicao);
+      if (nome && (nome[1] ?? nome[2]) === "arquivo") {
+        if (/(?:^|;)\s*filename\*?\s*=/i.test(disposicao)) {
+          const tipo = (/^content-type:([^\r\n]*)/im.exec(cabecalhos)?.[1] ?? "").trim();
+          arquivo = { bytes: corpo.subarray(inicio, proximo), tipo };
+        } else semNome = true;
+      }
+    }
+    i = proximo + 2;
+  }
+  if (!arquivo) {
+    throw new ErroHttp(400, "campo_ausente", semNome ? 'o campo "arquivo" do multipart/form-data é texto, não um arquivo' : 'falta o campo "arquivo" (um arquivo) no multipart/form-data');
+  }
+  return arquivo;
+}
+
+/**
+ * What can be refused of an image without decoding it: a header that gives no size, and a size
+ * past the engine's pixel cap (the same constant and reason as the engine's own check). Done here,
+ * before the quota unit is reserved, so such a refusal costs nothing and needs no refund.
+ */
+export function conferirImagem(bytes: Uint8Array, tipo: TipoArquivo): void {
+  if (tipo === "application/pdf") return;
+  const dim = dimensoesDaImagem(bytes);
+  if (!dim) throw new ErroHttp(422, "arquivo_invalido", "a imagem está corrompida ou incompleta (cabeçalho ilegível)");
+  if (dim.largura * dim.altura > PIXELS_MAXIMOS_IMAGEM) {
+    throw new ErroHttp(
+      422,
+      "imagem_grande_demais",
+      `a imagem é grande demais (${dim.largura} × ${dim.altura} pixels; o máximo é ${PIXELS_MAXIMOS_IMAGEM / 1e6} megapixels); reduza a resolução e envie de novo`,
+      { largura: dim.largura, altura: dim.altura, pixels_maximos: PIXELS_MAXIMOS_IMAGEM },
+    );
+  }
+}
+
+/**
+ * The file of a request: the raw body with its own Content-Type, or multipart's field `arquivo`;
+ * its type checked by its bytes, an image's header and size checked (conferirImagem).
+ */
 export async function arquivoDaRequisicao(req: Request, contentType: string | undefined, contentLength: string | undefined, max: number): Promise<{ bytes: Uint8Array; tipo: TipoArquivo }> {
   const declarado = mediaType(contentType);
   if (!declarado) throw tipoNaoAceito("falta o Content-Type");
@@ -145,19 +250,10 @@ export async function arquivoDaRequisicao(req: Request, contentType: string | un
   let bytes = corpo;
   let tipoParte = declarado;
   if (multipart) {
-    let form: FormData;
-    try {
-      form = await new Response(corpo as Uint8Array<ArrayBuffer>, { headers: { "Content-Type": contentType! } }).formData();
-    } catch {
-      throw new ErroHttp(400, "multipart_invalido", "o corpo multipart/form-data não pôde ser lido (boundary ausente ou partes malformadas)");
-    }
-    const campo = form.get("arquivo");
-    if (campo === null || typeof campo === "string") {
-      throw new ErroHttp(400, "campo_ausente", 'falta o campo "arquivo" (um arquivo) no multipart/form-data');
-    }
-    bytes = new Uint8Array(await campo.arrayBuffer());
+    const campo = campoArquivo(corpo, contentType!);
+    bytes = campo.bytes;
     if (bytes.byteLength === 0) throw new ErroHttp(400, "corpo_vazio", 'o campo "arquivo" está vazio; envie o arquivo do romaneio');
-    tipoParte = mediaType(campo.type);
+    tipoParte = mediaType(campo.tipo);
     // a form without the part's type (or with the generic one) is judged by the bytes alone
     if (tipoParte === "" || tipoParte === "application/octet-stream") tipoParte = "";
     else if (!(TIPOS_ACEITOS as readonly string[]).includes(tipoParte)) throw tipoNaoAceito(`o campo "arquivo" é ${tipoParte.slice(0, 60)}`);
@@ -165,6 +261,7 @@ export async function arquivoDaRequisicao(req: Request, contentType: string | un
   const real = tipoDoArquivo(bytes);
   if (!real) throw tipoNaoAceito("o conteúdo não é PNG, JPEG, WebP nem PDF");
   if (tipoParte && tipoParte !== real) throw tipoNaoAceito(`o conteúdo é ${real}, mas foi declarado como ${tipoParte}`);
+  conferirImagem(bytes, real);
   return { bytes, tipo: real };
 }
 
@@ -190,6 +287,29 @@ export function erroDoLeitor(err: unknown, tempoS: number): unknown {
     default:
       return new ErroHttp(422, "arquivo_invalido", motivoDoLeitor(err) ?? "a imagem não pôde ser lida (corrompida ou truncada)");
   }
+}
+
+/**
+ * The charge rule: whether a reading that failed after its unit was reserved gets the unit back.
+ * Only when the engine did no work on the file: `ocupado` (every worker busy and the queue full,
+ * or the engine closing), which the engine answers before it decodes or parses anything, PDFs
+ * included (it takes a worker's slot first). Everything else is charged: a 504 is a whole time
+ * limit of a worker, a 422 from the engine comes from decoding or parsing, and a 500 may come after
+ * a full OCR (and a file that makes it happen would otherwise read for free, again and again).
+ * What can be refused without decoding is refused before the unit is reserved (conferirImagem).
+ */
+export function devolveUnidade(err: unknown): boolean {
+  return err instanceof ErroHttp && err.status === 503 && err.erro === "ocupado";
+}
+
+export function simultaneasDemais(max: number): ErroHttp {
+  return new ErroHttp(
+    429,
+    "leituras_simultaneas",
+    `esta chave já tem ${max} leitura(s) de romaneio em andamento (COTACAO_ROMANEIO_SIMULTANEAS); espere uma terminar e tente de novo em ${RETRY_SIMULTANEAS} s; a cota diária não foi usada`,
+    { simultaneas: max },
+    RETRY_SIMULTANEAS,
+  );
 }
 
 export const idRomaneio = (hashDaChave: string) => `romaneio:${hashDaChave}`;

@@ -19,8 +19,16 @@ import { buildTestSite } from "./site.ts";
 const CHAVE = "chave-romaneio-0123456789";
 const CHAVE_CONSULTA = "chave-so-consulta-0123456789";
 const MAX = 64 * 1024;
-const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(200, 7)]);
-const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(200, 3)]);
+const u32 = (n: number) => {
+  const b = Buffer.alloc(4);
+  b.writeUInt32BE(n);
+  return b;
+};
+/** a PNG's signature and IHDR (the size the route checks before the engine), then filler */
+const png = (largura = 800, altura = 600) => Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]), Buffer.from("IHDR"), u32(largura), u32(altura), Buffer.alloc(200, 7)]);
+const PNG = png();
+// SOI, then a SOF0 of 600 × 800 (height, width)
+const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xc0, 0x00, 0x11, 0x08, 0x02, 0x58, 0x03, 0x20]), Buffer.alloc(200, 3)]);
 const PDF = Buffer.from("%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n");
 
 let site: Awaited<ReturnType<typeof buildTestSite>>;
@@ -192,6 +200,44 @@ describe("POST /api/v1/romaneio: bodies", () => {
     expect(await mal.json()).toMatchObject({ erro: "multipart_invalido" });
   });
 
+  it("multipart read by its own scan: a preamble, a quoted boundary, other fields first; a text field named arquivo, too many parts (400)", async () => {
+    comportamento = normal;
+    lidos.length = 0;
+    // built by hand: a preamble, a quoted boundary with a space, a text field before the file
+    const b = "limite com espaco";
+    const manual = Buffer.concat([
+      Buffer.from(`preâmbulo ignorado\r\n--${b}\r\nContent-Disposition: form-data; name="nota"\r\n\r\nolá\r\n`),
+      Buffer.from(`--${b}\r\nContent-Disposition: form-data; name="arquivo"; filename="r.png"\r\nContent-Type: image/png\r\n\r\n`),
+      PNG,
+      Buffer.from(`\r\n--${b}--\r\n`),
+    ]);
+    const r1 = await post(manual, { "Content-Type": `multipart/form-data; boundary="${b}"`, "X-API-Key": CHAVE });
+    expect(r1.status).toBe(200);
+    expect(lidos).toEqual([{ bytes: PNG.length, tipo: "image/png" }]);
+    // "arquivo" as a text field is not a file
+    const texto = new FormData();
+    texto.append("arquivo", "não é um arquivo");
+    const r2 = await post(texto, { "X-API-Key": CHAVE });
+    expect(r2.status).toBe(400);
+    expect(await r2.json()).toMatchObject({ erro: "campo_ausente", mensagem: expect.stringContaining("texto") });
+    // 16 parts are read, 17 are refused before any is looked at
+    const muitos = (n: number) => {
+      const f = new FormData();
+      for (let i = 0; i < n - 1; i++) f.append(`x${i}`, "1");
+      f.append("arquivo", new Blob([PNG], { type: "image/png" }), "r.png");
+      return f;
+    };
+    expect((await post(muitos(16), { "X-API-Key": CHAVE })).status).toBe(200);
+    const demais = await post(muitos(17), { "X-API-Key": CHAVE });
+    expect(demais.status).toBe(400);
+    expect(await demais.json()).toMatchObject({ erro: "multipart_partes_demais", partes_maximas: 16 });
+    // no boundary, a part never closed
+    expect(await (await post(manual, { "Content-Type": "multipart/form-data", "X-API-Key": CHAVE })).json()).toMatchObject({ erro: "multipart_invalido" });
+    const aberto = manual.subarray(0, manual.length - `\r\n--${b}--\r\n`.length);
+    expect(await (await post(aberto, { "Content-Type": `multipart/form-data; boundary="${b}"`, "X-API-Key": CHAVE })).json()).toMatchObject({ erro: "multipart_invalido" });
+    expect(lidos).toHaveLength(2);
+  });
+
   it("415: the bytes are not what the Content-Type says, an unaccepted type, no type, a text file in a form", async () => {
     lidos.length = 0;
     const casos: [BodyInit, Record<string, string>][] = [
@@ -261,32 +307,67 @@ describe("POST /api/v1/romaneio: bodies", () => {
 });
 
 describe("POST /api/v1/romaneio: the engine's failures", () => {
-  it("422 for a corrupt image or PDF, 504 past the time limit, 503 with Retry-After when busy; none of them counts", async () => {
-    const antes = Number((await post(PNG, { "Content-Type": "image/png", "X-API-Key": CHAVE })).headers.get("x-ratelimit-remaining"));
-    const casos: [string, number, string][] = [
-      ["arquivo_invalido", 422, "arquivo_invalido"],
-      ["pdf_invalido", 422, "pdf_invalido"],
-      ["tempo_esgotado", 504, "tempo_esgotado"],
-      ["ocupado", 503, "ocupado"],
+  it("422 for a corrupt image or PDF and 504 past the time limit are charged (the engine worked); 503 when busy is not", async () => {
+    const restante = async (r: Response) => Number(r.headers.get("x-ratelimit-remaining"));
+    comportamento = normal;
+    let antes = await restante(await post(PNG, { "Content-Type": "image/png", "X-API-Key": CHAVE }));
+    const casos: [string, number, boolean][] = [
+      ["arquivo_invalido", 422, true],
+      ["pdf_invalido", 422, true],
+      ["tempo_esgotado", 504, true],
+      ["ocupado", 503, false],
     ];
-    for (const [codigo, status, erro] of casos) {
+    for (const [codigo, status, cobrado] of casos) {
       // a slow engine that gives up, as the real one does past its limit
       comportamento = () => new Promise((_r, reject) => setTimeout(() => reject(erroOcr(codigo)), 20));
       const res = await post(PNG, { "Content-Type": "image/png", "X-API-Key": CHAVE });
       expect(res.status, codigo).toBe(status);
       const body = (await res.json()) as { erro: string; mensagem: string };
-      expect(body.erro).toBe(erro);
+      expect(body.erro).toBe(codigo);
       if (status === 504) expect(body.mensagem).toContain("60 s");
       if (status === 503) expect(res.headers.get("retry-after")).toBe("5");
-      expect(Number(res.headers.get("x-ratelimit-remaining"))).toBe(antes);
+      expect(await restante(res), codigo).toBe(cobrado ? antes - 1 : antes);
+      antes = await restante(res);
     }
-    // the engine's own reason reaches the user: "arquivo_invalido" is also a picture too large
-    const motivo = "a imagem é grande demais (20000 × 20000 pixels; o máximo é 50 megapixels)";
-    comportamento = () => Promise.reject(Object.assign(erroOcr("arquivo_invalido"), { motivo }));
+    // the engine's own reason reaches the user
+    const motivo = "o PDF está protegido por senha";
+    comportamento = () => Promise.reject(Object.assign(erroOcr("pdf_invalido"), { motivo }));
     const res = await post(PNG, { "Content-Type": "image/png", "X-API-Key": CHAVE });
     expect(res.status).toBe(422);
     expect(((await res.json()) as { mensagem: string }).mensagem).toBe(motivo);
     comportamento = normal;
+  });
+
+  it("an image past the pixel cap or with an unreadable header is a 422 before the engine and the quota (nothing charged, nothing given back)", async () => {
+    comportamento = normal;
+    const { s, store } = await servidor(leitor, 5);
+    try {
+      lidos.length = 0;
+      const grande = await post(png(10_000, 6_000), H, s);
+      expect(grande.status).toBe(422);
+      expect(await grande.json()).toMatchObject({
+        erro: "imagem_grande_demais",
+        mensagem: expect.stringContaining("10000 × 6000 pixels; o máximo é 50 megapixels"),
+        largura: 10_000,
+        altura: 6_000,
+        pixels_maximos: 50_000_000,
+      });
+      expect(grande.headers.get("x-ratelimit-remaining")).toBe("5");
+      // the same in a form, and a JPEG with no frame header
+      const form = new FormData();
+      form.append("arquivo", new Blob([png(8_000, 8_000)], { type: "image/png" }), "foto.png");
+      expect(await (await post(form, { "X-API-Key": CHAVE }, s)).json()).toMatchObject({ erro: "imagem_grande_demais" });
+      const semQuadro = await post(Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(200, 3)]), { ...H, "Content-Type": "image/jpeg" }, s);
+      expect(semQuadro.status).toBe(422);
+      expect(await semQuadro.json()).toMatchObject({ erro: "arquivo_invalido", mensagem: expect.stringContaining("cabeçalho ilegível") });
+      expect(lidos).toEqual([]);
+      expect(store.peek("key", ID_ROMANEIO, clock, 5).used).toBe(0);
+      // just under the cap goes through
+      expect((await post(png(10_000, 5_000), H, s)).status).toBe(200);
+      expect(store.peek("key", ID_ROMANEIO, clock, 5).used).toBe(1);
+    } finally {
+      await s.close();
+    }
   });
 
   it("an unexpected failure is a 500 whose log names the request line and never the error's message (it may quote the file)", async () => {
@@ -452,13 +533,13 @@ function leitorComPortao(quantos: number, depois: (i: number) => Promise<Resulta
   return { leitor: l, estado };
 }
 
-async function servidor(leitorX: Leitor, cotaDiaria: number, store = new Quota(), tempos?: TemposServidor) {
+async function servidor(leitorX: Leitor, cotaDiaria: number, store = new Quota(), tempos?: TemposServidor, simultaneas = 8) {
   const s = await startServer({
     publicDir: site.publicDir,
     trustedProxies: 1,
     now: () => clock,
     quotaStore: store,
-    romaneio: { chaves: [CHAVE], leitor: leitorX, etapas, maxBytes: MAX, cotaDiaria },
+    romaneio: { chaves: [CHAVE], leitor: leitorX, etapas, maxBytes: MAX, cotaDiaria, simultaneas },
     ...(tempos ? { tempos } : {}),
   });
   return { s, store };
@@ -484,17 +565,17 @@ describe("POST /api/v1/romaneio: readings racing for the last units", () => {
     }
   });
 
-  it("a reading that fails gives its unit back: the one racing it is refused while it runs, the next one after it reads", async () => {
-    // the first reading holds the last unit, then fails; the second arrives while it is held
-    let falhar!: () => void;
-    const falha = new Promise<void>((r) => (falhar = r));
+  it("only a reading the engine refused unread (ocupado) gives its unit back: the one racing it is refused while it runs, the next one after it reads", async () => {
+    // the first reading holds the last unit, then the engine says it is busy; the second arrives while it is held
+    let ocupar!: () => void;
+    const ocupado = new Promise<void>((r) => (ocupar = r));
     let chamadas = 0;
     const l: Leitor = {
       ler: async (b, tipo) => {
         chamadas++;
         if (chamadas === 1) {
-          await falha;
-          throw erroOcr("arquivo_invalido");
+          await ocupado;
+          throw erroOcr("ocupado");
         }
         return normal(b, tipo);
       },
@@ -507,26 +588,131 @@ describe("POST /api/v1/romaneio: readings racing for the last units", () => {
       expect(chamadas).toBe(1);
       const durante = await post(PNG, H, s);
       expect(durante.status).toBe(429);
-      falhar();
+      expect(await durante.json()).toMatchObject({ erro: "limite_excedido" });
+      ocupar();
       const r1 = await primeira;
-      expect(r1.status).toBe(422);
+      expect(r1.status).toBe(503);
       expect(r1.headers.get("x-ratelimit-remaining")).toBe("1");
-      expect(store.peek("key", ID_ROMANEIO, clock, 1).used).toBe(0);
-      // an unexpected failure (500) gives it back too
-      lerFalha = "quebrou";
-      const erros = vi.spyOn(console, "error").mockImplementation(() => undefined);
-      try {
-        expect((await post(PNG, H, s)).status).toBe(500);
-      } finally {
-        lerFalha = null;
-        erros.mockRestore();
-      }
       expect(store.peek("key", ID_ROMANEIO, clock, 1).used).toBe(0);
       const depois = await post(PNG, H, s);
       expect(depois.status).toBe(200);
       expect(((await depois.json()) as { rate_limit: unknown }).rate_limit).toEqual({ diario: 1, restante: 0 });
       expect((await post(PNG, H, s)).status).toBe(429);
-      expect(chamadas).toBe(3);
+      expect(chamadas).toBe(2);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("a failure after the engine began is charged: 422 from decoding, 504, and a 500 after the OCR; a key cannot read for free by failing", async () => {
+    let falha: unknown = null;
+    const l: Leitor = {
+      ler: async (b, tipo) => {
+        if (falha) throw falha;
+        return normal(b, tipo);
+      },
+      fechar: async () => undefined,
+    };
+    const { s, store } = await servidor(l, 4);
+    const erros = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    try {
+      falha = erroOcr("tempo_esgotado");
+      expect((await post(PNG, H, s)).status).toBe(504);
+      falha = erroOcr("arquivo_invalido");
+      const r = await post(PNG, H, s);
+      expect(r.status).toBe(422);
+      expect(r.headers.get("x-ratelimit-remaining")).toBe("2");
+      falha = null;
+      lerFalha = "quebrou depois do OCR";
+      expect((await post(PNG, H, s)).status).toBe(500);
+      lerFalha = null;
+      expect(store.peek("key", ID_ROMANEIO, clock, 4).used).toBe(3);
+      const ultima = await post(PNG, H, s);
+      expect(((await ultima.json()) as { rate_limit: unknown }).rate_limit).toEqual({ diario: 4, restante: 0 });
+      // timeouts forever are not free: the quota ends them
+      falha = erroOcr("tempo_esgotado");
+      const fim = await post(PNG, H, s);
+      expect(fim.status).toBe(429);
+      expect(await fim.json()).toMatchObject({ erro: "limite_excedido" });
+    } finally {
+      lerFalha = null;
+      erros.mockRestore();
+      await s.close();
+    }
+  });
+
+  it("at most `simultaneas` readings of a key in flight (upload included): past it 429 leituras_simultaneas with Retry-After, no unit used; another key is not affected", async () => {
+    const OUTRA = "chave-romaneio-outra-0123456789";
+    let abrir!: () => void;
+    const portao = new Promise<void>((r) => (abrir = r));
+    let chegadas = 0;
+    const l: Leitor = {
+      ler: async (b, tipo) => {
+        chegadas++;
+        await portao;
+        return normal(b, tipo);
+      },
+      fechar: async () => undefined,
+    };
+    const store = new Quota();
+    const s = await startServer({
+      publicDir: site.publicDir,
+      trustedProxies: 1,
+      now: () => clock,
+      quotaStore: store,
+      romaneio: { chaves: [CHAVE, OUTRA], leitor: l, etapas, maxBytes: MAX, cotaDiaria: 10, simultaneas: 2 },
+    });
+    try {
+      const presas = [post(PNG, H, s), post(PNG, H, s)];
+      for (let i = 0; i < 200 && chegadas < 2; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(chegadas).toBe(2);
+      const terceira = await post(PNG, H, s);
+      expect(terceira.status).toBe(429);
+      expect(terceira.headers.get("retry-after")).toBe("5");
+      expect(terceira.headers.get("x-ratelimit-remaining")).toBe("8");
+      expect(await terceira.json()).toMatchObject({ erro: "leituras_simultaneas", simultaneas: 2, mensagem: expect.stringContaining("COTACAO_ROMANEIO_SIMULTANEAS") });
+      // another key has its own two
+      const outra = post(PNG, { ...H, "X-API-Key": OUTRA }, s);
+      for (let i = 0; i < 200 && chegadas < 3; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(chegadas).toBe(3);
+      abrir();
+      expect((await Promise.all([...presas, outra])).map((r) => r.status)).toEqual([200, 200, 200]);
+      expect(store.peek("key", ID_ROMANEIO, clock, 10).used).toBe(2);
+      // the places are free again, whatever the outcome (a 415, a 422 before the engine, an engine failure)
+      expect((await post(JPEG, H, s)).status).toBe(415);
+      expect((await post(png(20_000, 20_000), H, s)).status).toBe(422);
+      expect((await post(PNG, H, s)).status).toBe(200);
+      expect((await post(PNG, H, s)).status).toBe(200);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("a slow upload holds its key's place: with simultaneas 1, a second reading is refused while the first is still sending", async () => {
+    comportamento = normal;
+    const { s } = await servidor(leitor, 10, new Quota(), undefined, 1);
+    try {
+      let soltar!: () => void;
+      const fim = new Promise<void>((r) => (soltar = r));
+      // the route takes its place in the same turn as the request event (after microtasks only)
+      const chegou = new Promise<void>((r) => s.server.once("request", () => setImmediate(r)));
+      const primeira = new Promise<number>((resolve, reject) => {
+        const req = request(new URL("api/v1/romaneio", s.url), { method: "POST", headers: { ...H, "Transfer-Encoding": "chunked", "X-Forwarded-For": ip() } });
+        req.on("response", (res) => {
+          res.resume();
+          res.on("end", () => resolve(res.statusCode!));
+        });
+        req.on("error", reject);
+        req.write(PNG);
+        void fim.then(() => req.end());
+      });
+      await chegou;
+      const segunda = await post(PNG, H, s);
+      expect(segunda.status).toBe(429);
+      expect(await segunda.json()).toMatchObject({ erro: "leituras_simultaneas", simultaneas: 1 });
+      soltar();
+      expect(await primeira).toBe(200);
+      expect((await post(PNG, H, s)).status).toBe(200);
     } finally {
       await s.close();
     }

@@ -2,14 +2,17 @@
  * A cluster for the romaneio quota tests (test/serve/cluster-romaneio.test.ts), in two modes:
  * - `rota PUBLIC_DIR COTA`: `npm start -- --workers 2` without the build, romaneio on for the key
  *   CHAVE with COTA readings a day (set directly: no ceiling of the environment's parsing), and a
- *   fake engine in each worker that takes 300 ms per file, fails a PNG whose 9th byte is 0xEE (as
- *   an unreadable image), and prints {"ocr": pid} per file. The primary prints {"url": ...}.
+ *   fake engine in each worker that prints {"ocr": pid} per file and then, by the PNG's 31st byte
+ *   (the first after its IHDR): 0xEE answers at once that it is busy ("ocupado", refunded), 0xDD
+ *   fails after its work as an unreadable image (charged), 0xCC waits until the file PORTAO exists
+ *   (so readings overlap for sure); anything else takes 300 ms. The primary prints {"url": ...}.
  * - `loja`: the primary answers the quota over IPC and forks two workers that each ask it, at the
  *   same time, for units under limits of their own (one above 10,000) and give some back; each
  *   prints {"worker": pid, ...} with what it was granted, and the primary {"fim": true} once both
  *   exit.
  */
 import cluster from "node:cluster";
+import { existsSync } from "node:fs";
 import { servirCluster } from "../../pipeline/serve/cluster.ts";
 import { Quota } from "../../pipeline/serve/quota.ts";
 import { PrimaryQuota, servirCotaNoPrimario } from "../../pipeline/serve/quota-cluster.ts";
@@ -17,17 +20,21 @@ import type { Leitor } from "../../pipeline/serve/romaneio.ts";
 
 const CHAVE = "chave-romaneio-cluster-0123456789";
 const T = Date.parse("2026-09-27T12:00:00Z");
-const [modo, publicDir, cota] = process.argv.slice(2);
+const [modo, publicDir, cota, portao] = process.argv.slice(2);
 
 const espera = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 if (modo === "rota") {
-  if (!publicDir || !cota) throw new Error("uso: cluster-romaneio-child.ts rota PUBLIC_DIR COTA");
+  if (!publicDir || !cota) throw new Error("uso: cluster-romaneio-child.ts rota PUBLIC_DIR COTA [PORTAO]");
   const leitor: Leitor = {
     ler: async (bytes, tipo) => {
       console.log(JSON.stringify({ ocr: process.pid }));
-      await espera(300);
-      if (bytes[8] === 0xee) throw Object.assign(new Error("imagem ilegível"), { name: "ErroOcr", codigo: "arquivo_invalido" });
+      const erro = (codigo: string) => Object.assign(new Error(codigo), { name: "ErroOcr", codigo });
+      if (bytes[30] === 0xee) throw erro("ocupado");
+      if (bytes[30] === 0xcc) {
+        while (!(portao && existsSync(portao))) await espera(20);
+      } else await espera(300);
+      if (bytes[30] === 0xdd) throw erro("arquivo_invalido");
       return { texto: "ROMANEIO DE ABATE", origem: "ocr", tipo: tipo as "image/png", paginas: 1, segundos: 0.3 };
     },
     fechar: async () => undefined,
@@ -75,5 +82,5 @@ if (modo === "rota") {
     process.disconnect();
   }
 } else {
-  throw new Error("uso: cluster-romaneio-child.ts rota PUBLIC_DIR COTA | loja");
+  throw new Error("uso: cluster-romaneio-child.ts rota PUBLIC_DIR COTA [PORTAO] | loja");
 }

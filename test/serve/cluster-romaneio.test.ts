@@ -1,10 +1,13 @@
 /**
  * The romaneio quota in a cluster without Redis (`npm start -- --workers 2`): the limit travels
  * with each question over IPC to the primary's one count (so it is not the key limit of 10,000),
- * units are given back over IPC, and readings racing through both workers for the last units stop
- * exactly at the limit, the refused ones never reaching the engine.
+ * units are given back over IPC (only when the engine was busy: a late failure is charged),
+ * readings racing through both workers for the last units stop exactly at the limit, the refused
+ * ones never reaching the engine, and a key's readings in flight are capped in each worker.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../pipeline/config.ts";
 import { buildTestSite } from "./site.ts";
@@ -71,35 +74,72 @@ describe("the quota over the cluster's IPC", () => {
   }, 60_000);
 });
 
+/** a PNG whose header the route accepts (800 × 600), its 31st byte telling the fake engine what to do */
+const png = (acao = 7) => Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]), Buffer.from("IHDR"), Buffer.from([0, 0, 3, 0x20, 0, 0, 2, 0x58]), Buffer.alloc(200, acao)]);
+
+/** the POST of a cluster at `url`; a new connection per request, so the primary hands them to both workers */
+const postar = (url: string) => (corpo: Buffer) =>
+  fetch(new URL("api/v1/romaneio", url), { method: "POST", body: new Uint8Array(corpo), headers: { "Content-Type": "image/png", "X-API-Key": CHAVE, Connection: "close" } });
+
+/** the engine's {"ocr": pid} lines: the workers' lines reach this process through a pipe, maybe after the answer, so waited for up to 2 s */
+async function linhasOcr(out: () => string, n: number): Promise<number[]> {
+  const ler = () => out().split("\n").filter((l) => l.startsWith('{"ocr"')).map((l) => (JSON.parse(l) as { ocr: number }).ocr);
+  for (let i = 0; i < 100 && ler().length < n; i++) await new Promise((r) => setTimeout(r, 20));
+  return ler();
+}
+
 describe("POST /api/v1/romaneio in a cluster of two workers", () => {
-  it("8 readings at once for 3 units: 3 reach an engine and answer 200, 5 get 429; a failed reading gives its unit back", async () => {
-    const c = iniciar(["rota", site.publicDir, "3"], /\{"url":"([^"]+)"\}/);
+  it("8 readings at once for 3 units: 3 reach an engine and answer 200, 5 get 429; a busy engine gives the unit back over IPC, a late failure is charged", async () => {
+    const c = iniciar(["rota", site.publicDir, "4"], /\{"url":"([^"]+)"\}/);
     try {
-      const url = (await c.pronto)[1]!;
-      const png = (nono = 7) => Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(200, nono)]);
-      // a new connection per request, so the primary hands them to both workers
-      const post = (corpo: Buffer) =>
-        fetch(new URL("api/v1/romaneio", url), { method: "POST", body: new Uint8Array(corpo), headers: { "Content-Type": "image/png", "X-API-Key": CHAVE, Connection: "close" } });
-      // the workers' lines reach this process through a pipe, maybe after the answer: waited for, up to 2 s
-      const ocr = async (n: number) => {
-        const contar = () => c.out().split("\n").filter((l) => l.startsWith('{"ocr"')).length;
-        for (let i = 0; i < 100 && contar() < n; i++) await new Promise((r) => setTimeout(r, 20));
-        return contar();
-      };
-      // a failure first: its unit comes back
-      const falha = await post(png(0xee));
+      const post = postar((await c.pronto)[1]!);
+      const ocr = async (n: number) => (await linhasOcr(c.out, n)).length;
+      // busy: its unit comes back
+      const ocupado = await post(png(0xee));
+      expect(ocupado.status).toBe(503);
+      expect(ocupado.headers.get("x-ratelimit-remaining")).toBe("4");
+      // a failure after the engine's work: charged
+      const falha = await post(png(0xdd));
       expect(falha.status).toBe(422);
       expect(falha.headers.get("x-ratelimit-remaining")).toBe("3");
-      expect(await ocr(1)).toBe(1);
+      expect(await ocr(2)).toBe(2);
       const rs = await Promise.all(Array.from({ length: 8 }, () => post(png())));
       expect(rs.map((r) => r.status).sort()).toEqual([200, 200, 200, 429, 429, 429, 429, 429]);
       const restantes = await Promise.all(rs.filter((r) => r.status === 200).map(async (r) => ((await r.json()) as { rate_limit: { restante: number } }).rate_limit.restante));
       expect(restantes.sort()).toEqual([0, 1, 2]);
-      expect(await ocr(4)).toBe(4);
+      expect(await ocr(5)).toBe(5);
       expect((await post(png())).status).toBe(429);
-      expect(await ocr(4)).toBe(4);
+      expect(await ocr(5)).toBe(5);
     } finally {
       await parar(c.child);
+    }
+  }, 90_000);
+
+  it("readings in flight are capped per key in each worker (2 by default): 8 held at once through two workers, 2 reach each engine, the other 4 get 429 leituras_simultaneas", async () => {
+    const portao = join(site.dir, "portao");
+    const c = iniciar(["rota", site.publicDir, "50", portao], /\{"url":"([^"]+)"\}/);
+    try {
+      const post = postar((await c.pronto)[1]!);
+      const pedidos = Array.from({ length: 8 }, () => post(png(0xcc)));
+      // the refused answer at once; the others are held at the engines until the file exists
+      const recusadas: Response[] = [];
+      for (const p of pedidos) void p.then((r) => r.status === 429 && recusadas.push(r));
+      const pids = await linhasOcr(c.out, 4);
+      for (let i = 0; i < 250 && recusadas.length < 4; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(recusadas).toHaveLength(4);
+      for (const r of recusadas) expect(await r.json()).toMatchObject({ erro: "leituras_simultaneas", simultaneas: 2 });
+      expect(pids).toHaveLength(4);
+      expect(new Set(pids).size).toBe(2);
+      for (const pid of new Set(pids)) expect(pids.filter((p) => p === pid)).toHaveLength(2);
+      await writeFile(portao, "");
+      const rs = await Promise.all(pedidos);
+      expect(rs.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 429, 429, 429, 429]);
+      const restantes = await Promise.all(rs.filter((r) => r.status === 200).map(async (r) => ((await r.json()) as { rate_limit: { restante: number } }).rate_limit.restante));
+      // the refused ones used no unit
+      expect(restantes.sort((a, b) => a - b)).toEqual([46, 47, 48, 49]);
+    } finally {
+      await parar(c.child);
+      await rm(portao, { force: true });
     }
   }, 90_000);
 });

@@ -118,12 +118,14 @@ const etapas: Etapas = {
   series: () => ({ estadual: null, nacional: null }),
   comparar: (): ComparacaoRomaneio => ({ referencias: [], simulacao: null, deducoes: [], avisos: [] }),
 };
-const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(200, 7)]);
+// a PNG whose header the route accepts (800 × 600)
+const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]), Buffer.from("IHDR"), Buffer.from([0, 0, 3, 0x20, 0, 0, 2, 0x58]), Buffer.alloc(200, 7)]);
 const resultado: ResultadoLeitor = { texto: "ROMANEIO", origem: "ocr", tipo: "image/png", paginas: 1, segundos: 0.1 };
 
 async function servidor(chave: string, leitor: Leitor, cotaDiaria: number): Promise<RunningServer> {
   const store = await loja();
-  const s = await startServer({ publicDir: site.publicDir, quotaStore: store, romaneio: { chaves: [chave], leitor, etapas, cotaDiaria } });
+  // readings in flight are capped per process: high here, so the quota alone decides
+  const s = await startServer({ publicDir: site.publicDir, quotaStore: store, romaneio: { chaves: [chave], leitor, etapas, cotaDiaria, simultaneas: 8 } });
   abertos.push(s);
   return s;
 }
@@ -153,24 +155,31 @@ describe("POST /api/v1/romaneio on two instances sharing Redis", () => {
     expect(await cliente.get(contador(chave))).toBe("3");
   });
 
-  it("a reading that fails gives its unit back in Redis: with a quota of 1, a failure, then a reading, then 429", async () => {
+  it("only a reading the engine refused unread gives its unit back in Redis: with a quota of 2, busy (refunded), a late failure (charged), a reading, then 429", async () => {
     const chave = "chave-romaneio-redis-falha";
     let n = 0;
-    const falhaPrimeiro: Leitor = {
+    const erro = (codigo: string) => Object.assign(new Error(codigo), { codigo });
+    const l: Leitor = {
       ler: async () => {
-        if (++n === 1) throw Object.assign(new Error("ilegível"), { codigo: "arquivo_invalido" });
+        n++;
+        if (n === 1) throw erro("ocupado");
+        if (n === 2) throw erro("arquivo_invalido");
         return resultado;
       },
       fechar: async () => undefined,
     };
-    const s = await servidor(chave, falhaPrimeiro, 1);
+    const s = await servidor(chave, l, 2);
+    const ocupado = await post(s, chave);
+    expect(ocupado.status).toBe(503);
+    expect(ocupado.headers.get("x-ratelimit-remaining")).toBe("2");
+    expect(await cliente.get(contador(chave))).toBe("0");
     const falhou = await post(s, chave);
     expect(falhou.status).toBe(422);
     expect(falhou.headers.get("x-ratelimit-remaining")).toBe("1");
-    expect(await cliente.get(contador(chave))).toBe("0");
+    expect(await cliente.get(contador(chave))).toBe("1");
     expect((await post(s, chave)).status).toBe(200);
     expect((await post(s, chave)).status).toBe(429);
-    expect(await cliente.get(contador(chave))).toBe("1");
-    expect(n).toBe(2);
+    expect(await cliente.get(contador(chave))).toBe("2");
+    expect(n).toBe(3);
   });
 });

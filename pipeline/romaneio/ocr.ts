@@ -1,39 +1,36 @@
 /**
  * Reading a romaneio file on the server: a pool of warm tesseract.js workers (WASM Tesseract 5 in
  * worker_threads, the same engine and `por` data the page runs in the browser), PDF text layers
- * and scanned PDF pages through pdf.js. Nothing is written to disk: the language data is read
+ * and scanned PDF pages through pdf.js, in a worker thread of each slot (ocr-pdf.ts: never on the
+ * server's own thread). Nothing is written to disk: the language data is read
  * from node_modules with cacheMethod "none", images and rendered pages stay in memory, and
  * nothing of the content is logged.
  */
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { Worker as NodeWorker } from "node:worker_threads";
 import { createWorker, type Worker } from "tesseract.js";
 import type { ArquivoLido } from "../domain/publicados.gerados.ts";
 import type { TextoLido } from "./ler.ts";
 import {
   DADOS_LINGUA,
-  DPI_PDF,
   LINGUA_OCR,
   OEM_LSTM,
   OPCOES_RECONHECER,
-  PAGINAS_MAXIMAS,
   PARAMETROS_TESSERACT,
   LIMIARIZACOES,
-  PIXELS_MAXIMOS,
   PIXELS_MAXIMOS_IMAGEM,
   SAIDAS_RECONHECER,
-  camadaDeTextoBasta,
   dimensoesDaImagem,
-  dpiParaOcr,
   juntarPaginas,
-  linhasDoPdf,
   pontuacaoDaLeitura,
   textoDoPdf,
   textoDoTesseract,
   tipoDoArquivo,
-  type ItemPdf,
   type PaginaTesseract,
 } from "./ocr-comum.ts";
+import type { PedidoPdf, RespostaPdf } from "./ocr-pdf.ts";
 
 export interface ResultadoOcr extends TextoLido {
   tipo: ArquivoLido["tipo"];
@@ -64,7 +61,7 @@ export class ErroOcr extends Error {
 export interface OpcoesLeitorOcr {
   /** Warm workers (each one a worker thread with ~100 MB of WASM heap). Default 1. */
   workers?: number;
-  /** Limit of one file's OCR, from the moment a worker takes it. Default 60 s. */
+  /** Limit of one file's reading (a PDF's parsing and rendering and the OCR), from the moment a slot takes it. Default 60 s. */
   tempoLimiteMs?: number;
   /** Files waiting for a worker beyond the ones being read; one more is refused ("ocupado"). Default 4. */
   fila?: number;
@@ -80,23 +77,60 @@ export interface OpcoesLeitorOcr {
 
 const require = createRequire(import.meta.url);
 const DIR_LINGUA = join(dirname(require.resolve("@tesseract.js-data/por/package.json")), "..", "..", DADOS_LINGUA);
-const DIR_PDFJS = dirname(require.resolve("pdfjs-dist/package.json"));
-
-type Pdfjs = typeof import("pdfjs-dist/legacy/build/pdf.mjs");
-let pdfjsCarregado: Promise<Pdfjs> | undefined;
-/** pdf.js, loaded once per process (when the first reader is created). */
-function pdfjs(): Promise<Pdfjs> {
-  pdfjsCarregado ??= import("pdfjs-dist/legacy/build/pdf.mjs");
-  return pdfjsCarregado;
-}
+/**
+ * The PDF worker (ocr-pdf.ts) is TypeScript: the thread registers tsx's loader before importing
+ * it (a Worker inherits no loader hooks in Node 20, neither from `tsx` nor from vitest).
+ */
+const TSX_ESM = pathToFileURL(join(dirname(require.resolve("tsx/package.json")), "dist", "esm", "api", "index.mjs")).href;
+const SCRIPT_PDF = new URL("./ocr-pdf.ts", import.meta.url).href;
+/** V8 heap of a PDF worker: a page's objects fit in far less; a bomb past it kills the thread, not the server. */
+const MEMORIA_PDF_MB = 512;
 
 const TIPOS_IMAGEM = new Set(["image/png", "image/jpeg", "image/webp"]);
 const arred2 = (n: number) => Math.round(n * 100) / 100;
 
 interface Vaga {
   worker: Promise<Worker>;
-  /** Rejects the job in progress when the worker thread dies. */
+  /** The slot's PDF thread (ocr-pdf.ts), started with the slot and replaced after a failure or a deadline. */
+  pdf: ThreadPdf;
+  /** Rejects the job in progress when the Tesseract thread dies. */
   falhou?: (e: unknown) => void;
+}
+
+interface ThreadPdf {
+  thread: NodeWorker;
+  /** Rejects the request in progress when the thread dies (an error, out of memory, terminated). */
+  falhou?: (e: unknown) => void;
+}
+
+function novoThreadPdf(): ThreadPdf {
+  const t: ThreadPdf = {
+    thread: new NodeWorker(`import(${JSON.stringify(TSX_ESM)}).then((m) => { m.register(); return import(${JSON.stringify(SCRIPT_PDF)}); })`, {
+      eval: true,
+      execArgv: [],
+      resourceLimits: { maxOldGenerationSizeMb: MEMORIA_PDF_MB, maxYoungGenerationSizeMb: 32 },
+    }),
+  };
+  t.thread.on("error", (e) => t.falhou?.(e));
+  t.thread.on("exit", (codigo) => t.falhou?.(new Error(`o leitor de PDF terminou (código ${codigo})`)));
+  return t;
+}
+
+/** One request to a PDF thread; rejects when the thread dies. */
+function pedirPdf(t: ThreadPdf, pedido: PedidoPdf): Promise<RespostaPdf> {
+  return new Promise<RespostaPdf>((resolver, rejeitar) => {
+    const aoResponder = (r: RespostaPdf) => {
+      t.falhou = undefined;
+      resolver(r);
+    };
+    t.falhou = (e) => {
+      t.thread.off("message", aoResponder);
+      t.falhou = undefined;
+      rejeitar(e);
+    };
+    t.thread.once("message", aoResponder);
+    t.thread.postMessage(pedido, [pedido.bytes.buffer as ArrayBuffer]);
+  });
 }
 
 export function criarLeitorOcr(opts: OpcoesLeitorOcr = {}): LeitorOcr {
@@ -105,7 +139,7 @@ export function criarLeitorOcr(opts: OpcoesLeitorOcr = {}): LeitorOcr {
   const fila = Math.max(0, Math.floor(opts.fila ?? 4));
   const parametros = { ...PARAMETROS_TESSERACT, ...opts.parametros };
   const rotateAuto = opts.rotateAuto ?? OPCOES_RECONHECER.rotateAuto;
-  const dpiPdf = opts.dpiPdf ?? DPI_PDF;
+  const dpiPdf = opts.dpiPdf ?? null;
   const limiarizacoes = opts.limiarizacoes ?? opts.parametros?.thresholding_method?.split(",") ?? LIMIARIZACOES;
   let fechado = false;
 
@@ -134,11 +168,9 @@ export function criarLeitorOcr(opts: OpcoesLeitorOcr = {}): LeitorOcr {
     return p;
   }
 
-  // pdf.js takes seconds to load: warm it with the workers, not on the first PDF of a request
-  pdfjs().catch(() => {});
-
   for (let i = 0; i < n; i++) {
-    const vaga: Vaga = { worker: Promise.resolve(null as unknown as Worker) };
+    // pdf.js takes about a second to load: each slot's PDF thread is started (warm) with it
+    const vaga: Vaga = { worker: Promise.resolve(null as unknown as Worker), pdf: novoThreadPdf() };
     vaga.worker = novoWorker(vaga);
     vagas.push(vaga);
     livres.push(i);
@@ -153,6 +185,14 @@ export function criarLeitorOcr(opts: OpcoesLeitorOcr = {}): LeitorOcr {
     } catch {
       // it never started, or it is already gone
     }
+  }
+
+  async function substituirPdf(i: number): Promise<void> {
+    const vaga = vagas[i]!;
+    const velho = vaga.pdf;
+    velho.falhou = undefined;
+    vaga.pdf = novoThreadPdf();
+    await velho.thread.terminate().catch(() => {});
   }
 
   function pegar(): Promise<number> {
@@ -171,16 +211,48 @@ export function criarLeitorOcr(opts: OpcoesLeitorOcr = {}): LeitorOcr {
     else livres.push(i);
   }
 
-  /** OCR of the images of one file on one worker, all within tempoLimiteMs. */
-  async function ocr(imagens: Uint8Array[]): Promise<TextoLido> {
+  /** The OCR of the images of one file on the slot's Tesseract thread; stops between passes once `acabou()`. */
+  async function ocr(vaga: Vaga, imagens: Uint8Array[], acabou: () => boolean): Promise<TextoLido> {
+    const w = await vaga.worker;
+    const paginas: TextoLido[] = [];
+    for (const img of imagens) {
+      if (acabou()) break;
+      let melhor: TextoLido | undefined;
+      for (const limiar of limiarizacoes) {
+        if (acabou()) break;
+        let r;
+        try {
+          await w.setParameters({ thresholding_method: limiar });
+          r = await w.recognize(Buffer.from(img.buffer, img.byteOffset, img.byteLength), { rotateAuto }, SAIDAS_RECONHECER);
+        } catch (e) {
+          throw new ErroOcr("arquivo_invalido", "a imagem não pôde ser lida (arquivo corrompido ou incompleto)", { cause: e });
+        }
+        const t = textoDoTesseract(r.data as unknown as PaginaTesseract);
+        if (!melhor || pontuacaoDaLeitura(t) > pontuacaoDaLeitura(melhor)) melhor = t;
+      }
+      if (melhor) paginas.push(melhor);
+    }
+    return juntarPaginas(paginas);
+  }
+
+  /**
+   * One file on one slot, under ONE deadline from the moment the slot is taken: a PDF's parsing,
+   * text layer and rendering (on the slot's PDF thread) and then the OCR of its pages or of the
+   * image. The slot is taken before the PDF is parsed, so the queue cap bounds the PDFs being
+   * rendered too. At the deadline the thread at work is terminated (its work stops, its memory
+   * is freed) and a fresh one takes its place before the slot is handed on.
+   */
+  async function lerNaVaga(bytes: Uint8Array, pdf: boolean): Promise<{ texto: TextoLido; paginas: number }> {
     const i = await pegar();
     const vaga = vagas[i]!;
     let timer: NodeJS.Timeout | undefined;
     let estourou = false;
+    let etapa: "pdf" | "ocr" = pdf ? "pdf" : "ocr";
     const limite = new Promise<never>((_, rejeitar) => {
       timer = setTimeout(() => {
         estourou = true;
-        rejeitar(new ErroOcr("tempo_esgotado", `a leitura passou do tempo limite de ${(tempoLimiteMs / 1000).toLocaleString("pt-BR")} s`));
+        const oQue = pdf ? "o PDF" : "a leitura";
+        rejeitar(new ErroOcr("tempo_esgotado", `${oQue} passou do tempo limite de ${(tempoLimiteMs / 1000).toLocaleString("pt-BR")} s`));
       }, tempoLimiteMs);
     });
     const morte = new Promise<never>((_, rejeitar) => {
@@ -190,143 +262,44 @@ export function criarLeitorOcr(opts: OpcoesLeitorOcr = {}): LeitorOcr {
     morte.catch(() => {});
     let trocar = false;
     try {
-      const trabalho = (async () => {
-        const w = await vaga.worker;
-        const paginas: TextoLido[] = [];
-        for (const img of imagens) {
-          if (estourou) break;
-          let melhor: TextoLido | undefined;
-          for (const limiar of limiarizacoes) {
-            if (estourou) break;
-            let r;
-            try {
-              await w.setParameters({ thresholding_method: limiar });
-              r = await w.recognize(Buffer.from(img.buffer, img.byteOffset, img.byteLength), { rotateAuto }, SAIDAS_RECONHECER);
-            } catch (e) {
-              throw new ErroOcr("arquivo_invalido", "a imagem não pôde ser lida (arquivo corrompido ou incompleto)", { cause: e });
-            }
-            const t = textoDoTesseract(r.data as unknown as PaginaTesseract);
-            if (!melhor || pontuacaoDaLeitura(t) > pontuacaoDaLeitura(melhor)) melhor = t;
+      let imagens = [bytes];
+      let paginas = 1;
+      if (pdf) {
+        const pedido = pedirPdf(vaga.pdf, { bytes: bytes.slice(), dpiPdf }).catch((e: unknown) => {
+          // the thread died: past its heap limit (the file's fault) or it could not start (ours)
+          if ((e as { code?: string }).code === "ERR_WORKER_OUT_OF_MEMORY") {
+            throw new ErroOcr("arquivo_invalido", `o PDF exige memória demais para ser lido (mais de ${MEMORIA_PDF_MB} MB)`, { cause: e });
           }
-          if (melhor) paginas.push(melhor);
-        }
-        return juntarPaginas(paginas);
-      })();
+          throw e;
+        });
+        const r = await Promise.race([pedido, limite]);
+        if (!r.ok) throw new ErroOcr(r.codigo, r.motivo);
+        paginas = r.paginas;
+        if ("linhas" in r) return { texto: juntarPaginas(r.linhas.map((l) => textoDoPdf(l))), paginas };
+        imagens = r.imagens;
+        etapa = "ocr";
+      }
+      const trabalho = ocr(vaga, imagens, () => estourou);
       trabalho.catch(() => {});
-      return await Promise.race([trabalho, limite, morte]);
+      return { texto: await Promise.race([trabalho, limite, morte]), paginas };
     } catch (e) {
       trocar = true;
       if (e instanceof ErroOcr) throw e;
       // not the file's fault (the engine did not start: language data missing, out of memory):
       // a plain error, which the server answers as its own failure
-      throw new Error(`[romaneio] [ocr] o motor de OCR falhou: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+      throw new Error(`[romaneio] [ocr] o motor de ${etapa === "pdf" ? "PDF" : "OCR"} falhou: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
     } finally {
       clearTimeout(timer);
       vaga.falhou = undefined;
-      // a worker that timed out is still busy (its thread is killed), one that failed may be in
-      // a bad state: a fresh one takes its place before the slot is handed on
-      if (trocar && !fechado) await substituir(i);
+      // a thread that timed out is still busy, one that failed may be in a bad state: a fresh
+      // one takes its place before the slot is handed on. A PDF refused by the PDF thread
+      // itself (a clean answer) leaves it usable.
+      if (trocar && !fechado) {
+        if (etapa === "pdf") await substituirPdf(i);
+        else await substituir(i);
+      }
       if (fechado) livres.push(i);
       else devolver(i);
-    }
-  }
-
-  async function lerPdf(bytes: Uint8Array): Promise<{ texto: TextoLido; paginas: number }> {
-    const lib = await pdfjs();
-    let doc: Awaited<ReturnType<Pdfjs["getDocument"]>["promise"]>;
-    const tarefa = lib.getDocument({
-      // pdf.js takes ownership of (detaches) the buffer it is given: a copy keeps the caller's
-      data: bytes.slice(),
-      isEvalSupported: false,
-      useSystemFonts: false,
-      disableFontFace: true,
-      stopAtErrors: true,
-      verbosity: 0,
-      standardFontDataUrl: join(DIR_PDFJS, "standard_fonts") + "/",
-      cMapUrl: join(DIR_PDFJS, "cmaps") + "/",
-      cMapPacked: true,
-    });
-    let timer: NodeJS.Timeout | undefined;
-    const limite = new Promise<never>((_, rejeitar) => {
-      timer = setTimeout(() => rejeitar(new ErroOcr("tempo_esgotado", `o PDF passou do tempo limite de ${(tempoLimiteMs / 1000).toLocaleString("pt-BR")} s`)), tempoLimiteMs);
-    });
-    limite.catch(() => {});
-    try {
-      try {
-        doc = await Promise.race([tarefa.promise, limite]);
-      } catch (e) {
-        if (e instanceof ErroOcr) throw e;
-        const nome = (e as { name?: string }).name;
-        const motivo = nome === "PasswordException" ? "o PDF está protegido por senha" : "o PDF está corrompido, incompleto ou não é um PDF";
-        throw new ErroOcr("pdf_invalido", motivo, { cause: e });
-      }
-      const total = doc.numPages;
-      if (total < 1) throw new ErroOcr("pdf_invalido", "o PDF não tem páginas");
-      const paginas = Math.min(total, PAGINAS_MAXIMAS);
-      const linhasPorPagina: string[][] = [];
-      const leitura = (async () => {
-        for (let p = 1; p <= paginas; p++) {
-          const pagina = await doc.getPage(p);
-          const conteudo = await pagina.getTextContent();
-          linhasPorPagina.push(linhasDoPdf(conteudo.items as ItemPdf[]));
-        }
-      })();
-      try {
-        await Promise.race([leitura, limite]);
-      } catch (e) {
-        if (e instanceof ErroOcr) throw e;
-        throw new ErroOcr("pdf_invalido", "uma página do PDF não pôde ser lida", { cause: e });
-      }
-      const camada = linhasPorPagina.flat().join("\n");
-      if (camadaDeTextoBasta(camada, paginas)) {
-        return { texto: juntarPaginas(linhasPorPagina.map((l) => textoDoPdf(l))), paginas };
-      }
-      // a scan: render each page and read it with Tesseract
-      const imagens: Uint8Array[] = [];
-      const render = (async () => {
-        for (let p = 1; p <= paginas; p++) {
-          const pagina = await doc.getPage(p);
-          const base = pagina.getViewport({ scale: 1 });
-          let dpi = dpiPdf;
-          if (opts.dpiPdf === undefined) {
-            const ops = await pagina.getOperatorList();
-            const larguras: number[] = [];
-            ops.fnArray.forEach((fn, k) => {
-              // args of a painted image: [objId, width, height]
-              if (fn === lib.OPS.paintImageXObject || fn === lib.OPS.paintInlineImageXObject) larguras.push(Number((ops.argsArray[k] as unknown[])[1]));
-            });
-            dpi = dpiParaOcr(base.width, larguras);
-          }
-          let escala = dpi / 72;
-          const px = base.width * base.height * escala * escala;
-          if (px > PIXELS_MAXIMOS) escala *= Math.sqrt(PIXELS_MAXIMOS / px);
-          const viewport = pagina.getViewport({ scale: escala });
-          const w = Math.max(1, Math.floor(viewport.width));
-          const h = Math.max(1, Math.floor(viewport.height));
-          const fabrica = doc.canvasFactory as {
-            create(w: number, h: number): { canvas: { toBuffer(mime: string): Buffer }; context: unknown };
-            destroy(c: unknown): void;
-          };
-          const alvo = fabrica.create(w, h);
-          const ctx = alvo.context as CanvasRenderingContext2D;
-          ctx.fillStyle = "#ffffff"; // transparent pixels would read as black
-          ctx.fillRect(0, 0, w, h);
-          await pagina.render({ canvas: alvo.canvas as unknown as HTMLCanvasElement, canvasContext: ctx, viewport }).promise;
-          imagens.push(new Uint8Array(alvo.canvas.toBuffer("image/png")));
-          fabrica.destroy(alvo);
-        }
-      })();
-      try {
-        await Promise.race([render, limite]);
-      } catch (e) {
-        if (e instanceof ErroOcr) throw e;
-        throw new ErroOcr("pdf_invalido", "uma página do PDF não pôde ser desenhada para o OCR", { cause: e });
-      }
-      clearTimeout(timer);
-      return { texto: await ocr(imagens), paginas };
-    } finally {
-      clearTimeout(timer);
-      await tarefa.destroy().catch(() => {});
     }
   }
 
@@ -354,7 +327,7 @@ export function criarLeitorOcr(opts: OpcoesLeitorOcr = {}): LeitorOcr {
         throw new ErroOcr("arquivo_invalido", `o arquivo não é PNG, JPEG, WebP nem PDF (declarado como ${tipo}; os primeiros bytes não conferem)`);
       }
       if (real === "application/pdf") {
-        const { texto, paginas } = await lerPdf(bytes);
+        const { texto, paginas } = await lerNaVaga(bytes, true);
         return fim(texto, real, paginas);
       }
       if (!TIPOS_IMAGEM.has(real)) throw new ErroOcr("arquivo_invalido", `tipo de arquivo não aceito: ${real}`);
@@ -363,7 +336,7 @@ export function criarLeitorOcr(opts: OpcoesLeitorOcr = {}): LeitorOcr {
       if (dim.largura * dim.altura > PIXELS_MAXIMOS_IMAGEM) {
         throw new ErroOcr("arquivo_invalido", `a imagem é grande demais (${dim.largura} × ${dim.altura} pixels; o máximo é ${PIXELS_MAXIMOS_IMAGEM / 1e6} megapixels)`);
       }
-      return fim(await ocr([bytes]), real, 1);
+      return fim((await lerNaVaga(bytes, false)).texto, real, 1);
     },
 
     async fechar() {
@@ -372,8 +345,10 @@ export function criarLeitorOcr(opts: OpcoesLeitorOcr = {}): LeitorOcr {
       const encerrado = () => new ErroOcr("ocupado", "o leitor de OCR foi encerrado");
       for (const e of espera.splice(0)) e.recusar(encerrado());
       for (const v of vagas) v.falhou?.(encerrado());
+      for (const v of vagas) v.pdf.falhou?.(encerrado());
       await Promise.all(
         vagas.map(async (v) => {
+          await v.pdf.thread.terminate().catch(() => {});
           try {
             await (await v.worker).terminate();
           } catch {

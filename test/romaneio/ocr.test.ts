@@ -2,6 +2,8 @@ import { spawnSync } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { deflateSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../pipeline/config.ts";
 import { ErroOcr, criarLeitorOcr, type LeitorOcr } from "../../pipeline/romaneio/ocr.ts";
@@ -35,6 +37,41 @@ beforeAll(async () => {
 afterAll(async () => {
   await leitor?.fechar();
 });
+
+/** A PDF of pages that each paint one gray image (w × h, FlateDecode, the given pixel bytes). */
+function pdfDeImagens(paginas: Array<{ w: number; h: number; pixels: Uint8Array }>): Uint8Array {
+  const enc = new TextEncoder();
+  const objs: Uint8Array[] = [];
+  const kids = paginas.map((_, i) => `${3 + i * 3} 0 R`).join(" ");
+  objs.push(enc.encode("<< /Type /Catalog /Pages 2 0 R >>"));
+  objs.push(enc.encode(`<< /Type /Pages /Kids [${kids}] /Count ${paginas.length} >>`));
+  paginas.forEach(({ w, h, pixels }, i) => {
+    const n = 3 + i * 3;
+    objs.push(enc.encode(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /XObject << /Im1 ${n + 2} 0 R >> >> /Contents ${n + 1} 0 R >>`));
+    const cs = "q 612 0 0 792 0 0 cm /Im1 Do Q";
+    objs.push(enc.encode(`<< /Length ${cs.length} >>\nstream\n${cs}\nendstream`));
+    const dados = deflateSync(pixels);
+    objs.push(
+      Buffer.concat([
+        enc.encode(`<< /Type /XObject /Subtype /Image /Width ${w} /Height ${h} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode /Length ${dados.length} >>\nstream\n`),
+        dados,
+        enc.encode("\nendstream"),
+      ]),
+    );
+  });
+  const partes: Uint8Array[] = [enc.encode("%PDF-1.4\n")];
+  let tamanho = partes[0]!.length;
+  const offsets: number[] = [];
+  objs.forEach((o, i) => {
+    offsets.push(tamanho);
+    const bloco = Buffer.concat([enc.encode(`${i + 1} 0 obj\n`), o, enc.encode("\nendobj\n")]);
+    partes.push(bloco);
+    tamanho += bloco.length;
+  });
+  const xref = `xref\n0 ${objs.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`).join("")}`;
+  partes.push(enc.encode(`${xref}trailer\n<< /Size ${objs.length + 1} /Root 1 0 R >>\nstartxref\n${tamanho}\n%%EOF\n`));
+  return new Uint8Array(Buffer.concat(partes));
+}
 
 async function erroDe(p: Promise<unknown>): Promise<ErroOcr> {
   try {
@@ -197,6 +234,46 @@ describe("criarLeitorOcr", () => {
       // the killed worker was replaced, not left busy: the next file gets a worker (and its own limit)
       expect((await erroDe(apressado.ler(png, "image/png"))).codigo).toBe("tempo_esgotado");
       expect((await erroDe(apressado.ler(escaneado, "application/pdf"))).codigo).toBe("tempo_esgotado");
+    } finally {
+      await apressado.fechar();
+    }
+  }, 120_000);
+
+  it("refuses a PDF bomb (a 30000 × 30000 image declared in a tiny file) without decoding it, and reads on", async () => {
+    // the pixels are a few bytes: pdf.js would inflate whatever the stream holds, the refusal
+    // comes from the declared size, before any decoding
+    const bomba = pdfDeImagens([{ w: 30_000, h: 30_000, pixels: new Uint8Array(30_000).fill(0xff) }]);
+    expect(bomba.length).toBeLessThan(2_000);
+    const e = await erroDe(leitor.ler(bomba, "application/pdf"));
+    expect(e.codigo).toBe("arquivo_invalido");
+    expect(e.motivo).toBe("o PDF contém uma imagem grande demais (mais de 50 megapixels)");
+    // the PDF thread answered cleanly and is still there: both kinds of PDF read afterwards
+    expect((await leitor.ler(pdf, "application/pdf")).origem).toBe("pdf_texto");
+    expect((await leitor.ler(escaneado, "application/pdf")).texto).toContain("ROMANEIO DE ABATE");
+  }, 120_000);
+
+  it("one deadline for a whole PDF (parsing, rendering, OCR), with the work off the main thread", async () => {
+    // five pages of 49 megapixels each (under the cap): seconds of inflating and drawing
+    const pixels = new Uint8Array(7_000 * 7_000).fill(0xff);
+    const pesado = pdfDeImagens(Array.from({ length: 5 }, () => ({ w: 7_000, h: 7_000, pixels })));
+    const apressado = criarLeitorOcr({ workers: 1, tempoLimiteMs: 3_000, fila: 0 });
+    try {
+      let tiques = 0;
+      const relogio = setInterval(() => tiques++, 10);
+      const antes = performance.eventLoopUtilization();
+      const leitura = apressado.ler(pesado, "application/pdf");
+      // the slot is taken before the PDF is parsed: a second file finds it busy and no queue
+      expect((await erroDe(apressado.ler(pesado, "application/pdf"))).codigo).toBe("ocupado");
+      const e = await erroDe(leitura);
+      const uso = performance.eventLoopUtilization(antes);
+      clearInterval(relogio);
+      expect(e.codigo).toBe("tempo_esgotado");
+      expect(e.motivo).toBe("o PDF passou do tempo limite de 3 s");
+      // the decoding and drawing ran on the PDF thread: this thread stayed idle and its timer ticked
+      expect(uso.utilization).toBeLessThan(0.5);
+      expect(tiques).toBeGreaterThan(20);
+      // the thread at work was terminated and replaced: the slot is free and reads a PDF again
+      expect((await apressado.ler(pdf, "application/pdf")).origem).toBe("pdf_texto");
     } finally {
       await apressado.fechar();
     }

@@ -247,7 +247,9 @@ function romaneioPath(ref: (file: string, pointer?: string) => Obj): Obj {
         "O arquivo vai como corpo com o seu Content-Type, ou no campo `arquivo` de `multipart/form-data`; o tipo real é conferido pelos primeiros bytes. " +
         "Limite de 10 MB por requisição (COTACAO_ROMANEIO_MAX_MB) e de 60 s por leitura (COTACAO_ROMANEIO_TEMPO_S). " +
         "Só com uma chave com permissão de romaneio (COTACAO_ROMANEIO_KEYS), que tem cota própria (padrão 50 leituras por dia, COTACAO_ROMANEIO_COTA_DIARIA), separada da cota de consultas: " +
-        "uma unidade é reservada antes do OCR e devolvida se a leitura falhar, então só uma leitura bem-sucedida conta e duas leituras nunca disputam a última unidade. " +
+        "uma unidade é reservada logo antes do OCR (duas leituras nunca disputam a última unidade) e só é devolvida quando o motor não chegou a trabalhar no arquivo (503 `ocupado`); " +
+        "uma falha depois de o motor começar conta (422 do motor, 504, 500), e o que pode ser recusado sem decodificar (400, 408, 413, 415, o 422 do cabeçalho da imagem e da imagem grande demais) é recusado antes da reserva e não conta. " +
+        "No máximo 2 leituras da mesma chave ao mesmo tempo por processo do servidor, do envio ao fim (COTACAO_ROMANEIO_SIMULTANEAS; num cluster, esse número em cada worker): além disso, 429 `leituras_simultaneas`. " +
         "O envio tem pelo menos 120 s para chegar inteiro (mais com um limite de tamanho maior). " +
         "O arquivo nunca é gravado em disco nem registrado em log. `Cache-Control: no-store`.",
       security: [{ apiKeyRomaneio: [] }],
@@ -271,20 +273,29 @@ function romaneioPath(ref: (file: string, pointer?: string) => Obj): Obj {
           headers: { ...RATE_HEADERS, "Cache-Control": { description: "no-store", schema: { type: "string" } } },
           content: { "application/json": { schema: ref("romaneio.schema.json") } },
         },
-        "400": erro("Corpo vazio, multipart malformado ou sem o campo `arquivo`, ou envio interrompido no meio (`envio_interrompido`). Não consome a cota."),
+        "400": erro(
+          "Corpo vazio (`corpo_vazio`), multipart malformado (`multipart_invalido`), com mais de 16 partes (`multipart_partes_demais`) ou sem o campo `arquivo` como arquivo (`campo_ausente`), ou envio interrompido no meio (`envio_interrompido`). Não consome a cota.",
+        ),
         "401": erro("Sem X-API-Key, ou chave desconhecida. Não consome a cota."),
         "403": erro("Chave válida para as consultas, mas sem permissão de leitura de romaneio (não está em COTACAO_ROMANEIO_KEYS). Não consome a cota."),
         "405": erro("Método diferente de POST ou OPTIONS."),
         "408": erro("O arquivo não chegou inteiro no tempo do envio (`tempo_de_envio_esgotado`: pelo menos 120 s). Não consome a cota."),
-        "413": erro("Arquivo maior que o limite (10 MB por padrão), pelo Content-Length ou contado durante o envio; a conexão é fechada sem ler o resto. Não consome a cota."),
-        "415": erro("Tipo não aceito: Content-Type ausente ou diferente de PNG, JPEG, WebP, PDF e multipart/form-data, ou bytes que não são do tipo declarado. Não consome a cota."),
-        "422": erro("Arquivo do tipo certo mas ilegível: imagem corrompida ou truncada (`arquivo_invalido`), PDF corrompido, truncado, sem páginas ou protegido (`pdf_invalido`). Não consome a cota."),
-        "429": comRetry("Cota diária de leituras de romaneio da chave esgotada (a cota de consultas não é afetada).", "Segundos até a cota zerar (00:00 UTC)."),
+        "413": erro("Arquivo maior que o limite (`arquivo_grande_demais`, com `limite_bytes`; 10 MB por padrão), pelo Content-Length ou contado durante o envio; a conexão é fechada sem ler o resto. Não consome a cota."),
+        "415": erro("Tipo não aceito (`tipo_nao_aceito`, com a lista `aceitos`): Content-Type ausente ou diferente de PNG, JPEG, WebP, PDF e multipart/form-data, ou bytes que não são do tipo declarado. Não consome a cota."),
+        "422": erro(
+          "Arquivo do tipo certo mas ilegível. Antes do OCR, sem consumir a cota: imagem com cabeçalho ilegível (`arquivo_invalido`) ou grande demais (`imagem_grande_demais`: mais de 50 megapixels; traz `largura`, `altura` e `pixels_maximos`). " +
+            "Pelo motor, depois de começar a decodificar, consumindo a unidade: imagem corrompida ou truncada (`arquivo_invalido`), PDF corrompido, truncado, sem páginas, protegido ou com imagem grande demais (`pdf_invalido`). A mensagem diz o motivo.",
+        ),
+        "429": comRetry(
+          "Cota diária de leituras de romaneio da chave esgotada (`limite_excedido`; a cota de consultas não é afetada), ou a chave já tem 2 leituras em andamento neste processo (`leituras_simultaneas`, com `simultaneas`; COTACAO_ROMANEIO_SIMULTANEAS). Nenhum dos dois consome a cota.",
+          "Segundos até a cota zerar (00:00 UTC), ou 5 quando são leituras simultâneas demais.",
+        ),
+        "500": erro("Falha do próprio servidor (`erro_interno`), por exemplo do motor de OCR; o registro do servidor nomeia só a requisição, nunca o conteúdo. Consome a unidade: o arquivo pode ter sido lido por inteiro antes da falha."),
         "503": comRetry(
-          "Todos os leitores de OCR ocupados e a fila cheia (`ocupado`), ou o contador da cota indisponível (`cota_indisponivel`). Não consome a cota.",
+          "Todos os leitores de OCR ocupados e a fila cheia (`ocupado`: o motor recusou o arquivo sem trabalhar nele, e a unidade é devolvida), ou o contador da cota indisponível (`cota_indisponivel`). Não consome a cota.",
           "Segundos até tentar de novo (5 quando ocupado, 30 sem contador).",
         ),
-        "504": erro("A leitura passou do tempo limite (60 s por padrão, COTACAO_ROMANEIO_TEMPO_S). Não consome a cota."),
+        "504": erro("A leitura passou do tempo limite (`tempo_esgotado`; 60 s por padrão, COTACAO_ROMANEIO_TEMPO_S). Consome a unidade: o motor trabalhou o tempo todo."),
       },
       "x-codeSamples": romaneioSamples(new URL(ROMANEIO_PATH.replace(/^\//, ""), LOCAL_URL).href),
     },

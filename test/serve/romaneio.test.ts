@@ -4,12 +4,14 @@
  * proof that nothing is written to disk are in romaneio-real.test.ts.
  */
 import { createHash } from "node:crypto";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { request } from "node:http";
 import { join } from "node:path";
+import { REPO_ROOT } from "../../pipeline/config.ts";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { validateDocument } from "../../pipeline/contract/schemas.ts";
 import type { ComparacaoRomaneio, LeituraRomaneio, Serie } from "../../pipeline/domain/publicados.gerados.ts";
+import { buildOpenApi } from "../../pipeline/openapi/build.ts";
 import { startServer, tempoRequisicaoMs, type RunningServer, type TemposServidor } from "../../pipeline/serve/app.ts";
 import { lerConfigRomaneio, linhaRomaneio, servirUmProcesso } from "../../pipeline/serve/cluster.ts";
 import { Quota } from "../../pipeline/serve/quota.ts";
@@ -92,8 +94,13 @@ function ip(): string {
   return `10.1.${Math.floor(n / 250)}.${n % 250}`;
 }
 
-function post(body: BodyInit | null, headers: Record<string, string> = {}, base = srv): Promise<Response> {
-  return fetch(new URL("api/v1/romaneio", base.url), { method: "POST", body, headers: { "X-Forwarded-For": ip(), ...headers } });
+/** every "status erro" the route answered in this file, checked against the OpenAPI at the end */
+const vistos = new Set<string>();
+
+async function post(body: BodyInit | null, headers: Record<string, string> = {}, base = srv): Promise<Response> {
+  const r = await fetch(new URL("api/v1/romaneio", base.url), { method: "POST", body, headers: { "X-Forwarded-For": ip(), ...headers } });
+  if (!r.ok) vistos.add(`${r.status} ${((await r.clone().json()) as { erro: string }).erro}`);
+  return r;
 }
 
 beforeAll(async () => {
@@ -798,5 +805,33 @@ describe("POST /api/v1/romaneio: slow uploads", () => {
       erros.mockRestore();
       await curto.close();
     }
+  });
+});
+
+describe("POST /api/v1/romaneio: the OpenAPI describes what the route answers", () => {
+  it("every error code answered above is named under its status, and each status says whether it costs the unit", async () => {
+    const files = new Map<string, string>();
+    for (const f of await readdir(join(REPO_ROOT, "public", "schemas"))) files.set(`schemas/${f}`, await readFile(join(REPO_ROOT, "public", "schemas", f), "utf8"));
+    const op = (buildOpenApi(files) as { paths: Record<string, { post: { description: string; responses: Record<string, { description: string }> } }> }).paths["/api/v1/romaneio"]!.post;
+    // the failures this file provoked, at least these (a test that stops provoking one is seen here)
+    expect([...vistos]).toEqual(
+      expect.arrayContaining([
+        "400 corpo_vazio", "400 multipart_invalido", "400 multipart_partes_demais", "400 campo_ausente", "401 chave_ausente", "401 chave_invalida",
+        "403 sem_permissao", "413 arquivo_grande_demais", "415 tipo_nao_aceito", "422 arquivo_invalido", "422 imagem_grande_demais", "422 pdf_invalido",
+        "429 limite_excedido", "429 leituras_simultaneas", "500 erro_interno", "503 ocupado", "504 tempo_esgotado",
+      ]),
+    );
+    for (const v of vistos) {
+      const [status, erro] = v.split(" ") as [string, string];
+      const r = op.responses[status];
+      expect(r, v).toBeDefined();
+      // 401/403/405/500 name their case in words, the others by code
+      if (!["401", "403", "405", "500"].includes(status)) expect(r!.description, v).toContain(`\`${erro}\``);
+    }
+    expect(op.responses["500"]!.description).toContain("Consome a unidade");
+    expect(op.responses["504"]!.description).toContain("Consome a unidade");
+    expect(op.responses["503"]!.description).toContain("devolvida");
+    expect(op.responses["422"]!.description).toMatch(/Antes do OCR, sem consumir a cota.*imagem_grande_demais.*Pelo motor.*consumindo a unidade/s);
+    expect(op.description).toContain("COTACAO_ROMANEIO_SIMULTANEAS");
   });
 });

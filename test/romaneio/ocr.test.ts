@@ -39,21 +39,23 @@ afterAll(async () => {
 });
 
 /** A PDF of pages that each paint one gray image (w × h, FlateDecode, the given pixel bytes). */
-function pdfDeImagens(paginas: Array<{ w: number; h: number; pixels: Uint8Array }>): Uint8Array {
+function pdfDeImagens(paginas: Array<{ w: number; h: number; pixels: Uint8Array; jpx?: boolean }>): Uint8Array {
   const enc = new TextEncoder();
   const objs: Uint8Array[] = [];
   const kids = paginas.map((_, i) => `${3 + i * 3} 0 R`).join(" ");
   objs.push(enc.encode("<< /Type /Catalog /Pages 2 0 R >>"));
   objs.push(enc.encode(`<< /Type /Pages /Kids [${kids}] /Count ${paginas.length} >>`));
-  paginas.forEach(({ w, h, pixels }, i) => {
+  paginas.forEach(({ w, h, pixels, jpx }, i) => {
     const n = 3 + i * 3;
     objs.push(enc.encode(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /XObject << /Im1 ${n + 2} 0 R >> >> /Contents ${n + 1} 0 R >>`));
-    const cs = "q 612 0 0 792 0 0 cm /Im1 Do Q";
+    // the image across the page's width, at its own aspect ratio, at the top
+    const cs = `q 612 0 0 ${((612 * h) / w).toFixed(2)} 0 ${(792 - (612 * h) / w).toFixed(2)} cm /Im1 Do Q`;
     objs.push(enc.encode(`<< /Length ${cs.length} >>\nstream\n${cs}\nendstream`));
-    const dados = deflateSync(pixels);
+    // a JPEG 2000 codestream is embedded as is
+    const dados = jpx ? pixels : deflateSync(pixels);
     objs.push(
       Buffer.concat([
-        enc.encode(`<< /Type /XObject /Subtype /Image /Width ${w} /Height ${h} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode /Length ${dados.length} >>\nstream\n`),
+        enc.encode(`<< /Type /XObject /Subtype /Image /Width ${w} /Height ${h} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /${jpx ? "JPXDecode" : "FlateDecode"} /Length ${dados.length} >>\nstream\n`),
         dados,
         enc.encode("\nendstream"),
       ]),
@@ -72,6 +74,18 @@ function pdfDeImagens(paginas: Array<{ w: number; h: number; pixels: Uint8Array 
   partes.push(enc.encode(`${xref}trailer\n<< /Size ${objs.length + 1} /Root 1 0 R >>\nstartxref\n${tamanho}\n%%EOF\n`));
   return new Uint8Array(Buffer.concat(partes));
 }
+
+/**
+ * "ROMANEIO DE ABATE" in black on white, 640 × 90 gray, as a JPEG 2000 codestream (lossy, 30:1):
+ * written with the system's libopenjp2 (opj_compress's defaults), since nothing in node_modules
+ * encodes JPEG 2000.
+ */
+const JPX_ROMANEIO = new Uint8Array(
+  Buffer.from(
+    "/0//UQApAAAAAAKAAAAAWgAAAAAAAAAAAAACgAAAAFoAAAAAAAAAAAABBwEB/1IADAAAAAEABQQEAAH/XAATQEBISFBISFBISFBISFBISFD/ZAAlAAFDcmVhdGVkIGJ5IE9wZW5KUEVHIHZlcnNpb24gMi41LjD/kAAKAAAAAAcWAAH/k99K4AqzCUtN1bNfSyWp7fieNg9AGkHERr1CmiLCb5HqThjKu436aBDqfp0KcuQ1ik7Hxn59COPlOgtoBCE4LFd5+0FzOmrZ7EPqcugcd17hupLS/h3XpwtfP6z/RPA9+RRaFk5GByOjLyZ9AHIu+PZmLcYQfMSSVi51EiXdjl8P+bEGVsnqmR75ukz3zbAF2miEaordhY2X3zUmfG/nxugkyOtDfV8U6DWulvsA5Yj4uErzrpTt+JfGzc3CvpHn5e01C808t2+D4WRR5jTUacNmZIqfx7bfYXbsQBHn81XpysYmKeGWZUAmG4LnU0gMaaJYPLErbRMXK4tmZaU5B7Middd7C/Banc8PPqNI8UwcsDsMJkZ+LSfgEwqQK5udLTbdQpfEma3WKdUlPyi0kbXHuapyGHWgvJ8N/r0DuqqhYkh+QT9mqgQ+N/cXANmFI8PAYfvSiBIiU1mfDRIw2Bhi8+/Hpdvx6OZ+HZixOrt8xDWAKAVgnEFCfKn+wQ1ZrP6/immMsqH6jNfjnqnJcsQjQbRIkEnUGSmpanxri5FzmsVx1QSWqSVJsoyC8TVz95WbQKYNUYYgh+wwaWJaagjqv41RATV9ZlMhSZ4MBUAYGiyhBW9CJ/qL7pPuOsQtr8XZ+jyuIZjGLBLrPK5pJaET7pTqcD9c93qpWd9+P3POe0whtySGUsVIFxCjjTkZnFbQNIeUNcqFOA2n7QN+yJNZl4nsCiMHT1ld13pBs8hKOj6J+NzeCDQnxaICglamZrxXNMuwejslAb1T6DlTGk1VjbJTPQBw3EVtI/8r1Xog2jo5sCyL7VlTGFp62IrosanmZGdsMF8qF1zP4DgXfokycUunH3mYWjkYi/bJUUuufLvfesS3VkRzTSo8vydOumSRkSO47iJLdrdOwufVqop5QqsBb2YCrC+pV0m45YlX/2EHzGtBs5uNPOBtajYUsokGKXMdDxHMl5mjjqnUtBEp4cqfdHYj+QVvIqF04uBVJSvQfdSuw/Pu3fdDufdR901x2r5XAM4tFL6YqJat+E0JeHe6tNw91G+189hCQDzCGCHcovA2bG8jqDkrrSXBduS8Ud2CZ1e+Lysnfp9LlyHUWgccIDHL63jF165W2jR9YehHoCIHsQ7/O1hj9siLA/9A32i4FbcsqGl/AJ35LoF1gH1czMZvlhXZV8Ou1C3VESBqYXHaF5T4LxVL2tNYAoMS3K99+jmH+S8MAKWzkj1JzZWqi+LHVNYCWWvDvIsDy8sYr5ftlZFu0JZB6zGSaHHDvS12kc06Jzi2yDVe428VHnJ+CbwxlA7/V0aCmeQgGWFwd+ygNuKtwshf0i7EEvxcKWHN+9KEaNAouVpJV+Yv75rOqeITodOaBH03eMXMnD1DDlxJqQq0sC8MjNwpHkHT3lB/9LqcyeG0USz3/LB/6ebOggFyRLaHTwyxgWTyKeQMk5Tir0nfY3I+zKjxkXXfR44jAuJMdwoz8mrjmmTmP40lGf8P09Xf6gzuO/9wZvxDUy/TextVwJaluMHKNMdgCynkdDgmtGhejuW2gFqlnPnsm34SCm7PLuM16etWh8OSf4Se8KggyIRwh/3MqrxNRtbcec3BI/eOqxP/HYqjXs3IRPn7p/uw/uh+6m866z27/tF9vgDvPuV2JdQfgPcvR0wSQ0T9x05vS4L3WOXCl/A5LsBlrIrR0aGB0IC8x9j0n00N/2N0JFSZQukhxKju8W9GlYbD6PoqnQAm50+KSCEvyGPy5IzezOKdgfhAEg2NMIxYWmq3hFPmjPO0rJzCpbRtmXDF7cN1xhnVqZBRhhMFjdBkC2uAq5hWIAGM326rf8heivwsAO2yG+OwMaNR2fZqB17WpuOtRejQMWmteC9KmLh95OcjZeBIY97C5w8qPtEJNyqtQGt+8UtRYKfPGgk8xiIovsuRFZ7VKNLVCjWyYc4YkK2+QtgjnSQ1P3fSntzv/gaTj6Hk3VbphQ63fIziwph3RD4l19WCGGxUuIN+YPy2Zxd68ybodNW7fQz5C3pJ53i2BL0b5A1DYIIgGI/UVh7Y9Dxl+LhrOx6x4F9PJICkKUrt5O+tVeAu6jPr3b4RX0icJs357q5D8lp3uRpaHGClPC+DKzkSNp/DmSYcsJfyRHUU5fKJS3HtL8wT7pDpdPZ513jIU/gUVEnPitzkrT3YBJMn++iju5s/vuvIJ1+ZLsAGzprkfgyFPjPIDz7lwKlLce0vz9mxU/tXi/L4JZUkzRSNFx8VTjjgufX3MDXvOXj7p1+ltPouv8rm1GWcFFXNc25tgMF26QTEqLaiW9tz6IPljsgEk/RdrBn4lyAh4SzZ0CU7mjEwlNX+NouBLm+nx3LZ37LplolmKQfEyaK/7BPRZXHRSVbvhkhiKw8sxf/Z",
+    "base64",
+  ),
+);
 
 async function erroDe(p: Promise<unknown>): Promise<ErroOcr> {
   try {
@@ -250,6 +264,13 @@ describe("criarLeitorOcr", () => {
     // the PDF thread answered cleanly and is still there: both kinds of PDF read afterwards
     expect((await leitor.ler(pdf, "application/pdf")).origem).toBe("pdf_texto");
     expect((await leitor.ler(escaneado, "application/pdf")).texto).toContain("ROMANEIO DE ABATE");
+  }, 120_000);
+
+  it("renders a scan compressed as JPEG 2000 (/JPXDecode: pdf.js's OpenJPEG wasm, wasmUrl)", async () => {
+    const r = await leitor.ler(pdfDeImagens([{ w: 640, h: 90, pixels: JPX_ROMANEIO, jpx: true }]), "application/pdf");
+    expect(r.origem).toBe("ocr");
+    // without wasmUrl pdf.js looks for "nullopenjpeg.wasm" and draws a blank page
+    expect(r.texto).toContain("ROMANEIO DE ABATE");
   }, 120_000);
 
   it("one deadline for a whole PDF (parsing, rendering, OCR), with the work off the main thread", async () => {

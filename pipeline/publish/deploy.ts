@@ -78,6 +78,10 @@ export const VENDOR_ROMANEIO: ReadonlyArray<readonly [destino: string, origem: s
   ["por.traineddata.gz", "@tesseract.js-data/por/4.0.0_best_int/por.traineddata.gz"],
   ["pdf.min.js", "pdfjs-dist/build/pdf.min.mjs"],
   ["pdf.worker.min.js", "pdfjs-dist/build/pdf.worker.min.mjs"],
+  // pdf.js's JPEG 2000 decoder (wasmUrl): the wasm, and the plain-JS one for a browser without WebAssembly
+  ["openjpeg.wasm", "pdfjs-dist/wasm/openjpeg.wasm"],
+  ["openjpeg_nowasm_fallback.js", "pdfjs-dist/wasm/openjpeg_nowasm_fallback.js"],
+  ["LICENSE_OPENJPEG", "pdfjs-dist/wasm/LICENSE_OPENJPEG"],
   ["LICENSE-tesseract.js.md", "tesseract.js/LICENSE.md"],
   ["LICENSE-tesseract.js-core", "tesseract.js-core/LICENSE"],
   ["LICENSE-pdfjs-dist", "pdfjs-dist/LICENSE"],

@@ -181,7 +181,19 @@ export function criarLeitorNavegador(vendor: URL, aoProgredir: (p: Progresso) =>
     let doc: DocumentoPdf;
     try {
       // a copy: pdf.js transfers the buffer to its worker; no eval (the site's CSP has none)
-      doc = await m.getDocument({ data: bytes.slice(), isEvalSupported: false, disableFontFace: true, useSystemFonts: false, stopAtErrors: false }).promise;
+      doc = await m.getDocument({
+        data: bytes.slice(),
+        isEvalSupported: false,
+        disableFontFace: true,
+        useSystemFonts: false,
+        stopAtErrors: false,
+        // an image past the cap is left out (the page draws blank) instead of decoded: the
+        // server refuses the same file (ocr-pdf.ts)
+        maxImageSize: PIXELS_MAXIMOS_IMAGEM,
+        // OpenJPEG (JPEG 2000 scans, /JPXDecode) from romaneio/vendor/: without it pdf.js 5 asks
+        // for "nullopenjpeg.wasm" and such a page draws blank
+        wasmUrl: vendor.href,
+      }).promise;
     } catch (err) {
       throw new ErroLeituraNavegador("pdf_invalido", `O PDF não pôde ser aberto: ${(err as Error).message}`);
     }

@@ -15,7 +15,7 @@ import { lerConfigRomaneio, lerCota, lerRedis, lerWorkers, linhaRomaneio, servir
  * COTACAO_COTA_DIARIA (requests a day per address without a key; default 100),
  * COTACAO_REDIS_URL / COTACAO_REDIS_FALHA (the quota in Redis, shared by every instance; abrir or
  * fechar when it is down), `--workers N` / COTACAO_WORKERS (a cluster of N processes on one port;
- * 0 or auto: all cores), COTACAO_ROMANEIO_KEYS / _COTA_DIARIA / _MAX_MB / _TEMPO_S / _WORKERS
+ * 0 or auto: all cores), COTACAO_ROMANEIO_KEYS / _COTA_DIARIA / _MAX_MB / _TEMPO_S / _WORKERS / _SIMULTANEAS
  * (POST /api/v1/romaneio: the keys that may read receipts, their quota, the caps, the OCR engine
  * of each process; with it on, a request may take 120 s to arrive, more past 10 MB: see
  * tempoRequisicaoMs in ../serve/app.ts). The build runs once, in the primary; workers only serve.

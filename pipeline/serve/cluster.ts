@@ -5,7 +5,7 @@ import { startServer, type ServeOptions } from "./app.ts";
 import { Quota, type QuotaOptions, type QuotaStore } from "./quota.ts";
 import { PrimaryQuota, servirCotaNoPrimario } from "./quota-cluster.ts";
 import { RedisQuota, validarRedisUrl, type FalhaRedis } from "./quota-redis.ts";
-import { COTA_ROMANEIO_PADRAO, MAX_MB_PADRAO, TEMPO_S_PADRAO, type Leitor } from "./romaneio.ts";
+import { COTA_ROMANEIO_PADRAO, MAX_MB_PADRAO, SIMULTANEAS_PADRAO, TEMPO_S_PADRAO, type Leitor } from "./romaneio.ts";
 
 /**
  * How `npm start` serves: one process (the default, as always), or a node:cluster of N workers
@@ -96,6 +96,8 @@ export interface ConfigRomaneio {
   tempoS: number;
   /** OCR workers of the engine, per process */
   workers: number;
+  /** readings in flight per key, per process */
+  simultaneas: number;
 }
 
 function inteiroEntre(nome: string, valor: string | undefined, padrao: number, min: number, max: number): number {
@@ -110,8 +112,9 @@ function inteiroEntre(nome: string, valor: string | undefined, padrao: number, m
 /**
  * COTACAO_ROMANEIO_KEYS ("k1,k2": the keys that may read receipts), COTACAO_ROMANEIO_COTA_DIARIA
  * (readings a day per key, default 50), COTACAO_ROMANEIO_MAX_MB (default 10),
- * COTACAO_ROMANEIO_TEMPO_S (the OCR's limit per file, default 60) and COTACAO_ROMANEIO_WORKERS
- * (OCR workers per process, default 1). Without keys the route is off (undefined) and the others
+ * COTACAO_ROMANEIO_TEMPO_S (the OCR's limit per file, default 60), COTACAO_ROMANEIO_WORKERS
+ * (OCR workers per process, default 1) and COTACAO_ROMANEIO_SIMULTANEAS (readings in flight per
+ * key and process, default 2). Without keys the route is off (undefined) and the others
  * are still checked, so a typo does not wait for the day the keys are added.
  */
 export function lerConfigRomaneio(env: NodeJS.ProcessEnv = process.env): ConfigRomaneio | undefined {
@@ -120,8 +123,9 @@ export function lerConfigRomaneio(env: NodeJS.ProcessEnv = process.env): ConfigR
   const maxMb = inteiroEntre("COTACAO_ROMANEIO_MAX_MB", env.COTACAO_ROMANEIO_MAX_MB, MAX_MB_PADRAO, 1, 100);
   const tempoS = inteiroEntre("COTACAO_ROMANEIO_TEMPO_S", env.COTACAO_ROMANEIO_TEMPO_S, TEMPO_S_PADRAO, 1, 600);
   const workers = inteiroEntre("COTACAO_ROMANEIO_WORKERS", env.COTACAO_ROMANEIO_WORKERS, 1, 1, 16);
+  const simultaneas = inteiroEntre("COTACAO_ROMANEIO_SIMULTANEAS", env.COTACAO_ROMANEIO_SIMULTANEAS, SIMULTANEAS_PADRAO, 1, 100);
   if (chaves.length === 0) return undefined;
-  return { chaves, cotaDiaria, maxBytes: maxMb * 1024 * 1024, tempoS, workers };
+  return { chaves, cotaDiaria, maxBytes: maxMb * 1024 * 1024, tempoS, workers, simultaneas };
 }
 
 /** The startup line about romaneio. */
@@ -129,7 +133,7 @@ export function linhaRomaneio(c: ConfigRomaneio | undefined): string {
   if (!c) return "romaneio (beta): desligado (defina COTACAO_ROMANEIO_KEYS para ativar POST /api/v1/romaneio)";
   return (
     `romaneio (beta): ${c.chaves.length} chave(s) com permissão; cota de ${c.cotaDiaria} leitura(s) por dia por chave; ` +
-    `até ${c.maxBytes / 1024 / 1024} MB e ${c.tempoS} s por arquivo; ${c.workers} leitor(es) de OCR por processo`
+    `até ${c.maxBytes / 1024 / 1024} MB e ${c.tempoS} s por arquivo; ${c.simultaneas} leitura(s) simultânea(s) por chave; ${c.workers} leitor(es) de OCR por processo`
   );
 }
 
@@ -158,7 +162,7 @@ export async function servirUmProcesso(inst: Instancia, emCluster = false): Prom
     const server = await startServer({
       ...inst.serve,
       quotaStore: store,
-      ...(rom && leitor ? { romaneio: { chaves: rom.chaves, leitor, cotaDiaria: rom.cotaDiaria, maxBytes: rom.maxBytes, tempoS: rom.tempoS } } : {}),
+      ...(rom && leitor ? { romaneio: { chaves: rom.chaves, leitor, cotaDiaria: rom.cotaDiaria, maxBytes: rom.maxBytes, tempoS: rom.tempoS, simultaneas: rom.simultaneas } } : {}),
     });
     return {
       url: server.url,

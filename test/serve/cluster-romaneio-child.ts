@@ -43,7 +43,7 @@ if (modo === "rota") {
     {
       serve: { publicDir, port: 0, host: "127.0.0.1" },
       quota: {},
-      romaneio: { chaves: [CHAVE], cotaDiaria: Number(cota), maxBytes: 1024 * 1024, tempoS: 60, workers: 1 },
+      romaneio: { chaves: [CHAVE], cotaDiaria: Number(cota), maxBytes: 1024 * 1024, tempoS: 60, workers: 1, simultaneas: 2 },
       criarLeitor: () => leitor,
     },
     2,

@@ -472,14 +472,17 @@ describe("npm start's romaneio settings", () => {
     expect(lerConfigRomaneio({})).toBeUndefined();
     expect(linhaRomaneio(undefined)).toContain("desligado");
     const c = lerConfigRomaneio({ COTACAO_ROMANEIO_KEYS: " k1, k2 ,," })!;
-    expect(c).toEqual({ chaves: ["k1", "k2"], cotaDiaria: 50, maxBytes: 10 * 1024 * 1024, tempoS: 60, workers: 1 });
-    expect(linhaRomaneio(c)).toBe("romaneio (beta): 2 chave(s) com permissão; cota de 50 leitura(s) por dia por chave; até 10 MB e 60 s por arquivo; 1 leitor(es) de OCR por processo");
-    expect(lerConfigRomaneio({ COTACAO_ROMANEIO_KEYS: "k", COTACAO_ROMANEIO_COTA_DIARIA: "5", COTACAO_ROMANEIO_MAX_MB: "2", COTACAO_ROMANEIO_TEMPO_S: "9", COTACAO_ROMANEIO_WORKERS: "3" })).toEqual({
+    expect(c).toEqual({ chaves: ["k1", "k2"], cotaDiaria: 50, maxBytes: 10 * 1024 * 1024, tempoS: 60, workers: 1, simultaneas: 2 });
+    expect(linhaRomaneio(c)).toBe(
+      "romaneio (beta): 2 chave(s) com permissão; cota de 50 leitura(s) por dia por chave; até 10 MB e 60 s por arquivo; 2 leitura(s) simultânea(s) por chave; 1 leitor(es) de OCR por processo",
+    );
+    expect(lerConfigRomaneio({ COTACAO_ROMANEIO_KEYS: "k", COTACAO_ROMANEIO_COTA_DIARIA: "5", COTACAO_ROMANEIO_MAX_MB: "2", COTACAO_ROMANEIO_TEMPO_S: "9", COTACAO_ROMANEIO_WORKERS: "3", COTACAO_ROMANEIO_SIMULTANEAS: "4" })).toEqual({
       chaves: ["k"],
       cotaDiaria: 5,
       maxBytes: 2 * 1024 * 1024,
       tempoS: 9,
       workers: 3,
+      simultaneas: 4,
     });
     // the romaneio quota has its own limit in the store, so it may pass the 10,000 of a key's queries
     expect(lerConfigRomaneio({ COTACAO_ROMANEIO_KEYS: "k", COTACAO_ROMANEIO_COTA_DIARIA: "20000" })!.cotaDiaria).toBe(20_000);
@@ -490,6 +493,7 @@ describe("npm start's romaneio settings", () => {
       ["COTACAO_ROMANEIO_MAX_MB", "1.5"],
       ["COTACAO_ROMANEIO_TEMPO_S", "-1"],
       ["COTACAO_ROMANEIO_WORKERS", "17"],
+      ["COTACAO_ROMANEIO_SIMULTANEAS", "0"],
     ]) {
       // checked even while the route is off: a typo does not wait for the day keys are added
       expect(() => lerConfigRomaneio({ [nome!]: valor }), `${nome}=${valor}`).toThrow(new RegExp(`${nome} inválido: "${valor!.replace(".", "\\.")}"`));

@@ -39,6 +39,8 @@ export const CONTENT_TYPES: Record<string, string> = {
   ".map": "application/json; charset=utf-8",
   ".cff": "text/yaml; charset=utf-8",
   ".yaml": "text/yaml; charset=utf-8",
+  // the romaneio page's engines (romaneio/vendor/): WebAssembly compiles streaming only with this type
+  ".wasm": "application/wasm",
 };
 
 /** Files published without an extension (the site root's LICENSE). */

@@ -1661,7 +1661,7 @@ export interface TotaisCarga {
  */
 export interface AvisoRomaneio {
   /**
-   * Código estável: soma_linhas (as linhas não somam o total), arrobas_kg (arrobas ≠ kg ÷ 15 ao centésimo), bruto_preco (bruto ≠ quantidade × preço ao centavo), liquido_descontos (líquido ≠ bruto − descontos), desconto_aliquota (uma dedução ≠ a alíquota impressa × o bruto), cabecas_linhas (número de linhas ≠ cabeças), bandas (bandas não somam o peso do animal), peso_liquido (bruto − tara − descontos ≠ líquido), sacas_kg (sacas ≠ kg ÷ 60), campo_ausente, tipo_desconhecido, data_invalida, documento_invalido (CPF ou CNPJ com dígitos verificadores errados).
+   * Código estável: soma_linhas (as linhas não somam o total), arrobas_kg (arrobas ≠ kg ÷ 15 ao centésimo), bruto_preco (bruto ≠ quantidade × preço ao centavo), liquido_descontos (líquido ≠ bruto − descontos), desconto_aliquota (uma dedução ≠ a alíquota impressa × o bruto), cabecas_linhas (número de linhas ≠ cabeças), bandas (bandas não somam o peso do animal), peso_liquido (bruto − tara − descontos ≠ líquido), sacas_kg (sacas ≠ kg ÷ 60), campo_ausente, tipo_desconhecido, data_invalida, data_ambigua (duas datas com rótulo de mesmo peso, como "Data" e "Emissão", diferem: a data escolhida é duvidosa), documento_invalido (CPF ou CNPJ com dígitos verificadores errados).
    */
   codigo:
     | "soma_linhas"
@@ -1676,6 +1676,7 @@ export interface AvisoRomaneio {
     | "campo_ausente"
     | "tipo_desconhecido"
     | "data_invalida"
+    | "data_ambigua"
     | "documento_invalido";
   /**
    * O que não confere, em português, com os números envolvidos.

@@ -45,6 +45,8 @@ interface Numero {
   pct: boolean;
   decimal: boolean;
   trocado: boolean;
+  /** a look-alike before the first real digit ("|4", "l5,00") */
+  colado?: boolean;
 }
 
 interface Texto {
@@ -98,7 +100,7 @@ function numerosDaLinha(linha: string): Numero[] {
     if (/[A-Za-zÀ-ÿ]$/.test(antes) && !/R\$$/.test(antes)) continue;
     if (/\d[,.]?\d*\/$/.test(antes)) continue;
     if (datas.some((d) => ini >= d.inicio && ini < d.fim)) continue;
-    let tok = m[0].replace(/[.,]+$/, "");
+    const tok = m[0].replace(/[.,]+$/, "");
     const fim = ini + tok.length;
     const depois = linha.slice(fim);
     // a CPF/CNPJ or a plate is not a quantity
@@ -108,8 +110,10 @@ function numerosDaLinha(linha: string): Numero[] {
     if (dig === null) continue;
     const h = numeroBR(dig);
     if (h === null) continue;
-    tok = dig;
-    out.push({ h, inicio: ini, fim, pct: /^\s*%/.test(depois), decimal: tok.includes(","), trocado: dig !== m[0].replace(/[.,]+$/, "") });
+    // a look-alike in front of real digits ("|4") is as often a table rule or a stray mark
+    // glued to the number as a "1": believed much less than one inside a number
+    const colado = /^[Il|!i][0-9]/.test(tok);
+    out.push({ h, inicio: ini, fim, pct: /^\s*%/.test(depois), decimal: dig.includes(","), trocado: dig !== m[0].replace(/[.,]+$/, ""), colado });
   }
   // a thousands dot read as a space ("1 375,30"): one space, a group of exactly three digits, and
   // a label before (never at the start of a table row, where "1 301,70" is animal 1's weight)
@@ -133,7 +137,7 @@ interface Achado {
 
 function achado(tx: Texto, i: number, n: Numero): Achado {
   const c = confianca(tx, i, n.inicio, n.fim);
-  return { h: n.h, conf: n.trocado ? c * FATOR_TROCA : c, linha: i };
+  return { h: n.h, conf: n.colado ? c * FATOR_TROCA * FATOR_TROCA : n.trocado ? c * FATOR_TROCA : c, linha: i };
 }
 
 type Campos = Record<string, Achado | undefined>;
@@ -238,7 +242,12 @@ function lerTotais(tx: Texto, tipo: "abate" | "carga", inicio: number): { campos
     const valor = semPct.length ? achado(tx, iv, semPct[semPct.length - 1]!) : undefined;
     if (tipo === "abate") {
       if (/cabeca|animais|total de animais/.test(r)) {
-        if (ultimo.h % 100 === 0) pegar("cabecas", ultimo);
+        // the number right after the label: another pair may share the line with no wide gap
+        // ("Cabeças 4  Total @ 78,00"), and its number is not the head count
+        const pos = iv === i ? g0 + tx.norm[i]!.slice(g0, g1).search(/cabeca|animais/) : -1;
+        const n = nums.find((x) => x.inicio > pos) ?? nums[nums.length - 1]!;
+        const cab = achado(tx, iv, n);
+        if (cab.h % 100 === 0 && !n.decimal) pegar("cabecas", cab);
       } else if (/peso/.test(r) && /total/.test(r)) pegar("peso_carcaca_kg", ultimo);
       else if (/arroba|^total ?(de )?(@|&|e|6|©|o|a|\(e\)|\(@\))?$/.test(r) && !/pre[c]o|valor|r\$/.test(r)) pegar("arrobas", ultimo);
       else if (/bruto/.test(r)) pegar("valor_bruto", ultimo);
@@ -403,6 +412,25 @@ function lerLocal(tx: Texto, ate: number): { municipio: string; uf: Uf; conf: nu
   return null;
 }
 
+const POSTO_SEM_ROTULO = 2;
+const POSTO_EXCLUIDA = 9;
+
+/**
+ * How much a date's label says it is the sale's: 0 for the slaughter, load, entry or weighing
+ * date, 1 for an issue date or a plain "Data", 2 for no label ("Campo Grande (MS), 05 de agosto
+ * de 2026"), and excluded for a due, payment, birth or validity date. Only the label nearest the
+ * date counts (the text after the last wide gap): in "Romaneio de abate   Vencimento: 20/08/2026"
+ * the "abate" belongs to the title.
+ */
+function postoDaData(antes: string): number {
+  const trechos = antes.split(/\s{3,}|\|/).filter((x) => /[a-z]{3}/.test(x));
+  const rot = (trechos[trechos.length - 1] ?? "").slice(-30);
+  if (/venc|pagamento|\bpgto|nascimento|validade|previs|impress/.test(rot)) return POSTO_EXCLUIDA;
+  if (/abate|carga|entrada|pesagem|embarque/.test(rot)) return 0;
+  if (/emiss|\bdata\b|\bdt\b/.test(rot)) return 1;
+  return POSTO_SEM_ROTULO;
+}
+
 /** Reads the fields of a romaneio from its text; then runs the cross-checks (conferirLeitura). */
 export function lerRomaneio(t: TextoLido): LeituraRomaneio {
   const tx = preparar(t);
@@ -411,17 +439,29 @@ export function lerRomaneio(t: TextoLido): LeituraRomaneio {
   const avisos: AvisoRomaneio[] = [];
   const tipo = tipoDoTexto(todo);
 
-  // date: the one on a "data"/"abate"/"emissão" line, else the first
+  // date: the best-labelled one (see postoDaData), else the first unlabelled one
   let data: string | null = null;
   let dataInvalida: string | null = null;
-  const datas: Array<{ i: number; d: ReturnType<typeof datasNaLinha>[number] }> = [];
-  tx.linhas.forEach((l, i) => datasNaLinha(l).forEach((d) => datas.push({ i, d })));
-  const escolhida = datas.find((x) => /data|abate|emiss|carga|entrada/.test(tx.norm[x.i]!.slice(Math.max(0, x.d.inicio - 30), x.d.inicio + 1))) ?? datas[0];
+  const datas: Array<{ i: number; d: ReturnType<typeof datasNaLinha>[number]; posto: number }> = [];
+  tx.linhas.forEach((l, i) => {
+    const ds = datasNaLinha(l);
+    ds.forEach((d, k) => datas.push({ i, d, posto: postoDaData(tx.norm[i]!.slice(k > 0 ? ds[k - 1]!.fim : 0, d.inicio)) }));
+  });
+  const candidatas = datas.filter((x) => x.posto < POSTO_EXCLUIDA);
+  const melhor = Math.min(...candidatas.map((x) => x.posto));
+  const escolhida = candidatas.find((x) => x.posto === melhor);
   if (escolhida) {
     if (escolhida.d.data) {
       data = escolhida.d.data;
       conf["data"] = confianca(tx, escolhida.i, escolhida.d.inicio, escolhida.d.fim);
     } else dataInvalida = escolhida.d.texto.trim();
+    // two labelled dates of the same weight that disagree ("Data: 05/08", "Emissão: 12/08"):
+    // which one is the sale's is not known, so the comparison must not trust the pick
+    const outras = [...new Set(candidatas.filter((x) => x.posto === melhor && melhor < POSTO_SEM_ROTULO && x.d.texto !== escolhida.d.texto && x.d.data !== escolhida.d.data).map((x) => x.d.texto.trim()))];
+    if (outras.length) {
+      if (conf["data"] !== undefined) conf["data"] = conf["data"] * FATOR_CONFERENCIA;
+      avisos.push({ codigo: "data_ambigua", mensagem: `O documento traz mais de uma data com rótulo parecido (${[escolhida.d.texto.trim(), ...outras].map((x) => `"${x}"`).join(", ")}): confira a data da venda.`, campos: ["data"] });
+    }
   }
   if (dataInvalida) avisos.push({ codigo: "data_invalida", mensagem: `A data "${dataInvalida}" não existe no calendário.`, campos: ["data"] });
 
@@ -547,6 +587,10 @@ export function lerRomaneio(t: TextoLido): LeituraRomaneio {
     if (a.codigo === "campo_ausente" || a.codigo === "tipo_desconhecido") continue;
     for (const c of a.campos) if (conf[c] !== undefined) conf[c] = arred3(conf[c]! * FATOR_CONFERENCIA);
   }
+  // a number no check could reach (its partner unread) is only as good as the OCR: a "R$ 32500"
+  // that lost its comma, with the gross value unread, would otherwise go out with full confidence
+  const conferidos = camposConferidos(leitura);
+  for (const c of camposConferiveis(leitura)) if (!conferidos.has(c) && conf[c] !== undefined) conf[c] = Math.min(conf[c]!, CONFIANCA_MINIMA) * FATOR_CONFERENCIA;
   for (const k of Object.keys(conf)) conf[k] = arred3(conf[k]!);
   leitura.avisos = [...avisos, ...conferencias];
   return leitura;
@@ -569,6 +613,59 @@ function descontosConf(ds: Array<{ valor: Achado | null; aliquota: Achado | null
     if (d.valor) (conf[`totais.descontos[${i}].valor`] = d.valor.conf), (linhaDe[`totais.descontos[${i}].valor`] = d.valor.linha);
     if (d.aliquota) (conf[`totais.descontos[${i}].aliquota_pct`] = d.aliquota.conf), (linhaDe[`totais.descontos[${i}].aliquota_pct`] = d.aliquota.linha);
   });
+}
+
+/** The numeric totals some cross-check can confirm, as read (not null). */
+function camposConferiveis(l: LeituraRomaneio): string[] {
+  const t = l.totais;
+  if (!t) return [];
+  const ks = ehTotaisAbate(t)
+    ? (["cabecas", "peso_carcaca_kg", "arrobas", "preco_arroba", "valor_bruto", "valor_liquido"] as const).filter((k) => t[k] !== null)
+    : (["peso_bruto_kg", "tara_kg", "desconto_umidade_kg", "desconto_impureza_kg", "peso_liquido_kg", "sacas", "preco_saca", "valor_bruto", "valor_liquido"] as const).filter((k) => t[k] !== null);
+  const out = ks.map((k) => `totais.${k}`);
+  t.descontos.forEach((d, i) => {
+    if (d.valor !== null) out.push(`totais.descontos[${i}].valor`);
+    if (d.aliquota_pct !== null) out.push(`totais.descontos[${i}].aliquota_pct`);
+  });
+  return out;
+}
+
+/**
+ * The totals covered by at least one cross-check that could run (every partner read), whether
+ * it passed or not (a failed one names its fields in an aviso). Mirrors conferirLeitura. Without
+ * animal rows, kg ÷ 15 confirms only an exact rounding or truncation: the drift allowed for
+ * arrobas rounded per animal would also let a kg total one digit off through.
+ */
+function camposConferidos(l: LeituraRomaneio): Set<string> {
+  const s = new Set<string>();
+  const t = l.totais;
+  if (!t) return s;
+  const add = (...cs: string[]): void => cs.forEach((c) => s.add(c));
+  const nn = (x: number | null): x is number => x !== null;
+  if (ehTotaisAbate(t)) {
+    const rows = l.linhas.length > 0;
+    if (rows && nn(t.cabecas)) add("totais.cabecas");
+    if (rows && l.linhas.every((x) => x.peso_carcaca_kg !== null) && nn(t.peso_carcaca_kg)) add("totais.peso_carcaca_kg");
+    if (rows && l.linhas.every((x) => x.arrobas !== null) && nn(t.arrobas)) add("totais.arrobas");
+    if (nn(t.arrobas) && nn(t.peso_carcaca_kg)) {
+      const kg = h(t.peso_carcaca_kg);
+      const a = h(t.arrobas);
+      if (rows || a === mulDivArredonda(kg, 1, 15) || a === mulDivTrunca(kg, 1, 15)) add("totais.arrobas", "totais.peso_carcaca_kg");
+    }
+    if (nn(t.arrobas) && nn(t.preco_arroba) && nn(t.valor_bruto)) add("totais.arrobas", "totais.preco_arroba", "totais.valor_bruto");
+  } else {
+    const partes = [t.peso_bruto_kg, t.tara_kg, t.desconto_umidade_kg, t.desconto_impureza_kg, t.peso_liquido_kg];
+    if (partes.every(nn)) add("totais.peso_bruto_kg", "totais.tara_kg", "totais.desconto_umidade_kg", "totais.desconto_impureza_kg", "totais.peso_liquido_kg");
+    if (nn(t.peso_liquido_kg) && nn(t.sacas)) add("totais.peso_liquido_kg", "totais.sacas");
+    if (nn(t.sacas) && nn(t.preco_saca) && nn(t.valor_bruto)) add("totais.sacas", "totais.preco_saca", "totais.valor_bruto");
+  }
+  if (nn(t.valor_bruto) && nn(t.valor_liquido) && t.descontos.every((d) => d.valor !== null)) {
+    add("totais.valor_bruto", "totais.valor_liquido", ...t.descontos.map((_, i) => `totais.descontos[${i}].valor`));
+  }
+  t.descontos.forEach((d, i) => {
+    if (nn(d.valor) && nn(d.aliquota_pct) && nn(t.valor_bruto)) add(`totais.descontos[${i}].valor`, `totais.descontos[${i}].aliquota_pct`, "totais.valor_bruto");
+  });
+  return s;
 }
 
 /** A JSON number (at most two decimals) back to integer hundredths. */

@@ -372,3 +372,136 @@ describe("numbers, dates and documents (properties)", () => {
     expect(acharDocumento("CNPJ 19.357.248/OOO1-32")).toMatchObject({ documento: "19.357.248/0001-32", valido: true });
   });
 });
+
+// The compact layout as typed text: every check can run and passes
+const COMPACTO = `Frigorífico Alta Paulista Ltda - CNPJ 19.357.248/0001-32
+Presidente Prudente (SP), 05 de agosto de 2026
+Romaneio de abate
+Vendedor: Luiz Fernando Okamoto - CPF/CNPJ 640.297.185-58
+Origem: Fazenda Bela Vista - Pirapozinho/SP
+Animais
+Nº        Sexo        Kg        @
+01        M        297,20        19,81
+02        M        291,90        19,46
+03        M        286,50        19,10
+04        M        292,00        19,47
+Acerto
+Qtde. animais        4
+Peso total carcaça        1.167,60 kg
+Total @        77,84
+Valor da @        R$ 325,00
+Vlr. Bruto        25.298,00
+(-) Funrural 1,50%        379,47
+(-) Senar 0,20%        50,60
+Taxa        25,00
+Líquido a receber        R$ 24.842,93`;
+const LINHAS_DO_COMPACTO = /^0[1-4] .*\n/gm;
+
+function compacto(trocas: Array<[string | RegExp, string]> = []): string {
+  let s = COMPACTO;
+  for (const [a, b] of trocas) {
+    const antes = s;
+    s = s.replace(a, b);
+    if (s === antes) throw new Error(`sem ${a}`);
+  }
+  return s;
+}
+const lerTexto = (texto: string): LeituraRomaneio => lerRomaneio({ texto, origem: "texto" });
+/** OCR words for a typed text: every word read with the same confidence. */
+function comoOcr(texto: string, c = 0.95): TextoLido {
+  const palavras = texto.split("\n").flatMap((l, i) => l.split(/\s+/).filter(Boolean).map((w) => ({ texto: w, confianca: c, linha: i })));
+  return { texto, origem: "ocr", palavras };
+}
+const duvidoso = (l: LeituraRomaneio, c: string): boolean => (l.confianca[c] ?? 1) < CONFIANCA_MINIMA || l.avisos.some((a) => a.campos.includes(c));
+
+describe("silent misreads found in review", () => {
+  it("reads the compact layout fully confident, with no aviso", () => {
+    const l = lerTexto(COMPACTO);
+    expect(diferencas(l, esperado(doc("abate-compacto-boi-sp")))).toEqual([]);
+    expect(l.avisos).toEqual([]);
+    for (const [k, v] of Object.entries(l.confianca)) expect([k, v]).toEqual([k, 1]);
+  });
+
+  it("takes the slaughter date over an issue date, whatever the order", () => {
+    const l = lerTexto(compacto([["Romaneio de abate\n", "Romaneio de abate\nEmissão: 12/08/2026\nData do abate: 05/08/2026\n"]]));
+    expect(l.data).toBe("2026-08-05");
+    expect(l.avisos).toEqual([]);
+    expect(l.confianca["data"]).toBe(1);
+  });
+
+  it("never takes a due, payment or birth date, even after a title with \"abate\"", () => {
+    for (const extra of ["Data de pagamento: 20/08/2026", "Romaneio de abate   Vencimento: 20/08/2026", "Vencto.: 20/08/2026", "Nascimento: 20/08/2024", "Previsão de pagamento 20/08/2026"]) {
+      const l = lerTexto(compacto([["Romaneio de abate\n", `Romaneio de abate\n${extra}\n`]]));
+      expect([extra, l.data]).toEqual([extra, "2026-08-05"]);
+      expect(l.avisos).toEqual([]);
+    }
+  });
+
+  it("says when two dates with labels of the same weight disagree, and doubts the one it picked", () => {
+    const l = lerTexto(compacto([["Romaneio de abate\n", "Romaneio de abate\nData: 05/08/2026\nEmissão: 12/08/2026\n"]]));
+    expect(l.data).toBe("2026-08-05");
+    expect(codigos(l)).toEqual(["data_ambigua"]);
+    expect(l.avisos[0]).toEqual({ codigo: "data_ambigua", mensagem: expect.stringContaining('"05/08/2026", "12/08/2026"'), campos: ["data"] });
+    expect(l.confianca["data"]).toBeLessThan(CONFIANCA_MINIMA);
+    // the same date printed twice is no ambiguity
+    expect(codigos(lerTexto(compacto([["Romaneio de abate\n", "Romaneio de abate\nData: 05/08/2026\nEmissão: 05/08/2026 14:32\n"]])))).toEqual([]);
+  });
+
+  it("takes the head count right after its label when another pair shares the line", () => {
+    const l = lerTexto(compacto([[LINHAS_DO_COMPACTO, ""], ["Qtde. animais        4\n", ""], ["Total @        77,84", "Cabeças 4  Total @ 77,84"]]));
+    const t = l.totais as TotaisAbate;
+    expect(t.cabecas).toBe(4);
+    expect(t.cabecas === 78 && !duvidoso(l, "totais.cabecas")).toBe(false);
+  });
+
+  it("doubts a head count no row can confirm", () => {
+    const l = lerTexto(compacto([[LINHAS_DO_COMPACTO, ""]]));
+    expect((l.totais as TotaisAbate).cabecas).toBe(4);
+    expect(l.confianca["totais.cabecas"]).toBeLessThan(CONFIANCA_MINIMA);
+    // with the rows read it is confirmed by them
+    expect(lerTexto(COMPACTO).confianca["totais.cabecas"]).toBe(1);
+  });
+
+  it("doubts a number a look-alike was glued in front of (\"|4\": a table rule or a 1)", () => {
+    const l = lerRomaneio(comoOcr(compacto([["Qtde. animais        4", "Qtde. animais   |4"]])));
+    const t = l.totais as TotaisAbate;
+    expect(t.cabecas === 14 && !duvidoso(l, "totais.cabecas")).toBe(false);
+    // without rows to count, the same
+    const s = lerRomaneio(comoOcr(compacto([[LINHAS_DO_COMPACTO, ""], ["Qtde. animais        4", "Qtde. animais   |4"]])));
+    expect((s.totais as TotaisAbate).cabecas).toBe(14);
+    expect(s.confianca["totais.cabecas"]).toBeLessThan(CONFIANCA_MINIMA);
+    // a look-alike inside a number is still believed (a little less)
+    const d = lerRomaneio(comoOcr(compacto([["297,20", "297,2O"]])));
+    expect(d.linhas[0]!.peso_carcaca_kg).toBe(297.2);
+    expect(d.confianca["linhas[0].peso_carcaca_kg"]).toBeGreaterThanOrEqual(CONFIANCA_MINIMA);
+  });
+
+  it("without animal rows, doubts a kg total that is only near arrobas × 15", () => {
+    const l = lerTexto(compacto([[LINHAS_DO_COMPACTO, ""], ["1.167,60 kg", "1.167,50 kg"]]));
+    const t = l.totais as TotaisAbate;
+    expect(t.peso_carcaca_kg).toBe(1167.5);
+    expect(duvidoso(l, "totais.peso_carcaca_kg")).toBe(true);
+    // the arrobas (right) are still confirmed by the gross value: 77,84 @ × R$ 325,00
+    expect(l.confianca["totais.arrobas"]).toBe(1);
+    // the right kg, exactly 77,84 @ × 15 rounded: confirmed
+    const certo = lerTexto(compacto([[LINHAS_DO_COMPACTO, ""]]));
+    expect(certo.confianca["totais.peso_carcaca_kg"]).toBe(1);
+    expect(certo.confianca["totais.arrobas"]).toBe(1);
+  });
+
+  it("doubts a price, and any checked total, whose every check could not run", () => {
+    const l = lerTexto(compacto([["R$ 325,00", "R$ 32500"], ["Vlr. Bruto        25.298,00\n", ""]]));
+    const t = l.totais as TotaisAbate;
+    expect(t.preco_arroba).toBe(32500);
+    expect(t.valor_bruto).toBeNull();
+    expect(l.confianca["totais.preco_arroba"]).toBeLessThan(CONFIANCA_MINIMA);
+    // the net value and the deductions lost their partner (the gross) too
+    for (const c of ["totais.valor_liquido", "totais.descontos[0].valor", "totais.descontos[2].valor"]) expect([c, l.confianca[c]! < CONFIANCA_MINIMA]).toEqual([c, true]);
+    // a grain load without its gross value: the price per sack is doubted the same way
+    const g = lerRomaneio(fixture("carga-cooperativa-soja-pr.pdf.json"));
+    expect(g.confianca["totais.preco_saca"]).toBe(1);
+    const sem = lerRomaneio({ ...fixture("carga-cooperativa-soja-pr.pdf.json"), texto: fixture("carga-cooperativa-soja-pr.pdf.json").texto.replace(/^.*bruto.*R\$.*$/im, "") });
+    expect((sem.totais as TotaisCarga).valor_bruto).toBeNull();
+    expect(sem.confianca["totais.preco_saca"]).toBeLessThan(CONFIANCA_MINIMA);
+  });
+});

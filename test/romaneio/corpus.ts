@@ -133,7 +133,8 @@ export function diferencas(lida: LeituraRomaneio, esperado: Esperado): string[] 
 }
 
 /**
- * The numbers a reading gets wrong without saying so (animals matched by their weights or
+ * The numbers (and the type, date, UF and product, which pick the reference) a reading gets
+ * wrong without saying so (animals matched by their weights or
  * number, deductions by name, unlike the bench's avaliarCampos, which goes by position): a value that is not null, differs from the
  * expected one, has a confidence at or above CONFIANCA_MINIMA and is named in no aviso. The
  * promise of the reader is that this list is always empty, however bad the picture.
@@ -148,6 +149,9 @@ export function numerosErradosEmSilencio(lida: LeituraRomaneio, esperado: Espera
     if (avisados.has(caminho)) return;
     out.push(`${caminho}: lido ${JSON.stringify(lido)}, certo ${JSON.stringify(certo)} (confiança ${lida.confianca[caminho] ?? "?"})`);
   };
+  // the fields that pick the reference series and day: a wrong one misleads the comparison as
+  // much as a wrong price (a wrong tipo also reads every total under the wrong names)
+  for (const k of ["tipo", "data", "uf", "produto"] as const) ver(k, lida[k], esperado[k]);
   const t = (lida.totais ?? {}) as unknown as Record<string, unknown>;
   const e = (esperado.totais ?? {}) as unknown as Record<string, unknown>;
   if (lida.tipo === esperado.tipo) {

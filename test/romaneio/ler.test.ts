@@ -229,6 +229,28 @@ describe("lerRomaneio on noisy and broken texts", () => {
 });
 
 describe("numerosErradosEmSilencio (the corpus check) can fail", () => {
+  it("reports a wrong date, UF, product or type (they pick the reference), unless doubted or named in an aviso", () => {
+    const e = esperado(doc("abate-compacto-boi-sp"));
+    const certa = lerRomaneio(fixture("abate-compacto-boi-sp.pdf.json"));
+    expect(numerosErradosEmSilencio(certa, e)).toEqual([]);
+    const errada = structuredClone(certa);
+    errada.data = "2026-08-12";
+    errada.uf = "MS";
+    errada.produto = "vaca_gorda";
+    errada.tipo = "carga";
+    expect(numerosErradosEmSilencio(errada, e)).toEqual([
+      `tipo: lido "carga", certo "abate" (confiança 1)`,
+      `data: lido "2026-08-12", certo ${JSON.stringify(e.data)} (confiança ${certa.confianca["data"]})`,
+      `uf: lido "MS", certo "SP" (confiança ${certa.confianca["uf"]})`,
+      `produto: lido "vaca_gorda", certo "boi_gordo" (confiança 1)`,
+    ]);
+    errada.confianca["data"] = CONFIANCA_MINIMA - 0.01;
+    errada.avisos.push({ codigo: "tipo_desconhecido", mensagem: "x", campos: ["tipo", "uf", "produto"] });
+    expect(numerosErradosEmSilencio(errada, e)).toEqual([]);
+    // not read at all is not wrong
+    expect(numerosErradosEmSilencio({ ...certa, data: null, uf: null, produto: null, tipo: null }, e)).toEqual([]);
+  });
+
   it("reports a deduction's wrong value under its right name, and any value under a name that is not the document's", () => {
     const e = esperado(doc("abate-bandas-boi-mt"));
     const certa = lerRomaneio(fixture("abate-bandas-boi-mt.pdf.json"));

@@ -679,8 +679,21 @@ function ehTotaisAbate(t: TotaisAbate | TotaisCarga): t is TotaisAbate {
   return "arrobas" in t;
 }
 
+/** What only the reading of the text can tell, which no re-check of the fields could find again. */
+const SO_DA_LEITURA: ReadonlySet<AvisoRomaneio["codigo"]> = new Set(["data_ambigua", "data_invalida", "documento_invalido"]);
+
 /**
- * The cross-checks alone, on fields as they stand (the page re-runs them after the user edits a
+ * The avisos after a person edits one field on the page: the cross-checks on the fields as they
+ * now stand, plus what only the reading could say (two dates, a date that does not exist, a
+ * CPF/CNPJ's check digits), kept until the person edits the field it is about.
+ */
+export function reconferir(l: LeituraRomaneio, campoEditado: string): AvisoRomaneio[] {
+  const mantidos = l.avisos.filter((a) => SO_DA_LEITURA.has(a.codigo) && !a.campos.includes(campoEditado));
+  return [...mantidos, ...conferirLeitura({ ...l, avisos: mantidos })];
+}
+
+/**
+ * The cross-checks alone, on fields as they stand (reconferir re-runs them after the user edits a
  * field). Every relation is checked in integer hundredths/centavos; a document may round to the
  * centésimo or truncate it, and may round arrobas per animal and sum, or round the total.
  */

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { LeituraRomaneio, TotaisAbate, TotaisCarga } from "../../pipeline/domain/publicados.gerados.ts";
-import { CONFIANCA_MINIMA, conferirLeitura, lerRomaneio, nomeDoDesconto, type TextoLido } from "../../pipeline/romaneio/ler.ts";
+import { CONFIANCA_MINIMA, conferirLeitura, lerRomaneio, nomeDoDesconto, reconferir, type TextoLido } from "../../pipeline/romaneio/ler.ts";
 import { acharDocumento, datasNaLinha, digitosOcr, documentoValido, formatarBR, formatarDocumento, numeroBR } from "../../pipeline/romaneio/numeros.ts";
 import { diferencas, numerosErradosEmSilencio } from "./corpus.ts";
 import { br, documentoValido as documentoDoModelo, DOCUMENTOS, esperado } from "./modelos/calculo.ts";
@@ -270,6 +270,19 @@ describe("numerosErradosEmSilencio (the corpus check) can fail", () => {
 
 describe("conferirLeitura", () => {
   const base = (id: string): LeituraRomaneio => ({ ...structuredClone(esperado(doc(id))), confianca: {}, avisos: [] });
+
+  it("reconferir (after an edit on the page) keeps what only the reading could say, until that field is edited", () => {
+    const l = base("abate-grande-boi-ms");
+    const dupla = { codigo: "data_ambigua" as const, mensagem: "duas datas", campos: ["data"] };
+    const cpf = { codigo: "documento_invalido" as const, mensagem: "CPF", campos: ["vendedor.documento"] };
+    l.avisos = [dupla, cpf];
+    (l.totais as TotaisAbate).preco_arroba = 321;
+    // the price edit: the new check fails, the date and document avisos stay
+    const depois = reconferir(l, "totais.preco_arroba");
+    expect(depois.map((a) => a.codigo)).toEqual(["data_ambigua", "documento_invalido", "bruto_preco"]);
+    // the person fixed the date: its aviso goes, the document's stays
+    expect(reconferir({ ...l, avisos: depois }, "data").map((a) => a.codigo)).toEqual(["documento_invalido", "bruto_preco"]);
+  });
 
   it("finds nothing wrong in any corpus document's own numbers", () => {
     for (const d of DOCUMENTOS) expect(conferirLeitura(base(d.id)), d.id).toEqual([]);

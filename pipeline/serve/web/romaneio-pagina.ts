@@ -12,7 +12,7 @@ import type { ComparacaoRomaneio, Desconto, LeituraRomaneio, LinhaAbate, Romanei
 import type { SerieFile } from "../../domain/publicados.ts";
 import { ALL_UFS, UFS } from "../../domain/ufs.ts";
 import { compararRomaneio, seriesDoRomaneio } from "../../romaneio/comparar.ts";
-import { conferirLeitura, CONFIANCA_MINIMA, lerRomaneio } from "../../romaneio/ler.ts";
+import { CONFIANCA_MINIMA, lerRomaneio, reconferir } from "../../romaneio/ler.ts";
 import { criarLeitorNavegador, ErroLeituraNavegador, type Progresso, type ResultadoNavegador } from "../../romaneio/ocr-navegador.ts";
 import { clear, dataBR, el, hojeBrasilia, preco, reaisComSinal } from "./dom.ts";
 
@@ -354,7 +354,7 @@ function editar(input: HTMLInputElement | HTMLSelectElement, mostrarErro: boolea
   }
   // the person's own value is certain
   leitura.confianca[caminho] = 1;
-  leitura.avisos = conferirLeitura(leitura);
+  leitura.avisos = reconferir(leitura, caminho);
   if (caminho === "tipo") montarForm();
   else marcarDuvidas();
   mostrarConferencias();

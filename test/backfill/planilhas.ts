@@ -7,6 +7,7 @@
  * sheet holds.
  */
 import * as XLSX from "@e965/xlsx";
+import { aleatorio } from "../helpers/aleatorio.ts";
 
 export type Valor = number | string | null;
 
@@ -70,18 +71,6 @@ export function diasUteis(desde: string, ate: string): string[] {
     if (d.getUTCDay() !== 0 && d.getUTCDay() !== 6) out.push(d.toISOString().slice(0, 10));
   }
   return out;
-}
-
-/** A deterministic generator (mulberry32), so every run builds the same file. */
-export function aleatorio(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /**

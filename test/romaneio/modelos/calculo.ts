@@ -1,5 +1,6 @@
 import dados from "./dados.json" with { type: "json" };
 import type { LeituraRomaneio, LinhaAbate, TotaisAbate, TotaisCarga, Desconto, Produto, Uf } from "../../../pipeline/domain/publicados.gerados.ts";
+import { aleatorio } from "../../helpers/aleatorio.ts";
 
 /**
  * The numbers of every corpus document, derived from dados.json in integer hundredths (kg, @,
@@ -76,17 +77,6 @@ export function br(h: number, casas: 0 | 1 | 2 = 2): string {
   return `${neg ? "-" : ""}${intTxt}${casas ? "," + frac.slice(0, casas) : ""}`;
 }
 
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function descontos(bruto: number, funrural: number, senar: number, taxa: number | null, nomeTaxa: string, rotuloFun: (p: string) => string, rotuloSenar: (p: string) => string): DescontoDoc[] {
   const out: DescontoDoc[] = [];
   if (funrural) out.push({ nome: "Funrural", rotulo: rotuloFun(br(funrural)), aliquota: funrural, valor: divRound(bruto * funrural, 10000) });
@@ -104,7 +94,7 @@ const ROTULOS: Record<string, { fun: (p: string) => string; senar: (p: string) =
 };
 
 function abate(d: (typeof dados.abate)[number]): AbateDoc {
-  const r = prng(d.semente);
+  const r = aleatorio(d.semente);
   const bandas = d.modelo === "abate-bandas";
   const linhas: LinhaDoc[] = [];
   for (let i = 0; i < d.cabecas; i++) {

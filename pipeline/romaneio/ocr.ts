@@ -85,6 +85,14 @@ const TSX_ESM = pathToFileURL(join(dirname(require.resolve("tsx/package.json")),
 const SCRIPT_PDF = new URL("./ocr-pdf.ts", import.meta.url).href;
 /** V8 heap of a PDF worker: a page's objects fit in far less; a bomb past it kills the thread, not the server. */
 const MEMORIA_PDF_MB = 512;
+/**
+ * pdf.js keeps decoded pixels in ArrayBuffers, outside the V8 heap that resourceLimits caps: a
+ * page with a few dozen images just under the per-image cap grows the process by gigabytes. The
+ * process's resident memory is watched while a PDF is parsed and drawn, and the thread is
+ * terminated when it grows past this budget.
+ */
+export const MEMORIA_EXTERNA_PDF_MB = 1024;
+const VIGIA_MEMORIA_MS = 50;
 
 const TIPOS_IMAGEM = new Set(["image/png", "image/jpeg", "image/webp"]);
 const arred2 = (n: number) => Math.round(n * 100) / 100;
@@ -99,6 +107,8 @@ interface Vaga {
 
 interface ThreadPdf {
   thread: NodeWorker;
+  /** The thread has exited (a late failure between two files, or it could not start). */
+  morto?: boolean;
   /** Rejects the request in progress when the thread dies (an error, out of memory, terminated). */
   falhou?: (e: unknown) => void;
 }
@@ -112,12 +122,16 @@ function novoThreadPdf(): ThreadPdf {
     }),
   };
   t.thread.on("error", (e) => t.falhou?.(e));
-  t.thread.on("exit", (codigo) => t.falhou?.(new Error(`o leitor de PDF terminou (código ${codigo})`)));
+  t.thread.on("exit", (codigo) => {
+    t.morto = true;
+    t.falhou?.(new Error(`o leitor de PDF terminou (código ${codigo})`));
+  });
   return t;
 }
 
 /** One request to a PDF thread; rejects when the thread dies. */
 function pedirPdf(t: ThreadPdf, pedido: PedidoPdf): Promise<RespostaPdf> {
+  if (t.morto) return Promise.reject(new Error("o leitor de PDF não está rodando"));
   return new Promise<RespostaPdf>((resolver, rejeitar) => {
     const aoResponder = (r: RespostaPdf) => {
       t.falhou = undefined;
@@ -261,10 +275,24 @@ export function criarLeitorOcr(opts: OpcoesLeitorOcr = {}): LeitorOcr {
     limite.catch(() => {});
     morte.catch(() => {});
     let trocar = false;
+    let recusado = false;
+    let vigia: NodeJS.Timeout | undefined;
     try {
       let imagens = [bytes];
       let paginas = 1;
       if (pdf) {
+        // a thread that died between two files is replaced before this one is handed to it
+        if (vaga.pdf.morto && !fechado) await substituirPdf(i);
+        const base = process.memoryUsage.rss();
+        const memoria = new Promise<never>((_, rejeitar) => {
+          vigia = setInterval(() => {
+            if (process.memoryUsage.rss() - base <= MEMORIA_EXTERNA_PDF_MB * 1024 * 1024) return;
+            clearInterval(vigia);
+            void vaga.pdf.thread.terminate();
+            rejeitar(new ErroOcr("arquivo_invalido", `o PDF exige memória demais para ser lido (as imagens passam de ${MEMORIA_EXTERNA_PDF_MB} MB)`));
+          }, VIGIA_MEMORIA_MS);
+        });
+        memoria.catch(() => {});
         const pedido = pedirPdf(vaga.pdf, { bytes: bytes.slice(), dpiPdf }).catch((e: unknown) => {
           // the thread died: past its heap limit (the file's fault) or it could not start (ours)
           if ((e as { code?: string }).code === "ERR_WORKER_OUT_OF_MEMORY") {
@@ -272,8 +300,12 @@ export function criarLeitorOcr(opts: OpcoesLeitorOcr = {}): LeitorOcr {
           }
           throw e;
         });
-        const r = await Promise.race([pedido, limite]);
-        if (!r.ok) throw new ErroOcr(r.codigo, r.motivo);
+        const r = await Promise.race([pedido, limite, memoria]);
+        clearInterval(vigia);
+        if (!r.ok) {
+          recusado = true;
+          throw new ErroOcr(r.codigo, r.motivo);
+        }
         paginas = r.paginas;
         if ("linhas" in r) return { texto: juntarPaginas(r.linhas.map((l) => textoDoPdf(l))), paginas };
         imagens = r.imagens;
@@ -283,13 +315,15 @@ export function criarLeitorOcr(opts: OpcoesLeitorOcr = {}): LeitorOcr {
       trabalho.catch(() => {});
       return { texto: await Promise.race([trabalho, limite, morte]), paginas };
     } catch (e) {
-      trocar = true;
+      // a PDF the thread refused itself (a clean answer) leaves the thread usable
+      trocar = !recusado;
       if (e instanceof ErroOcr) throw e;
       // not the file's fault (the engine did not start: language data missing, out of memory):
       // a plain error, which the server answers as its own failure
       throw new Error(`[romaneio] [ocr] o motor de ${etapa === "pdf" ? "PDF" : "OCR"} falhou: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
     } finally {
       clearTimeout(timer);
+      clearInterval(vigia);
       vaga.falhou = undefined;
       // a thread that timed out is still busy, one that failed may be in a bad state: a fresh
       // one takes its place before the slot is handed on. A PDF refused by the PDF thread

@@ -6,7 +6,7 @@ import { performance } from "node:perf_hooks";
 import { deflateSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../pipeline/config.ts";
-import { ErroOcr, criarLeitorOcr, type LeitorOcr } from "../../pipeline/romaneio/ocr.ts";
+import { ErroOcr, MEMORIA_EXTERNA_PDF_MB, criarLeitorOcr, type LeitorOcr } from "../../pipeline/romaneio/ocr.ts";
 import { camadaDeTextoBasta, dimensoesDaImagem, linhasDoPdf, textoDoTesseract, tipoDoArquivo } from "../../pipeline/romaneio/ocr-comum.ts";
 import { gerarCorpus, type DocumentoCorpus } from "./corpus.ts";
 
@@ -264,6 +264,38 @@ describe("criarLeitorOcr", () => {
     // the PDF thread answered cleanly and is still there: both kinds of PDF read afterwards
     expect((await leitor.ler(pdf, "application/pdf")).origem).toBe("pdf_texto");
     expect((await leitor.ler(escaneado, "application/pdf")).texto).toContain("ROMANEIO DE ABATE");
+  }, 120_000);
+
+  it("stops a PDF whose images, each under the cap, add up to gigabytes (pixels live outside the thread's heap limit)", async () => {
+    // ten 7000 × 7000 images on one page, 49 MP each, in a file of a few hundred KB: the thread's
+    // V8 heap limit does not cover decoded pixels; the watch on the process's memory does
+    const pixels = deflateSync(new Uint8Array(7000 * 7000).fill(0xff));
+    const enc = new TextEncoder();
+    const n = 10;
+    const objs: Uint8Array[] = [enc.encode("<< /Type /Catalog /Pages 2 0 R >>"), enc.encode("<< /Type /Pages /Kids [3 0 R] /Count 1 >>")];
+    const desenho = Array.from({ length: n }, (_, k) => `q 50 0 0 50 ${10 + k * 55} 10 cm /Im${k} Do Q`).join("\n");
+    objs.push(enc.encode(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /XObject << ${Array.from({ length: n }, (_, k) => `/Im${k} ${5 + k} 0 R`).join(" ")} >> >> /Contents 4 0 R >>`));
+    objs.push(enc.encode(`<< /Length ${desenho.length} >>\nstream\n${desenho}\nendstream`));
+    for (let k = 0; k < n; k++) {
+      objs.push(Buffer.concat([enc.encode(`<< /Type /XObject /Subtype /Image /Width 7000 /Height 7000 /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode /Length ${pixels.length} >>\nstream\n`), pixels, enc.encode("\nendstream")]));
+    }
+    const partes: Uint8Array[] = [enc.encode("%PDF-1.4\n")];
+    let tamanho = partes[0]!.length;
+    const offsets: number[] = [];
+    objs.forEach((o, i) => {
+      offsets.push(tamanho);
+      const bloco = Buffer.concat([enc.encode(`${i + 1} 0 obj\n`), o, enc.encode("\nendobj\n")]);
+      partes.push(bloco);
+      tamanho += bloco.length;
+    });
+    partes.push(enc.encode(`xref\n0 ${objs.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`).join("")}trailer\n<< /Size ${objs.length + 1} /Root 1 0 R >>\nstartxref\n${tamanho}\n%%EOF\n`));
+    const bomba = new Uint8Array(Buffer.concat(partes));
+    expect(bomba.length).toBeLessThan(2_000_000);
+    const e = await erroDe(leitor.ler(bomba, "application/pdf"));
+    expect(e.codigo).toBe("arquivo_invalido");
+    expect(e.motivo).toBe(`o PDF exige memória demais para ser lido (as imagens passam de ${MEMORIA_EXTERNA_PDF_MB} MB)`);
+    // a fresh PDF thread took the place of the one stopped
+    expect((await leitor.ler(pdf, "application/pdf")).origem).toBe("pdf_texto");
   }, 120_000);
 
   it("renders a scan compressed as JPEG 2000 (/JPXDecode: pdf.js's OpenJPEG wasm, wasmUrl)", async () => {

@@ -346,6 +346,12 @@ export type Produto = keyof typeof PRODUTOS_DECLARADOS;
 /** Every product, in catalogue order (live: registrarProduto appends). */
 export const PRODUTOS: readonly Produto[] = Object.keys(PRODUTOS_DECLARADOS) as Produto[];
 
+/**
+ * What a slaughter settlement (romaneio de abate) sells, by the sex of its animals: the product
+ * whose reference price it is compared with (pipeline/romaneio/ler.ts).
+ */
+export const ABATE_POR_SEXO: Readonly<Record<"M" | "F", Produto>> = { M: "boi_gordo", F: "vaca_gorda" };
+
 /** Each product's traits (live: registrarProduto adds). */
 export const PRODUTO_INFO: Readonly<Record<Produto, ProdutoInfo>> = { ...PRODUTOS_DECLARADOS };
 

@@ -47,8 +47,8 @@ function valorDoCampo(l: LeituraRomaneio, caminho: string): unknown {
 }
 
 /**
- * The series a romaneio is compared with: its product in its UF ("boi_gordo/MS") and the product's
- * national series ("boi_gordo"), as ids to look up in the published tree. Whether such a series
+ * The series a romaneio is compared with: its product in its UF ("{produto}/MS") and the product's
+ * national series ("{produto}"), as ids to look up in the published tree. Whether such a series
  * exists is the tree's answer (a missing file is no reference), not the catalogue's: the catalogue
  * lives in pipeline/sources/, with the parsers, and the browser page must not carry it.
  */

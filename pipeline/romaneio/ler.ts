@@ -1,4 +1,5 @@
 import type { AvisoRomaneio, Desconto, LeituraRomaneio, LinhaAbate, Parte, Produto, TotaisAbate, TotaisCarga, Uf } from "../domain/publicados.gerados.ts";
+import { ABATE_POR_SEXO } from "../domain/products.ts";
 import { acharDocumento, datasNaLinha, digitosOcr, formatarBR, mulDivArredonda, mulDivTrunca, numeroBR, semAcento } from "./numeros.ts";
 
 /**
@@ -423,7 +424,7 @@ const POSTO_EXCLUIDA = 9;
  * the "abate" belongs to the title.
  */
 function postoDaData(antes: string): number {
-  const trechos = antes.split(/\s{3,}|\|/).filter((x) => /[a-z]{3}/.test(x));
+  const trechos = antes.split(/\s{3,}|\|/).filter((x) => /[a-z]{2}/.test(x));
   const rot = (trechos[trechos.length - 1] ?? "").slice(-30);
   if (/venc|pagamento|\bpgto|nascimento|validade|previs|impress/.test(rot)) return POSTO_EXCLUIDA;
   if (/abate|carga|entrada|pesagem|embarque/.test(rot)) return 0;
@@ -443,9 +444,14 @@ export function lerRomaneio(t: TextoLido): LeituraRomaneio {
   let data: string | null = null;
   let dataInvalida: string | null = null;
   const datas: Array<{ i: number; d: ReturnType<typeof datasNaLinha>[number]; posto: number }> = [];
-  tx.linhas.forEach((l, i) => {
-    const ds = datasNaLinha(l);
-    ds.forEach((d, k) => datas.push({ i, d, posto: postoDaData(tx.norm[i]!.slice(k > 0 ? ds[k - 1]!.fim : 0, d.inicio)) }));
+  const datasPorLinha = tx.linhas.map((l) => datasNaLinha(l));
+  datasPorLinha.forEach((ds, i) => {
+    ds.forEach((d, k) => {
+      let antes = tx.norm[i]!.slice(k > 0 ? ds[k - 1]!.fim : 0, d.inicio);
+      // a label alone on the line above its date ("Data do abate" / "05/08/2026")
+      if (k === 0 && !/[a-z]{2}/.test(antes) && i > 0 && datasPorLinha[i - 1]!.length === 0) antes = tx.norm[i - 1]!;
+      datas.push({ i, d, posto: postoDaData(antes) });
+    });
   });
   const candidatas = datas.filter((x) => x.posto < POSTO_EXCLUIDA);
   const melhor = Math.min(...candidatas.map((x) => x.posto));
@@ -521,7 +527,7 @@ export function lerRomaneio(t: TextoLido): LeituraRomaneio {
     const sexos = new Set(linhas.map((x) => x.linha.sexo).filter((s) => s !== null));
     const femea = /\bvacas?\b|\bfemeas?\b|novilhas? gordas?/.test(todo) || (sexos.size === 1 && sexos.has("F"));
     const macho = /\bbois?\b|\bmachos?\b|\bnovilhos?\b/.test(todo) || (sexos.size === 1 && sexos.has("M"));
-    produto = femea && !macho ? "vaca_gorda" : macho && !femea ? "boi_gordo" : null;
+    produto = femea && !macho ? ABATE_POR_SEXO.F : macho && !femea ? ABATE_POR_SEXO.M : null;
     const { campos, descontos } = lerTotais(tx, "abate", lidas.fim);
     totais = {
       cabecas: campos["cabecas"] ? campos["cabecas"].h / 100 : null,

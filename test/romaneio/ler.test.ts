@@ -464,6 +464,14 @@ describe("silent misreads found in review", () => {
     expect(l.confianca["data"]).toBe(1);
   });
 
+  it("reads a label alone on the line above its date, and a short \"Dt\" label", () => {
+    const acima = lerTexto("ROMANEIO DE ABATE\nData do abate\n05/08/2026\nEmissão: 06/08/2026");
+    expect([acima.data, acima.avisos.filter((a) => a.codigo.startsWith("data"))]).toEqual(["2026-08-05", []]);
+    const dt = lerTexto("ROMANEIO DE ABATE\nData: 05/08/2026\nDt: 06/08/2026");
+    expect(dt.avisos.map((a) => a.codigo)).toContain("data_ambigua");
+    expect(dt.confianca["data"]).toBeLessThan(CONFIANCA_MINIMA);
+  });
+
   it("never takes a due, payment or birth date, even after a title with \"abate\"", () => {
     for (const extra of ["Data de pagamento: 20/08/2026", "Romaneio de abate   Vencimento: 20/08/2026", "Vencto.: 20/08/2026", "Nascimento: 20/08/2024", "Previsão de pagamento 20/08/2026"]) {
       const l = lerTexto(compacto([["Romaneio de abate\n", `Romaneio de abate\n${extra}\n`]]));

@@ -292,8 +292,8 @@ function romaneioPath(ref: (file: string, pointer?: string) => Obj): Obj {
         ),
         "500": erro("Falha do próprio servidor (`erro_interno`), por exemplo do motor de OCR; o registro do servidor nomeia só a requisição, nunca o conteúdo. Consome a unidade: o arquivo pode ter sido lido por inteiro antes da falha."),
         "503": comRetry(
-          "Todos os leitores de OCR ocupados e a fila cheia (`ocupado`: o motor recusou o arquivo sem trabalhar nele, e a unidade é devolvida), ou o contador da cota indisponível (`cota_indisponivel`). Não consome a cota.",
-          "Segundos até tentar de novo (5 quando ocupado, 30 sem contador).",
+          "Todos os leitores de OCR ocupados e a fila cheia (`ocupado`: o motor recusou o arquivo sem trabalhar nele, e a unidade é devolvida), o motor de OCR do servidor sem conseguir iniciar (`ocr_indisponivel`: falha do servidor, a unidade é devolvida), ou o contador da cota indisponível (`cota_indisponivel`). Não consome a cota.",
+          "Segundos até tentar de novo (5 quando ocupado, 60 com o motor indisponível, 30 sem contador).",
         ),
         "504": erro("A leitura passou do tempo limite (`tempo_esgotado`; 60 s por padrão, COTACAO_ROMANEIO_TEMPO_S). Consome a unidade: o motor trabalhou o tempo todo."),
       },

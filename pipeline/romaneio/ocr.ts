@@ -43,7 +43,8 @@ export interface LeitorOcr {
   fechar(): Promise<void>;
 }
 
-export type CodigoErroOcr = "tempo_esgotado" | "arquivo_invalido" | "ocupado" | "pdf_invalido";
+/** `indisponivel`: the engine could not start (its language data, its WebAssembly): no work was done on the file. */
+export type CodigoErroOcr = "tempo_esgotado" | "arquivo_invalido" | "ocupado" | "pdf_invalido" | "indisponivel";
 
 /** What the server turns into a JSON error: a stable code and a message in Portuguese. */
 export class ErroOcr extends Error {
@@ -72,6 +73,10 @@ export interface OpcoesLeitorOcr {
   limiarizacoes?: readonly string[];
   /** Bench only: a fixed resolution for scanned PDF pages (default: the scan's own, dpiParaOcr). */
   dpiPdf?: number;
+  /** Tests only: where the language data is (default: the npm package's). */
+  dirLingua?: string;
+  /** How long a Tesseract thread may take to start (load its WebAssembly and data). Default 30 s. */
+  inicioMaximoMs?: number;
 }
 
 
@@ -154,6 +159,8 @@ export function criarLeitorOcr(opts: OpcoesLeitorOcr = {}): LeitorOcr {
   const parametros = { ...PARAMETROS_TESSERACT, ...opts.parametros };
   const rotateAuto = opts.rotateAuto ?? OPCOES_RECONHECER.rotateAuto;
   const dpiPdf = opts.dpiPdf ?? null;
+  const dirLingua = opts.dirLingua ?? DIR_LINGUA;
+  const inicioMaximoMs = opts.inicioMaximoMs ?? 30_000;
   const limiarizacoes = opts.limiarizacoes ?? opts.parametros?.thresholding_method?.split(",") ?? LIMIARIZACOES;
   let fechado = false;
 
@@ -162,15 +169,26 @@ export function criarLeitorOcr(opts: OpcoesLeitorOcr = {}): LeitorOcr {
   const espera: Array<{ dar: (i: number) => void; recusar: (e: unknown) => void }> = [];
 
   function novoWorker(vaga: Vaga): Promise<Worker> {
+    let timer: NodeJS.Timeout | undefined;
+    // tesseract.js never answers when its data cannot be loaded: a start that takes too long failed
+    const desistir = new Promise<never>((_, rejeitar) => {
+      timer = setTimeout(() => rejeitar(new Error(`o motor de OCR não iniciou em ${inicioMaximoMs / 1000} s (dados de língua em ${dirLingua})`)), inicioMaximoMs);
+      timer.unref();
+    });
+    desistir.catch(() => {});
     const p = (async () => {
-      const w = await createWorker(LINGUA_OCR, OEM_LSTM, {
-        langPath: DIR_LINGUA,
+      const iniciando = createWorker(LINGUA_OCR, OEM_LSTM, {
+        langPath: dirLingua,
         cacheMethod: "none",
         gzip: true,
         // without it tesseract.js throws from its message handler (an uncaught exception) when
         // a job is rejected; the job's own promise already carries the error
         errorHandler: () => {},
       });
+      // a late start is ended as soon as it arrives
+      void desistir.catch(() => iniciando.then((w) => w.terminate()).catch(() => {}));
+      const w = await Promise.race([iniciando, desistir]);
+      clearTimeout(timer);
       // A WASM abort inside the thread is an "error" event on the Node Worker: unheard, it
       // would take the whole process down.
       const thread = (w as unknown as { worker?: { on?: (ev: string, f: (e: unknown) => void) => void } }).worker;
@@ -194,11 +212,10 @@ export function criarLeitorOcr(opts: OpcoesLeitorOcr = {}): LeitorOcr {
     const vaga = vagas[i]!;
     const velho = vaga.worker;
     vaga.worker = novoWorker(vaga);
-    try {
-      await (await velho).terminate();
-    } catch {
+    // never wait for a start that may not come: the slot is handed on at once
+    void velho.then((w) => w.terminate()).catch(() => {
       // it never started, or it is already gone
-    }
+    });
   }
 
   async function substituirPdf(i: number): Promise<void> {
@@ -227,7 +244,13 @@ export function criarLeitorOcr(opts: OpcoesLeitorOcr = {}): LeitorOcr {
 
   /** The OCR of the images of one file on the slot's Tesseract thread; stops between passes once `acabou()`. */
   async function ocr(vaga: Vaga, imagens: Uint8Array[], acabou: () => boolean): Promise<TextoLido> {
-    const w = await vaga.worker;
+    let w: Worker;
+    try {
+      w = await vaga.worker;
+    } catch (e) {
+      // the server's fault, before any work on the file: the route gives the unit back
+      throw new ErroOcr("indisponivel", "o motor de OCR deste servidor não pôde iniciar", { cause: e });
+    }
     const paginas: TextoLido[] = [];
     for (const img of imagens) {
       if (acabou()) break;

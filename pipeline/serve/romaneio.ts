@@ -265,7 +265,9 @@ export async function arquivoDaRequisicao(req: Request, contentType: string | un
   return { bytes, tipo: real };
 }
 
-const CODIGOS_OCR = new Set(["tempo_esgotado", "arquivo_invalido", "ocupado", "pdf_invalido"]);
+const CODIGOS_OCR = new Set(["tempo_esgotado", "arquivo_invalido", "ocupado", "pdf_invalido", "indisponivel"]);
+/** seconds a client waits when this server's OCR engine could not start */
+const RETRY_INDISPONIVEL = 60;
 
 /** The engine's own reason ("a imagem é grande demais (…)"): it names the file's shape, never its content. */
 function motivoDoLeitor(err: unknown): string | null {
@@ -282,6 +284,12 @@ export function erroDoLeitor(err: unknown, tempoS: number): unknown {
       return new ErroHttp(504, "tempo_esgotado", `a leitura passou do tempo limite de ${tempoS} s (COTACAO_ROMANEIO_TEMPO_S); tente uma imagem menor ou com menos páginas`);
     case "ocupado":
       return new ErroHttp(503, "ocupado", `todos os leitores estão ocupados e a fila está cheia; tente de novo em ${RETRY_OCUPADO} s`, {}, RETRY_OCUPADO);
+    case "indisponivel": {
+      // the operator must hear it: the cause is the engine's (its data or WebAssembly), never the file's
+      const causa = (err as { cause?: unknown }).cause;
+      console.error(`[romaneio] o motor de OCR não iniciou: ${causa instanceof Error ? causa.message.slice(0, 300) : String(causa).slice(0, 300)}`);
+      return new ErroHttp(503, "ocr_indisponivel", `o leitor de OCR deste servidor não está funcionando; tente de novo em ${RETRY_INDISPONIVEL} s (a cota não foi usada)`, {}, RETRY_INDISPONIVEL);
+    }
     case "pdf_invalido":
       return new ErroHttp(422, "pdf_invalido", motivoDoLeitor(err) ?? "o PDF não pôde ser lido (corrompido, truncado, sem páginas ou protegido)");
     default:
@@ -293,13 +301,14 @@ export function erroDoLeitor(err: unknown, tempoS: number): unknown {
  * The charge rule: whether a reading that failed after its unit was reserved gets the unit back.
  * Only when the engine did no work on the file: `ocupado` (every worker busy and the queue full,
  * or the engine closing), which the engine answers before it decodes or parses anything, PDFs
- * included (it takes a worker's slot first). Everything else is charged: a 504 is a whole time
+ * included (it takes a worker's slot first), and `ocr_indisponivel` (its Tesseract thread could not
+ * start: the server's fault). Everything else is charged: a 504 is a whole time
  * limit of a worker, a 422 from the engine comes from decoding or parsing, and a 500 may come after
  * a full OCR (and a file that makes it happen would otherwise read for free, again and again).
  * What can be refused without decoding is refused before the unit is reserved (conferirImagem).
  */
 export function devolveUnidade(err: unknown): boolean {
-  return err instanceof ErroHttp && err.status === 503 && err.erro === "ocupado";
+  return err instanceof ErroHttp && err.status === 503 && (err.erro === "ocupado" || err.erro === "ocr_indisponivel");
 }
 
 export function simultaneasDemais(max: number): ErroHttp {

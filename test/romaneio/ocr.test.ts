@@ -332,6 +332,21 @@ describe("criarLeitorOcr", () => {
     }
   }, 120_000);
 
+  it("an engine that cannot start (no language data) says so with its own code, indisponivel: no work was done on the file", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "romaneio-sem-dados-"));
+    const quebrado = criarLeitorOcr({ dirLingua: dir, inicioMaximoMs: 3000 });
+    try {
+      const e = await erroDe(quebrado.ler(png, "image/png"));
+      expect([e.codigo, e.motivo]).toEqual(["indisponivel", "o motor de OCR deste servidor não pôde iniciar"]);
+      expect((e.cause as Error).message).toBe(`o motor de OCR não iniciou em 3 s (dados de língua em ${dir})`);
+      // the slot was handed on at once: the next file gets the same answer, not a wait
+      expect((await erroDe(quebrado.ler(png, "image/png"))).codigo).toBe("indisponivel");
+    } finally {
+      await quebrado.fechar();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it("refuses a file when every worker is busy and the queue is full (ocupado)", async () => {
     const pequeno = criarLeitorOcr({ workers: 1, fila: 1 });
     try {

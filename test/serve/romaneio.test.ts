@@ -336,6 +336,20 @@ describe("POST /api/v1/romaneio: the engine's failures", () => {
       expect(await restante(res), codigo).toBe(cobrado ? antes - 1 : antes);
       antes = await restante(res);
     }
+    // an engine that could not start (its language data missing) did no work: 503, the unit given
+    // back, and the operator hears the cause in the log, never anything of the file
+    const erros = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    try {
+      comportamento = () => Promise.reject(Object.assign(erroOcr("indisponivel"), { cause: new Error("por.traineddata.gz: ENOENT") }));
+      const fora = await post(PNG, { "Content-Type": "image/png", "X-API-Key": CHAVE });
+      expect(fora.status).toBe(503);
+      expect(((await fora.json()) as { erro: string }).erro).toBe("ocr_indisponivel");
+      expect(fora.headers.get("retry-after")).toBe("60");
+      expect(await restante(fora)).toBe(antes);
+      expect(erros.mock.calls.flat().join("\n")).toContain("o motor de OCR não iniciou: por.traineddata.gz: ENOENT");
+    } finally {
+      erros.mockRestore();
+    }
     // the engine's own reason reaches the user
     const motivo = "o PDF está protegido por senha";
     comportamento = () => Promise.reject(Object.assign(erroOcr("pdf_invalido"), { motivo }));

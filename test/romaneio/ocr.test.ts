@@ -61,6 +61,12 @@ function pdfDeImagens(paginas: Array<{ w: number; h: number; pixels: Uint8Array;
       ]),
     );
   });
+  return arquivoPdf(objs);
+}
+
+/** A PDF file of these objects (numbered from 1, the first the catalogue), with its cross-reference table. */
+function arquivoPdf(objs: readonly Uint8Array[]): Uint8Array {
+  const enc = new TextEncoder();
   const partes: Uint8Array[] = [enc.encode("%PDF-1.4\n")];
   let tamanho = partes[0]!.length;
   const offsets: number[] = [];
@@ -279,17 +285,7 @@ describe("criarLeitorOcr", () => {
     for (let k = 0; k < n; k++) {
       objs.push(Buffer.concat([enc.encode(`<< /Type /XObject /Subtype /Image /Width 7000 /Height 7000 /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode /Length ${pixels.length} >>\nstream\n`), pixels, enc.encode("\nendstream")]));
     }
-    const partes: Uint8Array[] = [enc.encode("%PDF-1.4\n")];
-    let tamanho = partes[0]!.length;
-    const offsets: number[] = [];
-    objs.forEach((o, i) => {
-      offsets.push(tamanho);
-      const bloco = Buffer.concat([enc.encode(`${i + 1} 0 obj\n`), o, enc.encode("\nendobj\n")]);
-      partes.push(bloco);
-      tamanho += bloco.length;
-    });
-    partes.push(enc.encode(`xref\n0 ${objs.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`).join("")}trailer\n<< /Size ${objs.length + 1} /Root 1 0 R >>\nstartxref\n${tamanho}\n%%EOF\n`));
-    const bomba = new Uint8Array(Buffer.concat(partes));
+    const bomba = arquivoPdf(objs);
     expect(bomba.length).toBeLessThan(2_000_000);
     const e = await erroDe(leitor.ler(bomba, "application/pdf"));
     expect(e.codigo).toBe("arquivo_invalido");

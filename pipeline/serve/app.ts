@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { getRequestListener, type HttpBindings } from "@hono/node-server";
 import { Hono, type Context } from "hono";
@@ -9,7 +9,7 @@ import { PipelineError } from "../domain/errors.ts";
 import { chooseEncoding, FileCache, safePath, type FileEntry } from "./files.ts";
 import { hojeEmBrasilia } from "../simulator/simulator.ts";
 import { ApiError, AVISO, cabecalhoIgnorados, cotacao, type Answer, COTACAO_PARAMS, historico, HISTORICO_PARAMS, parseQuery, simulador, SIMULADOR_PARAMS } from "./query.ts";
-import { clientAddress, Quota, quotaState, seguir, type QuotaCheck, type QuotaOptions, type QuotaStore, type Talvez } from "./quota.ts";
+import { clientAddress, Quota, quotaState, seguir, type QuotaCheck, type QuotaConsumed, type QuotaOptions, type QuotaStore, type Talvez } from "./quota.ts";
 import {
   arquivoDaRequisicao,
   COTA_ROMANEIO_PADRAO,
@@ -40,6 +40,8 @@ export interface ServeOptions {
   now?: () => number;
   /** POST /api/v1/romaneio: its keys, OCR engine and limits; without it every key is refused there (403) */
   romaneio?: OpcoesRomaneio;
+  /** answer ready query answers in plain node:http, before Hono (default true; tests turn it off to compare) */
+  caminhoRapido?: boolean;
 }
 
 export const CACHE_CONTROL = "public, max-age=1800";
@@ -86,6 +88,17 @@ interface Client {
   quota?: QuotaCheck;
   /** an X-API-Key was sent but is not configured, and the route does not need one (static files) */
   keyIgnored?: boolean;
+}
+/** what a ready query answer sends: status, headers and body */
+interface Pronta {
+  status: 200 | 304;
+  headers: HeaderMap;
+  body: string | Buffer | null;
+}
+/** a query route's answers kept ready, by query (what the fast path looks up) */
+interface RotaDeConsulta {
+  params: readonly string[];
+  prepared: Map<string, Prepared>;
 }
 /** a query answer ready to send: its JSON without the closing brace, its ETag and own headers */
 interface Prepared {
@@ -179,6 +192,19 @@ function compressDynamic(body: Buffer, enc: "br" | "gzip"): Buffer {
  * file it came from is unchanged, so a repeated query costs a lookup and a string concatenation.
  */
 export function createApp(opts: ServeOptions): Hono<Env> {
+  return montarServico(opts).app;
+}
+
+/** the plain node:http handler: true when it took the request; `seguinte` is Hono's listener, for what it hands on */
+type CaminhoRapido = (req: IncomingMessage, res: ServerResponse, seguinte: (req: IncomingMessage, res: ServerResponse) => unknown) => boolean;
+
+/** a request header as header() reads it from Node's parsed headers */
+function cabecalho(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v.join(", ") : v;
+}
+
+function montarServico(opts: ServeOptions): { app: Hono<Env>; rapido: CaminhoRapido; respostasRapidas: () => number } {
   const now = opts.now ?? Date.now;
   const files = new FileCache(opts.publicDir, { now });
   const quota: QuotaStore = opts.quotaStore ?? new Quota(opts.quota);
@@ -292,22 +318,29 @@ export function createApp(opts: ServeOptions): Hono<Env> {
       }
     };
 
-  /** a query answer with the client's counter in it, or a 304 when the client has this data */
-  const answer = (c: Context<Env>, q: QuotaCheck, head: string, etag: string, own: HeaderMap): Response => {
+  /**
+   * A query answer with the client's counter in it, or a 304 when the client has this data: the
+   * status, headers and body that both the Hono route and the fast path send.
+   */
+  const pronta = (q: QuotaCheck, head: string, etag: string, own: HeaderMap, inm: string | undefined, accept: string | undefined): Pronta => {
     const headers = { ...baseHeaders(q), ...own };
     if (q.aviso && own[AVISO]) avisar(headers, q.aviso);
     headers.ETag = etag;
     headers["Cache-Control"] = CACHE_CONTROL;
     headers.Vary = "Accept-Encoding, X-API-Key";
-    if (ifNoneMatch(header(c, "if-none-match"), etag)) return new Response(null, { status: 304, headers });
+    if (ifNoneMatch(inm, etag)) return { status: 304, headers, body: null };
     headers["Content-Type"] = JSON_TYPE;
     const body = `${head}"rate_limit":{"diario":${q.limit},"restante":${q.remaining}}}`;
-    const enc = body.length > 1024 ? chooseEncoding(header(c, "accept-encoding")) : null;
+    const enc = body.length > 1024 ? chooseEncoding(accept) : null;
     if (enc) {
       headers["Content-Encoding"] = enc;
-      return new Response(new Uint8Array(compressDynamic(Buffer.from(body), enc)), { status: 200, headers });
+      return { status: 200, headers, body: compressDynamic(Buffer.from(body), enc) };
     }
-    return new Response(body, { status: 200, headers });
+    return { status: 200, headers, body };
+  };
+  const answer = (c: Context<Env>, q: QuotaCheck, head: string, etag: string, own: HeaderMap): Response => {
+    const r = pronta(q, head, etag, own, header(c, "if-none-match"), header(c, "accept-encoding"));
+    return new Response(typeof r.body === "string" || r.body === null ? r.body : new Uint8Array(r.body), { status: r.status, headers: r.headers });
   };
 
   const limiteExcedido = (q: QuotaCheck) =>
@@ -332,8 +365,12 @@ export function createApp(opts: ServeOptions): Hono<Env> {
    * needs no work, so it skips the check: the count itself refuses a client with nothing left
    * (the same 429), in one round trip to a shared store instead of two.
    */
-  const query = (params: readonly string[], handler: (files: FileCache, q: Record<string, string>, ctx: { hoje: string }) => Promise<Answer>) => {
+  const rotasDeConsulta = new Map<string, RotaDeConsulta>();
+  /** the key of a ready answer: what the answer depends on, so cache busters (`_=1732300000`) share one entry; and the day in Brasília (the simulator says how old its price is) */
+  const chavePronta = (hoje: string, known: Record<string, string>, ignorados: readonly string[]) => `${hoje}${JSON.stringify(known)}${ignorados.join("\u0000")}`;
+  const query = (path: string, params: readonly string[], handler: (files: FileCache, q: Record<string, string>, ctx: { hoje: string }) => Promise<Answer>) => {
     const prepared = new Map<string, Prepared>();
+    rotasDeConsulta.set(path, { params, prepared });
     let preparedChars = 0;
     return route((c, client) => {
       const counted = (head: string, etag: string, own: HeaderMap): Talvez<Response> =>
@@ -355,10 +392,8 @@ export function createApp(opts: ServeOptions): Hono<Env> {
         });
       }
       const { q: known, ignorados } = parsed;
-      // keyed by what the answer depends on, so cache busters (`_=1732300000`) share one entry;
-      // and by the day in Brasília: the simulator says how old its price is
       const hoje = hojeAgora(now());
-      const rawQuery = `${hoje}${JSON.stringify(known)}${ignorados.join("\u0000")}`;
+      const rawQuery = chavePronta(hoje, known, ignorados);
       const p = prepared.get(rawQuery);
       if (p && files.isFresh(p.source)) return counted(p.head, p.etag, p.headers);
       return seguir(stateOf(client), (antes) => {
@@ -458,9 +493,9 @@ export function createApp(opts: ServeOptions): Hono<Env> {
     }),
   );
 
-  app.get("/api/v1/cotacao", query(COTACAO_PARAMS, cotacao));
-  app.get("/api/v1/historico", query(HISTORICO_PARAMS, historico));
-  app.get("/api/v1/simulador", query(SIMULADOR_PARAMS, simulador));
+  app.get("/api/v1/cotacao", query("/api/v1/cotacao", COTACAO_PARAMS, cotacao));
+  app.get("/api/v1/historico", query("/api/v1/historico", HISTORICO_PARAMS, historico));
+  app.get("/api/v1/simulador", query("/api/v1/simulador", SIMULADOR_PARAMS, simulador));
 
   // the static tree (it reads the path itself, so route() need not check it first)
   app.get(
@@ -521,7 +556,60 @@ export function createApp(opts: ServeOptions): Hono<Env> {
   // a backstop: route() already answers every failure it sees
   app.onError((err, c) => seguir(peekAddress(c), (q) => failure(c, err, q)));
 
-  return app;
+  /**
+   * The fast path, before Hono: a GET of a query route whose answer is kept ready (and its file
+   * unchanged), from a known key or no key, counted and allowed, is written straight to Node's
+   * response, without the Web Request/Response objects of the adapter (they cost more than the
+   * answer itself). Its headers and body come from `pronta`, as the Hono route's do. Anything
+   * else is handed to Hono whole: HEAD, other paths, an unknown key (401), a query that does not
+   * parse, an answer not ready yet. A count that refuses (429, or 503 with the store down and
+   * fail-closed) counted nothing, so Hono asks again and answers with its own error: the errors
+   * have one writer.
+   */
+  let respostasRapidas = 0;
+  const rapido: CaminhoRapido = (req, res, seguinte) => {
+    if (req.method !== "GET" || opts.caminhoRapido === false) return false;
+    const { path, query: qs } = splitTarget(req.url ?? "");
+    const rota = rotasDeConsulta.get(path);
+    if (!rota) return false;
+    const key = cabecalho(req, "x-api-key");
+    let kind: Client["kind"];
+    let id: string;
+    if (key !== undefined) {
+      id = hashKeyCached(key.trim());
+      if (!keys.has(id)) return false;
+      kind = "key";
+    } else {
+      kind = "ip";
+      id = clientAddress(req.socket.remoteAddress, cabecalho(req, "x-forwarded-for"), trusted);
+    }
+    let parsed: ReturnType<typeof parseQuery>;
+    try {
+      parsed = parseQuery(qs, rota.params);
+    } catch {
+      return false;
+    }
+    const p = rota.prepared.get(chavePronta(hojeAgora(now()), parsed.q, parsed.ignorados));
+    if (!p || !files.isFresh(p.source)) return false;
+    const enviar = (q: QuotaConsumed): void => {
+      if (q.indisponivel || !q.allowed) {
+        void seguinte(req, res);
+        return;
+      }
+      const r = pronta(q, p.head, p.etag, p.headers, cabecalho(req, "if-none-match"), cabecalho(req, "accept-encoding"));
+      if (r.body !== null) r.headers["Content-Length"] = String(Buffer.byteLength(r.body));
+      res.writeHead(r.status, r.headers);
+      res.end(r.body ?? undefined);
+      respostasRapidas++;
+    };
+    const q = quota.consume(kind, id, now());
+    // a store that failed (the primary's channel closed) answered nothing: Hono asks again and reports it
+    if (q instanceof Promise) q.then(enviar, () => void seguinte(req, res)).catch((err: unknown) => res.destroy(err as Error));
+    else enviar(q);
+    return true;
+  };
+
+  return { app, rapido, respostasRapidas: () => respostasRapidas };
 }
 
 const RAW_HEADERS = "Content-Type: application/json; charset=utf-8\r\nAccess-Control-Allow-Origin: *\r\nCache-Control: no-store\r\nConnection: close\r\n";
@@ -535,6 +623,8 @@ export interface RunningServer {
   server: Server;
   url: string;
   port: number;
+  /** answers the fast path wrote (tests check it was taken) */
+  respostasRapidas(): number;
   close(): Promise<void>;
 }
 
@@ -575,8 +665,9 @@ export interface TemposServidor {
  * does one that took too long to arrive (408).
  */
 export async function startServer(opts: ServeOptions & { port?: number; host?: string; tempos?: TemposServidor }): Promise<RunningServer> {
-  const app = createApp(opts);
-  const listener = getRequestListener(app.fetch, {
+  const servico = montarServico(opts);
+  const app = servico.app;
+  const hono = getRequestListener(app.fetch, {
     errorHandler: (err) => {
       // the adapter refuses a request it cannot turn into a URL; its messages are in English
       const m = (err as Error).message;
@@ -596,7 +687,9 @@ export async function startServer(opts: ServeOptions & { port?: number; host?: s
       keepAliveTimeout: 5_000,
       ...(opts.tempos?.verificacaoMs ? { connectionsCheckingInterval: opts.tempos.verificacaoMs } : {}),
     },
-    listener,
+    (req, res) => {
+      if (!servico.rapido(req, res, hono)) void hono(req, res);
+    },
   );
   server.on("clientError", (err: NodeJS.ErrnoException, socket: Socket) => {
     if (err.code === "ECONNRESET" || !socket.writable) {
@@ -628,6 +721,7 @@ export async function startServer(opts: ServeOptions & { port?: number; host?: s
   return {
     server,
     port,
+    respostasRapidas: servico.respostasRapidas,
     url: `http://${shownHost}:${port}/`,
     close: () =>
       new Promise<void>((resolve) => {

@@ -4,6 +4,7 @@ import { PipelineError } from "../domain/errors.ts";
 import { startServer, type ServeOptions } from "./app.ts";
 import { Quota, type QuotaOptions, type QuotaStore } from "./quota.ts";
 import { PrimaryQuota, servirCotaNoPrimario } from "./quota-cluster.ts";
+import { QuotaEmLotes } from "./quota-lotes.ts";
 import { RedisQuota, validarRedisUrl, type FalhaRedis } from "./quota-redis.ts";
 import { COTA_ROMANEIO_PADRAO, MAX_MB_PADRAO, SIMULTANEAS_PADRAO, TEMPO_S_PADRAO, type Leitor } from "./romaneio.ts";
 
@@ -142,9 +143,10 @@ async function criarLeitorPadrao(c: ConfigRomaneio): Promise<Leitor> {
   return criarLeitorOcr({ workers: c.workers, tempoLimiteMs: c.tempoS * 1000 });
 }
 
+/** a shared store counts keys in leases (./quota-lotes.ts): most of a key's requests then cost no round trip */
 async function loja(inst: Instancia, emCluster: boolean): Promise<QuotaStore> {
-  if (inst.redis) return new RedisQuota({ ...inst.quota, ...inst.redis, log: inst.erro }).conectar();
-  return emCluster ? new PrimaryQuota() : new Quota(inst.quota);
+  if (inst.redis) return new QuotaEmLotes(await new RedisQuota({ ...inst.quota, ...inst.redis, log: inst.erro }).conectar());
+  return emCluster ? new QuotaEmLotes(new PrimaryQuota()) : new Quota(inst.quota);
 }
 
 /** One process, as `npm start` has always served (the store: memory, or Redis when configured); or a worker's server. */

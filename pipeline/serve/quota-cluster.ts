@@ -1,5 +1,5 @@
 import cluster, { type Worker } from "node:cluster";
-import { quotaState, type Quota, type QuotaCheck, type QuotaConsumed, type QuotaStore } from "./quota.ts";
+import { quotaState, type Quota, type QuotaCheck, type QuotaConsumed, type QuotaLote, type QuotaStore } from "./quota.ts";
 
 /**
  * The quota of a cluster without Redis (`npm start -- --workers N`): the primary holds the one
@@ -8,10 +8,13 @@ import { quotaState, type Quota, type QuotaCheck, type QuotaConsumed, type Quota
  * one turn of its event loop travel as one message and come back as one (under load, dozens of
  * requests share a round trip instead of paying a pipe write and a wake-up each).
  */
-/** [id, 1 = consume | 0 = peek | 2 = refund, 1 = key | 0 = ip, client id, ms, the call's limit (-1: the kind's)] */
-type Pergunta = [number, 0 | 1 | 2, 0 | 1, string, number, number];
-/** [id, limit, used, 1 = allowed | 0 = refused (peek: 1)] */
-type Resposta = [number, number, number, 0 | 1];
+/**
+ * [id, 1 = consume | 0 = peek | 2 = refund | 3 = lease | 4 = give a lease's units back, 1 = key | 0 = ip,
+ * client id, ms, the call's limit (-1: the kind's; 3 and 4: how many units)]
+ */
+type Pergunta = [number, 0 | 1 | 2 | 3 | 4, 0 | 1, string, number, number];
+/** [id, limit, used, 1 = allowed | 0 = refused (peek: 1), units counted (a lease's; else 1 when allowed)] */
+type Resposta = [number, number, number, 0 | 1, number];
 interface Lote {
   cota: "perguntas" | "respostas";
   itens: (Pergunta | Resposta)[];
@@ -28,11 +31,17 @@ export function servirCotaNoPrimario(quota: Quota): () => void {
     const itens: Resposta[] = [];
     for (const [id, op, k, cliente, agora, lim] of m.itens as Pergunta[]) {
       const kind = k === 1 ? "key" : "ip";
-      const limite = lim >= 0 ? lim : undefined;
+      if (op === 3 && kind === "key") {
+        const e = quota.reservar("key", cliente, agora, lim);
+        itens.push([id, e.limit, e.used, e.allowed ? 1 : 0, e.concedidas]);
+        continue;
+      }
+      const limite = lim >= 0 && op !== 4 ? lim : undefined;
       if (op === 2) quota.refund(kind, cliente, agora);
+      if (op === 4 && kind === "key") quota.devolver("key", cliente, agora, lim);
       // a refund's answer is the state after it (the worker only waits for it)
       const e = op === 1 ? quota.consume(kind, cliente, agora, limite) : { ...quota.peek(kind, cliente, agora, limite), allowed: true };
-      itens.push([id, e.limit, e.used, e.allowed ? 1 : 0]);
+      itens.push([id, e.limit, e.used, e.allowed ? 1 : 0, op === 1 && e.allowed ? 1 : 0]);
     }
     if (worker.isConnected()) worker.send({ cota: "respostas", itens } satisfies Lote);
   };
@@ -42,7 +51,7 @@ export function servirCotaNoPrimario(quota: Quota): () => void {
 
 interface Pendente {
   agora: number;
-  resolve: (e: QuotaConsumed) => void;
+  resolve: (e: QuotaLote) => void;
   reject: (e: Error) => void;
 }
 
@@ -53,11 +62,11 @@ export class PrimaryQuota implements QuotaStore {
   private lote: Pergunta[] = [];
   private readonly onMessage = (m: unknown) => {
     if (!eLote(m, "respostas")) return;
-    for (const [id, limit, used, allowed] of m.itens as Resposta[]) {
+    for (const [id, limit, used, allowed, concedidas] of m.itens as Resposta[]) {
       const p = this.pendentes.get(id);
       if (!p) continue;
       this.pendentes.delete(id);
-      p.resolve({ ...quotaState(limit, used, p.agora), allowed: allowed === 1 });
+      p.resolve({ ...quotaState(limit, used, p.agora), allowed: allowed === 1, concedidas });
     }
   };
   private readonly onDisconnect = () => this.falhar(new Error("o processo primário do cluster não responde (canal IPC fechado)"));
@@ -83,7 +92,7 @@ export class PrimaryQuota implements QuotaStore {
     }
   }
 
-  private perguntar(op: 0 | 1 | 2, kind: "key" | "ip", cliente: string, agora: number, limite = -1): Promise<QuotaConsumed> {
+  private perguntar(op: Pergunta[1], kind: "key" | "ip", cliente: string, agora: number, limite = -1): Promise<QuotaLote> {
     return new Promise((resolve, reject) => {
       const id = ++this.seq;
       this.pendentes.set(id, { agora, resolve, reject });
@@ -102,6 +111,14 @@ export class PrimaryQuota implements QuotaStore {
 
   async refund(kind: "key" | "ip", id: string, nowMs: number): Promise<void> {
     await this.perguntar(2, kind, id, nowMs);
+  }
+
+  reservar(kind: "key", id: string, nowMs: number, n: number): Promise<QuotaLote> {
+    return this.perguntar(3, kind, id, nowMs, n);
+  }
+
+  async devolver(kind: "key", id: string, nowMs: number, n: number): Promise<void> {
+    await this.perguntar(4, kind, id, nowMs, n);
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,6 @@
 import { Redis } from "ioredis";
 import { PipelineError } from "../domain/errors.ts";
-import { Quota, quotaDay, quotaState, type QuotaCheck, type QuotaConsumed, type QuotaOptions, type QuotaStore } from "./quota.ts";
+import { FOLGA_LOTE, Quota, quotaDay, quotaState, type QuotaCheck, type QuotaConsumed, type QuotaLote, type QuotaOptions, type QuotaStore } from "./quota.ts";
 
 /**
  * Quota counters in Redis/Valkey (COTACAO_REDIS_URL), shared by every instance that points at it:
@@ -54,9 +54,29 @@ if used <= 0 then return 0 end
 return redis.call('DECR', KEYS[1])
 `;
 
+// a lease (./quota-lotes.ts): up to ARGV[3] units, at most 1/ARGV[4] of what is left, at least one
+const RESERVAR = `
+local used = tonumber(redis.call('GET', KEYS[1]) or '0')
+local limit = tonumber(ARGV[1])
+if used >= limit then return {0, used} end
+local n = math.max(1, math.min(tonumber(ARGV[3]), math.floor((limit - used) / tonumber(ARGV[4]))))
+used = redis.call('INCRBY', KEYS[1], n)
+redis.call('EXPIREAT', KEYS[1], ARGV[2])
+return {n, used}
+`;
+
+// a lease's unspent units back: never below zero, never a counter that is gone
+const DEVOLVER_LOTE = `
+local used = tonumber(redis.call('GET', KEYS[1]) or '0')
+if used <= 0 then return 0 end
+return redis.call('DECRBY', KEYS[1], math.min(used, tonumber(ARGV[1])))
+`;
+
 type RedisComCota = Redis & {
   cotaConsumir(key: string, limit: number, expireAt: number): Promise<[number, number]>;
   cotaDevolver(key: string): Promise<number>;
+  cotaReservar(key: string, limit: number, expireAt: number, n: number, folga: number): Promise<[number, number]>;
+  cotaDevolverLote(key: string, n: number): Promise<number>;
 };
 
 /** Checks COTACAO_REDIS_URL: redis:// or rediss://, a host, an optional numeric database. */
@@ -127,6 +147,8 @@ export class RedisQuota implements QuotaStore {
     }) as RedisComCota;
     this.redis.defineCommand("cotaConsumir", { numberOfKeys: 1, lua: CONSUMIR });
     this.redis.defineCommand("cotaDevolver", { numberOfKeys: 1, lua: DEVOLVER });
+    this.redis.defineCommand("cotaReservar", { numberOfKeys: 1, lua: RESERVAR });
+    this.redis.defineCommand("cotaDevolverLote", { numberOfKeys: 1, lua: DEVOLVER_LOTE });
     this.redis.on("error", (err) => this.queda(err));
     // a server that dies closes the connection before any command fails: that is the outage's start
     this.redis.on("close", () => this.queda(new Error("conexão fechada")));
@@ -200,6 +222,36 @@ export class RedisQuota implements QuotaStore {
     } catch (err) {
       this.queda(err);
       return this.consumeLocal(kind, id, nowMs, limite);
+    }
+  }
+
+  /** a lease; with Redis out of reach, the answer of `consume` (one unit, counted locally, never leased) */
+  async reservar(kind: "key", id: string, nowMs: number, n: number): Promise<QuotaLote> {
+    if (!this.pronto()) return this.umaDoLocal(kind, id, nowMs);
+    const limit = this.keyLimit;
+    try {
+      const [g, used] = await this.redis.cotaReservar(this.chave(kind, id, nowMs), limit, quotaState(limit, 0, nowMs).reset, n, FOLGA_LOTE);
+      if (this.fora) this.volta();
+      return { ...quotaState(limit, used, nowMs), allowed: g > 0, concedidas: g };
+    } catch (err) {
+      this.queda(err);
+      return this.umaDoLocal(kind, id, nowMs);
+    }
+  }
+
+  private umaDoLocal(kind: "key", id: string, nowMs: number): QuotaLote {
+    const q = this.consumeLocal(kind, id, nowMs, undefined);
+    return { ...q, concedidas: q.allowed ? 1 : 0 };
+  }
+
+  /** a lease's unspent units back; dropped when Redis cannot take them (the client then loses them: never the other way) */
+  async devolver(kind: "key", id: string, nowMs: number, n: number): Promise<void> {
+    if (!this.pronto()) return;
+    try {
+      await this.redis.cotaDevolverLote(this.chave(kind, id, nowMs), n);
+      if (this.fora) this.volta();
+    } catch (err) {
+      this.queda(err);
     }
   }
 

@@ -66,7 +66,26 @@ export interface QuotaStore {
    * outage is given back where it was counted. A count never goes below zero.
    */
   refund(kind: "key" | "ip", id: string, nowMs: number, cobranca?: QuotaConsumed): Talvez<void>;
+  /**
+   * A key's requests counted several at once (./quota-lotes.ts spends them without asking again):
+   * up to `n`, but never more than 1/FOLGA_LOTE of what the key has left, and one when that is less
+   * than two (a small quota is counted one by one, exactly); `concedidas` is how many were counted
+   * (0 when refused), `used` the count after them.
+   */
+  reservar?(kind: "key", id: string, nowMs: number, n: number): Talvez<QuotaLote>;
+  /** gives back `n` units of a lease that were not spent, to the day they were counted in; never below zero */
+  devolver?(kind: "key", id: string, nowMs: number, n: number): Talvez<void>;
   close?(): Promise<void>;
+}
+
+export type QuotaLote = QuotaConsumed & { concedidas: number };
+
+/** a lease is at most this fraction of what a key has left, so the units other workers hold stay small beside it */
+export const FOLGA_LOTE = 64;
+
+/** how many units a lease of up to `n` gets when `restante` are left (at least 1) */
+export function tamanhoDoLote(n: number, restante: number): number {
+  return Math.max(1, Math.min(n, Math.floor(restante / FOLGA_LOTE)));
 }
 
 /** `f(v)`, at once when `v` is already there, else when it arrives. */
@@ -200,6 +219,24 @@ export class Quota implements QuotaStore {
       now = this.sketchAdd(id);
     }
     return { ...this.state(limit, now, nowMs), allowed: true };
+  }
+
+  reservar(kind: "key", id: string, nowMs: number, n: number): QuotaLote {
+    this.roll(nowMs);
+    const limit = this.keyLimit;
+    const used = this.used(kind, id);
+    if (used >= limit) return { ...this.state(limit, used, nowMs), allowed: false, concedidas: 0 };
+    const g = tamanhoDoLote(n, limit - used);
+    this.keys.set(id, used + g);
+    return { ...this.state(limit, used + g, nowMs), allowed: true, concedidas: g };
+  }
+
+  devolver(_kind: "key", id: string, nowMs: number, n: number): void {
+    if (Math.floor(nowMs / DAY_MS) !== this.day) return;
+    const used = this.keys.get(id);
+    if (used === undefined) return;
+    if (used > n) this.keys.set(id, used - n);
+    else this.keys.delete(id);
   }
 
   /**

@@ -1,15 +1,25 @@
 /**
  * `npm start -- --workers N` without the build, for the cluster tests (the build is start's own
  * test): tsx test/serve/cluster-child.ts PUBLIC_DIR --workers N, with COTACAO_COTA_DIARIA and
- * COTACAO_REDIS_URL read as start reads them. The primary prints {"worker": pid} for each worker
+ * COTACAO_REDIS_URL read as start reads them (and COTACAO_API_KEYS, with COTACAO_TESTE_LIMITE_CHAVE
+ * as their daily limit: the leases of a key's quota are tested with a small one). The primary prints {"worker": pid} for each worker
  * that comes online and {"url": ...} once all listen.
  */
 import cluster from "node:cluster";
+import { keysFromEnv } from "../../pipeline/serve/app.ts";
 import { lerCota, lerRedis, lerWorkers, servirCluster } from "../../pipeline/serve/cluster.ts";
 
 const [publicDir, ...rest] = process.argv.slice(2);
 if (!publicDir) throw new Error("uso: cluster-child.ts PUBLIC_DIR --workers N");
 const workers = lerWorkers(rest) ?? 2;
 if (cluster.isPrimary) cluster.on("online", (w) => console.log(JSON.stringify({ worker: w.process.pid })));
-const s = await servirCluster({ serve: { publicDir, port: 0, host: "127.0.0.1", trustedProxies: 1 }, quota: lerCota(), redis: lerRedis() }, workers);
+const limiteChave = process.env.COTACAO_TESTE_LIMITE_CHAVE;
+const s = await servirCluster(
+  {
+    serve: { publicDir, port: 0, host: "127.0.0.1", trustedProxies: 1, apiKeys: keysFromEnv() },
+    quota: { ...lerCota(), ...(limiteChave ? { keyLimit: Number(limiteChave) } : {}) },
+    redis: lerRedis(),
+  },
+  workers,
+);
 if (cluster.isPrimary) console.log(JSON.stringify({ url: s.url }));

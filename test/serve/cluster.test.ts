@@ -118,6 +118,35 @@ describe.each([
   }, 90_000);
 });
 
+describe.each([
+  ["the primary", {}],
+  ["Redis", { redis: true }],
+])("--workers 2, a key's quota leased through %s", (_nome, modo: { redis?: boolean }) => {
+  it("serves exactly the key's limit across the workers, then 429", async () => {
+    const key = modo.redis ? "chave-lotes-redis" : "chave-lotes-primario";
+    const c = await iniciar({ COTACAO_API_KEYS: key, COTACAO_TESTE_LIMITE_CHAVE: "200", ...(modo.redis ? { COTACAO_REDIS_URL: redis.url } : {}) });
+    const uma = () =>
+      fetch(`${c.url}api/v1/cotacao?uf=MS`, { headers: { "X-API-Key": key, Connection: "close" } }).then(async (r) => {
+        await r.arrayBuffer();
+        return { status: r.status, restante: Number(r.headers.get("x-ratelimit-remaining")) };
+      });
+    const rs: { status: number; restante: number }[] = [await uma()];
+    if (modo.redis) {
+      // the first request took a lease of 3 (200 / 64), not one unit
+      const { Redis } = await import("ioredis");
+      const r = new Redis(redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+      await r.connect();
+      expect(Number(await r.get((await r.keys("cotacao:cota:*:chave:*"))[0]!))).toBe(3);
+      r.disconnect();
+    }
+    for (let i = 1; i < 215; i++) rs.push(await uma());
+    expect(rs.map((r) => r.status)).toEqual([...Array(200).fill(200), ...Array(15).fill(429)]);
+    expect(rs[0]!.restante).toBe(199);
+    expect(rs.every((r) => r.restante >= 0 && r.restante < 200)).toBe(true);
+    expect(await parar(c)).toBe(0);
+  }, 90_000);
+});
+
 describe("start's options", () => {
   it("reads --workers, COTACAO_WORKERS, COTACAO_REDIS_FALHA and COTACAO_COTA_DIARIA, refusing nonsense in Portuguese", () => {
     expect(lerWorkers([], {})).toBeUndefined();

@@ -1,0 +1,144 @@
+/**
+ * The fast path (plain node:http for ready query answers) answers exactly as the Hono route does:
+ * two servers over the same site, one with the fast path off, get the same requests in the same
+ * order, each with its own store, and every answer must match byte for byte (status, headers but
+ * Date, body), with the quota in memory, in a live Redis, and with Redis down (open and closed).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer, type RunningServer } from "../../pipeline/serve/app.ts";
+import { Quota, type QuotaStore } from "../../pipeline/serve/quota.ts";
+import { QuotaEmLotes } from "../../pipeline/serve/quota-lotes.ts";
+import { RedisQuota } from "../../pipeline/serve/quota-redis.ts";
+import { rawRequest } from "./http.ts";
+import { freePort, startRedis, type RedisDeTeste } from "./redis.ts";
+import { buildTestSite } from "./site.ts";
+
+const KEY = "chave-rapida-0123456789";
+const clock = Date.parse("2026-09-27T12:00:00Z");
+let site: Awaited<ReturnType<typeof buildTestSite>>;
+let redis: RedisDeTeste;
+const abertos: { close(): Promise<void> }[] = [];
+
+beforeAll(async () => {
+  [site, redis] = await Promise.all([buildTestSite(), startRedis()]);
+}, 120_000);
+
+afterAll(async () => {
+  for (const a of abertos.reverse()) await a.close().catch(() => undefined);
+  await redis?.cleanup();
+  await site?.cleanup();
+});
+
+interface Pedido {
+  metodo?: string;
+  path: string;
+  headers?: Record<string, string>;
+}
+
+function bruto(p: Pedido): string {
+  const extra = Object.entries(p.headers ?? {})
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join("");
+  return `${p.metodo ?? "GET"} ${p.path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n${extra}\r\n`;
+}
+
+async function servidor(store: QuotaStore, caminhoRapido: boolean): Promise<RunningServer> {
+  const srv = await startServer({ publicDir: site.publicDir, apiKeys: [KEY], trustedProxies: 1, now: () => clock, quotaStore: store, caminhoRapido });
+  abertos.push({ close: async () => (await srv.close(), await store.close?.()) });
+  return srv;
+}
+
+const ip = (n: number) => ({ "X-Forwarded-For": `203.0.113.${n}` });
+const chave = { "X-API-Key": KEY };
+
+/** the table: every query answer repeated, so the second and later ones can take the fast path */
+function tabela(etag: string): Pedido[] {
+  const t: Pedido[] = [];
+  const duas = (p: Pedido) => t.push(p, p, p);
+  duas({ path: "/api/v1/cotacao?uf=MS", headers: chave });
+  duas({ path: "/api/v1/cotacao?uf=MS", headers: ip(1) });
+  duas({ path: "/api/v1/cotacao?uf=PI&_=1732300000&cidade=Maring%C3%A1", headers: ip(2) });
+  duas({ path: "/api/v1/cotacao?produto=boi_gordo&uf=mt", headers: chave });
+  duas({ path: "/api/v1/cotacao", headers: chave });
+  duas({ path: "/api/v1/cotacao?uf=MS", headers: { ...chave, "Accept-Encoding": "gzip" } });
+  duas({ path: "/api/v1/cotacao?produto=boi_gordo&uf=mt", headers: { ...chave, "Accept-Encoding": "br;q=1, gzip;q=0.5" } });
+  duas({ path: "/api/v1/cotacao?uf=MS", headers: { ...chave, "If-None-Match": etag } });
+  duas({ path: "/api/v1/cotacao?uf=MS", headers: { ...chave, "If-None-Match": 'W/"outro"' } });
+  duas({ metodo: "HEAD", path: "/api/v1/cotacao?uf=MS", headers: chave });
+  duas({ path: "/api/v1/cotacao?uf=XX", headers: chave });
+  duas({ path: "/api/v1/cotacao?produto=nada", headers: chave });
+  duas({ path: "/api/v1/cotacao?uf=MS&uf=SP", headers: chave });
+  duas({ path: "/api/v1/cotacao?uf=MS", headers: { "X-API-Key": "chave-errada" } });
+  duas({ path: "/api/v1/historico?produto=boi_gordo&uf=MS&de=2026-01-01", headers: chave });
+  duas({ path: "/api/v1/simulador?produto=boi_gordo&uf=MS&cabecas=10&peso_vivo_kg=540&rendimento_pct=52", headers: chave });
+  duas({ path: "/api/v1/cotacao/?uf=MS", headers: chave });
+  duas({ path: "/api/v1/cotacao/uf/MS.json", headers: chave });
+  // an address with 3 a day: the 4th and later answers are 429, on either path
+  for (let i = 0; i < 5; i++) t.push({ path: "/api/v1/cotacao?uf=SP", headers: ip(3) });
+  return t;
+}
+
+type Resposta = Awaited<ReturnType<typeof rawRequest>>;
+
+function semData(r: Resposta) {
+  const { date: _d, ...headers } = r.headers;
+  return { status: r.status, headers, body: r.bytes.toString("base64") };
+}
+
+/** sends the table to both servers, one request at a time, and compares every answer */
+async function comparar(lento: RunningServer, rapido: RunningServer): Promise<Resposta[]> {
+  const primeira = await rawRequest(lento.port, bruto({ path: "/api/v1/cotacao?uf=MS", headers: ip(9) }));
+  await rawRequest(rapido.port, bruto({ path: "/api/v1/cotacao?uf=MS", headers: ip(9) }));
+  const etag = primeira.headers.etag ?? 'W/"sem-etag"';
+  const out: Resposta[] = [];
+  for (const p of tabela(etag)) {
+    const a = await rawRequest(lento.port, bruto(p));
+    const b = await rawRequest(rapido.port, bruto(p));
+    expect(semData(b), `${p.metodo ?? "GET"} ${p.path} ${JSON.stringify(p.headers)}`).toEqual(semData(a));
+    out.push(a);
+  }
+  expect(lento.respostasRapidas()).toBe(0);
+  return out;
+}
+
+describe("fast path: the same answers as the Hono route", () => {
+  it("with the quota in memory: answers, 304, compression, errors, HEAD, unknown key, 429", async () => {
+    const lento = await servidor(new Quota({ freeLimit: 3, keyLimit: 1000 }), false);
+    const rapido = await servidor(new Quota({ freeLimit: 3, keyLimit: 1000 }), true);
+    const rs = await comparar(lento, rapido);
+    // the table has what it claims to have, and the fast path did answer much of it
+    for (const status of [200, 304, 400, 401, 404, 429]) expect(rs.map((r) => r.status)).toContain(status);
+    expect(rs.some((r) => r.headers["content-encoding"] === "gzip")).toBe(true);
+    expect(rs.some((r) => r.headers["content-encoding"] === "br")).toBe(true);
+    expect(rs.some((r) => r.headers["x-cotacao-aviso"] === "sem-serie-estadual; uf=PI")).toBe(true);
+    expect(rs.some((r) => r.headers["x-cotacao-parametros-ignorados"] === "_,cidade")).toBe(true);
+    expect(rapido.respostasRapidas()).toBeGreaterThanOrEqual(20);
+  });
+
+  it("with the quota in Redis, leased for the key", async () => {
+    const store = (prefixo: string) => new RedisQuota({ url: redis.url, freeLimit: 3, keyLimit: 1000, prefixo, log: () => undefined }).conectar();
+    const lento = await servidor(new QuotaEmLotes(await store("rapido:a")), false);
+    const rapido = await servidor(new QuotaEmLotes(await store("rapido:b")), true);
+    await comparar(lento, rapido);
+    expect(rapido.respostasRapidas()).toBeGreaterThanOrEqual(20);
+  });
+
+  for (const falha of ["abrir", "fechar"] as const) {
+    it(`with Redis down, failing ${falha === "abrir" ? "open (a local count, said in X-Cotacao-Aviso)" : "closed (503)"}`, async () => {
+      const porta = await freePort();
+      const store = () => new RedisQuota({ url: `redis://127.0.0.1:${porta}`, freeLimit: 3, keyLimit: 1000, falha, timeoutMs: 50, log: () => undefined }).conectar();
+      const lento = await servidor(new QuotaEmLotes(await store()), false);
+      const rapido = await servidor(new QuotaEmLotes(await store()), true);
+      const rs = await comparar(lento, rapido);
+      if (falha === "abrir") {
+        expect(rs.some((r) => r.status === 200 && r.headers["x-cotacao-aviso"] === "cota-local; redis-indisponivel")).toBe(true);
+        expect(rs.some((r) => r.headers["x-cotacao-aviso"] === "sem-serie-estadual; uf=PI, cota-local; redis-indisponivel")).toBe(true);
+        expect(rapido.respostasRapidas()).toBeGreaterThanOrEqual(20);
+      } else {
+        expect(rs.filter((r) => r.status === 503).length).toBeGreaterThan(10);
+        // only the static file is served
+        expect(rs.filter((r) => r.status === 200).length).toBe(3);
+      }
+    });
+  }
+});

@@ -81,12 +81,30 @@ const celula = (v: number | string | undefined): string => (v === undefined ? ""
  * fixed order, each only if some day has it (valor_usd for CEPEA; for Scot the reference
  * praça's 30 days, base, Funrural, Senar and trend). The praças are in their own file.
  */
+const EXTRAS = ["valor_usd", ...EXTRAS_PRACA] as const;
+
 export function colunasHistorico(historico: readonly HistoricoEntry[]): string[] {
-  const extras: string[] = [];
-  for (const k of ["valor_usd", ...EXTRAS_PRACA] as const) {
-    if (historico.some((e) => e[k] !== undefined)) extras.push(k);
+  // one pass with named reads (a read by a computed key per day and per column was most of it)
+  let usd = false;
+  let v30 = false;
+  let base = false;
+  let fa = false;
+  let f30 = false;
+  let sa = false;
+  let s30 = false;
+  let tend = false;
+  for (const e of historico) {
+    if (e.valor_usd !== undefined) usd = true;
+    if (e.valor_30d !== undefined) v30 = true;
+    if (e.base_sp !== undefined) base = true;
+    if (e.funrural_avista !== undefined) fa = true;
+    if (e.funrural_30d !== undefined) f30 = true;
+    if (e.senar_avista !== undefined) sa = true;
+    if (e.senar_30d !== undefined) s30 = true;
+    if (e.tendencia !== undefined) tend = true;
   }
-  return ["data", "valor", "unidade", ...extras];
+  const tem: Record<(typeof EXTRAS)[number], boolean> = { valor_usd: usd, valor_30d: v30, base_sp: base, funrural_avista: fa, funrural_30d: f30, senar_avista: sa, senar_30d: s30, tendencia: tend };
+  return ["data", "valor", "unidade", ...EXTRAS.filter((k) => tem[k])];
 }
 
 /** A series' history as a table: one line per day, oldest first, the unit on every line. */

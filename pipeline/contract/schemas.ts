@@ -22,6 +22,7 @@ import type { PorSchema } from "../domain/publicados.gerados.ts";
 import { isUF, type UF } from "../domain/ufs.ts";
 import { SOURCES } from "../sources/index.ts";
 import { checarAgregado, checarSerie } from "./checks.ts";
+import { isDataValida } from "./data.ts";
 import { linha, problemasDoAjv, type Problema } from "./messages.ts";
 import { CHAVE_DOS_VALIDADORES, VALIDADORES } from "./validadores.gerados.ts";
 
@@ -98,11 +99,14 @@ const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin })
 /**
  * The contract's Ajv (2020-12, every error, strict, verbose, formats). `fonte`: keep each
  * validator's code for `npm run gerar`, whose standalone module names the formats `FORMATOS`
- * (ajv-formats' full set and decimal2, as here) instead of requiring ajv-formats' own.
+ * (ajv-formats' full set with contract/data.ts's `date`, and decimal2, as here) instead of requiring ajv-formats' own.
  */
 export function novoAjv(fonte = false): Ajv2020 {
   const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true, ...(fonte ? { code: { source: true, lines: true } } : {}) });
   addFormats(ajv);
+  // the same rule as ajv-formats' `date`, without a regular expression: it runs on every day of
+  // every history (contract/data.ts); its comparison for formatMinimum/Maximum stays ajv-formats'
+  ajv.addFormat("date", { ...(ajv.formats.date as object), validate: isDataValida });
   // `multipleOf: 0.01` cannot be used for money: Ajv rejects 0.07 and 1234.56 (float
   // division), and with `multipleOfPrecision` it accepts 347.70000000000005.
   ajv.addFormat("decimal2", { type: "number", validate: isDecimal2 });

@@ -5,9 +5,11 @@
 import { createRequire } from "node:module";
 import type { ValidateFunction } from "ajv";
 import { hasAtMostTwoDecimals } from "../domain/money.ts";
+import { isDataValida } from "./data.ts";
 
 const require = createRequire(import.meta.url);
-const FORMATOS = { ...require("ajv-formats/dist/formats").fullFormats, decimal2: { type: "number", validate: hasAtMostTwoDecimals } };
+const AJV_FORMATS = require("ajv-formats/dist/formats").fullFormats;
+const FORMATOS = { ...AJV_FORMATS, date: { ...AJV_FORMATS.date, validate: isDataValida }, decimal2: { type: "number", validate: hasAtMostTwoDecimals } };
 const porSchema = {};
 
 export const CHAVE_DOS_VALIDADORES: string = "9f0da03280edf1be68c41d23316f4ca053edd7c6c0c2d7ed0749111d23820641";

@@ -37,9 +37,11 @@ export function gerarValidadores(schemas: Schemas, catalogo: { produtos: readonl
     `${BANNER}// @ts-nocheck\n` +
     `import { createRequire } from "node:module";\n` +
     `import type { ValidateFunction } from "ajv";\n` +
-    `import { hasAtMostTwoDecimals } from "../domain/money.ts";\n\n` +
+    `import { hasAtMostTwoDecimals } from "../domain/money.ts";\n` +
+    `import { isDataValida } from "./data.ts";\n\n` +
     `const require = createRequire(import.meta.url);\n` +
-    `const FORMATOS = { ...require("ajv-formats/dist/formats").fullFormats, decimal2: { type: "number", validate: hasAtMostTwoDecimals } };\n` +
+    `const AJV_FORMATS = require("ajv-formats/dist/formats").fullFormats;\n` +
+    `const FORMATOS = { ...AJV_FORMATS, date: { ...AJV_FORMATS.date, validate: isDataValida }, decimal2: { type: "number", validate: hasAtMostTwoDecimals } };\n` +
     `const porSchema = {};\n\n` +
     `export const CHAVE_DOS_VALIDADORES: string = ${JSON.stringify(chaveDoContrato(lista))};\n\n` +
     `${codigo}\n\n` +

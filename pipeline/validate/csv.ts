@@ -5,9 +5,9 @@
  * with at most two places, the same number of fields on every line. The praças, long and Excel
  * files are checked in ./dados.ts.
  */
+import { isDataValida } from "../contract/data.ts";
 import { mostrar, type Problema } from "../contract/messages.ts";
 
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const NUMERIC_EXTRAS = new Set(["base_sp", "funrural_avista", "funrural_30d", "senar_avista", "senar_30d"]);
 const DECIMAL = /^-?\d+(\.\d{1,2})?$/;
 
@@ -23,18 +23,9 @@ export interface CsvHistorico {
   linhas: CsvLinha[];
 }
 
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
-/** Calendar check by arithmetic: this runs once per CSV line of every history. */
-export function isRealDate(s: string): boolean {
-  if (!ISO_DATE.test(s)) return false;
-  const y = +s.slice(0, 4);
-  const m = +s.slice(5, 7);
-  const d = +s.slice(8, 10);
-  if (m < 1 || m > 12 || d < 1) return false;
-  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
-  return d <= (m === 2 && leap ? 29 : DAYS_IN_MONTH[m - 1]!);
-}
+/** Calendar check by arithmetic (the contract's `date` format): this runs once per CSV line of every history. */
+export const isRealDate: (s: string) => boolean = isDataValida;
 
 /** RFC 4180 fields of one line (no line breaks inside fields: one row per line). */
 export function camposCsv(line: string, sep = ","): string[] | null {

@@ -1,7 +1,8 @@
-import { createHash } from "node:crypto";
-import { closeSync, openSync, readSync } from "node:fs";
-import { mkdir, open, readFile, rm, stat, type FileHandle } from "node:fs/promises";
+import { mkdir, readFile, rm, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { Worker } from "node:worker_threads";
+import { transform } from "esbuild";
+import { copiarPartes, copiarParaArquivo, hashDoArquivo, type Copiado, type Divergente, type PedidoDeCopia, type RespostaDeCopia, type TrechoCopiado } from "./copia.ts";
 import { PipelineError } from "../domain/errors.ts";
 import type { RenderedFile } from "../render/json.ts";
 import type { SerieReusada } from "../render/resumo.ts";
@@ -40,17 +41,7 @@ export interface ArquivoEmPartes {
   doc?: unknown;
 }
 
-/** A byte range of a published file, copied into a new one. */
-export interface TrechoCopiado {
-  /** absolute path of the file it is copied from */
-  de: string;
-  inicio: number;
-  bytes: number;
-  /** hex sha256 the range must have (the facts of the publish that wrote it) */
-  sha256: string;
-  /** what the range is, for the error ("o bloco de milho em api/v1/historico.csv") */
-  rotulo: string;
-}
+export type { TrechoCopiado } from "./copia.ts";
 
 /**
  * A copied range is not what the last publish wrote (a file edited by hand keeping its size):
@@ -63,92 +54,122 @@ export class TrechoDivergente extends PipelineError {
   }
 }
 
-/** How much of a copied range is read at a time. */
-const PEDACO = 4 << 20;
+/** Files in parts at least this big are copied in a thread (copia.ts) while the set goes on; smaller ones here. */
+let copiaEmThread = 8 << 20;
 
-/** How much of each copied range's start the checks can see (a series id and its comma). */
-const CABECA = 256;
+/** Test-only: from what size a file in parts is copied in a thread (0: every one; null: the default). */
+export function setCopiaEmThread(bytes: number | null): void {
+  copiaEmThread = bytes ?? 8 << 20;
+}
 
 /**
- * Stages a file from its parts into `staged` (durably, as writeDurable does) and returns the
- * sha256 and size the journal records, and the bytes the checks may look at. Each copied range
- * is hashed as it is read and refused (TrechoDivergente) when it is not the recorded one.
- * With the test writer set, the file is assembled in memory and handed to it.
+ * The thread's code: copia.ts as plain JavaScript, and its side of the messages. Stripped
+ * asynchronously (esbuild's first call starts its service: tens of milliseconds this thread
+ * need not wait for), once per process.
  */
-async function prepararEmPartes(staged: string | null, f: ArquivoEmPartes, escrever: ((file: string, data: Buffer) => Promise<void>) | undefined): Promise<{ sha256: string; tamanho: number; vista: BytesDoLongo }> {
-  const todo = createHash("sha256");
-  const pedacos: Array<{ inicio: number; bytes: Buffer }> = [];
-  /** what each copied range hashed to, by "inicio-fim" in the new file */
-  const copiados = new Map<string, string>();
-  const emMemoria: Buffer[] = [];
-  let out: FileHandle | null = null;
-  let pos = 0;
-  const fontes = new Map<string, number>();
-  // each piece is written while the next is read and hashed: two buffers, taken in turn, and a
-  // buffer is read into again only once its write has finished
-  const buffers = [Buffer.allocUnsafe(PEDACO), Buffer.allocUnsafe(PEDACO)];
-  let vez = 0;
-  let escrita: Promise<unknown> = Promise.resolve();
-  const emitir = async (b: Buffer) => {
-    todo.update(b);
-    if (staged === null) return;
-    if (escrever) {
-      emMemoria.push(Buffer.from(b));
-      return;
+let codigoDaThread: Promise<string> | null = null;
+
+/** The thread that copies files in parts (copia.ts), started on the first one and ended with the set. */
+class Copiador {
+  private thread: Worker | null = null;
+  private fechado = false;
+  private proximo = 0;
+  private readonly esperando = new Map<number, { ok: (r: RespostaDeCopia) => void; falha: (e: unknown) => void }>();
+
+  async pedir(p: Omit<PedidoDeCopia, "id">): Promise<RespostaDeCopia> {
+    codigoDaThread ??= readFile(new URL("./copia.ts", import.meta.url), "utf8")
+      .then((ts) => transform(ts, { loader: "ts", format: "cjs", target: "node20" }))
+      .then((r) => `${r.code}\nmodule.exports.servirCopias(require("node:worker_threads").parentPort);\n`);
+    const codigo = await codigoDaThread;
+    if (this.fechado) throw new Error("a publicação terminou antes da cópia em partes começar");
+    if (!this.thread) {
+      const t = new Worker(codigo, { eval: true, execArgv: [] });
+      t.on("message", (r: RespostaDeCopia) => {
+        const e = this.esperando.get(r.id);
+        this.esperando.delete(r.id);
+        e?.ok(r);
+      });
+      const morreu = (err: unknown) => {
+        for (const e of this.esperando.values()) e.falha(err);
+        this.esperando.clear();
+        this.thread = null;
+      };
+      t.on("error", morreu);
+      t.on("exit", (codigo) => morreu(new Error(`a cópia em partes terminou antes de responder (código ${codigo})`)));
+      this.thread = t;
     }
-    await escrita;
-    escrita = out!.write(b, 0, b.length, null);
-  };
-  try {
-    if (staged !== null && !escrever) out = await open(staged, "wx");
-    for (const parte of f.partes) {
-      if (Buffer.isBuffer(parte)) {
-        pedacos.push({ inicio: pos, bytes: parte });
-        await emitir(parte);
-        pos += parte.length;
-        continue;
-      }
-      let fonte = fontes.get(parte.de);
-      if (fonte === undefined) {
-        // read with blocking calls: the file is in the page cache after the last publish, and
-        // nothing else of the run waits on these reads
-        fonte = openSync(parte.de, "r");
-        fontes.set(parte.de, fonte);
-      }
-      const h = createHash("sha256");
-      let lido = 0;
-      while (lido < parte.bytes) {
-        await escrita;
-        const buf = buffers[vez++ % 2]!;
-        const bytesRead = readSync(fonte, buf, 0, Math.min(buf.length, parte.bytes - lido), parte.inicio + lido);
-        if (bytesRead === 0) throw new TrechoDivergente(parte);
-        const b = buf.subarray(0, bytesRead);
-        h.update(b);
-        if (lido === 0) pedacos.push({ inicio: pos, bytes: Buffer.from(b.subarray(0, Math.min(CABECA, bytesRead))) });
-        if (lido + bytesRead === parte.bytes) pedacos.push({ inicio: pos + parte.bytes - 1, bytes: Buffer.from(b.subarray(bytesRead - 1)) });
-        await emitir(b);
-        lido += bytesRead;
-      }
-      const sha = h.digest("hex");
-      if (sha !== parte.sha256) throw new TrechoDivergente(parte);
-      copiados.set(`${pos}-${pos + parte.bytes}`, sha);
-      pos += parte.bytes;
-    }
-    await escrita;
-    if (out) {
-      await out.sync();
-    } else if (staged !== null && escrever) {
-      await escrever(staged, Buffer.concat(emMemoria));
-    }
-  } finally {
-    await escrita.catch(() => {});
-    await out?.close();
-    for (const fd of fontes.values()) closeSync(fd);
+    const id = this.proximo++;
+    const thread = this.thread;
+    return new Promise((ok, falha) => {
+      this.esperando.set(id, { ok, falha });
+      thread.postMessage({ id, ...p } satisfies PedidoDeCopia);
+    });
   }
-  const tamanho = pos;
-  const achar = (i: number) => pedacos.find((p) => i >= p.inicio && i < p.inicio + p.bytes.length);
+
+  async fechar(): Promise<void> {
+    this.fechado = true;
+    const t = this.thread;
+    this.thread = null;
+    if (t) await t.terminate();
+  }
+}
+
+/**
+ * Stages a file from its parts into `staged` (durably, as writeDurable does), or only hashes it
+ * (null), and returns the sha256 and size the journal records and the bytes the checks may look
+ * at; `comparar`: a file whose sha256 comes back too. A copied range that is not the recorded one
+ * throws TrechoDivergente. Big files are copied in the set's thread; with the test writer set,
+ * the file is assembled in memory and handed to it.
+ */
+async function prepararEmPartes(
+  copiador: Copiador,
+  staged: string | null,
+  f: ArquivoEmPartes,
+  escrever: ((file: string, data: Buffer) => Promise<void>) | undefined,
+  comparar?: string,
+): Promise<{ sha256: string; tamanho: number; vista: BytesDoLongo; comparado?: string | null }> {
+  const partes = f.partes;
+  const tamanho = partes.reduce((a, p) => a + (p instanceof Uint8Array ? p.length : p.bytes), 0);
+  let r: Copiado | Divergente;
+  let comparado: string | null | undefined;
+  if (escrever || tamanho < copiaEmThread) {
+    const emMemoria: Buffer[] = [];
+    r = escrever && staged !== null ? copiarPartes(partes, (b) => emMemoria.push(Buffer.from(b))) : copiarParaArquivo(staged, partes);
+    if ("sha256" in r && escrever && staged !== null) await escrever(staged, Buffer.concat(emMemoria));
+    if (comparar !== undefined) comparado = hashDoArquivo(comparar);
+  } else {
+    const resposta = await copiador.pedir({ staged, partes: [...partes], ...(comparar !== undefined ? { comparar } : {}) });
+    if ("erro" in resposta) throw Object.assign(new Error(resposta.erro.message), resposta.erro.code ? { code: resposta.erro.code } : {});
+    r = "divergente" in resposta ? resposta : resposta.copiado;
+    if ("copiado" in resposta) comparado = resposta.comparado;
+  }
+  if ("divergente" in r) throw new TrechoDivergente(partes[r.divergente] as TrechoCopiado);
+  // new parts are held here whole; of the copied ranges, their first bytes and their last
+  const pedacos = [...r.pedacos];
+  let pos = 0;
+  for (const p of partes) {
+    if (p instanceof Uint8Array) pedacos.push({ inicio: pos, bytes: p });
+    pos += p instanceof Uint8Array ? p.length : p.bytes;
+  }
+  pedacos.sort((a, b) => a.inicio - b.inicio);
+  const copiados = new Map(r.copiados);
+  const achar = (i: number) => {
+    // the last piece starting at or before i
+    let lo = 0;
+    let hi = pedacos.length - 1;
+    let achado = -1;
+    while (lo <= hi) {
+      const m = (lo + hi) >> 1;
+      if (pedacos[m]!.inicio <= i) {
+        achado = m;
+        lo = m + 1;
+      } else hi = m - 1;
+    }
+    const p = achado >= 0 ? pedacos[achado]! : undefined;
+    return p && i < p.inicio + p.bytes.length ? p : undefined;
+  };
   const vista: BytesDoLongo = {
-    length: tamanho,
+    length: r.tamanho,
     at: (i) => {
       const p = achar(i);
       return p ? p.bytes[i - p.inicio] : undefined;
@@ -157,35 +178,13 @@ async function prepararEmPartes(staged: string | null, f: ArquivoEmPartes, escre
       if (fim <= inicio) return "";
       const p = achar(inicio);
       if (!p || fim > p.inicio + p.bytes.length) return null;
-      return p.bytes.toString("utf8", inicio - p.inicio, fim - p.inicio);
+      return Buffer.from(p.bytes.buffer, p.bytes.byteOffset, p.bytes.length).toString("utf8", inicio - p.inicio, fim - p.inicio);
     },
     sha256De: (inicio, fim) => copiados.get(`${inicio}-${fim}`) ?? null,
   };
-  return { sha256: todo.digest("hex"), tamanho, vista };
+  return { sha256: r.sha256, tamanho: r.tamanho, vista, ...(comparado !== undefined ? { comparado } : {}) };
 }
 
-/** sha256 of a whole file, read a piece at a time; null when it does not exist. */
-async function hashDoArquivo(file: string): Promise<string | null> {
-  let fh: FileHandle;
-  try {
-    fh = await open(file, "r");
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw err;
-  }
-  try {
-    const h = createHash("sha256");
-    const buf = Buffer.allocUnsafe(PEDACO);
-    for (;;) {
-      const { bytesRead } = await fh.read(buf, 0, buf.length, null);
-      if (bytesRead === 0) break;
-      h.update(buf.subarray(0, bytesRead));
-    }
-    return h.digest("hex");
-  } finally {
-    await fh.close();
-  }
-}
 import { FileValidator } from "../validate/ajv.ts";
 import type { BytesDoLongo } from "../validate/dados.ts";
 import { commitStaged, hashBytes, JOURNAL_NAME, Passos, QuedaSimulada, STAGING_DIR, writeDurable, writerDeTeste, type ArquivoPreparado } from "./journal.ts";
@@ -230,9 +229,12 @@ export async function publishFiles(root: string, files: Iterable<ItemDoConjunto>
   const write = writerDeTeste() ?? writeDurable;
   const changed: ArquivoPreparado[] = [];
   let unchanged = 0;
-  const discard = () => rm(staging, { recursive: true, force: true });
+  const copiador = new Copiador();
+  const emCopia: Array<{ f: ArquivoEmPartes; copia: ReturnType<typeof prepararEmPartes> }> = [];
+  // a copy still running when the set fails must not write into the staging being discarded
+  const discard = () => copiador.fechar().then(() => rm(staging, { recursive: true, force: true }));
   // left by a run killed before its journal: never part of the site (withDataLock recovered it)
-  await discard();
+  await rm(staging, { recursive: true, force: true });
   let current = "";
   try {
     for await (const f of files) {
@@ -256,8 +258,8 @@ export async function publishFiles(root: string, files: Iterable<ItemDoConjunto>
         // a file of the same size may be the published one: hashed (and its copied ranges
         // checked) without writing, and staged only when it differs
         if (atual === tamanho) {
-          const visto = await prepararEmPartes(null, f, undefined);
-          if ((await hashDoArquivo(alvo)) === visto.sha256) {
+          const visto = await prepararEmPartes(copiador, null, f, undefined, alvo);
+          if (visto.comparado === visto.sha256) {
             validator.add(f.path, visto.vista, f.doc);
             unchanged++;
             continue;
@@ -266,9 +268,11 @@ export async function publishFiles(root: string, files: Iterable<ItemDoConjunto>
         await passos.antes({ tipo: "preparar", arquivo: f.path });
         const staged = join(staging, f.path);
         await mkdir(dirname(staged), { recursive: true });
-        const feito = await prepararEmPartes(staged, f, writerDeTeste());
-        validator.add(f.path, feito.vista, f.doc);
-        changed.push({ arquivo: f.path, sha256: feito.sha256, tamanho: feito.tamanho });
+        // copied (in the thread, when big) while the rest of the set is rendered; checked and
+        // put in the journal after the last file
+        const copia = prepararEmPartes(copiador, staged, f, writerDeTeste());
+        copia.catch(() => {});
+        emCopia.push({ f, copia });
         continue;
       }
       const bytes = "bytes" in f ? f.bytes : Buffer.from(f.text, "utf8");
@@ -284,13 +288,22 @@ export async function publishFiles(root: string, files: Iterable<ItemDoConjunto>
       // what recovery checks each target against (journal.ts)
       changed.push({ arquivo: f.path, ...hashBytes(bytes) });
     }
+    for (const { f, copia } of emCopia) {
+      current = f.path;
+      const feito = await copia;
+      validator.add(f.path, feito.vista, f.doc);
+      changed.push({ arquivo: f.path, sha256: feito.sha256, tamanho: feito.tamanho });
+    }
     current = "";
+    await copiador.fechar();
     const { erros } = validator.report();
     if (erros.length > 0) {
       await discard();
       return { written: [], unchanged, erros };
     }
     if (changed.length > 0) await commitStaged(root, changed, passos);
+    // nothing to commit: the staging directory holds at most the run's scratch file (site/assemble.ts)
+    else await rm(staging, { recursive: true, force: true });
   } catch (err) {
     if (err instanceof QuedaSimulada) throw err;
     // the set itself could not be made (a stored file refused while rendering it): that error
@@ -307,6 +320,8 @@ export async function publishFiles(root: string, files: Iterable<ItemDoConjunto>
       reason: `falha ao publicar${current ? ` ${current}` : ""} em ${root}: ${describeIoError(err)}; ${(await hasCommitted(root)) ? "a publicação foi confirmada e será concluída pelo próximo comando (npm run validate, build ou update)" : "nada foi publicado"}`,
       cause: err,
     });
+  } finally {
+    await copiador.fechar();
   }
   return { written: changed.map((c) => c.arquivo).sort(), unchanged, erros: [] };
 }

@@ -8,7 +8,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { mkdir, open, rm, type FileHandle } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { dirname, join, sep } from "node:path";
 import { REPO_ROOT, type Config } from "../config.ts";
 import type { HistoricoEntry, SerieFile, StatusFile } from "../domain/publicados.ts";
 import { seriesCsvPath, seriesJsonPath, seriesRecentePath } from "../domain/series.ts";
@@ -120,7 +120,7 @@ export function* renderSiteFiles(
   const montado: LongoMontado = { blocos: ordem.map((d) => ({ id: d.id, bytes: Buffer.byteLength(blocos.get(d.id)!) })) };
   yield { path: HISTORICO_LONGO_PATH, text: CABECALHO_LONGO + ordem.map((d) => blocos.get(d.id)!).join(""), doc: montado };
   yield* globalFiles(series, status, config, extras);
-  yield { path: FATOS_PATH, text: textoDosFatos({ versao: 1, codigo: versaoDoCodigo(), series: fatos }) };
+  yield { path: FATOS_PATH, text: textoDosFatos({ versao: 1, codigo: versaoDoCodigo(), fonte: fonteDoCodigo(), series: fatos }) };
 }
 
 let versao: { edicao: number; hash: string } | null = null;
@@ -133,8 +133,13 @@ let versao: { edicao: number; hash: string } | null = null;
  * series again instead of trusting facts written the old way; a change that writes nothing
  * differently (a comment, a parser) does not.
  */
-export function versaoDoCodigo(): string {
+export function versaoDoCodigo(conhecida?: Pick<Fatos, "codigo" | "fonte">): string {
   if (versao?.edicao === edicaoDoCatalogo()) return versao.hash;
+  // facts written by this very source carry this very version: no need to render it again
+  if (conhecida?.fonte !== undefined && conhecida.fonte === fonteDoCodigo()) {
+    versao = { edicao: edicaoDoCatalogo(), hash: conhecida.codigo };
+    return versao.hash;
+  }
   const h = createHash("sha256");
   const momento = "2000-01-04T12:00:00-03:00";
   const historico: HistoricoEntry[] = [];
@@ -170,6 +175,33 @@ export function versaoDoCodigo(): string {
   }
   versao = { edicao: edicaoDoCatalogo(), hash: h.digest("hex").slice(0, 16) };
   return versao.hash;
+}
+
+let fonte: { edicao: number; hash: string } | null = null;
+
+/**
+ * The source the renderers run from, as one hash: every .ts file under pipeline/, the lockfile
+ * (the libraries), the Node and ICU versions and the catalogue's edition. Two runs of the same
+ * source render the same way, so facts that carry it need not have versaoDoCodigo computed again
+ * (tens of milliseconds of a one-day update); any other source computes it.
+ */
+export function fonteDoCodigo(): string {
+  if (fonte?.edicao === edicaoDoCatalogo()) return fonte.hash;
+  const h = createHash("sha256");
+  h.update(`node ${process.versions.node} icu ${process.versions.icu ?? "-"} catalogo ${edicaoDoCatalogo()}\n`);
+  const dir = join(REPO_ROOT, "pipeline");
+  const arquivos = (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith(".ts")).map((f) => f.split(sep).join("/")).sort();
+  for (const f of [...arquivos.map((a) => `pipeline/${a}`), "package-lock.json"]) {
+    let texto: Buffer;
+    try {
+      texto = readFileSync(join(REPO_ROOT, f));
+    } catch {
+      continue;
+    }
+    h.update(`${f} ${texto.length}\n`).update(texto);
+  }
+  fonte = { edicao: edicaoDoCatalogo(), hash: h.digest("hex").slice(0, 16) };
+  return fonte.hash;
 }
 
 /** Where a run gets its series: the ones to render now, and the facts of the ones it leaves alone. */
@@ -234,7 +266,7 @@ export async function* montarSite(
     await rascunho.fechar();
   }
   yield* globalFiles(resumos, status(resumos), config, extras);
-  yield { path: FATOS_PATH, text: textoDosFatos({ versao: 1, codigo: versaoDoCodigo(), series: fatos }) };
+  yield { path: FATOS_PATH, text: textoDosFatos({ versao: 1, codigo: versaoDoCodigo(), fonte: fonteDoCodigo(), series: fatos }) };
 }
 
 /** New blocks of the long file held in memory, at most (beyond, they go to the scratch file). */
@@ -247,8 +279,8 @@ export function setLimiteDoLongoEmMemoria(bytes: number | null): void {
 
 /**
  * The scratch file of new blocks (EntradaDoSite.rascunho, inside the publish's staging directory,
- * so a killed run's is discarded with it): written once, copied into the long file by the
- * publish, which checks each block's sha256 as it copies, and removed after.
+ * so it is discarded with it, a killed run's too): written once, and copied into the long file by
+ * the publish, which checks each block's sha256 as it copies.
  */
 class Rascunho {
   private emMemoria = 0;
@@ -275,11 +307,11 @@ class Rascunho {
     return t;
   }
 
+  /** Closes it; the file stays until the publish has copied it (in its thread, after the set) and goes with the staging directory. */
   async fechar(): Promise<void> {
     if (!this.fh) return;
     await this.fh.close();
     this.fh = null;
-    await rm(this.arquivo!, { force: true });
   }
 }
 

@@ -20,6 +20,11 @@ export interface Fatos {
   versao: 1;
   /** versaoDoCodigo() of the code that wrote them (assemble.ts) */
   codigo: string;
+  /**
+   * fonteDoCodigo() of the code that wrote them (assemble.ts): a run of the very same source
+   * takes `codigo` as its own instead of rendering the catalogue again to compute it
+   */
+  fonte?: string;
   series: Record<string, FatosSerie>;
 }
 
@@ -31,11 +36,16 @@ export function impressao(bytes: string | Buffer): Impressao {
 /** One series per line, in the catalogue's order: a run's diff shows which series it touched. */
 export function textoDosFatos(f: Fatos): string {
   const linhas = Object.entries(f.series).map(([id, s]) => `    ${JSON.stringify(id)}: ${JSON.stringify(s)}`);
-  return `{\n  "versao": ${f.versao},\n  "codigo": ${JSON.stringify(f.codigo)},\n  "series": {\n${linhas.join(",\n")}\n  }\n}\n`;
+  const fonte = f.fonte === undefined ? "" : `  "fonte": ${JSON.stringify(f.fonte)},\n`;
+  return `{\n  "versao": ${f.versao},\n  "codigo": ${JSON.stringify(f.codigo)},\n${fonte}  "series": {\n${linhas.join(",\n")}\n  }\n}\n`;
 }
 
-/** The facts of the published set, or null (none, unreadable, or written by other code): then every series is rendered. */
-export async function lerFatos(root: string, codigo: string): Promise<Fatos | null> {
+/**
+ * The facts of the published set, or null (none, unreadable, or written by other code): then
+ * every series is rendered. `codigo` gives this code's version, told the facts (it may take theirs
+ * when they were written by the same source).
+ */
+export async function lerFatos(root: string, codigo: (lidos: Pick<Fatos, "codigo" | "fonte">) => string): Promise<Fatos | null> {
   let text: string;
   try {
     text = await readFile(join(root, FATOS_PATH), "utf8");
@@ -44,7 +54,8 @@ export async function lerFatos(root: string, codigo: string): Promise<Fatos | nu
   }
   try {
     const f = JSON.parse(text) as Fatos;
-    if (f.versao !== 1 || f.codigo !== codigo || typeof f.series !== "object" || f.series === null) return null;
+    if (f.versao !== 1 || typeof f.codigo !== "string" || (f.fonte !== undefined && typeof f.fonte !== "string")) return null;
+    if (typeof f.series !== "object" || f.series === null || f.codigo !== codigo(f)) return null;
     return f;
   } catch {
     return null;

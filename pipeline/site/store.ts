@@ -107,7 +107,7 @@ export function rascunhoDoLongo(root: string): string {
 }
 
 export async function abrirStore(root: string, semFatos?: string): Promise<StoreAberto> {
-  const lidos = semFatos === undefined ? await lerFatos(root, versaoDoCodigo()) : null;
+  const lidos = semFatos === undefined ? await lerFatos(root, versaoDoCodigo) : null;
   const motivo = semFatos ?? (lidos ? await conferir(root, lidos) : "sem fatos desta versão do código");
   const fatos = motivo === null ? lidos : null;
   return {

@@ -21,8 +21,13 @@ export function stripScriptsAndStyles(html: string): string {
  * the end-tag locations are the only way to tell a closed table from one the parser closed.
  */
 export function load(html: string): Cheerio$ {
-  return cheerio.load(html, { sourceCodeLocationInfo: true });
+  // a run asks for the same page twice (hasTable on fetching, then parse): the parsed document of
+  // the last page is kept, as no parser changes the tree it reads (labelText clones first)
+  if (ultima?.html !== html) ultima = { html, $: cheerio.load(html, { sourceCodeLocationInfo: true }) };
+  return ultima.$;
 }
+
+let ultima: { html: string; $: Cheerio$ } | null = null;
 
 /** Whitespace (including &nbsp;) collapsed to single spaces, trimmed. */
 export function collapse(text: string): string {

@@ -284,3 +284,36 @@ describe("the renderer's hash the facts carry (versaoDoCodigo)", () => {
     expect(depois).toBe(antes);
   });
 });
+
+describe("the source hash the facts carry (fonteDoCodigo)", () => {
+  it("lets a run of the same source take the renderer's hash from the facts, and makes any other source compute it", async () => {
+    vi.resetModules();
+    const a = await import("../../pipeline/site/assemble.ts");
+    const real = a.versaoDoCodigo();
+    const fonte = a.fonteDoCodigo();
+    expect(fonte).toMatch(/^[0-9a-f]{16}$/);
+    vi.resetModules();
+    const b = await import("../../pipeline/site/assemble.ts");
+    expect(b.versaoDoCodigo({ codigo: "dos-fatos", fonte: fonte.replace(/^./, (c) => (c === "0" ? "1" : "0")) })).toBe(real);
+    vi.resetModules();
+    const c = await import("../../pipeline/site/assemble.ts");
+    expect(c.versaoDoCodigo({ codigo: "dos-fatos" })).toBe(real);
+    vi.resetModules();
+    const d = await import("../../pipeline/site/assemble.ts");
+    expect(d.versaoDoCodigo({ codigo: "dos-fatos", fonte })).toBe("dos-fatos");
+    vi.resetModules();
+  });
+
+  it("is written in the facts of every publish", async () => {
+    const { fonteDoCodigo } = await import("../../pipeline/site/assemble.ts");
+    const site = await tempSite();
+    const paginas = await replayDir();
+    try {
+      await replay(paginas, site, "2026-09-26T20:00:00-03:00");
+      const f = JSON.parse(await readFile(join(site, FATOS_PATH), "utf8")) as { fonte?: string };
+      expect(f.fonte).toBe(fonteDoCodigo());
+    } finally {
+      await cleanup(site, paginas);
+    }
+  }, 60_000);
+});

@@ -29,7 +29,7 @@ function write(value: unknown, indent: string, key: string | null): string {
     if (value.length === 0) return "[]";
     const inner = indent + "  ";
     if (key !== null && LINE_ARRAYS.has(key)) {
-      return `[\n${inner}${value.map(compact).join(`,\n${inner}`)}\n${indent}]`;
+      return `[\n${inner}${linhasDeObjetos(value, inner) ?? value.map(compact).join(`,\n${inner}`)}\n${indent}]`;
     }
     return `[\n${value.map((v) => inner + write(v, inner, null)).join(",\n")}\n${indent}]`;
   }
@@ -40,6 +40,33 @@ function write(value: unknown, indent: string, key: string | null): string {
     return `{\n${entries.map(([k, v]) => `${inner}${JSON.stringify(k)}: ${write(v, inner, k)}`).join(",\n")}\n${indent}}`;
   }
   return compact(value);
+}
+
+/**
+ * A line array of plain objects written by one JSON.stringify of the whole array (one call
+ * instead of one per day: at 30 years, a million calls per build), then cut between its
+ * elements: every element is a plain object, so each boundary is "},{", and when the text holds no
+ * other "},{" (nested or inside a string) those are exactly the boundaries. Each element is
+ * then what JSON.stringify gives for it alone, since none has a toJSON that could see its index.
+ * Null when that does not hold: the caller writes the elements one by one.
+ */
+function linhasDeObjetos(value: readonly unknown[], inner: string): string | null {
+  for (let i = 0; i < value.length; i++) {
+    const e = value[i];
+    if (typeof e !== "object" || e === null) return null;
+    const proto: unknown = Object.getPrototypeOf(e);
+    if ((proto !== Object.prototype && proto !== null) || typeof (e as { toJSON?: unknown }).toJSON === "function") return null;
+  }
+  const s = JSON.stringify(value);
+  const partes: string[] = [];
+  let inicio = 1;
+  for (let i = s.indexOf("},{"); i >= 0; i = s.indexOf("},{", i + 2)) {
+    partes.push(s.slice(inicio, i + 1));
+    inicio = i + 2;
+  }
+  if (partes.length !== value.length - 1) return null;
+  partes.push(s.slice(inicio, -1));
+  return partes.join(`,\n${inner}`);
 }
 
 function compact(value: unknown): string {

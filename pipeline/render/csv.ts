@@ -182,29 +182,40 @@ export function historicoCsvs(historico: readonly HistoricoEntry[], unidade: str
   const uc = quote(unidade);
   const ue = quoteExcel(unidade);
   const cab = cabecalhos(colunas);
-  // lines in arrays joined once: a string grown line by line is a chain of millions of pieces
-  const csv: string[] = [cab.csv];
-  const excel: string[] = [cab.excel];
+  const csv = new Linhas(cab.csv);
+  const excel = new Linhas(cab.excel);
+  const n = new Numeros();
   for (const e of historico) {
-    const v = String(e.valor);
-    let lc = `${quote(e.data)},${v},${uc}`;
-    let le = `${quoteExcel(e.data)};${v.replace(".", ",")};${ue}`;
+    const d = e.data;
+    const limpa = typeof d === "string" && !PRECISA_ASPAS.test(d);
+    let lc: string;
+    let le: string;
+    if (typeof e.valor === "number") {
+      n.ler(e.valor);
+      lc = `${limpa ? d : quote(d)},${n.csv},${uc}`;
+      le = `${limpa ? d : quoteExcel(d)};${n.excel};${ue}`;
+    } else {
+      const v = String(e.valor);
+      lc = `${quote(e.data)},${v},${uc}`;
+      le = `${quoteExcel(e.data)};${v.replace(".", ",")};${ue}`;
+    }
     const rec = e as unknown as Record<string, number | string | undefined>;
     for (let i = 0; i < extras.length; i++) {
       const x = rec[extras[i]!];
-      const s = x === undefined ? "" : String(x);
       if (typeof x === "number") {
-        lc += `,${s}`;
-        le += `;${numerica[i] ? s.replace(".", ",") : s}`;
+        n.ler(x);
+        lc += `,${n.csv}`;
+        le += `;${numerica[i] ? n.excel : n.csv}`;
       } else {
+        const s = x === undefined ? "" : String(x);
         lc += `,${quote(s)}`;
         le += `;${quoteExcel(numerica[i] ? s.replace(".", ",") : s)}`;
       }
     }
-    csv.push(lc, "\n");
-    excel.push(le, "\r\n");
+    csv.push(`${lc}\n`);
+    excel.push(`${le}\r\n`);
   }
-  return { csv: csv.join(""), excel: excel.join("") };
+  return { csv: csv.texto(), excel: excel.texto() };
 }
 
 /** pracasTabela written as csvTexto and excelTexto write it, byte for byte; null without praças. */
@@ -213,15 +224,93 @@ export function pracasCsvs(historico: readonly HistoricoEntry[], unidade: string
   const uc = quote(unidade);
   const ue = quoteExcel(unidade);
   const cab = cabecalhos(COLUNAS_PRACAS);
-  const csv: string[] = [cab.csv];
-  const excel: string[] = [cab.excel];
+  const csv = new Linhas(cab.csv);
+  const excel = new Linhas(cab.excel);
+  const n = new Numeros();
+  // a state series has a handful of praças, named again on every day: each quoted once
+  const nomes = new Map<string, { csv: string; excel: string }>();
   for (const e of historico) {
     if (!e.pracas) continue;
+    const dc = quote(e.data);
+    const de = quoteExcel(e.data);
     for (const p in e.pracas) {
-      const v = String(e.pracas[p]);
-      csv.push(`${quote(e.data)},${quote(p)},${v},${uc}\n`);
-      excel.push(`${quoteExcel(e.data)};${quoteExcel(p)};${v.replace(".", ",")};${ue}\r\n`);
+      let nome = nomes.get(p);
+      if (nome === undefined) {
+        nome = { csv: quote(p), excel: quoteExcel(p) };
+        nomes.set(p, nome);
+      }
+      const x = e.pracas[p];
+      if (typeof x === "number") {
+        n.ler(x);
+        csv.push(`${dc},${nome.csv},${n.csv},${uc}\n`);
+        excel.push(`${de};${nome.excel};${n.excel};${ue}\r\n`);
+      } else {
+        const v = String(x);
+        csv.push(`${dc},${nome.csv},${v},${uc}\n`);
+        excel.push(`${de};${nome.excel};${v.replace(".", ",")};${ue}\r\n`);
+      }
     }
   }
-  return { csv: csv.join(""), excel: excel.join("") };
+  return { csv: csv.texto(), excel: excel.texto() };
+}
+
+/**
+ * A long text written line by line. A string grown line by line is a chain of millions of
+ * pieces, and one array of every line outlives the young generation and is copied by the
+ * collector; here every 512 lines are joined into one flat piece while the pieces of each line
+ * are still young, and the pieces are joined once at the end.
+ */
+export class Linhas {
+  private readonly partes: string[];
+  private readonly linhas: string[] = [];
+
+  constructor(inicio = "") {
+    this.partes = [inicio];
+  }
+
+  push(linha: string): void {
+    this.linhas.push(linha);
+    if (this.linhas.length >= 512) {
+      this.partes.push(this.linhas.join(""));
+      this.linhas.length = 0;
+    }
+  }
+
+  texto(): string {
+    this.partes.push(this.linhas.join(""));
+    this.linhas.length = 0;
+    return this.partes.join("");
+  }
+}
+
+const PRECISA_ASPAS = /[",;\n\r]/;
+
+const centavos = (sep: string) => Array.from({ length: 100 }, (_, c) => (c === 0 ? "" : `${sep}${c % 10 === 0 ? c / 10 : String(c).padStart(2, "0")}`));
+const CENTAVOS = centavos(".");
+const CENTAVOS_EXCEL = centavos(",");
+
+/**
+ * A number as String writes it (`csv`) and with its '.' as ',' (`excel`). A value of whole cents
+ * below 10^13 is written from its integer part and a table of cents: a decimal of at most 15
+ * digits is the shortest spelling of the double nearest it, which is what String writes, and a
+ * price is converted at most once per file instead of once per spelling.
+ */
+export class Numeros {
+  csv = "";
+  excel = "";
+
+  ler(v: number): void {
+    const a = v < 0 ? -v : v;
+    const c = Math.round(a * 100);
+    if (c / 100 === a && c < 1e15) {
+      const inteiro = Math.floor(c / 100);
+      const cents = c - inteiro * 100;
+      const sinal = v < 0 ? "-" : "";
+      this.csv = `${sinal}${inteiro}${CENTAVOS[cents]!}`;
+      this.excel = cents === 0 ? this.csv : `${sinal}${inteiro}${CENTAVOS_EXCEL[cents]!}`;
+      return;
+    }
+    this.csv = String(v);
+    this.excel = this.csv.replace(".", ",");
+  }
 }

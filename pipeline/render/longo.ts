@@ -11,7 +11,7 @@
 import type { SerieFile } from "../domain/publicados.ts";
 import { ufPublicada, type SeriesDef } from "../domain/series.ts";
 import { allSeries } from "../sources/index.ts";
-import { csvLinha } from "./csv.ts";
+import { csvLinha, Linhas, Numeros } from "./csv.ts";
 
 export const COLUNAS_LONGO = ["serie", "produto", "uf", "nacional", "praca", "fonte", "unidade", "moeda", "data", "valor"] as const;
 
@@ -43,9 +43,15 @@ export function fixosDoLongo(def: SeriesDef, f: Pick<SerieFile, "praca" | "unida
 /** One series' lines of the long file, each ending in \n. */
 export function blocoLongo(def: SeriesDef, f: SerieFile): string {
   const fixos = csvLinha(fixosDoLongo(def, f));
-  const out: string[] = [];
-  for (const e of f.historico) out.push(`${fixos},${e.data},${e.valor}\n`);
-  return out.join("");
+  const out = new Linhas();
+  const n = new Numeros();
+  for (const e of f.historico) {
+    if (typeof e.valor === "number") {
+      n.ler(e.valor);
+      out.push(`${fixos},${e.data},${n.csv}\n`);
+    } else out.push(`${fixos},${e.data},${e.valor}\n`);
+  }
+  return out.texto();
 }
 
 /** The whole long file of a set of series held in memory. */

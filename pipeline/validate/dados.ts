@@ -16,7 +16,7 @@ import { createHash } from "node:crypto";
 import { mostrar, type Problema } from "../contract/messages.ts";
 import { UNIDADES } from "../domain/products.ts";
 import { ufPublicada } from "../domain/series.ts";
-import { COLUNAS_PRACAS, HISTORICO_LONGO_PATH, excelPath, excelTexto, pracasCsv } from "../render/csv.ts";
+import { COLUNAS_PRACAS, HISTORICO_LONGO_PATH, Linhas, Numeros, excelPath, excelTexto, pracasCsv } from "../render/csv.ts";
 import { DATAPACKAGE_PATH } from "../render/datapackage.ts";
 import { COLUNAS_LONGO } from "../render/longo.ts";
 import { serieDef } from "../sources/index.ts";
@@ -194,9 +194,15 @@ function calcularLongo(id: string, doc: SerieNoLongo): LongoEsperado {
   const def = serieDef(id);
   const uf = def ? (ufPublicada(def) ?? "") : String(doc.uf ?? "");
   // one string hashed once: a call into the hash per day is most of the cost at 30 years
-  const dias: string[] = [];
-  for (const e of doc.historico) dias.push(`${e.data},${e.valor}\n`);
-  return { fixos: [doc.produto, uf, doc.praca ?? "", doc.fonte, String(doc.unidade), doc.moeda].join(","), hash: sha(dias.join("")), pontos: doc.historico.length };
+  const dias = new Linhas();
+  const n = new Numeros();
+  for (const e of doc.historico) {
+    if (typeof e.valor === "number") {
+      n.ler(e.valor);
+      dias.push(`${e.data},${n.csv}\n`);
+    } else dias.push(`${e.data},${e.valor}\n`);
+  }
+  return { fixos: [doc.produto, uf, doc.praca ?? "", doc.fonte, String(doc.unidade), doc.moeda].join(","), hash: sha(dias.texto()), pontos: doc.historico.length };
 }
 
 /** The long file on its own, and what it says of each series. */
@@ -240,7 +246,7 @@ export function lerCsvLongo(text: string): { problemas: Problema[]; series: Map<
  * the others their day (in order) and value, hashed as lerCsvLongo hashes them. Null when the
  * block is not that regular: then lerCsvLongo reads it and says what is wrong.
  */
-function blocoRapido(id: string, bloco: string): LongoEsperado | null {
+export function blocoRapido(id: string, bloco: string): LongoEsperado | null {
   if (bloco.includes('"') || !bloco.endsWith("\n")) return null;
   const primeira = bloco.slice(0, bloco.indexOf("\n"));
   const campos = primeira.split(",");
@@ -248,21 +254,50 @@ function blocoRapido(id: string, bloco: string): LongoEsperado | null {
   const lida = lerCsvLongo(`${COLUNAS_LONGO.join(",")}\n${primeira}\n`);
   if (lida.problemas.length > 0) return null;
   const prefixo = `${campos.slice(0, 8).join(",")},`;
-  const dias: string[] = [];
+  // each line's "data,valor\n", as one slice of the block
+  const dias = new Linhas();
+  let pontos = 0;
   let anterior = "";
   for (let pos = 0; pos < bloco.length; ) {
     const fim = bloco.indexOf("\n", pos);
     if (!bloco.startsWith(prefixo, pos)) return null;
-    const dia = bloco.slice(pos + prefixo.length, fim);
-    const virgula = dia.indexOf(",");
-    const data = dia.slice(0, virgula);
-    if (virgula !== 10 || data <= anterior || !isRealDate(data) || !DECIMAL.test(dia.slice(virgula + 1))) return null;
+    const inicio = pos + prefixo.length;
+    const virgula = inicio + 10;
+    // a comma before it would be inside the date, which isRealDate refuses
+    if (virgula >= fim || bloco.charCodeAt(virgula) !== 44) return null;
+    const data = bloco.slice(inicio, virgula);
+    if (data <= anterior || !isRealDate(data) || !positivoEm(bloco, virgula + 1, fim)) return null;
     anterior = data;
-    dias.push(`${dia}\n`);
+    dias.push(bloco.slice(inicio, fim + 1));
+    pontos++;
     pos = fim + 1;
   }
   const [, produto, uf, , praca, fonte, unidade, moeda] = campos;
-  return { fixos: [produto, uf, praca, fonte, unidade, moeda].join(","), hash: sha(dias.join("")), pontos: dias.length };
+  return { fixos: [produto, uf, praca, fonte, unidade, moeda].join(","), hash: sha(dias.texto()), pontos };
+}
+
+/**
+ * What checarValorUnidade asks of a value, on text.slice(i, j) without the slice: DECIMAL
+ * (\d+(\.\d{1,2})?, no sign: a negative is not positive) and not zero.
+ */
+function positivoEm(text: string, i: number, j: number): boolean {
+  let k = i;
+  let naoZero = false;
+  for (; k < j; k++) {
+    const c = text.charCodeAt(k);
+    if (c < 48 || c > 57) break;
+    if (c !== 48) naoZero = true;
+  }
+  if (k === i) return false;
+  if (k < j) {
+    if (text.charCodeAt(k) !== 46 || j - k - 1 < 1 || j - k - 1 > 2) return false;
+    for (let m = k + 1; m < j; m++) {
+      const c = text.charCodeAt(m);
+      if (c < 48 || c > 57) return false;
+      if (c !== 48) naoZero = true;
+    }
+  }
+  return naoZero;
 }
 
 function digeridos(series: ReadonlyMap<string, ResumoLongo>): Map<string, LongoEsperado> {

@@ -213,7 +213,6 @@ export async function servirCluster(inst: Instancia, workers: number): Promise<S
 
   const pararTodos = (): Promise<void> => {
     parando = true;
-    pararCota();
     const vivos = Object.values(cluster.workers ?? {}).filter((w): w is Worker => !!w && !w.isDead());
     return Promise.all(
       vivos.map(
@@ -223,7 +222,10 @@ export async function servirCluster(inst: Instancia, workers: number): Promise<S
             w.process.kill("SIGTERM");
           }),
       ),
-    ).then(() => undefined);
+    ).then(() => {
+      // answered until the last worker is gone: a stopping worker gives its leased units back
+      pararCota();
+    });
   };
 
   await new Promise<void>((resolve, reject) => {

@@ -23,6 +23,7 @@ export interface OpcoesLotes {
 }
 
 const DAY_MS = 86_400_000;
+const ESPERA_DEVOLUCAO_MS = 1000;
 
 interface Saldo {
   dia: number;
@@ -114,11 +115,21 @@ export class QuotaEmLotes implements QuotaStore {
     return this.loja.refund(kind, id, nowMs, cobranca);
   }
 
-  /** gives back every unspent unit, then closes the store */
+  /**
+   * Gives back every unspent unit, then closes the store. A store that does not answer (a primary
+   * already stopping) is waited for at most `ESPERA_DEVOLUCAO_MS`: the units are then lost to the
+   * key for the day, which costs the client, never the limit.
+   */
   async close(): Promise<void> {
     if (this.fechado) return;
     this.fechado = true;
-    await Promise.all([...this.saldos].map(([id, s]) => this.expirar(id, s)));
+    let t: NodeJS.Timeout | undefined;
+    const limite = new Promise<void>((resolve) => {
+      t = setTimeout(resolve, ESPERA_DEVOLUCAO_MS);
+      t.unref();
+    });
+    await Promise.race([Promise.all([...this.saldos].map(([id, s]) => this.expirar(id, s))), limite]);
+    clearTimeout(t);
     await this.loja.close?.();
   }
 }

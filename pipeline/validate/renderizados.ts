@@ -8,6 +8,7 @@
 import { mostrar, type Problema } from "../contract/messages.ts";
 import type { HistoricoEntry } from "../domain/publicados.ts";
 import { COLUNAS_NUMERICAS, COLUNAS_PRACAS, colunasHistorico } from "../render/csv.ts";
+import { isDataValida } from "../contract/data.ts";
 import { camposCsv } from "./csv.ts";
 
 export type TabelaRenderizada = "historico" | "pracas";
@@ -58,109 +59,46 @@ export function checarRenderizado(text: string, historico: readonly HistoricoEnt
   // building it. Only fields that split and quoting cannot change (numbers, and text without
   // quotes, separators or line breaks) are spelled this way, so a line that matches is one that
   // `esperar` would accept; anything else, or any difference, goes through `esperar`, which
-  // decides and words the problem exactly as before.
-  const sepCode = sep.charCodeAt(0);
-  let q = 0;
-  /** the text at q is s, then q moves past it */
-  const texto = (s: string): boolean => {
-    if (!text.startsWith(s, q)) return false;
-    q += s.length;
-    return true;
-  };
-  /** the text at q is the number as the cell spells it (first '.' as ',' in Excel's numeric columns) */
-  const numero = (v: number, virgula: boolean): boolean => {
-    const c = Math.round(Math.abs(v) * 100);
-    if (c / 100 === Math.abs(v) && c < 1e15) return centavos(v < 0, c, virgula);
-    const s = String(v);
-    if (!virgula) return texto(s);
-    let trocou = false;
-    for (let i = 0; i < s.length; i++) {
-      let c = s.charCodeAt(i);
-      if (c === 46 && !trocou) {
-        c = 44;
-        trocou = true;
-      }
-      if (text.charCodeAt(q + i) !== c) return false;
-    }
-    q += s.length;
-    return true;
-  };
-  /**
-   * `numero` for a value of whole cents below 10^13: String(v) is then its integer part and
-   * its cents without trailing zeros (a decimal of at most 15 digits is the shortest spelling of
-   * the double nearest it), so the digits are read from the text instead of converting every
-   * price to a string.
-   */
-  const centavos = (negativo: boolean, c: number, virgula: boolean): boolean => {
-    let i = q;
-    if (negativo) {
-      if (text.charCodeAt(i) !== 45) return false;
-      i++;
-    }
-    const inteiro = Math.floor(c / 100);
-    const inicio = i;
-    let lido = 0;
-    for (let d = text.charCodeAt(i) - 48; d >= 0 && d <= 9 && i - inicio < 16; d = text.charCodeAt(++i) - 48) lido = lido * 10 + d;
-    // one digit "0" at most before the point, as String writes it
-    if (lido !== inteiro || i === inicio || (text.charCodeAt(inicio) === 48 && i - inicio > 1)) return false;
-    const cents = c - inteiro * 100;
-    if (cents !== 0) {
-      if (text.charCodeAt(i) !== (virgula ? 44 : 46)) return false;
-      const dezena = Math.floor(cents / 10);
-      const ultimo = cents - dezena * 10;
-      if (text.charCodeAt(i + 1) !== 48 + dezena) return false;
-      i += 2;
-      if (ultimo !== 0) {
-        if (text.charCodeAt(i) !== 48 + ultimo) return false;
-        i++;
-      }
-    }
-    q = i;
-    return true;
-  };
-  const separador = (): boolean => text.charCodeAt(q++) === sepCode;
-  const fimDeLinha = (): boolean => {
-    if (excel ? text.charCodeAt(q) !== 13 || text.charCodeAt(q + 1) !== 10 : text.charCodeAt(q) !== 10) return false;
-    q += fim.length;
-    return true;
-  };
+  // decides and words the problem exactly as before. Each step gives the position after what it
+  // read, or -1.
+  const s = excel ? SEP_EXCEL : SEP_CSV;
   const limpos = new Map<string, boolean>();
-  const limpo = (s: string): boolean => {
-    let l = limpos.get(s);
+  const limpo = (x: string): boolean => {
+    let l = limpos.get(x);
     if (l === undefined) {
-      l = !/[",;\n\r]/.test(s);
-      if (limpos.size < 10_000) limpos.set(s, l);
+      l = !SUJO.test(x);
+      if (limpos.size < 10_000) limpos.set(x, l);
     }
     return l;
   };
-  const dataLimpa = (d: unknown): d is string => typeof d === "string" && !/[",;\n\r]/.test(d);
   const unidadeLimpa = typeof unidade === "string" && limpo(unidade);
   esperar(colunas);
   let esperadas = 0;
   if (tabela === "historico") {
     const extras = colunas.slice(3);
     const extraNumerica = numerica.slice(3);
-    const linhaRapida = (e: HistoricoEntry, rec: Record<string, unknown>): boolean => {
-      q = pos;
-      const d: unknown = e.data;
-      const v: unknown = e.valor;
-      if (!dataLimpa(d) || typeof v !== "number" || !texto(d) || !separador() || !numero(v, excel) || !separador() || !texto(unidade)) return false;
-      for (let i = 0; i < extras.length; i++) {
-        if (!separador()) return false;
-        const x = rec[extras[i]!];
-        if (x === undefined) continue;
-        if (typeof x === "number") {
-          if (!numero(x, excel && extraNumerica[i]!)) return false;
-        } else if (typeof x !== "string" || !limpo(x) || (excel && extraNumerica[i] && x.includes(".")) || !texto(x)) return false;
-      }
-      return fimDeLinha();
-    };
     for (const e of historico) {
       const rec = e as unknown as Record<string, unknown>;
-      if (unidadeLimpa && linhaRapida(e, rec)) {
-        n++;
-        pos = q;
-        continue;
+      const d: unknown = e.data;
+      const v: unknown = e.valor;
+      if (unidadeLimpa && typeof v === "number" && dataLimpa(d)) {
+        let q = textoEm(text, pos, d);
+        q = q < 0 ? q : numeroEm(text, separadorEm(text, q, s), v, excel);
+        q = q < 0 ? q : textoEm(text, separadorEm(text, q, s), unidade);
+        for (let i = 0; i < extras.length && q >= 0; i++) {
+          q = separadorEm(text, q, s);
+          const x = rec[extras[i]!];
+          if (q < 0 || x === undefined) continue;
+          if (typeof x === "number") q = numeroEm(text, q, x, excel && extraNumerica[i]!);
+          else if (typeof x !== "string" || !limpo(x) || (excel && extraNumerica[i] && x.includes("."))) q = -1;
+          else q = textoEm(text, q, x);
+        }
+        q = q < 0 ? q : fimEm(text, q, excel);
+        if (q >= 0) {
+          n++;
+          pos = q;
+          continue;
+        }
       }
       esperar([e.data, celula(e.valor, 1), unidade, ...extras.map((k, i) => celula(rec[k], i + 3))]);
     }
@@ -168,20 +106,23 @@ export function checarRenderizado(text: string, historico: readonly HistoricoEnt
   } else {
     for (const e of historico) {
       const d: unknown = e.data;
-      const dataOk = dataLimpa(d);
+      const dataOk = unidadeLimpa && dataLimpa(d);
       for (const p in e.pracas ?? {}) {
         const v: unknown = e.pracas![p];
-        if (dataOk && unidadeLimpa && typeof v === "number" && limpo(p)) {
-          q = pos;
-          if (texto(d) && separador() && texto(p) && separador() && numero(v, excel) && separador() && texto(unidade) && fimDeLinha()) {
+        esperadas++;
+        if (dataOk && typeof v === "number" && limpo(p)) {
+          let q = textoEm(text, pos, d as string);
+          q = q < 0 ? q : textoEm(text, separadorEm(text, q, s), p);
+          q = q < 0 ? q : numeroEm(text, separadorEm(text, q, s), v, excel);
+          q = q < 0 ? q : textoEm(text, separadorEm(text, q, s), unidade);
+          q = q < 0 ? q : fimEm(text, q, excel);
+          if (q >= 0) {
             n++;
             pos = q;
-            esperadas++;
             continue;
           }
         }
         esperar([e.data, p, celula(e.pracas![p], 2), unidade]);
-        esperadas++;
       }
     }
   }
@@ -193,4 +134,79 @@ export function checarRenderizado(text: string, historico: readonly HistoricoEnt
     problemas.push({ ponteiro: "", mensagem: `tem ${esperadas - faltaram} linhas de dados, mas o histórico do JSON dá ${esperadas}` });
   }
   return problemas;
+}
+
+const SEP_CSV = 44;
+const SEP_EXCEL = 59;
+// what the renderers would quote in either spelling, or what would split a field
+const SUJO = /[",;\n\r]/;
+
+/** A day's field that quoting and splitting leave as it is: most often a plain day, checked without a regular expression. */
+const dataLimpa = (d: unknown): d is string => typeof d === "string" && (isDataValida(d) || !SUJO.test(d));
+
+/** After `s` at q (q < 0: already failed). */
+function textoEm(text: string, q: number, s: string): number {
+  return q >= 0 && text.startsWith(s, q) ? q + s.length : -1;
+}
+
+function separadorEm(text: string, q: number, sep: number): number {
+  return q >= 0 && text.charCodeAt(q) === sep ? q + 1 : -1;
+}
+
+function fimEm(text: string, q: number, excel: boolean): number {
+  if (excel) return text.charCodeAt(q) === 13 && text.charCodeAt(q + 1) === 10 ? q + 2 : -1;
+  return text.charCodeAt(q) === 10 ? q + 1 : -1;
+}
+
+/** After the number as the cell spells it at q (its first '.' as ',' in Excel's numeric columns). */
+function numeroEm(text: string, q: number, v: number, virgula: boolean): number {
+  if (q < 0) return -1;
+  const a = v < 0 ? -v : v;
+  const c = Math.round(a * 100);
+  if (c / 100 === a && c < 1e15) return centavosEm(text, q, v < 0, c, virgula);
+  const s = String(v);
+  if (!virgula) return textoEm(text, q, s);
+  let trocou = false;
+  for (let i = 0; i < s.length; i++) {
+    let k = s.charCodeAt(i);
+    if (k === 46 && !trocou) {
+      k = 44;
+      trocou = true;
+    }
+    if (text.charCodeAt(q + i) !== k) return -1;
+  }
+  return q + s.length;
+}
+
+/**
+ * `numeroEm` for a value of whole cents below 10^13: String(v) is then its integer part and its
+ * cents without trailing zeros (a decimal of at most 15 digits is the shortest spelling of the
+ * double nearest it), so the digits are read from the text instead of converting every price
+ * to a string.
+ */
+function centavosEm(text: string, q: number, negativo: boolean, c: number, virgula: boolean): number {
+  let i = q;
+  if (negativo) {
+    if (text.charCodeAt(i) !== 45) return -1;
+    i++;
+  }
+  const inteiro = Math.floor(c / 100);
+  const inicio = i;
+  let lido = 0;
+  for (let d = text.charCodeAt(i) - 48; d >= 0 && d <= 9 && i - inicio < 16; d = text.charCodeAt(++i) - 48) lido = lido * 10 + d;
+  // one digit "0" at most before the point, as String writes it
+  if (lido !== inteiro || i === inicio || (text.charCodeAt(inicio) === 48 && i - inicio > 1)) return -1;
+  const cents = c - inteiro * 100;
+  if (cents !== 0) {
+    if (text.charCodeAt(i) !== (virgula ? 44 : 46)) return -1;
+    const dezena = Math.floor(cents / 10);
+    const ultimo = cents - dezena * 10;
+    if (text.charCodeAt(i + 1) !== 48 + dezena) return -1;
+    i += 2;
+    if (ultimo !== 0) {
+      if (text.charCodeAt(i) !== 48 + ultimo) return -1;
+      i++;
+    }
+  }
+  return i;
 }

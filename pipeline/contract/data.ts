@@ -12,15 +12,20 @@ const digito = (s: string, i: number): number => {
 };
 
 export function isDataValida(s: string): boolean {
-  if (typeof s !== "string" || s.length !== 10 || s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45) return false;
-  const a0 = digito(s, 0);
-  const a1 = digito(s, 1);
-  const a2 = digito(s, 2);
-  const a3 = digito(s, 3);
-  const m0 = digito(s, 5);
-  const m1 = digito(s, 6);
-  const d0 = digito(s, 8);
-  const d1 = digito(s, 9);
+  return typeof s === "string" && s.length === 10 && isDataValidaEm(s, 0);
+}
+
+/** isDataValida(s.slice(i, i + 10)) without the slice (a day inside a line of a long text). */
+export function isDataValidaEm(s: string, i: number): boolean {
+  if (s.charCodeAt(i + 4) !== 45 || s.charCodeAt(i + 7) !== 45) return false;
+  const a0 = digito(s, i);
+  const a1 = digito(s, i + 1);
+  const a2 = digito(s, i + 2);
+  const a3 = digito(s, i + 3);
+  const m0 = digito(s, i + 5);
+  const m1 = digito(s, i + 6);
+  const d0 = digito(s, i + 8);
+  const d1 = digito(s, i + 9);
   if ((a0 | a1 | a2 | a3 | m0 | m1 | d0 | d1) < 0) return false;
   const ano = a0 * 1000 + a1 * 100 + a2 * 10 + a3;
   const mes = m0 * 10 + m1;

@@ -21,6 +21,7 @@ import { DATAPACKAGE_PATH } from "../render/datapackage.ts";
 import { COLUNAS_LONGO } from "../render/longo.ts";
 import { serieDef } from "../sources/index.ts";
 import type { HistoricoEntry, SerieFile } from "../domain/publicados.ts";
+import { isDataValidaEm } from "../contract/data.ts";
 import { camposCsv, isRealDate } from "./csv.ts";
 
 const DECIMAL = /^-?\d+(\.\d{1,2})?$/;
@@ -254,26 +255,35 @@ export function blocoRapido(id: string, bloco: string): LongoEsperado | null {
   const lida = lerCsvLongo(`${COLUNAS_LONGO.join(",")}\n${primeira}\n`);
   if (lida.problemas.length > 0) return null;
   const prefixo = `${campos.slice(0, 8).join(",")},`;
-  // each line's "data,valor\n", as one slice of the block
-  const dias = new Linhas();
   let pontos = 0;
-  let anterior = "";
+  let anterior = -1;
   for (let pos = 0; pos < bloco.length; ) {
     const fim = bloco.indexOf("\n", pos);
-    if (!bloco.startsWith(prefixo, pos)) return null;
     const inicio = pos + prefixo.length;
+    // (a slice compared is cheaper than startsWith here)
+    if (bloco.slice(pos, inicio) !== prefixo) return null;
     const virgula = inicio + 10;
-    // a comma before it would be inside the date, which isRealDate refuses
-    if (virgula >= fim || bloco.charCodeAt(virgula) !== 44) return null;
-    const data = bloco.slice(inicio, virgula);
-    if (data <= anterior || !isRealDate(data) || !positivoEm(bloco, virgula + 1, fim)) return null;
-    anterior = data;
-    dias.push(bloco.slice(inicio, fim + 1));
+    // a comma before it would be inside the date, which isDataValidaEm refuses
+    if (virgula >= fim || bloco.charCodeAt(virgula) !== 44 || !isDataValidaEm(bloco, inicio)) return null;
+    if ((anterior >= 0 && !depoisDe(bloco, inicio, anterior)) || !positivoEm(bloco, virgula + 1, fim)) return null;
+    anterior = inicio;
     pontos++;
     pos = fim + 1;
   }
   const [, produto, uf, , praca, fonte, unidade, moeda] = campos;
-  return { fixos: [produto, uf, praca, fonte, unidade, moeda].join(","), hash: sha(dias.texto()), pontos };
+  // every line's "data,valor\n": the block without its prefixes, which begin with the series' id
+  // ([a-z_], checked above) and so occur nowhere else in lines of prefix, day, comma and value
+  return { fixos: [produto, uf, praca, fonte, unidade, moeda].join(","), hash: sha(bloco.replaceAll(prefixo, "")), pontos };
+}
+
+/** The day (AAAA-MM-DD) at i comes after the one at j, in the text itself. */
+function depoisDe(text: string, i: number, j: number): boolean {
+  for (let k = 0; k < 10; k++) {
+    const a = text.charCodeAt(i + k);
+    const b = text.charCodeAt(j + k);
+    if (a !== b) return a > b;
+  }
+  return false;
 }
 
 /**

@@ -144,9 +144,11 @@ const SUJO = /[",;\n\r]/;
 /** A day's field that quoting and splitting leave as it is: most often a plain day, checked without a regular expression. */
 const dataLimpa = (d: unknown): d is string => typeof d === "string" && (isDataValida(d) || !SUJO.test(d));
 
-/** After `s` at q (q < 0: already failed). */
+/** After `s` at q (q < 0: already failed). A slice compared is cheaper than startsWith here. */
 function textoEm(text: string, q: number, s: string): number {
-  return q >= 0 && text.startsWith(s, q) ? q + s.length : -1;
+  if (q < 0) return -1;
+  const fim = q + s.length;
+  return text.slice(q, fim) === s ? fim : -1;
 }
 
 function separadorEm(text: string, q: number, sep: number): number {

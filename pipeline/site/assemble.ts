@@ -23,6 +23,7 @@ import { resumir, type FatosSerie, type ResumoSerie, type SerieOuResumo, type Se
 import { longoDaSerie, type LongoEsperado, type LongoMontado } from "../validate/dados.ts";
 import type { SeriesDef } from "../domain/series.ts";
 import { createHash } from "node:crypto";
+import { primeiraLinha } from "../domain/texto.ts";
 import { janelaRecente, renderSerie } from "../render/serie.ts";
 import { edicaoDoCatalogo, getSource } from "../sources/index.ts";
 import { impressao, type Fatos, textoDosFatos, FATOS_PATH } from "./fatos.ts";
@@ -76,7 +77,7 @@ export function renderSerieFiles(def: SeriesDef, f: SerieFile): SerieRenderizada
   arquivos.push({ path: seriesRecentePath(def), text: recente === f ? json : stringifyDoc(recente), doc: recente });
   const cabecalhos: Record<string, string> = {};
   const csv = (path: string, t: DuasGrafias, tabela: "historico" | "pracas") => {
-    cabecalhos[path] = t.csv.slice(0, t.csv.indexOf("\n"));
+    cabecalhos[path] = primeiraLinha(t.csv);
     const json = seriesJsonPath(def);
     arquivos.push({ path, text: t.csv, daSerie: { json, tabela, excel: false } }, { path: excelPath(path), text: t.excel, daSerie: { json, tabela, excel: true } });
   };

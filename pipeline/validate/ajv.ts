@@ -19,6 +19,7 @@ import { checarCsvHistorico, type CsvLinha } from "./csv.ts";
 import { checarRenderizado } from "./renderizados.ts";
 import type { RenderedFile } from "../render/json.ts";
 import { linha, mostrar } from "../contract/messages.ts";
+import { primeiraLinha } from "../domain/texto.ts";
 
 // the schema half lives in ../contract/schemas.ts, which readers of published files import without
 // pulling in the cross-file checks (and, through them, the renderers)
@@ -112,7 +113,7 @@ export class FileValidator {
       const { historico: hist, unidade } = json as { historico: HistoricoEntry[]; unidade: string };
       const text = texto(content);
       this.push(p, checarRenderizado(text, hist, daSerie.tabela, daSerie.excel, unidade).map((pr) => linha(p, pr)));
-      if (!daSerie.excel) this.dados.cabecalho(p, text.slice(0, Math.max(0, text.indexOf("\n"))));
+      if (!daSerie.excel) this.dados.cabecalho(p, primeiraLinha(text));
       if (daSerie.tabela === "historico" && !daSerie.excel) this.series.delete(daSerie.json);
       return;
     }

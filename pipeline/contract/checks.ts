@@ -9,6 +9,7 @@ import { agregados, agregadosUf, type Produto } from "../domain/products.ts";
 import { ufPublicada } from "../domain/series.ts";
 import type { UF } from "../domain/ufs.ts";
 import { serieDef } from "../sources/index.ts";
+import { isFormatoData } from "./data.ts";
 import { mostrar, type Problema } from "./messages.ts";
 
 type Obj = Record<string, unknown>;
@@ -24,8 +25,6 @@ function isMoney(v: unknown): v is number {
 /** Exact to the centavo: compared as integer hundredths (only called on `isMoney` values). */
 const cents = toHundredths;
 
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-
 /**
  * `historico` oldest first, one entry per day: every `data` strictly after the previous one.
  * Returns the problems; `base` is the pointer of the array.
@@ -35,9 +34,11 @@ export function checarOrdemHistorico(historico: unknown, base = "/historico"): P
   const out: Problema[] = [];
   let prev: string | null = null;
   let prevIdx = -1;
-  historico.forEach((e, i) => {
+  // a loop, and the day's shape by character codes: this runs on every day of every history
+  for (let i = 0; i < historico.length; i++) {
+    const e: unknown = historico[i];
     const data = isObj(e) ? e.data : undefined;
-    if (typeof data !== "string" || !ISO_DATE.test(data)) return;
+    if (typeof data !== "string" || !isFormatoData(data)) continue;
     if (prev !== null) {
       if (data === prev) {
         out.push({ ponteiro: `${base}/${i}/data`, mensagem: `data repetida: "${data}" já aparece em ${base}/${prevIdx} (um dia por entrada)` });
@@ -52,7 +53,7 @@ export function checarOrdemHistorico(historico: unknown, base = "/historico"): P
       prev = data;
       prevIdx = i;
     }
-  });
+  }
   return out;
 }
 

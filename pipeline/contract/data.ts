@@ -34,3 +34,9 @@ export function isDataValidaEm(s: string, i: number): boolean {
   const bissexto = ano % 4 === 0 && (ano % 100 !== 0 || ano % 400 === 0);
   return dia <= (mes === 2 && bissexto ? 29 : DIAS_NO_MES[mes]!);
 }
+
+/** /^\d{4}-\d{2}-\d{2}$/.test(s), by character codes: the shape of a day, month and day not checked. */
+export function isFormatoData(s: string): boolean {
+  if (typeof s !== "string" || s.length !== 10 || s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45) return false;
+  return (digito(s, 0) | digito(s, 1) | digito(s, 2) | digito(s, 3) | digito(s, 5) | digito(s, 6) | digito(s, 8) | digito(s, 9)) >= 0;
+}

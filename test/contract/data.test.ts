@@ -6,7 +6,7 @@
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import { novoAjv } from "../../pipeline/contract/schemas.ts";
-import { isDataValida } from "../../pipeline/contract/data.ts";
+import { isDataValida, isDataValidaEm, isFormatoData } from "../../pipeline/contract/data.ts";
 import { VALIDADORES } from "../../pipeline/contract/validadores.gerados.ts";
 import { isRealDate } from "../../pipeline/validate/csv.ts";
 import { aleatorio } from "../helpers/aleatorio.ts";
@@ -35,6 +35,9 @@ describe("isDataValida", () => {
       const esperado = ajvFormats.date.validate(s);
       expect(isDataValida(s), JSON.stringify(s)).toBe(esperado);
       expect(isRealDate(s), JSON.stringify(s)).toBe(esperado);
+      // in place: the ten characters at 2, whatever follows them
+      expect(isDataValidaEm(`x,${s},y`, 2), JSON.stringify(s)).toBe(ajvFormats.date.validate(`x,${s},y`.slice(2, 12)));
+      expect(isFormatoData(s), JSON.stringify(s)).toBe(/^\d{4}-\d{2}-\d{2}$/.test(s));
       if (esperado) validas++;
     }
     expect(validas).toBeGreaterThan(casos.length / 4);

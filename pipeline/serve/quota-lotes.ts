@@ -70,7 +70,8 @@ export class QuotaEmLotes implements QuotaStore {
     const q = this.loja.peek(kind, id, nowMs, limite);
     if (kind !== "key" || limite !== undefined) return q;
     const mine = (c: QuotaCheck): QuotaCheck => {
-      const s = this.vigente(id, nowMs);
+      // a local count (the shared store down) never held this process's lease
+      const s = c.aviso || c.indisponivel ? undefined : this.vigente(id, nowMs);
       // the store counted this process's unspent units already: they are still the key's
       return s ? { ...c, ...quotaState(c.limit, Math.max(0, c.used - (s.concedidas - s.gastas)), nowMs) } : c;
     };

@@ -115,6 +115,18 @@ describe("leases of a key's quota", () => {
     expect(q.peek("key", "k", T).used).toBe(11);
   });
 
+  it("does not take its lease off a local count (the shared store down)", async () => {
+    const q = new Quota({ keyLimit: 1_000_000 });
+    const loja = assincrona(q);
+    const l = new QuotaEmLotes(loja, { validadeMs: 60_000 });
+    await consumir(l, 1);
+    const local = new Quota({ keyLimit: 1_000_000 });
+    local.consume("key", "k", T);
+    loja.peek = async (...a: Parameters<Quota["peek"]>) => ({ ...local.peek(...a), aviso: "cota-local; redis-indisponivel" });
+    expect(await l.peek("key", "k", T)).toMatchObject({ used: 1, aviso: "cota-local; redis-indisponivel" });
+    await l.close();
+  });
+
   it("does not carry a lease into the next day", async () => {
     const q = new Quota({ keyLimit: 1_000_000 });
     const l = new QuotaEmLotes(assincrona(q), { validadeMs: 60_000 });

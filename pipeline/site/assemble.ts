@@ -271,11 +271,11 @@ export async function* montarSite(
 }
 
 /** New blocks of the long file held in memory, at most (beyond, they go to the scratch file). */
-let limiteEmMemoria = 16 << 20;
+let limiteEmMemoria = 4 << 20;
 
 /** Test-only: how many bytes of new blocks montarSite holds in memory before putting them aside (0: every one aside). */
 export function setLimiteDoLongoEmMemoria(bytes: number | null): void {
-  limiteEmMemoria = bytes ?? 16 << 20;
+  limiteEmMemoria = bytes ?? 4 << 20;
 }
 
 /**

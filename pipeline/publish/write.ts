@@ -115,7 +115,7 @@ class Copiador {
 }
 
 /**
- * Stages a file from its parts into `staged` (durably, as writeDurable does), or only hashes it
+ * Stages a file from its parts into `staged` (durably), or only hashes it
  * (null), and returns the sha256 and size the journal records and the bytes the checks may look
  * at; `comparar`: a file whose sha256 comes back too. A copied range that is not the recorded one
  * throws TrechoDivergente. Big files are copied in the set's thread; with the test writer set,
@@ -187,7 +187,7 @@ async function prepararEmPartes(
 
 import { FileValidator } from "../validate/ajv.ts";
 import type { BytesDoLongo } from "../validate/dados.ts";
-import { commitStaged, hashBytes, JOURNAL_NAME, Passos, QuedaSimulada, STAGING_DIR, writeDurable, writerDeTeste, type ArquivoPreparado } from "./journal.ts";
+import { commitStaged, hashBytes, JOURNAL_NAME, Passos, QuedaSimulada, STAGING_DIR, writeStaged, writerDeTeste, type ArquivoPreparado } from "./journal.ts";
 import { holdsDataLock, withDataLock } from "./lock.ts";
 
 /**
@@ -226,7 +226,8 @@ export async function publishFiles(root: string, files: Iterable<ItemDoConjunto>
   const passos = new Passos();
   const validator = new FileValidator();
   const staging = join(root, STAGING_DIR);
-  const write = writerDeTeste() ?? writeDurable;
+  // made durable, all at once, before the journal (commitStaged)
+  const write = writerDeTeste() ?? writeStaged;
   const changed: ArquivoPreparado[] = [];
   let unchanged = 0;
   const copiador = new Copiador();

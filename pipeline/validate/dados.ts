@@ -23,6 +23,7 @@ import { serieDef } from "../sources/index.ts";
 import type { HistoricoEntry, SerieFile } from "../domain/publicados.ts";
 import { isDataValidaEm } from "../contract/data.ts";
 import { camposCsv, isRealDate } from "./csv.ts";
+import { primeiraLinha } from "../domain/texto.ts";
 
 const DECIMAL = /^-?\d+(\.\d{1,2})?$/;
 const UNIDADE = new Set<string>(UNIDADES);
@@ -333,7 +334,7 @@ export class ChecagemDados {
 
   /** A canonical CSV (series, praças or long): its header, and the Excel variant it should have. */
   csv(p: string, text: string): void {
-    this.cabecalhos.set(p, text.slice(0, Math.max(0, text.indexOf("\n"))));
+    this.cabecalhos.set(p, primeiraLinha(text));
     const excel = excelDoCsv(text);
     if (excel !== null) this.excelEsperado.set(p, sha(excel));
   }
@@ -356,7 +357,7 @@ export class ChecagemDados {
   /** The long file, read whole. */
   historicoLongo(text: string): Problema[] {
     // header only: the long file has no Excel variant (past a spreadsheet's row limit)
-    this.cabecalhos.set(HISTORICO_LONGO_PATH, text.slice(0, Math.max(0, text.indexOf("\n"))).replace(/^\ufeff/, ""));
+    this.cabecalhos.set(HISTORICO_LONGO_PATH, primeiraLinha(text).replace(/^\ufeff/, ""));
     const lido = lerCsvLongo(text);
     this.longo = digeridos(lido.series);
     return lido.problemas;

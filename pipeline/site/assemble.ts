@@ -137,7 +137,8 @@ let versao: { edicao: number; hash: string } | null = null;
 export function versaoDoCodigo(conhecida?: Pick<Fatos, "codigo" | "fonte">): string {
   if (versao?.edicao === edicaoDoCatalogo()) return versao.hash;
   // facts written by this very source carry this very version: no need to render it again
-  if (conhecida?.fonte !== undefined && conhecida.fonte === fonteDoCodigo()) {
+  const fonte = fonteDoCodigo();
+  if (fonte !== undefined && conhecida?.fonte === fonte) {
     versao = { edicao: edicaoDoCatalogo(), hash: conhecida.codigo };
     return versao.hash;
   }
@@ -178,18 +179,17 @@ export function versaoDoCodigo(conhecida?: Pick<Fatos, "codigo" | "fonte">): str
   return versao.hash;
 }
 
-let fonte: { edicao: number; hash: string } | null = null;
-
 /**
  * The source the renderers run from, as one hash: every .ts file under pipeline/, the lockfile
- * (the libraries), the Node and ICU versions and the catalogue's edition. Two runs of the same
- * source render the same way, so facts that carry it need not have versaoDoCodigo computed again
- * (tens of milliseconds of a one-day update); any other source computes it.
+ * (the libraries) and the Node and ICU versions. Two runs of the same source render the same way,
+ * so facts that carry it need not have versaoDoCodigo computed again (tens of milliseconds of a
+ * one-day update); any other source computes it. Hashed once, when this module loads: the code
+ * this process runs is the files of that instant, and a hash taken later could vouch for files
+ * changed since (a pull during a long build).
  */
-export function fonteDoCodigo(): string {
-  if (fonte?.edicao === edicaoDoCatalogo()) return fonte.hash;
+function hashDaFonte(): string {
   const h = createHash("sha256");
-  h.update(`node ${process.versions.node} icu ${process.versions.icu ?? "-"} catalogo ${edicaoDoCatalogo()}\n`);
+  h.update(`node ${process.versions.node} icu ${process.versions.icu ?? "-"}\n`);
   const dir = join(REPO_ROOT, "pipeline");
   const arquivos = (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith(".ts")).map((f) => f.split(sep).join("/")).sort();
   for (const f of [...arquivos.map((a) => `pipeline/${a}`), "package-lock.json"]) {
@@ -201,8 +201,25 @@ export function fonteDoCodigo(): string {
     }
     h.update(`${f} ${texto.length}\n`).update(texto);
   }
-  fonte = { edicao: edicaoDoCatalogo(), hash: h.digest("hex").slice(0, 16) };
-  return fonte.hash;
+  return h.digest("hex").slice(0, 16);
+}
+
+const fonteAoCarregar = hashDaFonte();
+
+/** Off under vitest: a test may mock a renderer, and then the files on disk are not the code that runs. */
+let fonteNosFatos = !process.env.VITEST;
+
+/** Test-only: whether runs vouch for their renderer's hash by their source's (null: the default, off under vitest). */
+export function setFonteNosFatos(sim: boolean | null): void {
+  fonteNosFatos = sim ?? !process.env.VITEST;
+}
+
+/**
+ * This process's source hash for the facts, or undefined when it cannot vouch for its renderer:
+ * a source registered at run time (the catalogue is more than the files), or under tests.
+ */
+export function fonteDoCodigo(): string | undefined {
+  return fonteNosFatos && edicaoDoCatalogo() === 0 ? fonteAoCarregar : undefined;
 }
 
 /** Where a run gets its series: the ones to render now, and the facts of the ones it leaves alone. */

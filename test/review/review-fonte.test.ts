@@ -33,7 +33,9 @@ describe("review: the source hash in the facts (fonteDoCodigo) vouches for a ren
     await rm(copia, { recursive: true, force: true });
   });
 
-  const rodar = (script: string): string => execFileSync(process.execPath, [TSX, join(copia, script)], { cwd: copia, encoding: "utf8", env: { ...process.env, NODE_OPTIONS: "" } }).trim();
+  // the runs as the CLI runs them: outside vitest (under it, runs vouch for nothing by their source)
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("VITEST")));
+  const rodar = (script: string): string => execFileSync(process.execPath, [TSX, join(copia, script)], { cwd: copia, encoding: "utf8", env: { ...env, NODE_OPTIONS: "" } }).trim();
 
   it("a run that loaded the old renderer while the tree changed under it (git pull / checkout during a build) writes facts the next run of the new code trusts", async () => {
     // run 1 (a build: fonteDoCodigo is first called at the end, when montarSite writes the facts):

@@ -12,6 +12,8 @@ import { runValidate } from "../../pipeline/cli/validate.ts";
 import { runBuild } from "../../pipeline/run/build.ts";
 import { abrirStore } from "../../pipeline/site/store.ts";
 import { FATOS_PATH } from "../../pipeline/site/fatos.ts";
+import { fonteDoCodigo, setFonteNosFatos } from "../../pipeline/site/assemble.ts";
+import { registrarFonte, removerFonte, SOURCES } from "../../pipeline/sources/index.ts";
 import { cleanup, editPage, listFiles, replay, replayDir, tempSite, testConfig } from "../helpers/pipeline.ts";
 
 const NOW1 = "2026-09-26T20:00:00-03:00";
@@ -290,29 +292,44 @@ describe("the source hash the facts carry (fonteDoCodigo)", () => {
     vi.resetModules();
     const a = await import("../../pipeline/site/assemble.ts");
     const real = a.versaoDoCodigo();
-    const fonte = a.fonteDoCodigo();
+    a.setFonteNosFatos(true);
+    const fonte = a.fonteDoCodigo()!;
     expect(fonte).toMatch(/^[0-9a-f]{16}$/);
+    const outra = fonte.replace(/^./, (c) => (c === "0" ? "1" : "0"));
+    const novo = async () => {
+      vi.resetModules();
+      const m = await import("../../pipeline/site/assemble.ts");
+      m.setFonteNosFatos(true);
+      return m;
+    };
+    expect((await novo()).versaoDoCodigo({ codigo: "dos-fatos", fonte: outra })).toBe(real);
+    expect((await novo()).versaoDoCodigo({ codigo: "dos-fatos" })).toBe(real);
+    expect((await novo()).versaoDoCodigo({ codigo: "dos-fatos", fonte })).toBe("dos-fatos");
+    // under tests (a renderer may be mocked) it vouches for nothing unless asked to
     vi.resetModules();
-    const b = await import("../../pipeline/site/assemble.ts");
-    expect(b.versaoDoCodigo({ codigo: "dos-fatos", fonte: fonte.replace(/^./, (c) => (c === "0" ? "1" : "0")) })).toBe(real);
-    vi.resetModules();
-    const c = await import("../../pipeline/site/assemble.ts");
-    expect(c.versaoDoCodigo({ codigo: "dos-fatos" })).toBe(real);
-    vi.resetModules();
-    const d = await import("../../pipeline/site/assemble.ts");
-    expect(d.versaoDoCodigo({ codigo: "dos-fatos", fonte })).toBe("dos-fatos");
+    const padrao = await import("../../pipeline/site/assemble.ts");
+    expect(padrao.fonteDoCodigo()).toBeUndefined();
+    expect(padrao.versaoDoCodigo({ codigo: "dos-fatos", fonte })).toBe(real);
     vi.resetModules();
   });
 
-  it("is written in the facts of every publish", async () => {
-    const { fonteDoCodigo } = await import("../../pipeline/site/assemble.ts");
+  it("is written in the facts of every publish, unless the catalogue has a source registered at run time", async () => {
     const site = await tempSite();
     const paginas = await replayDir();
+    setFonteNosFatos(true);
     try {
       await replay(paginas, site, "2026-09-26T20:00:00-03:00");
       const f = JSON.parse(await readFile(join(site, FATOS_PATH), "utf8")) as { fonte?: string };
+      expect(f.fonte).toMatch(/^[0-9a-f]{16}$/);
       expect(f.fonte).toBe(fonteDoCodigo());
+      registrarFonte({ ...SOURCES[0]!, id: "fonte_de_teste" as never, pages: [] });
+      try {
+        expect(fonteDoCodigo()).toBeUndefined();
+      } finally {
+        removerFonte("fonte_de_teste");
+      }
     } finally {
+      setFonteNosFatos(null);
       await cleanup(site, paginas);
     }
   }, 60_000);

@@ -5,7 +5,9 @@
  * primary, and the same with the quota in Redis (a redis-server started here); and the
  * dashboard's first load in Chromium (bytes and time until the prices are visible). The load
  * generator shares the machine's cores with the servers, so "all cores" is all cores minus what
- * autocannon takes: the ratios are comparable, the absolute figures are a floor.
+ * autocannon takes: the ratios are comparable, the absolute figures are a floor. Each query ratio is
+ * against nginx measured right before that variant, so both see the same load from the machine's
+ * other work.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -38,22 +40,35 @@ async function rssMb(pid: number): Promise<number> {
   return total;
 }
 
-interface Run { rps: number; p99: number; non2xx: number; errors: number; rss: number[] }
+/** CPU seconds (user + system) the process tree has used: a figure per request that the machine's other load changes less than req/s */
+async function cpuS(pids: number[]): Promise<number> {
+  let ticks = 0;
+  for (const p of (await Promise.all(pids.map(arvore))).flat()) {
+    const text = await readFile(`/proc/${p}/stat`, "utf8").catch(() => "");
+    const campos = text.slice(text.lastIndexOf(")") + 2).split(" ");
+    ticks += Number(campos[11] ?? 0) + Number(campos[12] ?? 0);
+  }
+  return ticks / 100;
+}
+
+interface Run { rps: number; p99: number; non2xx: number; errors: number; rss: number[]; cpuUs: number }
 
 async function load(url: string, pids: number[], headers: Record<string, string> = {}): Promise<Run> {
   const rss: number[] = [];
   const sample = async () => rss.push((await Promise.all(pids.map(rssMb))).reduce((a, b) => a + b, 0));
   await sample();
+  const cpu0 = await cpuS(pids);
   const timer = setInterval(() => void sample(), 1000);
   const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers });
   clearInterval(timer);
+  const cpu = (await cpuS(pids)) - cpu0;
   await sample();
-  return { rps: r.requests.average, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors, rss };
+  return { rps: r.requests.average, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors, rss, cpuUs: (cpu * 1e6) / Math.max(1, r.requests.total) };
 }
 
 function line(name: string, r: Run): string {
   const mem = `RSS ${r.rss[0]!.toFixed(0)} → ${r.rss[r.rss.length - 1]!.toFixed(0)} MB (máx ${Math.max(...r.rss).toFixed(0)})`;
-  return `  ${name.padEnd(44)} ${r.rps.toFixed(0).padStart(7)} req/s  p99 ${String(r.p99).padStart(3)} ms  ${mem}${r.non2xx || r.errors ? `  (!) ${r.non2xx} não-2xx, ${r.errors} erros` : ""}`;
+  return `  ${name.padEnd(44)} ${r.rps.toFixed(0).padStart(7)} req/s  p99 ${String(r.p99).padStart(3)} ms  CPU ${r.cpuUs.toFixed(0).padStart(3)} µs/req  ${mem}${r.non2xx || r.errors ? `  (!) ${r.non2xx} não-2xx, ${r.errors} erros` : ""}`;
 }
 
 async function startNode(publicDir: string, workers?: number, redisUrl?: string): Promise<{ child: ChildProcess; url: string }> {
@@ -159,12 +174,14 @@ export async function benchServe(): Promise<void> {
   const ESTATICO = "api/v1/historico/boi_gordo.csv";
   const nginx = await startNginx(publicDir);
   const redis = await startRedis();
-  const resultados: { nome: string; q: Run; h: Run }[] = [];
+  // each query figure is also compared with nginx measured right before it: on a shared machine the
+  // load of others changes between runs, and adjacent runs see the same (the ratio that is printed)
+  const resultados: { nome: string; q: Run; h: Run; nginx: Run }[] = [];
   try {
     // the same representation as a static file: what nginx can serve for ?uf=MS
-    const nq = await load(`${nginx.url}api/v1/cotacao/uf/MS.json`, [nginx.child.pid!]);
+    const nginxConsulta = () => load(`${nginx.url}api/v1/cotacao/uf/MS.json`, [nginx.child.pid!]);
+    const nq = await nginxConsulta();
     const nh = await load(`${nginx.url}${ESTATICO}`, [nginx.child.pid!]);
-    await stop(nginx.child);
     const variantes: [string, number | undefined, string | undefined][] = [
       ["node, 1 processo", undefined, undefined],
       [`node, --workers ${cores}, cota no primário`, cores, undefined],
@@ -175,9 +192,10 @@ export async function benchServe(): Promise<void> {
       const node = await startNode(publicDir, workers, redisUrl);
       try {
         const pids = [node.child.pid!];
+        const antes = await nginxConsulta();
         const q = await load(`${node.url}${CONSULTA}`, pids, { "X-API-Key": KEY });
         const h = await load(`${node.url}${ESTATICO}`, pids);
-        resultados.push({ nome, q, h });
+        resultados.push({ nome, q, h, nginx: antes });
         if (!primeiro) {
           primeiro = nome;
           await dashboard(node.url);
@@ -188,7 +206,9 @@ export async function benchServe(): Promise<void> {
     }
     console.log(`  consulta (/${CONSULTA} com X-API-Key; nginx: o arquivo estático equivalente, cotacao/uf/MS.json):`);
     console.log(line(`nginx, worker_processes auto (${cores})`, nq));
-    for (const r of resultados) console.log(`${line(r.nome, r.q)}  ${(r.q.rps / nq.rps).toFixed(2)}× nginx`);
+    for (const r of resultados) {
+      console.log(`${line(r.nome, r.q)}  ${(r.q.rps / r.nginx.rps).toFixed(2)}× nginx medido logo antes (${r.nginx.rps.toFixed(0)} req/s, p99 ${r.nginx.p99} ms)`);
+    }
     console.log(`  estático (/${ESTATICO}):`);
     console.log(line(`nginx, worker_processes auto (${cores})`, nh));
     for (const r of resultados) console.log(`${line(r.nome, r.h)}  ${(r.h.rps / nh.rps).toFixed(2)}× nginx`);

@@ -79,7 +79,12 @@ class Copiador {
   async pedir(p: Omit<PedidoDeCopia, "id">): Promise<RespostaDeCopia> {
     codigoDaThread ??= readFile(new URL("./copia.ts", import.meta.url), "utf8")
       .then((ts) => transform(ts, { loader: "ts", format: "cjs", target: "node20" }))
-      .then((r) => `${r.code}\nmodule.exports.servirCopias(require("node:worker_threads").parentPort);\n`);
+      .then((r) => `${r.code}\nmodule.exports.servirCopias(require("node:worker_threads").parentPort);\n`)
+      .catch((err: unknown) => {
+        // tried again by the next publish, not remembered as failed
+        codigoDaThread = null;
+        throw err;
+      });
     const codigo = await codigoDaThread;
     if (this.fechado) throw new Error("a publicação terminou antes da cópia em partes começar");
     if (!this.thread) {
@@ -233,7 +238,12 @@ export async function publishFiles(root: string, files: Iterable<ItemDoConjunto>
   const copiador = new Copiador();
   const emCopia: Array<{ f: ArquivoEmPartes; copia: ReturnType<typeof prepararEmPartes> }> = [];
   // a copy still running when the set fails must not write into the staging being discarded
-  const discard = () => copiador.fechar().then(() => rm(staging, { recursive: true, force: true }));
+  const discard = async () => {
+    await copiador.fechar();
+    // a copy made here (small file, test writer) may still be writing into the staging
+    await Promise.allSettled(emCopia.map((c) => c.copia));
+    await rm(staging, { recursive: true, force: true });
+  };
   // left by a run killed before its journal: never part of the site (withDataLock recovered it)
   await rm(staging, { recursive: true, force: true });
   let current = "";

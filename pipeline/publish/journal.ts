@@ -314,11 +314,18 @@ async function rollForward(root: string, journal: Journal, passos?: Passos, prep
   for (const { arquivo } of journal.operacoes) {
     await passos?.antes({ tipo: "renomear", arquivo });
     const staged = join(root, STAGING_DIR, arquivo);
-    // checked above: a staged file that is gone was renamed, and its target holds the new bytes
-    if (!(await exists(staged))) continue;
     const target = join(root, arquivo);
-    await mkdir(dirname(target), { recursive: true });
-    await rename(staged, target);
+    // the rename first (one call for a file of an existing directory); its target's directory
+    // made when it is missing; a staged file that is gone was renamed (checked above: its target
+    // holds the new bytes)
+    try {
+      await rename(staged, target);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+      if (!(await exists(staged))) continue;
+      await mkdir(dirname(target), { recursive: true });
+      await rename(staged, target);
+    }
     renamed.push(target);
     feitos++;
   }

@@ -1,8 +1,7 @@
 import { mkdir, readFile, rm, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { Worker } from "node:worker_threads";
-import { transform } from "esbuild";
-import { copiarPartes, copiarParaArquivo, hashDoArquivo, type Copiado, type Divergente, type PedidoDeCopia, type RespostaDeCopia, type TrechoCopiado } from "./copia.ts";
+import { copiarPartes, copiarParaArquivo, hashDoArquivo, type Copiado, type Divergente, type PedidoDeCopia, type RespostaDeCopia, type TrechoCopiado } from "./copia.js";
 import { PipelineError } from "../domain/errors.ts";
 import type { RenderedFile } from "../render/json.ts";
 import type { SerieReusada } from "../render/resumo.ts";
@@ -41,7 +40,7 @@ export interface ArquivoEmPartes {
   doc?: unknown;
 }
 
-export type { TrechoCopiado } from "./copia.ts";
+export type { TrechoCopiado } from "./copia.js";
 
 /**
  * A copied range is not what the last publish wrote (a file edited by hand keeping its size):
@@ -54,7 +53,7 @@ export class TrechoDivergente extends PipelineError {
   }
 }
 
-/** Files in parts at least this big are copied in a thread (copia.ts) while the set goes on; smaller ones here. */
+/** Files in parts at least this big are copied in a thread (copia.js) while the set goes on; smaller ones here. */
 let copiaEmThread = 8 << 20;
 
 /** Test-only: from what size a file in parts is copied in a thread (0: every one; null: the default). */
@@ -62,14 +61,7 @@ export function setCopiaEmThread(bytes: number | null): void {
   copiaEmThread = bytes ?? 8 << 20;
 }
 
-/**
- * The thread's code: copia.ts as plain JavaScript, and its side of the messages. Stripped
- * asynchronously (esbuild's first call starts its service: tens of milliseconds this thread
- * need not wait for), once per process.
- */
-let codigoDaThread: Promise<string> | null = null;
-
-/** The thread that copies files in parts (copia.ts), started on the first one and ended with the set. */
+/** The thread that copies files in parts (copia.js), started on the first one and ended with the set. */
 class Copiador {
   private thread: Worker | null = null;
   private fechado = false;
@@ -77,18 +69,9 @@ class Copiador {
   private readonly esperando = new Map<number, { ok: (r: RespostaDeCopia) => void; falha: (e: unknown) => void }>();
 
   async pedir(p: Omit<PedidoDeCopia, "id">): Promise<RespostaDeCopia> {
-    codigoDaThread ??= readFile(new URL("./copia.ts", import.meta.url), "utf8")
-      .then((ts) => transform(ts, { loader: "ts", format: "cjs", target: "node20" }))
-      .then((r) => `${r.code}\nmodule.exports.servirCopias(require("node:worker_threads").parentPort);\n`)
-      .catch((err: unknown) => {
-        // tried again by the next publish, not remembered as failed
-        codigoDaThread = null;
-        throw err;
-      });
-    const codigo = await codigoDaThread;
     if (this.fechado) throw new Error("a publicação terminou antes da cópia em partes começar");
     if (!this.thread) {
-      const t = new Worker(codigo, { eval: true, execArgv: [] });
+      const t = new Worker(new URL("./copia.js", import.meta.url), { workerData: { copia: true }, execArgv: [] });
       t.on("message", (r: RespostaDeCopia) => {
         const e = this.esperando.get(r.id);
         this.esperando.delete(r.id);
@@ -235,6 +218,13 @@ export async function publishFiles(root: string, files: Iterable<ItemDoConjunto>
   const write = writerDeTeste() ?? writeStaged;
   const changed: ArquivoPreparado[] = [];
   let unchanged = 0;
+  // each staging directory made once (a set is hundreds of files in a few dozen directories)
+  const pastas = new Set<string>();
+  const criarPasta = async (dir: string) => {
+    if (pastas.has(dir)) return;
+    await mkdir(dir, { recursive: true });
+    pastas.add(dir);
+  };
   const copiador = new Copiador();
   const emCopia: Array<{ f: ArquivoEmPartes; copia: ReturnType<typeof prepararEmPartes> }> = [];
   // a copy still running when the set fails must not write into the staging being discarded
@@ -278,7 +268,7 @@ export async function publishFiles(root: string, files: Iterable<ItemDoConjunto>
         }
         await passos.antes({ tipo: "preparar", arquivo: f.path });
         const staged = join(staging, f.path);
-        await mkdir(dirname(staged), { recursive: true });
+        await criarPasta(dirname(staged));
         // copied (in the thread, when big) while the rest of the set is rendered; checked and
         // put in the journal after the last file
         const copia = prepararEmPartes(copiador, staged, f, writerDeTeste());
@@ -294,7 +284,7 @@ export async function publishFiles(root: string, files: Iterable<ItemDoConjunto>
       }
       await passos.antes({ tipo: "preparar", arquivo: f.path });
       const staged = join(staging, f.path);
-      await mkdir(dirname(staged), { recursive: true });
+      await criarPasta(dirname(staged));
       await write(staged, bytes);
       // what recovery checks each target against (journal.ts)
       changed.push({ arquivo: f.path, ...hashBytes(bytes) });

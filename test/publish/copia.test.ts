@@ -1,5 +1,5 @@
 /**
- * Files in parts (the long CSV) copied in a thread (publish/copia.ts): the same bytes, hashes and
+ * Files in parts (the long CSV) copied in a thread (publish/copia.js): the same bytes, hashes and
  * refusals as a copy made in the publishing thread, and a run that copies in the thread writes
  * what a full rebuild writes.
  */
@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { PipelineError } from "../../pipeline/domain/errors.ts";
-import { copiarPartes, type TrechoCopiado } from "../../pipeline/publish/copia.ts";
+import { copiarPartes, type TrechoCopiado } from "../../pipeline/publish/copia.js";
 import { STAGING_DIR } from "../../pipeline/publish/journal.ts";
 import { publishFiles, setCopiaEmThread, TrechoDivergente } from "../../pipeline/publish/write.ts";
 import { runBuild } from "../../pipeline/run/build.ts";

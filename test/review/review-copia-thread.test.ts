@@ -1,5 +1,5 @@
 /**
- * Review of 6791417 (the long file copied in a thread, publish/copia.ts + write.ts Copiador):
+ * Review of 6791417 (the long file copied in a thread, publish/copia.js + write.ts Copiador):
  * what a publish that fails while the thread is copying leaves behind, and the scratch file's end.
  * Both checks pass (kept as regressions). Temp dirs only.
  */

@@ -80,17 +80,18 @@ export async function benchBuild(): Promise<void> {
     // the build as `npm run build` runs it: with the Node options its script sets, if any
     const script = (JSON.parse(await readFile(join(REPO_ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts["build"] ?? "";
     const opcoes = /NODE_OPTIONS=("[^"]*"|\S+)/.exec(script)?.[1]?.replace(/"/g, "") ?? "";
-    const construir = (nodeOptions: string) => {
-      const r = spawnSync(TSX, ["test/bench/build-child.ts", site, floor], {
+    const filho = <T>(args: string[], nodeOptions = "") => {
+      const r = spawnSync(TSX, ["test/bench/build-child.ts", ...args], {
         cwd: REPO_ROOT,
         env: { ...process.env, NODE_OPTIONS: [process.env.NODE_OPTIONS ?? "", nodeOptions].join(" ").trim() },
         encoding: "utf8",
         maxBuffer: 1 << 26,
       });
-      if (r.status !== 0) throw new Error(`build falhou: ${r.stderr}`);
-      return JSON.parse(r.stdout.trim().split("\n").pop()!) as { buildMs: number; floorMs: number; maxRssMb: number; files: number; bytes: number; inputBytes: number };
+      if (r.status !== 0) throw new Error(`${args[0]} falhou: ${r.stderr}`);
+      return JSON.parse(r.stdout.trim().split("\n").pop()!) as T;
     };
-    const m = construir(opcoes);
+    const construir = (nodeOptions: string) => filho<{ buildMs: number; maxRssMb: number }>(["build", site], nodeOptions);
+    const m = { ...construir(opcoes), ...filho<{ floorMs: number; files: number; bytes: number; inputBytes: number }>(["piso", site, floor]) };
     console.log(`  ${points.toLocaleString("pt-BR")} pontos diários; entrada ${(m.inputBytes / 1e6).toFixed(1)} MB de séries; saída ${m.files} arquivos, ${(m.bytes / 1e6).toFixed(1)} MB`);
     console.log(`  build completo${opcoes ? ` (${opcoes}, como no script build)` : ""}: ${m.buildMs.toFixed(0)} ms; pico de RSS ${m.maxRssMb.toFixed(0)} MB (meta < 300 MB)`);
     console.log(`  piso (ler e interpretar as mesmas séries, escrever os mesmos bytes): ${m.floorMs.toFixed(0)} ms; razão build/piso = ${(m.buildMs / m.floorMs).toFixed(2)}× (meta ≤ 2×)`);
@@ -118,6 +119,8 @@ export async function benchBuild(): Promise<void> {
     );
     const desligadas = SOURCES.map((s) => s.id).filter((id) => id !== "cepea").join(",");
     const update = () => {
+      // as the build's measurements: nothing of the build or the floor still being flushed
+      spawnSync("sync");
       const before = performance.now();
       const u = spawnSync(TSX, ["test/bench/update-child.ts", site, pages, `${dia}T20:00:00-03:00`], {
         cwd: REPO_ROOT,

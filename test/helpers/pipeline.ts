@@ -1,6 +1,6 @@
 import { cp, mkdtemp, readdir, readFile, writeFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { loadConfig, type Config } from "../../pipeline/config.ts";
 import { createReplayLoader } from "../../pipeline/fetch/replay.ts";
 import { runUpdate, type UpdateReport } from "../../pipeline/run/update.ts";
@@ -67,4 +67,34 @@ export async function cleanup(...dirs: string[]): Promise<void> {
 export async function listFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name)).sort();
+}
+
+/** The histories and logs a build reads; everything else under the site is derived from them. */
+export const ENTRADAS_DO_SITE = /^(api\/v1\/cotacao\/[a-z_]+(\/[A-Z]{2})?\.json|api\/v1\/status\.json|api\/v1\/eventos\.json|api\/v1\/capturas\/\d{4}\.json)$/;
+
+/** Copies a site's inputs (ENTRADAS_DO_SITE) into another, for a build that must write everything else. */
+export async function copiarEntradas(de: string, para: string): Promise<void> {
+  for (const f of await listFiles(de)) {
+    const rel = relative(de, f);
+    if (ENTRADAS_DO_SITE.test(rel)) await cp(f, join(para, rel), { recursive: true });
+  }
+}
+
+/** Every file of a site by its path under it, with its bytes. */
+export async function arvore(dir: string): Promise<Map<string, Buffer>> {
+  const out = new Map<string, Buffer>();
+  for (const f of await listFiles(dir)) out.set(relative(dir, f), await readFile(f));
+  return out;
+}
+
+/** The paths whose bytes differ between two trees (or that only one has), sorted. */
+export function diferencas(a: ReadonlyMap<string, Buffer>, b: ReadonlyMap<string, Buffer>): string[] {
+  return [...new Set([...a.keys(), ...b.keys()])].filter((k) => !a.get(k) || !b.get(k) || !a.get(k)!.equals(b.get(k)!)).sort();
+}
+
+/** A recorded CEPEA milho page with one more day (08/09/2026, 71,10), for an update that changes one series. */
+export async function milhoComDiaNovo(paginas: string): Promise<void> {
+  await editPage(paginas, "cepea/milho.html", (h) =>
+    h.replace(/(<table id="imagenet-indicador1"[\s\S]*?<tbody>)/, "$1<tr><td>08/09/2026</td><td>71,10</td><td>0,24%</td><td>1,24%</td><td>13,86</td></tr>"),
+  );
 }

@@ -1,21 +1,18 @@
 /**
  * Files in parts (the long CSV) copied in a thread (publish/copia.js): the same bytes, hashes and
- * refusals as a copy made in the publishing thread, and a run that copies in the thread writes
- * what a full rebuild writes.
+ * refusals as a copy made in the publishing thread (runs that copy in the thread write what a full
+ * rebuild writes: test/site/rascunho.test.ts).
  */
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PipelineError } from "../../pipeline/domain/errors.ts";
 import { copiarPartes, type TrechoCopiado } from "../../pipeline/publish/copia.js";
 import { STAGING_DIR } from "../../pipeline/publish/journal.ts";
 import { publishFiles, setCopiaEmThread, TrechoDivergente } from "../../pipeline/publish/write.ts";
-import { runBuild } from "../../pipeline/run/build.ts";
-import { setLimiteDoLongoEmMemoria } from "../../pipeline/site/assemble.ts";
-import { cleanup, editPage, listFiles, replay, replayDir, tempSite, testConfig } from "../helpers/pipeline.ts";
 
 const sha = (b: Buffer | string) => createHash("sha256").update(b).digest("hex");
 
@@ -106,78 +103,4 @@ describe("publishFiles copying a file in parts in its thread", () => {
     expect(existsSync(join(root, "outro.json"))).toBe(false);
     expect(existsSync(join(root, STAGING_DIR))).toBe(false);
   });
-});
-
-describe("runs that copy the long file in the thread", () => {
-  const NOW1 = "2026-09-26T20:00:00-03:00";
-  const NOW2 = "2026-09-28T20:00:00-03:00";
-  const ENTRADA = /^(api\/v1\/cotacao\/[a-z_]+(\/[A-Z]{2})?\.json|api\/v1\/status\.json|api\/v1\/eventos\.json|api\/v1\/capturas\/\d{4}\.json)$/;
-  let pages: string;
-  let base: string;
-  const dirs: string[] = [];
-  const novo = async () => {
-    const d = await tempSite();
-    dirs.push(d);
-    return d;
-  };
-  const tree = async (dir: string) => {
-    const out = new Map<string, string>();
-    for (const f of await listFiles(dir)) out.set(relative(dir, f), sha(await readFile(f)));
-    return out;
-  };
-  const soEntradas = async (de: string, para: string) => {
-    for (const f of await listFiles(de)) {
-      const rel = relative(de, f);
-      if (ENTRADA.test(rel)) await cp(f, join(para, rel), { recursive: true });
-    }
-  };
-
-  beforeAll(async () => {
-    pages = await replayDir();
-    base = await novo();
-    await replay(pages, base, NOW1);
-  }, 120_000);
-
-  afterAll(async () => {
-    setCopiaEmThread(null);
-    setLimiteDoLongoEmMemoria(null);
-    await cleanup(pages, ...dirs);
-  });
-
-  it("an update copying in the thread, and a build with its blocks put aside and copied in the thread, write what a full rebuild writes", async () => {
-    const inc = await novo();
-    await cp(base, inc, { recursive: true });
-    const paginas = await replayDir();
-    dirs.push(paginas);
-    await editPage(paginas, "cepea/milho.html", (h) =>
-      h.replace(/(<table id="imagenet-indicador1"[\s\S]*?<tbody>)/, "$1<tr><td>08/09/2026</td><td>71,10</td><td>0,24%</td><td>1,24%</td><td>13,86</td></tr>"),
-    );
-    setCopiaEmThread(0);
-    let r;
-    try {
-      r = await replay(paginas, inc, NOW2);
-    } finally {
-      setCopiaEmThread(null);
-    }
-    expect(r.log.join("\n")).not.toContain("todas as séries serão geradas de novo");
-    expect(r.written).toContain("api/v1/historico.csv");
-
-    const cheia = await novo();
-    await soEntradas(inc, cheia);
-    await runBuild(testConfig(cheia), new Date(NOW2));
-    const deLado = await novo();
-    await soEntradas(inc, deLado);
-    setCopiaEmThread(0);
-    setLimiteDoLongoEmMemoria(0);
-    try {
-      await runBuild(testConfig(deLado), new Date(NOW2));
-    } finally {
-      setCopiaEmThread(null);
-      setLimiteDoLongoEmMemoria(null);
-    }
-    const esperado = await tree(cheia);
-    expect(esperado.has("api/v1/historico.csv")).toBe(true);
-    expect(await tree(inc)).toEqual(esperado);
-    expect(await tree(deLado)).toEqual(esperado);
-  }, 120_000);
 });

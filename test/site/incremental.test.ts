@@ -5,7 +5,7 @@
  * are trusted only when they describe the tree, and `npm run validate` checks every one of them.
  */
 import { cp, readFile, rm, stat, writeFile } from "node:fs/promises";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { HistoricoEntry, SerieFile } from "../../pipeline/domain/publicados.ts";
 import { runValidate } from "../../pipeline/cli/validate.ts";
@@ -14,29 +14,10 @@ import { abrirStore } from "../../pipeline/site/store.ts";
 import { FATOS_PATH } from "../../pipeline/site/fatos.ts";
 import { fonteDoCodigo, setFonteNosFatos } from "../../pipeline/site/assemble.ts";
 import { registrarFonte, removerFonte, SOURCES } from "../../pipeline/sources/index.ts";
-import { cleanup, editPage, listFiles, replay, replayDir, tempSite, testConfig } from "../helpers/pipeline.ts";
+import { arvore as tree, cleanup, copiarEntradas, diferencas, editPage, replay, replayDir, tempSite, testConfig } from "../helpers/pipeline.ts";
 
 const NOW1 = "2026-09-26T20:00:00-03:00";
 const NOW2 = "2026-09-28T20:00:00-03:00";
-/** The histories and logs a build reads; everything else under the site is derived from them. */
-const ENTRADA = /^(api\/v1\/cotacao\/[a-z_]+(\/[A-Z]{2})?\.json|api\/v1\/status\.json|api\/v1\/eventos\.json|api\/v1\/capturas\/\d{4}\.json)$/;
-
-async function tree(dir: string): Promise<Map<string, Buffer>> {
-  const out = new Map<string, Buffer>();
-  for (const f of await listFiles(dir)) out.set(relative(dir, f), await readFile(f));
-  return out;
-}
-
-function diferencas(a: Map<string, Buffer>, b: Map<string, Buffer>): string[] {
-  const out: string[] = [];
-  for (const k of new Set([...a.keys(), ...b.keys()])) {
-    const x = a.get(k);
-    const y = b.get(k);
-    if (!x || !y || !x.equals(y)) out.push(k);
-  }
-  return out.sort();
-}
-
 /** `fn` on a copy of the incrementally updated site (each case damages its own copy), removed after. */
 let naCopia: (fn: (dir: string) => Promise<void>) => Promise<void>;
 
@@ -83,11 +64,7 @@ describe("an update renders only what changed, and leaves the tree a full rebuil
     depois = await tree(incremental);
 
     // the same histories, every derived file deleted, rebuilt whole
-    for (const [rel, bytes] of depois) {
-      if (!ENTRADA.test(rel)) continue;
-      await cp(join(incremental, rel), join(rebuilt, rel), { recursive: true });
-      void bytes;
-    }
+    await copiarEntradas(incremental, rebuilt);
     await runBuild(testConfig(rebuilt), new Date(NOW2));
   }, 120_000);
 
@@ -186,10 +163,7 @@ describe("an update renders only what changed, and leaves the tree a full rebuil
         expect(publicado).not.toContain(`${linhas[a]}\n`);
         const rebuilt = await tempSite();
         try {
-          for (const f of await listFiles(dir)) {
-            const rel = relative(dir, f);
-            if (ENTRADA.test(rel)) await cp(f, join(rebuilt, rel), { recursive: true });
-          }
+          await copiarEntradas(dir, rebuilt);
           await runBuild(testConfig(rebuilt), new Date("2026-09-29T20:00:00-03:00"));
           expect(diferencas(await tree(dir), await tree(rebuilt))).toEqual([]);
         } finally {

@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { cp, readFile, stat } from "node:fs/promises";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runBuild } from "../../pipeline/run/build.ts";
 import { setLimiteDoLongoEmMemoria } from "../../pipeline/site/assemble.ts";
@@ -15,28 +15,11 @@ import { ChecagemDados, type BytesDoLongo } from "../../pipeline/validate/dados.
 import { COLUNAS_LONGO } from "../../pipeline/render/longo.ts";
 import { setFalhasDePublicacao, STAGING_DIR } from "../../pipeline/publish/journal.ts";
 import { rascunhoDoLongo } from "../../pipeline/site/store.ts";
-import { cleanup, editPage, listFiles, replay, replayDir, tempSite, testConfig } from "../helpers/pipeline.ts";
+import { arvore as tree, cleanup, copiarEntradas as soEntradas, diferencas, milhoComDiaNovo, replay, replayDir, tempSite, testConfig } from "../helpers/pipeline.ts";
+import { setCopiaEmThread } from "../../pipeline/publish/write.ts";
 
 const NOW1 = "2026-09-26T20:00:00-03:00";
 const NOW2 = "2026-09-28T20:00:00-03:00";
-const ENTRADA = /^(api\/v1\/cotacao\/[a-z_]+(\/[A-Z]{2})?\.json|api\/v1\/status\.json|api\/v1\/eventos\.json|api\/v1\/capturas\/\d{4}\.json)$/;
-
-async function tree(dir: string): Promise<Map<string, Buffer>> {
-  const out = new Map<string, Buffer>();
-  for (const f of await listFiles(dir)) out.set(relative(dir, f), await readFile(f));
-  return out;
-}
-
-function diferencas(a: Map<string, Buffer>, b: Map<string, Buffer>): string[] {
-  return [...new Set([...a.keys(), ...b.keys()])].filter((k) => !a.get(k) || !b.get(k) || !a.get(k)!.equals(b.get(k)!)).sort();
-}
-
-async function soEntradas(de: string, para: string): Promise<void> {
-  for (const f of await listFiles(de)) {
-    const rel = relative(de, f);
-    if (ENTRADA.test(rel)) await cp(f, join(para, rel), { recursive: true });
-  }
-}
 
 describe("new blocks of the long file put aside on disk", () => {
   let pages: string;
@@ -87,29 +70,56 @@ describe("new blocks of the long file put aside on disk", () => {
     await expect(stat(join(deLado, STAGING_DIR))).rejects.toThrow();
   });
 
-  it("an update with its new blocks put aside writes what a full rebuild writes", async () => {
+  /** An update with one new day of milho, its new blocks put aside, `comThread`: the long file copied in the publish's thread. */
+  const atualizar = async (comThread: boolean) => {
     const inc = await novo();
     await cp(base, inc, { recursive: true });
     const paginas = await replayDir();
     dirs.push(paginas);
     await cp(pages, paginas, { recursive: true });
-    await editPage(paginas, "cepea/milho.html", (h) =>
-      h.replace(/(<table id="imagenet-indicador1"[\s\S]*?<tbody>)/, "$1<tr><td>08/09/2026</td><td>71,10</td><td>0,24%</td><td>1,24%</td><td>13,86</td></tr>"),
-    );
+    await milhoComDiaNovo(paginas);
     setLimiteDoLongoEmMemoria(0);
+    if (comThread) setCopiaEmThread(0);
     let r;
     try {
       r = await replay(paginas, inc, NOW2);
     } finally {
       setLimiteDoLongoEmMemoria(null);
+      setCopiaEmThread(null);
     }
     expect(r.log.join("\n")).not.toContain("todas as séries serão geradas de novo");
     expect(r.written).toContain("api/v1/historico.csv");
+    return inc;
+  };
+
+  it("an update with its new blocks put aside writes what a full rebuild writes", async () => {
+    const inc = await atualizar(false);
     const cheia = await novo();
     await soEntradas(inc, cheia);
     await runBuild(testConfig(cheia), new Date(NOW2));
     expect(diferencas(await tree(inc), await tree(cheia))).toEqual([]);
   });
+
+  it("copying the long file in the publish's thread (publish/copia.js), an update and a build with every block put aside write what a full rebuild writes", async () => {
+    const inc = await atualizar(true);
+    const cheia = await novo();
+    await soEntradas(inc, cheia);
+    await runBuild(testConfig(cheia), new Date(NOW2));
+    const deLado = await novo();
+    await soEntradas(inc, deLado);
+    setCopiaEmThread(0);
+    setLimiteDoLongoEmMemoria(0);
+    try {
+      await runBuild(testConfig(deLado), new Date(NOW2));
+    } finally {
+      setCopiaEmThread(null);
+      setLimiteDoLongoEmMemoria(null);
+    }
+    const esperado = await tree(cheia);
+    expect(esperado.has("api/v1/historico.csv")).toBe(true);
+    expect(diferencas(await tree(inc), esperado)).toEqual([]);
+    expect(diferencas(await tree(deLado), esperado)).toEqual([]);
+  }, 120_000);
 });
 
 describe("the checks of a block put aside", () => {

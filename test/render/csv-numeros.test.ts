@@ -7,27 +7,15 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { HistoricoEntry } from "../../pipeline/domain/publicados.ts";
-import { csvTexto, excelTexto, historicoCsvs, historicoTabela, pracasCsvs, pracasTabela } from "../../pipeline/render/csv.ts";
+import { historicoCsvs } from "../../pipeline/render/csv.ts";
+import { confereCsvs } from "../helpers/csv.ts";
 
 const ESPECIAIS = [0, -0, 0.01, -0.01, 0.1, 0.29, 1.005, 0.1 + 0.2, 1e-7, 123456789012.34, 9999999999999.99, 1e13, 1e13 + 0.5, 1e15, 1e21, 2 ** 53, -2.1, -330.05, 347.7, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 5e-324, 1.7976931348623157e308];
-
-function confere(historico: HistoricoEntry[], unidade = "@") {
-  const a = historicoCsvs(historico, unidade);
-  expect(a.csv).toBe(csvTexto(historicoTabela(historico, unidade)));
-  expect(a.excel).toBe(excelTexto(historicoTabela(historico, unidade)));
-  const p = pracasCsvs(historico, unidade);
-  const t = pracasTabela(historico, unidade);
-  expect(p === null).toBe(t === null);
-  if (p && t) {
-    expect(p.csv).toBe(csvTexto(t));
-    expect(p.excel).toBe(excelTexto(t));
-  }
-}
 
 describe("numbers in the one-pass CSV renderers", () => {
   it("are written as String writes them, with Excel's decimal comma, cents or not", () => {
     const historico = ESPECIAIS.map((v, i) => ({ data: `2026-01-${String(i + 1).padStart(2, "0")}`, valor: v, valor_30d: -v, tendencia: (i % 2 ? v : "alta") as "alta", pracas: { Dourados: v, "C. Grande": v / 3 } }));
-    confere(historico);
+    confereCsvs(historico);
     expect(historicoCsvs(historico, "@").csv).toContain("\n2026-01-02,0,@,0,0\n2026-01-03,0.01,@,-0.01,alta\n");
     expect(historicoCsvs(historico, "@").excel).toContain("\r\n2026-01-08;0,30000000000000004;@;-0,30000000000000004;0.30000000000000004\r\n");
   });
@@ -45,7 +33,7 @@ describe("numbers in the one-pass CSV renderers", () => {
       { requiredKeys: ["data", "valor"] },
     ) as fc.Arbitrary<HistoricoEntry>;
     fc.assert(
-      fc.property(fc.array(entrada, { maxLength: 10 }), (historico) => confere(historico)),
+      fc.property(fc.array(entrada, { maxLength: 10 }), (historico) => confereCsvs(historico)),
       { numRuns: 1000, seed: 15 },
     );
   });

@@ -216,6 +216,14 @@ function cabecalho(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(v) ? v.join(", ") : v;
 }
 
+/**
+ * Hosts and request targets @hono/node-server takes as they are (its reValidHost, with any port
+ * up to 65535, which it also takes after parsing; reValidRequestUrl; reDotSegment).
+ */
+const HOST_SIMPLES = /^[a-z0-9._-]+(?::(?:\d{1,4}|[1-5]\d{4}|6[0-4]\d{3}|65[0-4]\d{2}|655[0-2]\d|6553[0-5]))?$/;
+const ALVO_SIMPLES = /^\/[!#$&-;=?-\[\]_a-z~]*$/;
+const SEGMENTO_PONTO = /\/\.\.?(?:[/?#]|$)/;
+
 function montarServico(opts: ServeOptions): { app: Hono<Env>; rapido: CaminhoRapido; respostasRapidas: () => number } {
   const now = opts.now ?? Date.now;
   const files = new FileCache(opts.publicDir, { now });
@@ -581,6 +589,10 @@ function montarServico(opts: ServeOptions): { app: Hono<Env>; rapido: CaminhoRap
   let respostasRapidas = 0;
   const rapido: CaminhoRapido = (req, res, seguinte) => {
     if (req.method !== "GET" || opts.caminhoRapido === false) return false;
+    // only what the adapter takes as it is (its own tests of Host and target): anything it would
+    // refuse or rewrite is Hono's to answer
+    const host = req.headers.host;
+    if (host === undefined || !HOST_SIMPLES.test(host) || !ALVO_SIMPLES.test(req.url ?? "") || SEGMENTO_PONTO.test(req.url ?? "")) return false;
     const { path, query: qs } = splitTarget(req.url ?? "");
     const rota = rotasDeConsulta.get(path);
     if (!rota) return false;

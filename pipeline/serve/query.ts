@@ -126,12 +126,17 @@ async function index(files: FileCache): Promise<IndexFile> {
  * series when it is quoted at that UF (its published `uf`: CEPEA's bezerro is MS, so
  * `produto=bezerro&uf=MS` is it), else a 404 that lists the UFs that have that product.
  */
-async function serie(files: FileCache, produto: Produto, uf: UF | null): Promise<{ doc: SerieFile; entry: FileEntry; id: string }> {
+/**
+ * The series of a product (and UF); `emLugarDe`: the national series answered for a UF that has
+ * no series of its own, an answer that stands only until that file is published (never kept
+ * ready, as it depends on a file that does not exist yet).
+ */
+async function serie(files: FileCache, produto: Produto, uf: UF | null): Promise<{ doc: SerieFile; entry: FileEntry; id: string; emLugarDe?: true }> {
   const id = uf ? `${produto}/${uf}` : produto;
   const r = await files.json<SerieFile>(`api/v1/cotacao/${id}.json`);
   if (r) return { ...r, id };
   const nacional = uf ? await files.json<SerieFile>(`api/v1/cotacao/${produto}.json`) : null;
-  if (nacional && nacional.doc.uf === uf) return { ...nacional, id: produto };
+  if (nacional && nacional.doc.uf === uf) return { ...nacional, id: produto, emLugarDe: true };
   const idx = await index(files);
   const ufs = [
     ...new Set([
@@ -172,17 +177,18 @@ export async function cotacao(files: FileCache, q: Record<string, string>): Prom
   const produto = lerProduto(q.produto, false);
   const uf = lerUF(q.uf);
   if (produto) {
-    const { doc, entry } = await serie(files, produto, uf);
+    const { doc, entry, emLugarDe } = await serie(files, produto, uf);
     const { historico: _h, ...rest } = doc;
-    return { data: rest, source: entry };
+    return { data: rest, ...(emLugarDe ? {} : { source: entry }) };
   }
   if (uf) {
     const r = await files.json<AggregateFile>(`api/v1/cotacao/uf/${uf}.json`);
     if (r) return { data: r.doc, source: r.entry };
     // a valid UF without state series: the original answered the aggregate with null state
     // quotes, and its clients rely on it (one falls back to the national price)
+    // not kept ready: it stands only until cotacao/uf/{UF}.json is published
     const n = await nacionalAgregado(files);
-    return { data: comUfsNulas(n.doc), source: n.entry, headers: { [AVISO]: `sem-serie-estadual; uf=${uf}` } };
+    return { data: comUfsNulas(n.doc), headers: { [AVISO]: `sem-serie-estadual; uf=${uf}` } };
   }
   const r = await nacionalAgregado(files);
   return { data: r.doc, source: r.entry };
@@ -214,7 +220,7 @@ export async function historico(files: FileCache, q: Record<string, string>): Pr
   if (de && ate && de > ate) {
     throw new ApiError(400, "intervalo_invalido", `de (${de}) é depois de ate (${ate})`);
   }
-  const { doc: f, entry } = await serie(files, produto, uf);
+  const { doc: f, entry, emLugarDe } = await serie(files, produto, uf);
   const fatia: HistoricoEntry[] = f.historico.filter((h) => (!de || h.data >= de) && (!ate || h.data <= ate));
   const data = {
     produto: f.produto,
@@ -235,7 +241,7 @@ export async function historico(files: FileCache, q: Record<string, string>): Pr
     license: f.license,
     api_version: "v1",
   };
-  return { data, source: entry };
+  return { data, ...(emLugarDe ? {} : { source: entry }) };
 }
 export const HISTORICO_PARAMS = ["produto", "uf", "de", "ate"] as const;
 
@@ -247,7 +253,7 @@ export async function simulador(files: FileCache, q: Record<string, string>, ctx
   }
   const e = v.entrada;
   let preco: PrecoReferencia | null = null;
-  let s: { doc: SerieFile; entry: FileEntry; id: string } | null = null;
+  let s: Awaited<ReturnType<typeof serie>> | null = null;
   try {
     s = await serie(files, e.produto, e.uf);
   } catch (err) {
@@ -267,6 +273,6 @@ export async function simulador(files: FileCache, q: Record<string, string>, ctx
     throw err;
   }
   // without a series the answer still depends on which series exist: not kept ready
-  return { data, ...(s ? { source: s.entry } : {}) };
+  return { data, ...(s && !s.emLugarDe ? { source: s.entry } : {}) };
 }
 export const SIMULADOR_PARAMS = CAMPOS_SIMULADOR;

@@ -139,6 +139,9 @@ export class RedisQuota implements QuotaStore {
       commandTimeout: timeout,
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
+      // a command whose reply was lost may have run: sent again after a reconnect, a give-back
+      // would be counted twice (a key past its limit); lost, it fails, and failing is the safe side
+      autoResendUnfulfilledCommands: false,
       // reconnect forever in the background (so the outage ends by itself), never faster than 5/s
       retryStrategy: (n) => Math.min(200 * n, 2000),
       lazyConnect: true,

@@ -153,9 +153,15 @@ export class Quota implements QuotaStore {
     return this.exact.size + this.keys.size;
   }
 
+  /**
+   * A new UTC day starts every counter at zero. Only forward: a question stamped with an earlier
+   * day (a worker's message that crossed midnight, a lease given back just after it) must not wipe
+   * the day that has begun; it is answered with today's counts (give-backs and refunds of an
+   * earlier day are ignored below).
+   */
   private roll(nowMs: number): void {
     const day = Math.floor(nowMs / DAY_MS);
-    if (day !== this.day) {
+    if (day > this.day) {
       this.day = day;
       this.exact.clear();
       this.keys.clear();

@@ -1,5 +1,6 @@
 /**
- * Review of the quota leases and the fast path (da07643..7839ab5): failing checks of defects found.
+ * Review of the quota leases and the fast path (da07643..7839ab5): the defects found, each a check
+ * (a worker killed holding a lease is a documented limitation: its bound is checked).
  */
 import cluster from "node:cluster";
 import { readFile, writeFile } from "node:fs/promises";
@@ -93,7 +94,10 @@ describe("cluster primary: a question stamped with yesterday's time", () => {
 });
 
 describe("cluster primary: a worker killed holding a lease", () => {
-  it("its unspent units go back to the key (not lost until 00:00 UTC)", async () => {
+  // documented limitation (README, "Chaves em lotes"): the primary does not know what a dead
+  // worker spent of its lease, and giving it all back could serve a key past its limit; the key
+  // is served less, by at most that lease, never more
+  it("loses at most the dead worker's unspent lease until 00:00 UTC, and never serves the key past its limit", async () => {
     const q = new Quota({ keyLimit: 1000 });
     const parar = servirCotaNoPrimario(q);
     const T = Date.parse("2026-09-27T12:00:00Z");
@@ -107,8 +111,10 @@ describe("cluster primary: a worker killed holding a lease", () => {
       const vivo = new QuotaEmLotes(lojaDoPrimario({ id: 2 }), { validadeMs: 3_600_000 });
       let servidas = 0;
       while ((await vivo.consume("key", "k", T)).allowed) servidas++;
-      // 1 by the dead worker + the rest by worker 2: the key's 1000, not 986 for the rest of the day
-      expect(1 + servidas, "units leased by the dead worker are lost to the key until 00:00 UTC").toBe(1000);
+      // 1 by the dead worker + the rest by worker 2: at most the key's 1000, at least 1000 less the dead worker's lease
+      const lote = Math.min(256, Math.floor(1000 / 64));
+      expect(1 + servidas).toBeLessThanOrEqual(1000);
+      expect(1 + servidas).toBeGreaterThanOrEqual(1000 - lote + 1);
       await vivo.close();
     } finally {
       parar();

@@ -14,7 +14,7 @@ import { servirCotaNoPrimario } from "../../pipeline/serve/quota-cluster.ts";
 import { QuotaEmLotes } from "../../pipeline/serve/quota-lotes.ts";
 import { RedisQuota } from "../../pipeline/serve/quota-redis.ts";
 import { rawRequest } from "../serve/http.ts";
-import { startRedis, type RedisDeTeste } from "../serve/redis.ts";
+import { redisDoDescribe } from "../serve/redis-describe.ts";
 import { buildTestSite } from "../serve/site.ts";
 
 const MEIA_NOITE = Date.parse("2026-09-28T00:00:00Z");
@@ -228,23 +228,17 @@ async function proxy(destino: number): Promise<{ port: number; engolir(): void; 
 }
 
 describe("Redis: a give-back whose reply is lost", () => {
-  let redis: RedisDeTeste;
-  beforeAll(async () => {
-    redis = await startRedis();
-  }, 60_000);
-  afterAll(async () => {
-    await redis?.cleanup();
-  });
+  const redis = redisDoDescribe();
 
   it("is counted once, not twice, when the connection drops after Redis ran it (ioredis resends unfulfilled commands)", async () => {
-    const px = await proxy(redis.port);
-    const direto = new Redis(redis.url);
+    const px = await proxy(redis().port);
+    const direto = new Redis(redis().url);
     // today (a counter expires at the next 00:00 UTC: a day in the past would be gone at once)
     const T = Date.now();
     const prefixo = `rev:${process.pid}`;
     const chave = `${prefixo}:${new Date(T).toISOString().slice(0, 10)}:chave:k`;
     const a = await new RedisQuota({ url: `redis://127.0.0.1:${px.port}`, keyLimit: 1000, prefixo, log: () => undefined, timeoutMs: 2000 }).conectar();
-    const b = await new RedisQuota({ url: redis.url, keyLimit: 1000, prefixo, log: () => undefined }).conectar();
+    const b = await new RedisQuota({ url: redis().url, keyLimit: 1000, prefixo, log: () => undefined }).conectar();
     try {
       // process A leases 15 units and spends 1; process B leases 15 (held, not yet spent)
       expect((await a.reservar("key", "k", T, 256)).concedidas).toBe(15);

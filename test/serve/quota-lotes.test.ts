@@ -4,11 +4,11 @@
  * counted one by one; unspent units go back after the lease's time and at shutdown; the Redis
  * scripts count a lease and give it back atomically.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { FOLGA_LOTE, Quota, tamanhoDoLote, type QuotaLote, type QuotaStore } from "../../pipeline/serve/quota.ts";
 import { QuotaEmLotes } from "../../pipeline/serve/quota-lotes.ts";
 import { RedisQuota } from "../../pipeline/serve/quota-redis.ts";
-import { startRedis, type RedisDeTeste } from "./redis.ts";
+import { redisDoDescribe } from "./redis-describe.ts";
 
 const T = Date.parse("2026-09-27T12:00:00Z");
 const DIA = 86_400_000;
@@ -151,18 +151,12 @@ describe("leases of a key's quota", () => {
 });
 
 describe("leases in Redis", () => {
-  let redis: RedisDeTeste;
-  beforeAll(async () => {
-    redis = await startRedis();
-  }, 60_000);
-  afterAll(async () => {
-    await redis?.cleanup();
-  });
+  const redis = redisDoDescribe();
 
   it("counts a lease and gives it back in the shared counter; two instances never pass the limit", async () => {
     // Redis expires a counter at the end of its day: the real clock's
     const T = Date.now();
-    const loja = (keyLimit: number) => new RedisQuota({ url: redis.url, keyLimit, prefixo: `lotes:${keyLimit}`, log: () => undefined }).conectar();
+    const loja = (keyLimit: number) => new RedisQuota({ url: redis().url, keyLimit, prefixo: `lotes:${keyLimit}`, log: () => undefined }).conectar();
     const r = await loja(10_000);
     expect(await r.reservar("key", "k", T, 256)).toMatchObject({ allowed: true, concedidas: 156, used: 156 });
     await r.devolver("key", "k", T, 100);

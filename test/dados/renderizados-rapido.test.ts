@@ -1,76 +1,19 @@
 /**
  * checarRenderizado (validate/renderizados.ts) reads the lines that match by spelling the
  * expected line in place; every other line goes through the field-by-field comparison. These
- * tests hold it to that comparison alone (`referencia` below, the check as it was before the fast
- * path): the same problems, in the same words, for the rendered files and for many damaged ones.
+ * tests hold it to that comparison alone (`referencia` below, the same check with its fast path
+ * off): the same problems, in the same words, for the rendered files and for many damaged ones.
  */
 import { describe, expect, it } from "vitest";
-import { mostrar, type Problema } from "../../pipeline/contract/messages.ts";
+import type { Problema } from "../../pipeline/contract/messages.ts";
 import type { HistoricoEntry } from "../../pipeline/domain/publicados.ts";
 import { COLUNAS_NUMERICAS, COLUNAS_PRACAS, colunasHistorico, historicoCsvs, pracasCsvs } from "../../pipeline/render/csv.ts";
-import { camposCsv } from "../../pipeline/validate/csv.ts";
 import { checarRenderizado, type TabelaRenderizada } from "../../pipeline/validate/renderizados.ts";
 import { aleatorio } from "../helpers/aleatorio.ts";
 
-/** Every line split into fields and compared with the fields the history gives. */
-function referencia(text: string, historico: readonly HistoricoEntry[], tabela: TabelaRenderizada, excel: boolean, unidade: string): Problema[] {
-  const problemas: Problema[] = [];
-  const fim = excel ? "\r\n" : "\n";
-  const sep = excel ? ";" : ",";
-  let pos = 0;
-  if (excel) {
-    if (text.startsWith("\ufeff")) pos = 1;
-    else problemas.push({ ponteiro: "linha 1", mensagem: "a variante para o Excel deve começar com BOM" });
-  } else if (text.includes("\r")) problemas.push({ ponteiro: "", mensagem: "quebras de linha CRLF/CR: use apenas LF (\\n)" });
-  if (!text.endsWith(fim)) return [...problemas, { ponteiro: "", mensagem: `a última linha deve terminar com ${excel ? "CRLF" : "\\n"}` }];
-  const colunas = tabela === "historico" ? colunasHistorico(historico) : [...COLUNAS_PRACAS];
-  const numerica = colunas.map((c) => COLUNAS_NUMERICAS.has(c));
-  const celula = (v: unknown, i: number) => {
-    const s = v === undefined ? "" : String(v);
-    return excel && numerica[i] ? s.replace(".", ",") : s;
-  };
-  let n = 0;
-  let erradas = 0;
-  let faltaram = 0;
-  const esperar = (campos: string[]) => {
-    n++;
-    if (pos >= text.length) {
-      faltaram++;
-      return;
-    }
-    const quebra = text.indexOf(fim, pos);
-    const linha = text.slice(pos, quebra);
-    pos = quebra + fim.length;
-    const lidos = linha.includes('"') ? camposCsv(linha, sep) : linha.split(sep);
-    const ok = lidos !== null && !linha.includes("\n") && lidos.length === campos.length && campos.every((c, i) => c === lidos[i]);
-    if (!ok && erradas++ < 5) problemas.push({ ponteiro: `linha ${n}`, mensagem: `${mostrar(linha)} não é a linha que o histórico do JSON dá (${mostrar(campos.join(sep))})` });
-  };
-  esperar(colunas);
-  let esperadas = 0;
-  if (tabela === "historico") {
-    const extras = colunas.slice(3);
-    for (const e of historico) {
-      const rec = e as unknown as Record<string, unknown>;
-      esperar([e.data, celula(e.valor, 1), unidade, ...extras.map((k, i) => celula(rec[k], i + 3))]);
-    }
-    esperadas = historico.length;
-  } else {
-    for (const e of historico) {
-      for (const p in e.pracas ?? {}) {
-        esperar([e.data, p, celula(e.pracas![p], 2), unidade]);
-        esperadas++;
-      }
-    }
-  }
-  if (pos < text.length) {
-    let mais = 0;
-    for (let i = pos; i < text.length; i = text.indexOf(fim, i) + fim.length) mais++;
-    problemas.push({ ponteiro: "", mensagem: `tem ${esperadas + mais} linhas de dados, mas o histórico do JSON dá ${esperadas}` });
-  } else if (faltaram > 0) {
-    problemas.push({ ponteiro: "", mensagem: `tem ${esperadas - faltaram} linhas de dados, mas o histórico do JSON dá ${esperadas}` });
-  }
-  return problemas;
-}
+/** Every line split into fields and compared with the fields the history gives: the check without its fast path. */
+const referencia = (text: string, historico: readonly HistoricoEntry[], tabela: TabelaRenderizada, excel: boolean, unidade: string): Problema[] =>
+  checarRenderizado(text, historico, tabela, excel, unidade, false);
 
 const nacional: HistoricoEntry[] = [
   { data: "2026-09-04", valor: 347, valor_usd: 64.1 },

@@ -20,24 +20,25 @@ export interface RenderedFile {
 
 const LINE_ARRAYS = new Set(["historico", "pracas", "eventos", "capturas"]);
 
-export function stringifyDoc(doc: unknown): string {
-  return write(doc, "", null) + "\n";
+/** `rapido` false: every element of a line array written on its own (the fast path's tests hold it to that). */
+export function stringifyDoc(doc: unknown, rapido = true): string {
+  return write(doc, "", null, rapido) + "\n";
 }
 
-function write(value: unknown, indent: string, key: string | null): string {
+function write(value: unknown, indent: string, key: string | null, rapido: boolean): string {
   if (Array.isArray(value)) {
     if (value.length === 0) return "[]";
     const inner = indent + "  ";
     if (key !== null && LINE_ARRAYS.has(key)) {
-      return `[\n${inner}${linhasDeObjetos(value, inner) ?? value.map(compact).join(`,\n${inner}`)}\n${indent}]`;
+      return `[\n${inner}${(rapido ? linhasDeObjetos(value, inner) : null) ?? value.map(compact).join(`,\n${inner}`)}\n${indent}]`;
     }
-    return `[\n${value.map((v) => inner + write(v, inner, null)).join(",\n")}\n${indent}]`;
+    return `[\n${value.map((v) => inner + write(v, inner, null, rapido)).join(",\n")}\n${indent}]`;
   }
   if (value !== null && typeof value === "object") {
     const entries = Object.entries(value).filter(([, v]) => v !== undefined);
     if (entries.length === 0) return "{}";
     const inner = indent + "  ";
-    return `{\n${entries.map(([k, v]) => `${inner}${JSON.stringify(k)}: ${write(v, inner, k)}`).join(",\n")}\n${indent}}`;
+    return `{\n${entries.map(([k, v]) => `${inner}${JSON.stringify(k)}: ${write(v, inner, k, rapido)}`).join(",\n")}\n${indent}}`;
   }
   return compact(value);
 }

@@ -363,11 +363,24 @@ function montarServico(opts: ServeOptions): { app: Hono<Env>; rapido: CaminhoRap
     return new Response(typeof r.body === "string" || r.body === null ? r.body : new Uint8Array(r.body), { status: r.status, headers: r.headers });
   };
 
+  /**
+   * The 429 of a client with nothing left. When what is left of a key's day is only out on lease in
+   * other processes (./quota-lotes.ts), the units not spent there come back within the lease's time:
+   * the answer says so, and Retry-After is that time, not the seconds until 00:00 UTC (a client
+   * obeying it would lose them for the day).
+   */
   const limiteExcedido = (q: QuotaCheck) =>
-    new ApiError(429, "limite_excedido", `limite de ${q.limit} consultas por dia atingido; renova às 00:00 UTC (em ${q.retryAfter} s)`, {
-      limite: q.limit,
-      renova_em: new Date(q.reset * 1000).toISOString(),
-    });
+    q.emUso
+      ? new ApiError(
+          429,
+          "cota_em_uso",
+          `as consultas que restam hoje a esta chave (limite de ${q.limit} por dia) estão reservadas por outros processos deste servidor; as que eles não usarem voltam em até ${q.retryAfter} s: tente de novo em ${q.retryAfter} s`,
+          { limite: q.limit, tente_de_novo_em: q.retryAfter },
+        )
+      : new ApiError(429, "limite_excedido", `limite de ${q.limit} consultas por dia atingido; renova às 00:00 UTC (em ${q.retryAfter} s)`, {
+          limite: q.limit,
+          renova_em: new Date(q.reset * 1000).toISOString(),
+        });
 
   const indisponivel = () =>
     new ApiError(503, "cota_indisponivel", `o contador da cota diária está indisponível no momento; tente de novo em ${RETRY_INDISPONIVEL} s (os arquivos estáticos em /api/v1/ continuam disponíveis)`);

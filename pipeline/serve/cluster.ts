@@ -4,7 +4,7 @@ import { PipelineError } from "../domain/errors.ts";
 import { startServer, type ServeOptions } from "./app.ts";
 import { Quota, type QuotaOptions, type QuotaStore } from "./quota.ts";
 import { PrimaryQuota, servirCotaNoPrimario } from "./quota-cluster.ts";
-import { QuotaEmLotes } from "./quota-lotes.ts";
+import { QuotaEmLotes, type OpcoesLotes } from "./quota-lotes.ts";
 import { RedisQuota, validarRedisUrl, type FalhaRedis } from "./quota-redis.ts";
 import { COTA_ROMANEIO_PADRAO, MAX_MB_PADRAO, SIMULTANEAS_PADRAO, TEMPO_S_PADRAO, type Leitor } from "./romaneio.ts";
 
@@ -19,6 +19,8 @@ export interface Instancia {
   serve: Omit<ServeOptions, "quotaStore" | "quota" | "romaneio"> & { port: number; host: string };
   quota: QuotaOptions;
   redis?: { url: string; falha: FalhaRedis };
+  /** a key's leases with a shared store (tests lengthen their give-back time); default: ./quota-lotes.ts's */
+  lotes?: OpcoesLotes;
   /** POST /api/v1/romaneio; absent: no key may read receipts */
   romaneio?: ConfigRomaneio;
   /** the OCR engine's factory (tests pass a fake); default: ../romaneio/ocr.ts criarLeitorOcr, loaded only when romaneio is on */
@@ -145,8 +147,8 @@ async function criarLeitorPadrao(c: ConfigRomaneio): Promise<Leitor> {
 
 /** a shared store counts keys in leases (./quota-lotes.ts): most of a key's requests then cost no round trip */
 async function loja(inst: Instancia, emCluster: boolean): Promise<QuotaStore> {
-  if (inst.redis) return new QuotaEmLotes(await new RedisQuota({ ...inst.quota, ...inst.redis, log: inst.erro }).conectar());
-  return emCluster ? new QuotaEmLotes(new PrimaryQuota()) : new Quota(inst.quota);
+  if (inst.redis) return new QuotaEmLotes(await new RedisQuota({ ...inst.quota, ...inst.redis, log: inst.erro }).conectar(), inst.lotes);
+  return emCluster ? new QuotaEmLotes(new PrimaryQuota(), inst.lotes) : new Quota(inst.quota);
 }
 
 /** One process, as `npm start` has always served (the store: memory, or Redis when configured); or a worker's server. */

@@ -33,7 +33,15 @@ export interface RedisQuotaOptions extends QuotaOptions {
   log?: (linha: string) => void;
   /** ms to connect and per command; small, so a request never waits long on a dead Redis */
   timeoutMs?: number;
+  /**
+   * ms a key's units out on lease are remembered after its latest lease, unless settled first: the
+   * bound for a process that died holding one (its refusals say "back within a second" until then)
+   */
+  prazoLotesMs?: number;
 }
+
+/** the default of `prazoLotesMs`: a few give-back periods (1 s) of the leases */
+export const PRAZO_LOTES_MS = 5_000;
 
 export const AVISO_COTA_LOCAL = "cota-local; redis-indisponivel";
 
@@ -54,29 +62,43 @@ if used <= 0 then return 0 end
 return redis.call('DECR', KEYS[1])
 `;
 
-// a lease (./quota-lotes.ts): up to ARGV[3] units, at most 1/ARGV[4] of what is left, at least one
+// a lease (./quota-lotes.ts): up to ARGV[3] units, at most 1/ARGV[4] of what is left, at least one;
+// KEYS[2] counts the units out on leases not yet settled (all of a lease's but the first, spent at
+// once), expiring ARGV[5] ms after the latest lease (a process that died never settles its own)
 const RESERVAR = `
 local used = tonumber(redis.call('GET', KEYS[1]) or '0')
 local limit = tonumber(ARGV[1])
-if used >= limit then return {0, used} end
+if used >= limit then return {0, used, tonumber(redis.call('GET', KEYS[2]) or '0')} end
 local n = math.max(1, math.min(tonumber(ARGV[3]), math.floor((limit - used) / tonumber(ARGV[4]))))
 used = redis.call('INCRBY', KEYS[1], n)
 redis.call('EXPIREAT', KEYS[1], ARGV[2])
-return {n, used}
+local fora = tonumber(redis.call('GET', KEYS[2]) or '0')
+if n > 1 then
+  fora = redis.call('INCRBY', KEYS[2], n - 1)
+  redis.call('PEXPIRE', KEYS[2], ARGV[5])
+end
+return {n, used, fora}
 `;
 
-// a lease's unspent units back: never below zero, never a counter that is gone
+// a lease's unspent units (ARGV[1]) back, never below zero, never a counter that is gone; and its
+// units out on lease (ARGV[2]) settled
 const DEVOLVER_LOTE = `
+local fora = tonumber(redis.call('GET', KEYS[2]) or '0')
+local e = tonumber(ARGV[2])
+if e > 0 and fora > 0 then
+  if fora > e then redis.call('DECRBY', KEYS[2], e) else redis.call('DEL', KEYS[2]) end
+end
 local used = tonumber(redis.call('GET', KEYS[1]) or '0')
-if used <= 0 then return 0 end
-return redis.call('DECRBY', KEYS[1], math.min(used, tonumber(ARGV[1])))
+local n = tonumber(ARGV[1])
+if used <= 0 or n <= 0 then return used end
+return redis.call('DECRBY', KEYS[1], math.min(used, n))
 `;
 
 type RedisComCota = Redis & {
   cotaConsumir(key: string, limit: number, expireAt: number): Promise<[number, number]>;
   cotaDevolver(key: string): Promise<number>;
-  cotaReservar(key: string, limit: number, expireAt: number, n: number, folga: number): Promise<[number, number]>;
-  cotaDevolverLote(key: string, n: number): Promise<number>;
+  cotaReservar(key: string, fora: string, limit: number, expireAt: number, n: number, folga: number, prazoMs: number): Promise<[number, number, number]>;
+  cotaDevolverLote(key: string, fora: string, n: number, emprestadas: number): Promise<number>;
 };
 
 /** Checks COTACAO_REDIS_URL: redis:// or rediss://, a host, an optional numeric database. */
@@ -120,6 +142,7 @@ export class RedisQuota implements QuotaStore {
   private readonly prefixo: string;
   private readonly log: (linha: string) => void;
   private readonly urlLog: string;
+  private readonly prazoLotesMs: number;
   /** in an outage (logged once when it starts, once when it ends) */
   private fora = false;
   private fechado = false;
@@ -132,6 +155,7 @@ export class RedisQuota implements QuotaStore {
     this.prefixo = opts.prefixo ?? "cotacao:cota";
     this.log = opts.log ?? ((l) => console.error(l));
     this.urlLog = semSenha(url.href);
+    this.prazoLotesMs = opts.prazoLotesMs ?? PRAZO_LOTES_MS;
     this.local = new Quota(opts);
     const timeout = opts.timeoutMs ?? 500;
     this.redis = new Redis(url.href, {
@@ -150,8 +174,8 @@ export class RedisQuota implements QuotaStore {
     }) as RedisComCota;
     this.redis.defineCommand("cotaConsumir", { numberOfKeys: 1, lua: CONSUMIR });
     this.redis.defineCommand("cotaDevolver", { numberOfKeys: 1, lua: DEVOLVER });
-    this.redis.defineCommand("cotaReservar", { numberOfKeys: 1, lua: RESERVAR });
-    this.redis.defineCommand("cotaDevolverLote", { numberOfKeys: 1, lua: DEVOLVER_LOTE });
+    this.redis.defineCommand("cotaReservar", { numberOfKeys: 2, lua: RESERVAR });
+    this.redis.defineCommand("cotaDevolverLote", { numberOfKeys: 2, lua: DEVOLVER_LOTE });
     this.redis.on("error", (err) => this.queda(err));
     // a server that dies closes the connection before any command fails: that is the outage's start
     this.redis.on("close", () => this.queda(new Error("conexão fechada")));
@@ -184,6 +208,11 @@ export class RedisQuota implements QuotaStore {
     return `${this.prefixo}:${quotaDay(nowMs)}:${kind === "key" ? "chave" : "ip"}:${id}`;
   }
 
+  /** the units of a key's counter out on leases not yet settled */
+  private chaveFora(id: string, nowMs: number): string {
+    return `${this.prefixo}:${quotaDay(nowMs)}:lotes:${id}`;
+  }
+
   private limite(kind: "key" | "ip", limite: number | undefined): number {
     return limite ?? (kind === "key" ? this.keyLimit : this.freeLimit);
   }
@@ -205,6 +234,14 @@ export class RedisQuota implements QuotaStore {
   async peek(kind: "key" | "ip", id: string, nowMs: number, limite?: number): Promise<QuotaCheck> {
     if (!this.pronto()) return this.peekLocal(kind, id, nowMs, limite);
     try {
+      if (kind === "key" && limite === undefined) {
+        // a key's count and its units out on lease, read together
+        const [v, fora] = await this.redis.mget(this.chave(kind, id, nowMs), this.chaveFora(id, nowMs));
+        if (this.fora) this.volta();
+        const q: QuotaCheck = quotaState(this.limite(kind, limite), Number(v ?? 0), nowMs);
+        if (Number(fora ?? 0) > 0) q.emprestadas = Number(fora);
+        return q;
+      }
       const v = await this.redis.get(this.chave(kind, id, nowMs));
       if (this.fora) this.volta();
       return quotaState(this.limite(kind, limite), Number(v ?? 0), nowMs);
@@ -233,9 +270,19 @@ export class RedisQuota implements QuotaStore {
     if (!this.pronto()) return this.umaDoLocal(kind, id, nowMs);
     const limit = this.keyLimit;
     try {
-      const [g, used] = await this.redis.cotaReservar(this.chave(kind, id, nowMs), limit, quotaState(limit, 0, nowMs).reset, n, FOLGA_LOTE);
+      const [g, used, fora] = await this.redis.cotaReservar(
+        this.chave(kind, id, nowMs),
+        this.chaveFora(id, nowMs),
+        limit,
+        quotaState(limit, 0, nowMs).reset,
+        n,
+        FOLGA_LOTE,
+        this.prazoLotesMs,
+      );
       if (this.fora) this.volta();
-      return { ...quotaState(limit, used, nowMs), allowed: g > 0, concedidas: g };
+      const q: QuotaLote = { ...quotaState(limit, used, nowMs), allowed: g > 0, concedidas: g };
+      if (fora > 0) q.emprestadas = fora;
+      return q;
     } catch (err) {
       this.queda(err);
       return this.umaDoLocal(kind, id, nowMs);
@@ -248,10 +295,10 @@ export class RedisQuota implements QuotaStore {
   }
 
   /** a lease's unspent units back; dropped when Redis cannot take them (the client then loses them: never the other way) */
-  async devolver(kind: "key", id: string, nowMs: number, n: number): Promise<void> {
+  async devolver(kind: "key", id: string, nowMs: number, n: number, emprestadas = 0): Promise<void> {
     if (!this.pronto()) return;
     try {
-      await this.redis.cotaDevolverLote(this.chave(kind, id, nowMs), n);
+      await this.redis.cotaDevolverLote(this.chave(kind, id, nowMs), this.chaveFora(id, nowMs), n, emprestadas);
       if (this.fora) this.volta();
     } catch (err) {
       this.queda(err);

@@ -41,6 +41,16 @@ export interface QuotaCheck extends QuotaState {
   aviso?: string;
   /** the shared store is down and the configured choice is to refuse the query routes (503) */
   indisponivel?: boolean;
+  /**
+   * units of `used` that are out on lease (./quota-lotes.ts) and not yet settled: some may still be
+   * given back. Stores answer it for a key's own count when it is above zero.
+   */
+  emprestadas?: number;
+  /**
+   * set by ./quota-lotes.ts on a key with nothing left while units of it are out on lease in other
+   * processes: the refusal is passing (`retryAfter` is then the lease's give-back time, not 00:00 UTC)
+   */
+  emUso?: boolean;
 }
 export type QuotaConsumed = QuotaCheck & { allowed: boolean };
 
@@ -73,8 +83,12 @@ export interface QuotaStore {
    * (0 when refused), `used` the count after them.
    */
   reservar?(kind: "key", id: string, nowMs: number, n: number): Talvez<QuotaLote>;
-  /** gives back `n` units of a lease that were not spent, to the day they were counted in; never below zero */
-  devolver?(kind: "key", id: string, nowMs: number, n: number): Talvez<void>;
+  /**
+   * gives back `n` units of a lease that were not spent, to the day they were counted in (never
+   * below zero), and settles `emprestadas` units the lease had out (what its `reservar` reported as
+   * out on lease: `concedidas - 1`, the first unit being spent at once)
+   */
+  devolver?(kind: "key", id: string, nowMs: number, n: number, emprestadas?: number): Talvez<void>;
   close?(): Promise<void>;
 }
 
@@ -82,6 +96,11 @@ export type QuotaLote = QuotaConsumed & { concedidas: number };
 
 /** a lease is at most this fraction of what a key has left, so the units other workers hold stay small beside it */
 export const FOLGA_LOTE = 64;
+
+/** units of a lease of `concedidas` the store counts as out on lease: all but the first, which is spent at once (none when it is one unit, counted as a plain request) */
+export function emprestadasDoLote(concedidas: number): number {
+  return concedidas > 1 ? concedidas - 1 : 0;
+}
 
 /** how many units a lease of up to `n` gets when `restante` are left (at least 1) */
 export function tamanhoDoLote(n: number, restante: number): number {
@@ -136,6 +155,8 @@ export class Quota implements QuotaStore {
   private day = -1;
   private readonly exact = new Map<string, number>();
   private readonly keys = new Map<string, number>();
+  /** per key, units out on leases not yet settled (counted in `keys` too) */
+  private readonly emprestadas = new Map<string, number>();
   private readonly sketch: Uint32Array;
   private sketchUsed = false;
 
@@ -165,6 +186,7 @@ export class Quota implements QuotaStore {
       this.day = day;
       this.exact.clear();
       this.keys.clear();
+      this.emprestadas.clear();
       if (this.sketchUsed) this.sketch.fill(0);
       this.sketchUsed = false;
     }
@@ -199,21 +221,28 @@ export class Quota implements QuotaStore {
     return limite ?? (kind === "key" ? this.keyLimit : this.freeLimit);
   }
 
+  /** `q` with the key's units out on lease, when it has any (a call with its own limit is not leased) */
+  private comEmprestadas<T extends QuotaState>(q: T, kind: "key" | "ip", id: string, limite: number | undefined): T & { emprestadas?: number } {
+    if (kind !== "key" || limite !== undefined || this.emprestadas.size === 0) return q;
+    const e = this.emprestadas.get(id);
+    return e ? { ...q, emprestadas: e } : q;
+  }
+
   /** The client's state without counting a request. */
-  peek(kind: "key" | "ip", id: string, nowMs: number, limite?: number): QuotaState {
+  peek(kind: "key" | "ip", id: string, nowMs: number, limite?: number): QuotaCheck {
     this.roll(nowMs);
-    return this.state(this.limite(kind, limite), this.used(kind, id), nowMs);
+    return this.comEmprestadas(this.state(this.limite(kind, limite), this.used(kind, id), nowMs), kind, id, limite);
   }
 
   /**
    * Counts one request when the client still has quota; `allowed` false (and nothing counted)
    * when it has none left.
    */
-  consume(kind: "key" | "ip", id: string, nowMs: number, limite?: number): QuotaState & { allowed: boolean } {
+  consume(kind: "key" | "ip", id: string, nowMs: number, limite?: number): QuotaConsumed {
     this.roll(nowMs);
     const limit = this.limite(kind, limite);
     const used = this.used(kind, id);
-    if (used >= limit) return { ...this.state(limit, used, nowMs), allowed: false };
+    if (used >= limit) return this.comEmprestadas({ ...this.state(limit, used, nowMs), allowed: false }, kind, id, limite);
     let now: number;
     if (kind === "key") {
       now = used + 1;
@@ -231,14 +260,22 @@ export class Quota implements QuotaStore {
     this.roll(nowMs);
     const limit = this.keyLimit;
     const used = this.used(kind, id);
-    if (used >= limit) return { ...this.state(limit, used, nowMs), allowed: false, concedidas: 0 };
+    if (used >= limit) return this.comEmprestadas({ ...this.state(limit, used, nowMs), allowed: false, concedidas: 0 }, kind, id, undefined);
     const g = tamanhoDoLote(n, limit - used);
     this.keys.set(id, used + g);
-    return { ...this.state(limit, used + g, nowMs), allowed: true, concedidas: g };
+    const fora = emprestadasDoLote(g);
+    if (fora > 0) this.emprestadas.set(id, (this.emprestadas.get(id) ?? 0) + fora);
+    return this.comEmprestadas({ ...this.state(limit, used + g, nowMs), allowed: true, concedidas: g }, kind, id, undefined);
   }
 
-  devolver(_kind: "key", id: string, nowMs: number, n: number): void {
+  devolver(_kind: "key", id: string, nowMs: number, n: number, emprestadas = 0): void {
     if (Math.floor(nowMs / DAY_MS) !== this.day) return;
+    if (emprestadas > 0) {
+      const fora = (this.emprestadas.get(id) ?? 0) - emprestadas;
+      if (fora > 0) this.emprestadas.set(id, fora);
+      else this.emprestadas.delete(id);
+    }
+    if (n <= 0) return;
     const used = this.keys.get(id);
     if (used === undefined) return;
     if (used > n) this.keys.set(id, used - n);

@@ -9,7 +9,7 @@ import { createConnection, createServer, type Server, type Socket } from "node:n
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startServer, type RunningServer } from "../../pipeline/serve/app.ts";
-import { Quota, type QuotaLote, type QuotaStore } from "../../pipeline/serve/quota.ts";
+import { Quota, quotaState, type QuotaLote, type QuotaStore } from "../../pipeline/serve/quota.ts";
 import { servirCotaNoPrimario } from "../../pipeline/serve/quota-cluster.ts";
 import { QuotaEmLotes } from "../../pipeline/serve/quota-lotes.ts";
 import { RedisQuota } from "../../pipeline/serve/quota-redis.ts";
@@ -19,8 +19,8 @@ import { buildTestSite } from "../serve/site.ts";
 
 const MEIA_NOITE = Date.parse("2026-09-28T00:00:00Z");
 
-type Pergunta = [number, 0 | 1 | 2 | 3 | 4, 0 | 1, string, number, number];
-type Resposta = [number, number, number, 0 | 1, number];
+type Pergunta = [number, 0 | 1 | 2 | 3 | 4, 0 | 1, string, number, number, number?];
+type Resposta = [number, number, number, 0 | 1, number, number];
 
 /** one batch of questions to the primary's handler, as a worker's IPC message (the handler answers synchronously) */
 function perguntarAoPrimario(itens: Pergunta[], worker: object = {}): Resposta[] {
@@ -34,11 +34,15 @@ function perguntarAoPrimario(itens: Pergunta[], worker: object = {}): Resposta[]
 function lojaDoPrimario(worker: object = {}) {
   let seq = 0;
   const ops: Pergunta[] = [];
-  const ask = (op: Pergunta[1], kind: "key" | "ip", id: string, agora: number, lim = -1) => {
+  const ask = (op: Pergunta[1], kind: "key" | "ip", id: string, agora: number, lim = -1, lote?: number) => {
     const p: Pergunta = [++seq, op, kind === "key" ? 1 : 0, id, agora, lim];
+    if (lote) p.push(lote);
     ops.push(p);
-    const [[, limit, used, allowed, concedidas]] = perguntarAoPrimario([p], worker) as [Resposta];
-    return Promise.resolve({ limit, used, remaining: Math.max(0, limit - used), reset: 0, retryAfter: 1, allowed: allowed === 1, concedidas } as QuotaLote);
+    const [[, limit, used, allowed, concedidas, emprestadas]] = perguntarAoPrimario([p], worker) as [Resposta];
+    // as PrimaryQuota reads an answer
+    const r: QuotaLote = { ...quotaState(limit, used, agora), allowed: allowed === 1, concedidas };
+    if (emprestadas > 0) r.emprestadas = emprestadas;
+    return Promise.resolve(r);
   };
   return {
     ops,
@@ -46,7 +50,7 @@ function lojaDoPrimario(worker: object = {}) {
     consume: (kind: "key" | "ip", id: string, agora: number, lim?: number) => ask(1, kind, id, agora, lim),
     refund: async (kind: "key" | "ip", id: string, agora: number) => void (await ask(2, kind, id, agora)),
     reservar: (_k: "key", id: string, agora: number, n: number) => ask(3, "key", id, agora, n),
-    devolver: async (_k: "key", id: string, agora: number, n: number) => void (await ask(4, "key", id, agora, n)),
+    devolver: async (_k: "key", id: string, agora: number, n: number, emprestadas?: number) => void (await ask(4, "key", id, agora, n, emprestadas)),
   };
 }
 
@@ -115,7 +119,40 @@ describe("cluster primary: a worker killed holding a lease", () => {
       const lote = Math.min(256, Math.floor(1000 / 64));
       expect(1 + servidas).toBeLessThanOrEqual(1000);
       expect(1 + servidas).toBeGreaterThanOrEqual(1000 - lote + 1);
+      // its units are settled as spent at its exit: the key's refusal is the day's, not "back within a second"
+      const recusa = await vivo.consume("key", "k", T);
+      expect(recusa.emUso).toBeUndefined();
+      expect(recusa.retryAfter).toBe(quotaState(1000, 1000, T).retryAfter);
       await vivo.close();
+    } finally {
+      parar();
+    }
+  });
+});
+
+describe("cluster primary: a key refused while another worker holds units of it", () => {
+  it("answers Retry-After 1 (the give-back time) while the units are out, serves them once given back, then refuses until 00:00 UTC", async () => {
+    const q = new Quota({ keyLimit: 200 });
+    const parar = servirCotaNoPrimario(q);
+    const T = Date.parse("2026-09-27T12:00:00Z");
+    try {
+      // worker 1 leases 3 units (200 / 64) and spends 1
+      const w1 = new QuotaEmLotes(lojaDoPrimario({ id: 1 }), { validadeMs: 3_600_000 });
+      const w2 = new QuotaEmLotes(lojaDoPrimario({ id: 2 }), { validadeMs: 1000 });
+      expect((await w1.consume("key", "k", T)).allowed).toBe(true);
+      let servidas = 0;
+      while ((await w2.consume("key", "k", T)).allowed) servidas++;
+      expect(servidas).toBe(197);
+      expect(await w2.consume("key", "k", T)).toMatchObject({ allowed: false, remaining: 0, emUso: true, retryAfter: 1 });
+      // worker 1 stops: its 2 units go back, and worker 2 serves them
+      await w1.close();
+      expect((await w2.consume("key", "k", T)).allowed).toBe(true);
+      expect((await w2.consume("key", "k", T)).allowed).toBe(true);
+      const fim = await w2.consume("key", "k", T);
+      expect(fim).toMatchObject({ allowed: false, remaining: 0 });
+      expect(fim.emUso).toBeUndefined();
+      expect(fim.retryAfter).toBe(quotaState(200, 200, T).retryAfter);
+      await w2.close();
     } finally {
       parar();
     }

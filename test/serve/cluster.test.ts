@@ -3,7 +3,8 @@
  * through Redis; a dead worker is replaced without losing the counts; SIGTERM stops them all.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Agent, get as httpGet } from "node:http";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { REPO_ROOT } from "../../pipeline/config.ts";
 import { lerCota, lerRedis, lerWorkers } from "../../pipeline/serve/cluster.ts";
 import { startRedis, type RedisDeTeste } from "./redis.ts";
@@ -144,6 +145,52 @@ describe.each([
     expect(rs[0]!.restante).toBe(199);
     expect(rs.every((r) => r.restante >= 0 && r.restante < 200)).toBe(true);
     expect(await parar(c)).toBe(0);
+  }, 90_000);
+
+  it("a key refused while the other worker holds units of it hears Retry-After of the give-back, is served once they are back, then refused until 00:00 UTC", async () => {
+    const key = modo.redis ? "chave-em-uso-redis" : "chave-em-uso-primario";
+    // leases given back after 4 s: worker B spends the rest of the key well before that
+    const c = await iniciar({
+      COTACAO_API_KEYS: key,
+      COTACAO_TESTE_LIMITE_CHAVE: "200",
+      COTACAO_TESTE_VALIDADE_LOTE_MS: "4000",
+      ...(modo.redis ? { COTACAO_REDIS_URL: redis.url } : {}),
+    });
+    // one kept-alive connection per worker: the primary hands new connections to the workers in turn
+    const [a, b] = [new Agent({ keepAlive: true, maxSockets: 1 }), new Agent({ keepAlive: true, maxSockets: 1 })];
+    const pedir = (agent: Agent) =>
+      new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>((resolve, reject) => {
+        const req = httpGet(`${c.url}api/v1/cotacao?uf=MS`, { agent, headers: { "X-API-Key": key } }, (res) => {
+          let body = "";
+          res.setEncoding("utf8").on("data", (d: string) => (body += d));
+          res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+        });
+        req.on("error", reject);
+      });
+    try {
+      // A's worker leases 3 (200 / 64) and spends 1; B's connection is held open first, so it is the other worker's
+      const primeiraB = pedir(b);
+      expect((await pedir(a)).status).toBe(200);
+      expect((await primeiraB).status).toBe(200);
+      let servidas = 1;
+      let r = await pedir(b);
+      for (; r.status === 200; r = await pedir(b)) servidas++;
+      expect(servidas, "B's worker serves all but A's 2 units").toBe(197);
+      expect(r.status).toBe(429);
+      expect(r.headers["retry-after"]).toBe("4");
+      expect(JSON.parse(r.body)).toMatchObject({ erro: "cota_em_uso", limite: 200 });
+      // A's lease is given back after its 4 s; the refusals meanwhile cost nothing
+      await vi.waitFor(async () => expect((await pedir(b)).status).toBe(200), { timeout: 20_000, interval: 500 });
+      expect((await pedir(b)).status).toBe(200);
+      const fim = await pedir(b);
+      expect(fim.status).toBe(429);
+      expect(JSON.parse(fim.body)).toMatchObject({ erro: "limite_excedido" });
+      expect(Number(fim.headers["retry-after"])).toBeGreaterThan(4);
+    } finally {
+      a.destroy();
+      b.destroy();
+      expect(await parar(c)).toBe(0);
+    }
   }, 90_000);
 });
 

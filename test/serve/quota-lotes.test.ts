@@ -4,8 +4,8 @@
  * counted one by one; unspent units go back after the lease's time and at shutdown; the Redis
  * scripts count a lease and give it back atomically.
  */
-import { describe, expect, it } from "vitest";
-import { FOLGA_LOTE, Quota, tamanhoDoLote, type QuotaLote, type QuotaStore } from "../../pipeline/serve/quota.ts";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { FOLGA_LOTE, Quota, quotaState, tamanhoDoLote, type QuotaLote, type QuotaStore } from "../../pipeline/serve/quota.ts";
 import { QuotaEmLotes } from "../../pipeline/serve/quota-lotes.ts";
 import { RedisQuota } from "../../pipeline/serve/quota-redis.ts";
 import { redisDoDescribe } from "./redis-describe.ts";
@@ -175,5 +175,106 @@ describe("leases in Redis", () => {
     const c = await loja(limite);
     expect((await c.peek("key", "k", T)).used).toBe(limite);
     await Promise.all([a.close(), b.close(), c.close()]);
+  });
+});
+
+/**
+ * A key refused while units of its day are out on lease in another process: the refusal says it
+ * passes (emUso, Retry-After the give-back time) instead of sending the client away until 00:00
+ * UTC; once the units are back, the key is served; a key whose units are all spent hears 00:00 UTC.
+ */
+async function semAsUnidadesDeOutro(
+  loja: () => Promise<QuotaStore & Required<Pick<QuotaStore, "reservar" | "devolver">>>,
+  T: number,
+  devolver: (a: QuotaEmLotes) => Promise<void>,
+) {
+  const limite = 200;
+  // process a takes a lease of 3 (200 / 64) and spends one: it holds 2
+  const a = new QuotaEmLotes(await loja(), { validadeMs: 60_000 });
+  const b = new QuotaEmLotes(await loja(), { validadeMs: 1000 });
+  expect(await a.consume("key", "k", T)).toMatchObject({ allowed: true, remaining: 199 });
+  let servidas = 0;
+  let r = await b.consume("key", "k", T);
+  for (; r.allowed; r = await b.consume("key", "k", T)) servidas++;
+  expect(servidas).toBe(limite - 3);
+  expect(r, "the refusal while a holds 2 units").toMatchObject({ allowed: false, remaining: 0, emUso: true, retryAfter: 1 });
+  expect(await b.peek("key", "k", T)).toMatchObject({ remaining: 0, emUso: true, retryAfter: 1 });
+  await devolver(a);
+  expect(await b.consume("key", "k", T), "a's units, given back").toMatchObject({ allowed: true });
+  expect(await b.consume("key", "k", T)).toMatchObject({ allowed: true, remaining: 0 });
+  const fim = await b.consume("key", "k", T);
+  expect(fim.allowed).toBe(false);
+  expect(fim.emUso, "every unit spent: the refusal is the day's").toBeUndefined();
+  expect(fim.retryAfter).toBe(quotaState(limite, limite, T).retryAfter);
+  expect((await b.peek("key", "k", T)).emUso).toBeUndefined();
+  await Promise.all([a.close(), b.close()]);
+}
+
+describe("a refusal while units are out on lease in another process", () => {
+  afterEach(() => void vi.useRealTimers());
+
+  it("in memory: Retry-After is the give-back time; after the give-back (the lease's timer) the key is served, then refused until 00:00 UTC", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout"] });
+    const q = new Quota({ keyLimit: 200 });
+    await semAsUnidadesDeOutro(async () => assincrona(q), T, async () => {
+      // a's lease is 60 s long: its timer gives the 2 units back
+      await vi.advanceTimersByTimeAsync(60_000);
+    });
+    expect(q.peek("key", "k", T)).toMatchObject({ used: 200 });
+    expect(q.peek("key", "k", T).emprestadas).toBeUndefined();
+  });
+
+  it("in memory: a lease spent whole is settled at once, so the refusal is the day's, not a second's", async () => {
+    const q = new Quota({ keyLimit: 200 });
+    const a = new QuotaEmLotes(assincrona(q), { validadeMs: 60_000 });
+    const b = new QuotaEmLotes(assincrona(q), { validadeMs: 60_000 });
+    // a spends its whole lease of 3
+    for (let i = 0; i < 3; i++) expect((await a.consume("key", "k", T)).allowed).toBe(true);
+    while ((await b.consume("key", "k", T)).allowed);
+    const r = await b.consume("key", "k", T);
+    expect(r).toMatchObject({ allowed: false, remaining: 0 });
+    expect(r.emUso).toBeUndefined();
+    expect(r.retryAfter).toBe(quotaState(200, 200, T).retryAfter);
+    expect(q.peek("key", "k", T).emprestadas, "b's own leases, spent whole, are settled too").toBeUndefined();
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it("the store counts the units out on lease: a lease adds all but its first, its settlement takes them off, a new day starts at none", () => {
+    const q = new Quota({ keyLimit: 10_000 });
+    expect(q.reservar("key", "k", T, 256)).toMatchObject({ concedidas: 156, emprestadas: 155 });
+    expect(q.reservar("key", "k", T, 256)).toMatchObject({ concedidas: 153, emprestadas: 155 + 152 });
+    q.devolver("key", "k", T, 100, 155);
+    expect(q.peek("key", "k", T)).toMatchObject({ used: 156 + 153 - 100, emprestadas: 152 });
+    // the romaneio's count of a key (its own limit) is never leased
+    expect(q.peek("key", "k", T, 5).emprestadas).toBeUndefined();
+    expect(q.peek("key", "k", T + DIA).emprestadas).toBeUndefined();
+  });
+});
+
+describe("a refusal while units are out on lease, in Redis", () => {
+  const redis = redisDoDescribe();
+
+  it("Retry-After is the give-back time; after the give-back the key is served, then refused until 00:00 UTC", async () => {
+    // Redis expires a counter at the end of its day: the real clock's
+    const T = Date.now();
+    const prefixo = `emuso:${process.pid}`;
+    await semAsUnidadesDeOutro(
+      () => new RedisQuota({ url: redis().url, keyLimit: 200, prefixo, log: () => undefined }).conectar(),
+      T,
+      (a) => a.close(),
+    );
+    const c = await new RedisQuota({ url: redis().url, keyLimit: 200, prefixo, log: () => undefined }).conectar();
+    expect(await c.peek("key", "k", T)).toMatchObject({ used: 200 });
+    expect((await c.peek("key", "k", T)).emprestadas).toBeUndefined();
+    await c.close();
+  });
+
+  it("forgets the units out on lease of a process that never settles them, after prazoLotesMs", async () => {
+    const T = Date.now();
+    const r = await new RedisQuota({ url: redis().url, keyLimit: 10_000, prefixo: `prazo:${process.pid}`, log: () => undefined, prazoLotesMs: 50 }).conectar();
+    expect(await r.reservar("key", "k", T, 256)).toMatchObject({ concedidas: 156, emprestadas: 155 });
+    await vi.waitFor(async () => expect((await r.peek("key", "k", T)).emprestadas).toBeUndefined(), { timeout: 5000, interval: 20 });
+    expect((await r.peek("key", "k", T)).used).toBe(156);
+    await r.close();
   });
 });

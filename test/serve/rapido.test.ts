@@ -4,6 +4,7 @@
  * order, each with its own store, and every answer must match byte for byte (status, headers but
  * Date, body), with the quota in memory, in a live Redis, and with Redis down (open and closed).
  */
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../../pipeline/serve/app.ts";
 import { Quota, type QuotaStore } from "../../pipeline/serve/quota.ts";
@@ -14,6 +15,8 @@ import { freePort, startRedis, type RedisDeTeste } from "./redis.ts";
 import { buildTestSite } from "./site.ts";
 
 const KEY = "chave-rapida-0123456789";
+/** how the quota names the key (its SHA-256) */
+const hashDaChave = createHash("sha256").update(KEY).digest("hex");
 const clock = Date.parse("2026-09-27T12:00:00Z");
 let site: Awaited<ReturnType<typeof buildTestSite>>;
 let redis: RedisDeTeste;
@@ -121,6 +124,45 @@ describe("fast path: the same answers as the Hono route", () => {
     const rapido = await servidor(new QuotaEmLotes(await store("rapido:b")), true);
     await comparar(lento, rapido);
     expect(rapido.respostasRapidas()).toBeGreaterThanOrEqual(20);
+  });
+
+  it("a key refused while another process holds units of it: 429 with Retry-After 1, then served once they are back, then 429 until 00:00 UTC", async () => {
+    // each server shares its store with another process (a QuotaEmLotes that holds a lease)
+    const par = async (caminhoRapido: boolean) => {
+      const q = new Quota({ freeLimit: 3, keyLimit: 200 });
+      const outro = new QuotaEmLotes(q, { validadeMs: 3_600_000 });
+      // the other process takes a lease of 3 (200 / 64) and spends 1
+      expect((await outro.consume("key", hashDaChave, clock)).allowed).toBe(true);
+      return { srv: await servidor(new QuotaEmLotes(q, { validadeMs: 1000 }), caminhoRapido), outro };
+    };
+    const lento = await par(false);
+    const rapido = await par(true);
+    const p: Pedido = { path: "/api/v1/cotacao?uf=MS", headers: chave };
+    const um = async (): Promise<Resposta> => {
+      const a = await rawRequest(lento.srv.port, bruto(p));
+      const b = await rawRequest(rapido.srv.port, bruto(p));
+      expect(semData(b)).toEqual(semData(a));
+      return a;
+    };
+    let r = await um();
+    let servidas = 0;
+    for (; r.status === 200; r = await um()) servidas++;
+    expect(servidas).toBe(197);
+    expect(r.status).toBe(429);
+    expect(r.headers["retry-after"]).toBe("1");
+    expect(r.headers["x-ratelimit-remaining"]).toBe("0");
+    expect(r.headers["x-ratelimit-reset"]).toBe(String(Date.parse("2026-09-28T00:00:00Z") / 1000));
+    expect(JSON.parse(r.body)).toMatchObject({ erro: "cota_em_uso", limite: 200, tente_de_novo_em: 1 });
+    expect(JSON.parse(r.body).mensagem).toMatch(/reservadas por outros processos.*voltam em até 1 s/);
+    // the other process gives its 2 units back
+    await Promise.all([lento.outro.close(), rapido.outro.close()]);
+    expect((await um()).status).toBe(200);
+    expect((await um()).status).toBe(200);
+    const fim = await um();
+    expect(fim.status).toBe(429);
+    expect(fim.headers["retry-after"]).toBe(String(12 * 3600));
+    expect(JSON.parse(fim.body)).toMatchObject({ erro: "limite_excedido", limite: 200 });
+    expect(rapido.srv.respostasRapidas()).toBeGreaterThanOrEqual(190);
   });
 
   for (const falha of ["abrir", "fechar"] as const) {

@@ -13,6 +13,7 @@ import { withDataLock } from "../publish/lock.ts";
 import { validateFiles } from "../validate/ajv.ts";
 import { conferirFatos } from "../site/conferir.ts";
 import { FATOS_PATH } from "../site/fatos.ts";
+import { HISTORICO_LONGO_PATH } from "../render/csv.ts";
 
 /** The site's files: the lock, an interrupted publish's staging and journal, and temp files are not the site. */
 function listFiles(dir: string, root = dir): string[] {
@@ -24,6 +25,43 @@ function listFiles(dir: string, root = dir): string[] {
     else if (entry.isFile()) out.push(p);
   }
   return out;
+}
+
+/** The tree's files by their path in it, each read from disk when asked for (and not kept). */
+class ArvoreEmDisco implements ReadonlyMap<string, Buffer> {
+  private readonly caminhos = new Map<string, string>();
+  constructor(dir: string, arquivos: string[]) {
+    for (const p of arquivos) this.caminhos.set(relative(dir, p).split(sep).join("/"), p);
+  }
+  /** the file's path on disk */
+  caminho(rel: string): string | undefined {
+    return this.caminhos.get(rel);
+  }
+  get size(): number {
+    return this.caminhos.size;
+  }
+  has(rel: string): boolean {
+    return this.caminhos.has(rel);
+  }
+  get(rel: string): Buffer | undefined {
+    const p = this.caminhos.get(rel);
+    return p === undefined ? undefined : readFileSync(p);
+  }
+  keys(): MapIterator<string> {
+    return this.caminhos.keys();
+  }
+  *entries(): MapIterator<[string, Buffer]> {
+    for (const rel of this.caminhos.keys()) yield [rel, this.get(rel)!];
+  }
+  *values(): MapIterator<Buffer> {
+    for (const [, b] of this.entries()) yield b;
+  }
+  [Symbol.iterator](): MapIterator<[string, Buffer]> {
+    return this.entries();
+  }
+  forEach(f: (valor: Buffer, chave: string, mapa: ReadonlyMap<string, Buffer>) => void): void {
+    for (const [rel, b] of this.entries()) f(b, rel, this);
+  }
 }
 
 export function runValidate(dirArg: string | undefined): number {
@@ -38,13 +76,17 @@ export function runValidate(dirArg: string | undefined): number {
     return 1;
   }
 
-  const files = new Map<string, Buffer>();
-  for (const p of listFiles(dir)) files.set(relative(dir, p).split(sep).join("/"), readFileSync(p));
+  // each file is read when the checks come to it, and the long file (75 MB at 30 years) is read
+  // in parts: the tree is never whole in memory
+  const arvore = new ArvoreEmDisco(dir, listFiles(dir));
+  const longo = arvore.caminho(HISTORICO_LONGO_PATH);
+  const files = new Map<string, () => Buffer>();
+  for (const rel of arvore.keys()) if (rel !== HISTORICO_LONGO_PATH) files.set(rel, () => arvore.get(rel)!);
 
-  const report = validateFiles(files, { arvoreCompleta: true });
+  const report = validateFiles(files, { arvoreCompleta: true, historicoLongoEmDisco: longo });
   // the facts the next update starts from (site/fatos.ts) must describe this very tree
-  if (files.has(FATOS_PATH)) {
-    report.arquivos.push({ path: FATOS_PATH, erros: conferirFatos(files) });
+  if (arvore.has(FATOS_PATH)) {
+    report.arquivos.push({ path: FATOS_PATH, erros: conferirFatos(arvore) });
     report.ignorados = report.ignorados.filter((p) => p !== FATOS_PATH);
   }
   const comErros = report.arquivos.filter((a) => a.erros.length > 0);

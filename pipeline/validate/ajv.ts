@@ -62,6 +62,11 @@ export interface ValidateFilesOptions {
    * 30-year history is tens of megabytes to parse twice).
    */
   documentos?: ReadonlyMap<string, unknown>;
+  /**
+   * The long file (api/v1/historico.csv) of a tree on disk, by its path on disk, instead of its
+   * bytes in `files`: read in parts, never whole in memory (npm run validate at 30 years).
+   */
+  historicoLongoEmDisco?: string;
 }
 
 function texto(content: string | Buffer | BytesDoLongo): string {
@@ -181,6 +186,11 @@ export class FileValidator {
     }
   }
 
+  /** The long file of a tree on disk, read in parts with the same checks as `add` gives its whole text. */
+  addHistoricoLongoEmDisco(arquivo: string): void {
+    this.push(HISTORICO_LONGO_PATH, this.dados.historicoLongoEmDisco(arquivo).map((pr) => linha(HISTORICO_LONGO_PATH, pr)));
+  }
+
   /** A new block of the long file, read as it was rendered (the run puts it aside until the long file is written). */
   blocoNovo(id: string, texto: string): void {
     this.dados.blocoNovo(id, texto);
@@ -215,13 +225,26 @@ function csvDoJson(jsonPath: string): string {
   return jsonPath.replace(/^api\/v1\/cotacao\//, "api/v1/historico/").replace(/\.json$/, ".csv");
 }
 
-/** Validates a set of files keyed by their path under public/ (the whole tree, or one run's files). */
-export function validateFiles(files: Map<string, string | Buffer>, opts: ValidateFilesOptions = {}): ValidationReport {
-  const byPath = new Map<string, string | Buffer>();
+/**
+ * Validates a set of files keyed by their path under public/ (the whole tree, or one run's files).
+ * A file may be given as a function that reads it: it is read when its turn comes, so a tree on
+ * disk is never whole in memory.
+ */
+export function validateFiles(files: Map<string, string | Buffer | (() => Buffer)>, opts: ValidateFilesOptions = {}): ValidationReport {
+  const byPath = new Map<string, string | Buffer | (() => Buffer)>();
   for (const [k, v] of files) byPath.set(normalizePath(k), v);
+  const longo = opts.historicoLongoEmDisco;
+  const paths = new Set(byPath.keys());
+  if (longo !== undefined) paths.add(HISTORICO_LONGO_PATH);
   const v = new FileValidator();
-  for (const p of [...byPath.keys()].sort()) v.add(p, byPath.get(p)!, opts.documentos?.get(p));
-  return v.report(opts.arvoreCompleta ? byPath : undefined);
+  for (const p of [...paths].sort()) {
+    if (longo !== undefined && p === HISTORICO_LONGO_PATH) v.addHistoricoLongoEmDisco(longo);
+    else {
+      const c = byPath.get(p)!;
+      v.add(p, typeof c === "function" ? c() : c, opts.documentos?.get(p));
+    }
+  }
+  return v.report(opts.arvoreCompleta ? paths : undefined);
 }
 
 /** A CSV as read: its lines, and its text until it is compared with its JSON. */

@@ -12,7 +12,8 @@
  * - the descriptor must list exactly the canonical CSVs on disk (whole tree), each resource's
  *   fields being its CSV's header.
  */
-import { createHash } from "node:crypto";
+import { createHash, type Hash } from "node:crypto";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { mostrar, type Problema } from "../contract/messages.ts";
 import { UNIDADES } from "../domain/products.ts";
 import { ufPublicada } from "../domain/series.ts";
@@ -52,10 +53,15 @@ export function excelDoCsv(text: string): string | null {
   return excelTexto({ colunas, linhas });
 }
 
+const cabecalhoErrado = (esperado: readonly string[], recebido: string): Problema => ({
+  ponteiro: at(1),
+  mensagem: `cabeçalho deve ser ${mostrar(esperado.join(","))} (recebido ${mostrar(recebido)})`,
+});
+
 /** Layout of a file whose header is fixed: the header, then rows of that many fields. */
 function checarCabecalho(lines: string[], esperado: readonly string[], problemas: Problema[]): boolean {
   if (lines[0] !== esperado.join(",")) {
-    problemas.push({ ponteiro: at(1), mensagem: `cabeçalho deve ser ${mostrar(esperado.join(","))} (recebido ${mostrar(lines[0] ?? "")})` });
+    problemas.push(cabecalhoErrado(esperado, lines[0] ?? ""));
     return false;
   }
   if (lines.length < 2) problemas.push({ ponteiro: "", mensagem: "sem nenhuma linha de dados" });
@@ -210,13 +216,35 @@ function calcularLongo(id: string, doc: SerieNoLongo): LongoEsperado {
 /** The long file on its own, and what it says of each series. */
 export function lerCsvLongo(text: string): { problemas: Problema[]; series: Map<string, ResumoLongo> } {
   const problemas: Problema[] = [];
-  const series = new Map<string, ResumoLongo>();
   checarTexto(text, problemas);
   const lines = linhasDe(text.replace(/^\ufeff/, "").replace(/\r/g, ""));
-  if (!checarCabecalho(lines, COLUNAS_LONGO, problemas)) return { problemas, series };
-  let prev: [string, string] = ["", ""];
-  for (let k = 1; k < lines.length && problemas.length < 20; k++) {
-    const n = k + 1;
+  const estado = estadoLongo(problemas);
+  if (!checarCabecalho(lines, COLUNAS_LONGO, problemas)) return { problemas, series: estado.series };
+  lerLinhasLongo(estado, lines, 1, 1);
+  return { problemas, series: estado.series };
+}
+
+/** What reading the long file carries from one line to the next: its problems so far, the last line's series and day, each series. */
+interface EstadoLongo {
+  problemas: Problema[];
+  prev: [string, string];
+  series: Map<string, ResumoLongo>;
+}
+
+const estadoLongo = (problemas: Problema[]): EstadoLongo => ({ problemas, prev: ["", ""], series: new Map() });
+
+/** lerCsvLongo stops after this many problems (counting those of the whole text) */
+const MAX_PROBLEMAS_LONGO = 20;
+
+/**
+ * The data lines `lines[desde..]` of the long file, line by line; `lines[k]` is line `k + base`
+ * of the file. False once the problems reach their cap: the reading stops there, as lerCsvLongo's does.
+ */
+function lerLinhasLongo(estado: EstadoLongo, lines: readonly string[], desde: number, base: number): boolean {
+  const { problemas, series } = estado;
+  for (let k = desde; k < lines.length; k++) {
+    if (problemas.length >= MAX_PROBLEMAS_LONGO) return false;
+    const n = k + base;
     const f = camposCsv(lines[k]!);
     if (!checarCampos(n, f, lines[k]!, COLUNAS_LONGO, problemas)) continue;
     const [serie, produto, uf, nacional, praca, fonte, unidade, moeda, data, valor] = f as string[] as [string, string, string, string, string, string, string, string, string, string];
@@ -225,10 +253,11 @@ export function lerCsvLongo(text: string): { problemas: Problema[]; series: Map<
     }
     checarValorUnidade(n, data, valor, unidade, problemas);
     if (!/^[a-z_]+(\/[A-Z]{2})?$/.test(serie)) problemas.push({ ponteiro: at(n), mensagem: `serie deve ser {produto} ou {produto}/{UF} (recebido ${mostrar(serie)})` });
+    const prev = estado.prev;
     if (serie < prev[0] || (serie === prev[0] && data <= prev[1])) {
       problemas.push({ ponteiro: at(n), mensagem: `fora de ordem ou repetida: ${serie} ${data} depois de ${prev[0]} ${prev[1]} (ordene por serie e data, um dia por série)` });
     }
-    prev = [serie, data];
+    estado.prev = [serie, data];
     let r = series.get(serie);
     if (!r) {
       r = { fixos: [produto, uf, praca, fonte, unidade, moeda].join(","), dias: [], pontos: 0 };
@@ -239,7 +268,7 @@ export function lerCsvLongo(text: string): { problemas: Problema[]; series: Map<
     r.dias.push(`${data},${valor}\n`);
     r.pontos++;
   }
-  return { problemas, series };
+  return problemas.length < MAX_PROBLEMAS_LONGO;
 }
 
 /**
@@ -249,6 +278,12 @@ export function lerCsvLongo(text: string): { problemas: Problema[]; series: Map<
  * block is not that regular: then lerCsvLongo reads it and says what is wrong.
  */
 export function blocoRapido(id: string, bloco: string): LongoEsperado | null {
+  const r = blocoRegular(id, bloco);
+  return r && { fixos: r.fixos, hash: sha(r.dias), pontos: r.pontos };
+}
+
+/** blocoRapido's reading: the block's "data,valor\n" lines as one text, and its first and last day. */
+function blocoRegular(id: string, bloco: string): { fixos: string; dias: string; pontos: number; primeiro: string; ultimo: string } | null {
   if (bloco.includes('"') || !bloco.endsWith("\n")) return null;
   const primeira = bloco.slice(0, bloco.indexOf("\n"));
   const campos = primeira.split(",");
@@ -274,7 +309,182 @@ export function blocoRapido(id: string, bloco: string): LongoEsperado | null {
   const [, produto, uf, , praca, fonte, unidade, moeda] = campos;
   // every line's "data,valor\n": the block without its prefixes, which begin with the series' id
   // ([a-z_], checked above) and so occur nowhere else in lines of prefix, day, comma and value
-  return { fixos: [produto, uf, praca, fonte, unidade, moeda].join(","), hash: sha(bloco.replaceAll(prefixo, "")), pontos };
+  return {
+    fixos: [produto, uf, praca, fonte, unidade, moeda].join(","),
+    dias: bloco.replaceAll(prefixo, ""),
+    pontos,
+    primeiro: bloco.slice(prefixo.length, prefixo.length + 10),
+    ultimo: bloco.slice(anterior, anterior + 10),
+  };
+}
+
+/**
+ * Where the long file's bytes come from when it is read in parts (lerLongoEmPartes): a file on
+ * disk, or bytes in memory.
+ */
+export interface FonteDoLongo {
+  /** its size in bytes */
+  bytes: number;
+  /** reads bytes from `posicao` into `destino` (from its start): how many it read, 0 past the end */
+  ler(destino: Buffer, posicao: number): number;
+}
+
+export function fonteDeBytes(b: Buffer): FonteDoLongo {
+  return { bytes: b.length, ler: (destino, posicao) => (posicao >= b.length ? 0 : b.copy(destino, 0, posicao, Math.min(b.length, posicao + destino.length))) };
+}
+
+const BYTES_POR_PARTE = 4 << 20;
+let bytesPorParte = BYTES_POR_PARTE;
+
+/** How many bytes of the long file lerLongoEmPartes reads at a time (tests make it small); null: the default (4 MiB). */
+export function setBytesPorParteDoLongo(bytes: number | null): void {
+  bytesPorParte = bytes === null ? BYTES_POR_PARTE : Math.max(1, bytes);
+}
+
+/**
+ * The long file read in parts of about bytesPorParte bytes, each cut after a "\n": the same
+ * problems as lerCsvLongo on its whole text (same messages, the same absolute line numbers, the
+ * same cap), and what it says of each series, digested as digeridos digests lerCsvLongo's, with
+ * neither the text nor its lines ever whole in memory. A series' run of lines in a part is read
+ * by blocoRegular when it is regular and follows the line before it in order, and line by line
+ * as lerCsvLongo reads otherwise. `cabecalho`: what ChecagemDados.historicoLongo keeps of the
+ * first line.
+ */
+export function lerLongoEmPartes(fonte: FonteDoLongo): { problemas: Problema[]; series: Map<string, LongoEsperado>; cabecalho: string } {
+  // checarTexto's problems, from the bytes (0x0a and 0x0d are never inside a UTF-8 sequence, the
+  // BOM is EF BB BF); whether there is a CR anywhere is known only at the end, and its problem
+  // comes before the lines' (and counts toward their cap): a file with one is read again
+  const borda = Buffer.alloc(3);
+  const comBom = fonte.bytes >= 3 && fonte.ler(borda, 0) === 3 && borda[0] === 0xef && borda[1] === 0xbb && borda[2] === 0xbf;
+  const ultimo = Buffer.alloc(1);
+  const semFimDeLinha = fonte.bytes > 0 && (fonte.ler(ultimo, fonte.bytes - 1) !== 1 || ultimo[0] !== 10);
+  const ler = (comCR: boolean) => {
+    const problemas: Problema[] = [];
+    if (fonte.bytes === 0) problemas.push({ ponteiro: "", mensagem: "arquivo vazio" });
+    if (comBom) problemas.push({ ponteiro: at(1), mensagem: "começa com BOM (use UTF-8 sem BOM; a variante com BOM é o .excel.csv)" });
+    if (comCR) problemas.push({ ponteiro: "", mensagem: "quebras de linha CRLF/CR: use apenas LF (\\n)" });
+    if (semFimDeLinha) problemas.push({ ponteiro: "", mensagem: "a última linha deve terminar com \\n" });
+    return lerPartes(fonte, estadoLongo(problemas));
+  };
+  let lido = ler(false);
+  if (lido.viuCR) lido = ler(true);
+  return { problemas: lido.problemas, series: lido.series, cabecalho: lido.cabecalho };
+}
+
+function lerPartes(fonte: FonteDoLongo, estado: EstadoLongo): { problemas: Problema[]; series: Map<string, LongoEsperado>; cabecalho: string; viuCR: boolean } {
+  const cabecalhoEsperado = COLUNAS_LONGO.join(",");
+  const hashes = new Map<string, { fixos: string; hash: Hash; pontos: number }>();
+  // each series' "data,valor\n" lines of a part go into its hash once the part is read
+  const digerir = () => {
+    for (const [id, r] of estado.series) {
+      let h = hashes.get(id);
+      if (!h) hashes.set(id, (h = { fixos: r.fixos, hash: createHash("sha256"), pontos: 0 }));
+      if (r.dias.length > 0) h.hash.update(r.dias.join(""));
+      h.pontos = r.pontos;
+      r.dias = [];
+    }
+  };
+  let cabecalho = "";
+  let viuCR = false;
+  /** lines read so far, the header's included */
+  let linhas = 0;
+  let cabecalhoCerto = false;
+  let buf = Buffer.allocUnsafe(bytesPorParte);
+  let guardados = 0;
+  let posicao = 0;
+  for (;;) {
+    const n = guardados < buf.length ? fonte.ler(buf.subarray(guardados), posicao) : 0;
+    posicao += n;
+    guardados += n;
+    const fim = n === 0 && guardados < buf.length;
+    // a part ends after a "\n" (or at the end of the file): no line, and no UTF-8 sequence, is cut
+    const corte = fim ? guardados : guardados > 0 ? buf.lastIndexOf(10, guardados - 1) + 1 : 0;
+    if (!fim && corte === 0) {
+      if (guardados === buf.length) {
+        // a line longer than a part: the part grows until it holds the line
+        const maior = Buffer.allocUnsafe(buf.length * 2);
+        buf.copy(maior, 0, 0, guardados);
+        buf = maior;
+      }
+      continue;
+    }
+    let text = buf.toString("utf8", 0, corte);
+    buf.copy(buf, 0, corte, guardados);
+    guardados -= corte;
+    if (linhas === 0) {
+      cabecalho = primeiraLinha(text).replace(/^\ufeff/, "");
+      text = text.replace(/^\ufeff/, "");
+    }
+    if (text.includes("\r")) {
+      viuCR = true;
+      text = text.replace(/\r/g, "");
+    }
+    if (linhas === 0) {
+      const nl = text.indexOf("\n");
+      const primeira = nl < 0 ? text : text.slice(0, nl);
+      // (an empty text has no line at all, as linhasDe says)
+      if (text === "" || primeira !== cabecalhoEsperado) {
+        estado.problemas.push(cabecalhoErrado(COLUNAS_LONGO, text === "" ? "" : primeira));
+        break;
+      }
+      cabecalhoCerto = true;
+      linhas = 1;
+      text = nl < 0 ? "" : text.slice(nl + 1);
+    }
+    const parte = lerParte(estado, text, linhas + 1);
+    linhas += parte.linhas;
+    digerir();
+    if (fim || !parte.seguir) break;
+  }
+  if (cabecalhoCerto && linhas === 1) estado.problemas.push({ ponteiro: "", mensagem: "sem nenhuma linha de dados" });
+  const series = new Map<string, LongoEsperado>();
+  for (const [id, h] of hashes) series.set(id, { fixos: h.fixos, hash: h.hash.digest("hex"), pontos: h.pontos });
+  return { problemas: estado.problemas, series, cabecalho, viuCR };
+}
+
+/**
+ * One part of the long file (whole lines, without CRs), whose first line is line `primeira` of
+ * the file: each run of lines of one series read by blocoRegular when lerLinhasLongo would find
+ * nothing wrong in it, else by lerLinhasLongo. `seguir`: false once the problems reach their cap.
+ */
+function lerParte(estado: EstadoLongo, text: string, primeira: number): { seguir: boolean; linhas: number } {
+  let n = primeira;
+  for (let s = 0; s < text.length; ) {
+    if (estado.problemas.length >= MAX_PROBLEMAS_LONGO) return { seguir: false, linhas: n - primeira };
+    const virgula = text.indexOf(",", s);
+    const eol = text.indexOf("\n", s);
+    let fim = eol < 0 ? text.length : eol + 1;
+    if (virgula >= 0 && (eol < 0 || virgula < eol)) {
+      const id = text.slice(s, virgula);
+      const prefixo = `${id},`;
+      // the run: the following lines that begin with the same first field
+      while (fim < text.length && text.startsWith(prefixo, fim)) {
+        const e = text.indexOf("\n", fim);
+        fim = e < 0 ? text.length : e + 1;
+      }
+      const bloco = text.slice(s, fim);
+      const r = blocoRegular(id, bloco);
+      const [serie, dia] = estado.prev;
+      const antes = estado.series.get(id);
+      // lerLinhasLongo would say nothing of these lines: in order after the last one, the
+      // series' columns as its earlier lines had them
+      if (r && (id > serie || (id === serie && r.primeiro > dia)) && (!antes || antes.fixos === r.fixos)) {
+        if (antes) {
+          antes.dias.push(r.dias);
+          antes.pontos += r.pontos;
+        } else estado.series.set(id, { fixos: r.fixos, dias: [r.dias], pontos: r.pontos });
+        estado.prev = [id, r.ultimo];
+        n += r.pontos;
+        s = fim;
+        continue;
+      }
+    }
+    const lines = linhasDe(text.slice(s, fim));
+    if (!lerLinhasLongo(estado, lines, 0, n)) return { seguir: false, linhas: n - primeira + lines.length };
+    n += lines.length;
+    s = fim;
+  }
+  return { seguir: true, linhas: n - primeira };
 }
 
 /** The day (AAAA-MM-DD) at i comes after the one at j, in the text itself. */
@@ -360,6 +570,24 @@ export class ChecagemDados {
     this.cabecalhos.set(HISTORICO_LONGO_PATH, primeiraLinha(text).replace(/^\ufeff/, ""));
     const lido = lerCsvLongo(text);
     this.longo = digeridos(lido.series);
+    return lido.problemas;
+  }
+
+  /** The long file of a tree on disk (npm run validate), read in parts: the same checks as historicoLongo, its text never whole in memory. */
+  historicoLongoEmDisco(arquivo: string): Problema[] {
+    const fd = openSync(arquivo, "r");
+    try {
+      return this.historicoLongoEmPartes({ bytes: fstatSync(fd).size, ler: (destino, posicao) => readSync(fd, destino, 0, destino.length, posicao) });
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** The long file read in parts (lerLongoEmPartes): the same checks as historicoLongo. */
+  historicoLongoEmPartes(fonte: FonteDoLongo): Problema[] {
+    const lido = lerLongoEmPartes(fonte);
+    this.cabecalhos.set(HISTORICO_LONGO_PATH, lido.cabecalho);
+    this.longo = lido.series;
     return lido.problemas;
   }
 

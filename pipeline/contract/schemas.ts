@@ -238,6 +238,34 @@ export function validateDocument(relPath: string, data: unknown): string[] {
 const PROBLEMAS_CITADOS = 5;
 
 /**
+ * A published file's text as `readPublishedComTexto` read it and found it valid (schema and checks
+ * in code, for its path). Only that function makes one: a file rendered again to exactly these
+ * bytes at the same path needs no second validation (`jaValidado`).
+ */
+export interface TextoValidado {
+  readonly caminho: string;
+  readonly texto: string;
+}
+
+/**
+ * the TextoValidado this module made (an object of the same shape made elsewhere proves nothing),
+ * each with the catalogue its validators were compiled for
+ */
+const validadosAoLer = new WeakMap<TextoValidado, string>();
+
+/**
+ * True when `texto` at `relPath` is byte for byte a text this module read at that path and found
+ * valid, with the validators of the same catalogue: validating it again would give the same answer.
+ */
+export function jaValidado(lido: TextoValidado | undefined, relPath: string, texto: unknown): boolean {
+  if (lido === undefined || typeof texto !== "string") return false;
+  const catalogo = validadosAoLer.get(lido);
+  if (catalogo === undefined) return false;
+  compiled();
+  return catalogo === catalogoCompilado && lido.caminho === normalizePath(relPath) && texto === lido.texto;
+}
+
+/**
  * Reads a published file back (`relPath` under `publicDir`, e.g. "api/v1/status.json"), parses it
  * and validates it against `schema` and the checks in code (a series must also be the series of
  * its path). Returns null when the file does not exist. A file that cannot be read, is not JSON
@@ -250,6 +278,16 @@ export async function readPublished<K extends keyof PorSchema>(
   schema: K,
   opts: { stage?: Stage } = {},
 ): Promise<PorSchema[K] | null> {
+  return (await readPublishedComTexto(publicDir, relPath, schema, opts))?.doc ?? null;
+}
+
+/** readPublished, with the text it read and validated (TextoValidado). */
+export async function readPublishedComTexto<K extends keyof PorSchema>(
+  publicDir: string,
+  relPath: string,
+  schema: K,
+  opts: { stage?: Stage } = {},
+): Promise<{ doc: PorSchema[K]; lido: TextoValidado } | null> {
   const stage = opts.stage ?? "merge";
   const rel = normalizePath(relPath);
   const match = schemaFor(rel);
@@ -284,5 +322,7 @@ export async function readPublished<K extends keyof PorSchema>(
         "O arquivo guardado não passou na validação; nada foi escrito — restaure o arquivo com git",
     });
   }
-  return doc as PorSchema[K];
+  const lido: TextoValidado = Object.freeze({ caminho: rel, texto: text });
+  validadosAoLer.set(lido, catalogoCompilado);
+  return { doc: doc as PorSchema[K], lido };
 }

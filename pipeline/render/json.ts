@@ -3,6 +3,8 @@
  * renderer builds them, and the elements of "line arrays" (historico, pracas, ...) each on one
  * line, so a new day is a one-line diff and a revision is one changed line.
  */
+import type { TextoValidado } from "../contract/schemas.ts";
+
 /** One file of a published set, as rendered: its path under the site root and its text. */
 export interface RenderedFile {
   path: string;
@@ -16,6 +18,11 @@ export interface RenderedFile {
   daSerie?: { json: string; tabela: "historico" | "pracas"; excel: boolean };
   /** a series JSON whose CSVs follow in the same set, each with `daSerie` */
   comCsvs?: true;
+  /**
+   * The text the series was read from (contract/schemas.ts readPublishedComTexto): when `text` is
+   * the same, at the same path, its schema validation is not run again (validate/ajv.ts).
+   */
+  lido?: TextoValidado;
 }
 
 const LINE_ARRAYS = new Set(["historico", "pracas", "eventos", "capturas"]);

@@ -27,6 +27,7 @@ import { primeiraLinha } from "../domain/texto.ts";
 import { janelaRecente, renderSerie } from "../render/serie.ts";
 import { edicaoDoCatalogo, getSource } from "../sources/index.ts";
 import { impressao, type Fatos, textoDosFatos, FATOS_PATH } from "./fatos.ts";
+import type { TextoValidado } from "../contract/schemas.ts";
 import { DATAPACKAGE_PATH, renderDataPackage } from "../render/datapackage.ts";
 import { CITATION_PATH, LICENSE_PATH, citacaoCff, licencaTexto } from "../render/licenca.ts";
 import { stringifyDoc, type RenderedFile } from "../render/json.ts";
@@ -68,10 +69,20 @@ export interface SerieRenderizada {
   fatos: FatosSerie;
 }
 
+/** the stored text each series was read from (site/store.ts lerSerie), while the series is at hand */
+const textosLidos = new WeakMap<SerieFile, TextoValidado>();
+
+/** Remembers the text `f` was read from, so its file rendered to the same bytes is not validated twice (RenderedFile.lido). */
+export function lembrarTextoLido(f: SerieFile, lido: TextoValidado): SerieFile {
+  textosLidos.set(f, lido);
+  return f;
+}
+
 export function renderSerieFiles(def: SeriesDef, f: SerieFile): SerieRenderizada {
   const arquivos: RenderedFile[] = [];
   const json = stringifyDoc(f);
-  arquivos.push({ path: seriesJsonPath(def), text: json, doc: f, comCsvs: true });
+  const lido = textosLidos.get(f);
+  arquivos.push({ path: seriesJsonPath(def), text: json, doc: f, comCsvs: true, ...(lido ? { lido } : {}) });
   // the dashboard's 30-day and 1-year chart reads this one, not decades of history
   const recente = janelaRecente(f);
   arquivos.push({ path: seriesRecentePath(def), text: recente === f ? json : stringifyDoc(recente), doc: recente });

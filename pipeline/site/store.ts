@@ -8,14 +8,14 @@ import { open, stat } from "node:fs/promises";
 import { PipelineError } from "../domain/errors.ts";
 import { STAGING_DIR } from "../publish/journal.ts";
 import { join } from "node:path";
-import { readPublished } from "../contract/schemas.ts";
+import { readPublishedComTexto } from "../contract/schemas.ts";
 import type { SerieFile } from "../domain/publicados.ts";
 import { seriesJsonPath, type SeriesDef } from "../domain/series.ts";
 import { HISTORICO_LONGO_PATH } from "../render/csv.ts";
 import { CABECALHO_LONGO } from "../render/longo.ts";
 import { renderSerie } from "../render/serie.ts";
 import { allSeries, getSource } from "../sources/index.ts";
-import { versaoDoCodigo, type EntradaDoSite } from "./assemble.ts";
+import { lembrarTextoLido, versaoDoCodigo, type EntradaDoSite } from "./assemble.ts";
 import { lerFatos, type Fatos } from "./fatos.ts";
 
 /**
@@ -27,9 +27,10 @@ export async function lerSerie(root: string, def: SeriesDef): Promise<SerieFile 
   // validated against schemas/serie.schema.json, including that it is the series of its path:
   // rendering it again re-derives produto, uf and the headline from the catalogue, so a file
   // copied over another series' must be refused here, as stored
-  const f = await readPublished(root, seriesJsonPath(def), "serie.schema.json");
-  if (!f || f.historico.length === 0) return undefined;
-  return renderSerie({
+  const lida = await readPublishedComTexto(root, seriesJsonPath(def), "serie.schema.json");
+  if (!lida || lida.doc.historico.length === 0) return undefined;
+  const f = lida.doc;
+  return lembrarTextoLido(renderSerie({
     def,
     source: getSource(def.fonte),
     historico: f.historico,
@@ -37,7 +38,7 @@ export async function lerSerie(root: string, def: SeriesDef): Promise<SerieFile 
     pracas: f.pracas ?? null,
     proveniencia: f.proveniencia,
     atualizado: f.atualizado,
-  });
+  }), lida.lido);
 }
 
 export interface StoreAberto {

@@ -11,7 +11,7 @@ import { isDeepStrictEqual } from "node:util";
 import { HISTORICO_LONGO_PATH, excelPath, historicoCsv, isExcelPath } from "../render/csv.ts";
 import { DATAPACKAGE_PATH } from "../render/datapackage.ts";
 import type { HistoricoEntry } from "../domain/publicados.ts";
-import { listSchemaFiles, normalizePath, SCHEMA_DIR, validateDocument } from "../contract/schemas.ts";
+import { jaValidado, listSchemaFiles, normalizePath, SCHEMA_DIR, validateDocument } from "../contract/schemas.ts";
 import { ChecagemCruzada } from "./cruzada.ts";
 import { ChecagemDados, type BytesDoLongo, type LongoMontado } from "./dados.ts";
 import type { SerieReusada } from "../render/resumo.ts";
@@ -109,7 +109,7 @@ export class FileValidator {
   }
 
   /** `doc`: the object the JSON text was serialized from, validated instead of parsing `content` again */
-  add(path: string, content: string | Buffer | BytesDoLongo, doc?: unknown, origem?: Pick<RenderedFile, "daSerie" | "comCsvs">): void {
+  add(path: string, content: string | Buffer | BytesDoLongo, doc?: unknown, origem?: Pick<RenderedFile, "daSerie" | "comCsvs" | "lido">): void {
     const p = normalizePath(path);
     const daSerie = origem?.daSerie;
     // a series' CSV rendered beside its JSON in this set: held line by line to that JSON's history
@@ -132,7 +132,8 @@ export class FileValidator {
           return;
         }
       }
-      const erros = validateDocument(p, data);
+      // a series rendered to the very text it was read from was validated as it was read
+      const erros = jaValidado(origem?.lido, p, content) ? [] : validateDocument(p, data);
       this.push(p, erros);
       // a file wrong on its own is reported once, not again against every file that quotes it
       if (erros.length === 0) this.cruzada.add(p, data);

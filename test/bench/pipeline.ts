@@ -1,4 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, stat, unlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
@@ -138,6 +139,12 @@ export async function benchBuild(): Promise<void> {
     if (!u1.written.some((f) => f.includes("milho"))) console.log(`  ATENÇÃO: a atualização não mudou o milho:\n    ${u1.log.join("\n    ")}`);
     const u2 = update();
     console.log(`  a mesma atualização de novo (nada novo): ${u2.ms.toFixed(0)} ms, ${u2.written.length} arquivo(s) reescrito(s)${u2.written.length ? `: ${u2.written.join(", ")}` : ""}`);
+    // npm run validate of that tree, the whole process (tsx included); its peak RSS from GNU time
+    spawnSync("sync");
+    const antesDoValidate = performance.now();
+    const val = spawnSync(existsSync("/usr/bin/time") ? "/usr/bin/time" : TSX, [...(existsSync("/usr/bin/time") ? ["-f", "pico %M", TSX] : []), "pipeline/cli/validate.ts"], { cwd: REPO_ROOT, env: { ...process.env, COTACAO_PUBLIC_DIR: site }, encoding: "utf8", maxBuffer: 1 << 26 });
+    const picoDoValidate = /pico (\d+)\s*$/.exec(val.stderr)?.[1];
+    console.log(`  npm run validate da árvore inteira: ${(performance.now() - antesDoValidate).toFixed(0)} ms${picoDoValidate ? `, pico de RSS ${(Number(picoDoValidate) / 1024).toFixed(0)} MB` : ""}${val.status === 0 ? "" : ` (FALHOU, saída ${val.status}: ${val.stdout.trim().split("\n").pop()})`}`);
 
     // what a browser downloads to draw one year of a state series (gzip, as GitHub Pages serves it)
     const estadual = "boi_gordo/SP";

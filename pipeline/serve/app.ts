@@ -106,9 +106,22 @@ interface Prepared {
   head: string;
   etag: string;
   headers: HeaderMap;
-  /** the fast path's plain answer, made on its first use: the head's UTF-8 bytes and the headers after the counter's */
-  simples?: { head: Buffer; depois: string[] };
+  /** false once the table no longer holds it (replaced, or the table started over): the fast path's targets look it up again */
+  vivo: boolean;
+  /** the fast path's plain answer, made on its first use: the head's UTF-8 bytes and the whole header list, its counter's slots filled per request */
+  simples?: { head: Buffer; lista: string[] };
 }
+
+/** what the fast path knows of a request target: its route and the key of its answer (without the day), and the answer last found */
+interface AlvoRapido {
+  rota: RotaDeConsulta;
+  chave: string;
+  dia: string;
+  p: Prepared | undefined;
+}
+/** targets the fast path keeps read (parsing is a function of the target alone); longer ones are read every time */
+const MAX_ALVOS = 1024;
+const MAX_ALVO_CHARS = 1024;
 
 /** the headers every answer starts with (baseHeaders' first three), as a flat list */
 const INICIO_SIMPLES = [
@@ -119,6 +132,10 @@ const INICIO_SIMPLES = [
   "X-Content-Type-Options",
   "nosniff",
 ];
+/** where the plain answer's list has the values that change per request */
+const SLOT_LIMITE = INICIO_SIMPLES.length + 1;
+const SLOT_RESTANTE = SLOT_LIMITE + 2;
+const SLOT_RESET = SLOT_RESTANTE + 2;
 
 /** seconds a client is told to wait when the shared quota store is down and the server refuses (503) */
 const RETRY_INDISPONIVEL = 30;
@@ -210,11 +227,6 @@ export function createApp(opts: ServeOptions): Hono<Env> {
 /** the plain node:http handler: true when it took the request; `seguinte` is Hono's listener, for what it hands on */
 type CaminhoRapido = (req: IncomingMessage, res: ServerResponse, seguinte: (req: IncomingMessage, res: ServerResponse) => unknown) => boolean;
 
-/** a request header as header() reads it from Node's parsed headers */
-function cabecalho(req: IncomingMessage, name: string): string | undefined {
-  const v = req.headers[name];
-  return Array.isArray(v) ? v.join(", ") : v;
-}
 
 /**
  * Hosts and request targets @hono/node-server takes as they are (its reValidHost, with any port
@@ -438,11 +450,14 @@ function montarServico(opts: ServeOptions): { app: Hono<Env>; rapido: CaminhoRap
           const own: HeaderMap = { ...avisos, ...(ignorados.length ? { [IGNORADOS]: cabecalhoIgnorados(ignorados) } : {}) };
           if (source && head.length <= MAX_PREPARED_CHARS) {
             if (prepared.size >= MAX_PREPARED || preparedChars + head.length > MAX_PREPARED_CHARS) {
+              for (const v of prepared.values()) v.vivo = false;
               prepared.clear();
               preparedChars = 0;
             }
-            preparedChars += head.length - (prepared.get(rawQuery)?.head.length ?? 0);
-            prepared.set(rawQuery, { source, head, etag, headers: own });
+            const antigo = prepared.get(rawQuery);
+            if (antigo) antigo.vivo = false;
+            preparedChars += head.length - (antigo?.head.length ?? 0);
+            prepared.set(rawQuery, { source, head, etag, headers: own, vivo: true });
           }
           return counted(head, etag, own);
         });
@@ -600,16 +615,154 @@ function montarServico(opts: ServeOptions): { app: Hono<Env>; rapido: CaminhoRap
    * have one writer.
    */
   let respostasRapidas = 0;
+  /** targets read (null: not the fast path's: a target the adapter would refuse or rewrite, another path, a query that does not parse) */
+  const alvos = new Map<string, AlvoRapido | null>();
+  const lerAlvo = (url: string): AlvoRapido | null => {
+    if (!ALVO_SIMPLES.test(url) || SEGMENTO_PONTO.test(url)) return null;
+    const { path, query: qs } = splitTarget(url);
+    const rota = rotasDeConsulta.get(path);
+    if (!rota) return null;
+    try {
+      const { q, ignorados } = parseQuery(qs, rota.params);
+      return { rota, chave: chavePronta("", q, ignorados), dia: "", p: undefined };
+    } catch {
+      return null;
+    }
+  };
+  let hostVisto = "";
+  // numbers as the headers write them, kept while they repeat (the limit and the reset change once a day)
+  let limiteVisto = NaN;
+  let limiteTexto = "";
+  let resetVisto = NaN;
+  let resetTexto = "";
+
+  /** the answer, once counted: the plain one from a list and bytes made once per answer kept ready, else `pronta`'s */
+  const enviarRapido = (req: IncomingMessage, res: ServerResponse, seguinte: Parameters<CaminhoRapido>[2], p: Prepared, inm: string | undefined, accept: string | undefined, q: QuotaConsumed): void => {
+    if (q.indisponivel || !q.allowed) {
+      void seguinte(req, res);
+      return;
+    }
+    respostasRapidas++;
+    if (!q.aviso && inm === undefined && (accept === undefined || chooseEncoding(accept) === null)) {
+      // the plain answer (no warning from the store, no 304, no compression): what `pronta` sends;
+      // the table of test/serve/rapido.test.ts checks both give the same bytes
+      const simples = (p.simples ??= {
+        head: Buffer.from(p.head),
+        lista: [
+          ...INICIO_SIMPLES,
+          "X-RateLimit-Limit",
+          "",
+          "X-RateLimit-Remaining",
+          "",
+          "X-RateLimit-Reset",
+          "",
+          ...Object.entries(p.headers).flat(),
+          "ETag",
+          p.etag,
+          "Cache-Control",
+          CACHE_CONTROL,
+          "Vary",
+          "Accept-Encoding, X-API-Key",
+          "Content-Type",
+          JSON_TYPE,
+          "Content-Length",
+          "",
+        ],
+      });
+      if (q.limit !== limiteVisto) {
+        limiteVisto = q.limit;
+        limiteTexto = String(q.limit);
+      }
+      if (q.reset !== resetVisto) {
+        resetVisto = q.reset;
+        resetTexto = String(q.reset);
+      }
+      const restante = String(q.remaining);
+      const cauda = `"rate_limit":{"diario":${limiteTexto},"restante":${restante}}}`;
+      const tamanho = simples.head.length + cauda.length;
+      const body = Buffer.allocUnsafe(tamanho);
+      simples.head.copy(body);
+      body.write(cauda, simples.head.length, "latin1");
+      // one list per answer, its slots overwritten: writeHead turns it into the header text at once
+      const lista = simples.lista;
+      lista[SLOT_LIMITE] = limiteTexto;
+      lista[SLOT_RESTANTE] = restante;
+      lista[SLOT_RESET] = resetTexto;
+      lista[lista.length - 1] = String(tamanho);
+      res.writeHead(200, lista);
+      res.end(body);
+      return;
+    }
+    const r = pronta(q, p.head, p.etag, p.headers, inm, accept);
+    // a flat list: Node writes it as it is, where an object goes through setHeader one by one
+    const lista: string[] = [];
+    for (const k in r.headers) lista.push(k, r.headers[k]!);
+    if (r.body !== null) lista.push("Content-Length", String(Buffer.byteLength(r.body)));
+    res.writeHead(r.status, lista);
+    res.end(r.body ?? undefined);
+  };
+
   const rapido: CaminhoRapido = (req, res, seguinte) => {
     if (req.method !== "GET" || opts.caminhoRapido === false) return false;
-    // only what the adapter takes as it is (its own tests of Host and target): anything it would
-    // refuse or rewrite is Hono's to answer
-    const host = req.headers.host;
-    if (host === undefined || !HOST_SIMPLES.test(host) || !ALVO_SIMPLES.test(req.url ?? "") || SEGMENTO_PONTO.test(req.url ?? "")) return false;
-    const { path, query: qs } = splitTarget(req.url ?? "");
-    const rota = rotasDeConsulta.get(path);
-    if (!rota) return false;
-    const key = cabecalho(req, "x-api-key");
+    const url = req.url ?? "";
+    let alvo = alvos.get(url);
+    if (alvo === undefined) {
+      alvo = lerAlvo(url);
+      if (url.length <= MAX_ALVO_CHARS) {
+        if (alvos.size >= MAX_ALVOS) alvos.clear();
+        alvos.set(url, alvo);
+      }
+    }
+    if (alvo === null) return false;
+    // the few headers it reads, from the raw list (Node builds req.headers on first use, which costs
+    // more than this); any of them twice is Hono's to answer (Node joins some repeats, keeps the
+    // first of others)
+    const raw = req.rawHeaders;
+    let host: string | undefined;
+    let key: string | undefined;
+    let inm: string | undefined;
+    let accept: string | undefined;
+    let xff: string | undefined;
+    for (let i = 0; i < raw.length; i += 2) {
+      const n = raw[i]!;
+      switch (n.length) {
+        case 4:
+          if (n === "Host" || n.toLowerCase() === "host") {
+            if (host !== undefined) return false;
+            host = raw[i + 1]!;
+          }
+          break;
+        case 9:
+          if (n === "X-API-Key" || n.toLowerCase() === "x-api-key") {
+            if (key !== undefined) return false;
+            key = raw[i + 1]!;
+          }
+          break;
+        case 13:
+          if (n.toLowerCase() === "if-none-match") {
+            if (inm !== undefined) return false;
+            inm = raw[i + 1]!;
+          }
+          break;
+        case 15: {
+          const m = n.toLowerCase();
+          if (m === "accept-encoding") {
+            if (accept !== undefined) return false;
+            accept = raw[i + 1]!;
+          } else if (m === "x-forwarded-for") {
+            if (xff !== undefined) return false;
+            xff = raw[i + 1]!;
+          }
+          break;
+        }
+      }
+    }
+    // only the Hosts the adapter takes as they are (its own test): anything it would refuse or rewrite is Hono's
+    if (host === undefined) return false;
+    if (host !== hostVisto) {
+      if (!HOST_SIMPLES.test(host)) return false;
+      hostVisto = host;
+    }
     let kind: Client["kind"];
     let id: string;
     if (key !== undefined) {
@@ -618,53 +771,21 @@ function montarServico(opts: ServeOptions): { app: Hono<Env>; rapido: CaminhoRap
       kind = "key";
     } else {
       kind = "ip";
-      id = clientAddress(req.socket.remoteAddress, cabecalho(req, "x-forwarded-for"), trusted);
+      id = clientAddress(req.socket.remoteAddress, xff, trusted);
     }
-    let parsed: ReturnType<typeof parseQuery>;
-    try {
-      parsed = parseQuery(qs, rota.params);
-    } catch {
-      return false;
+    const agora = now();
+    const hoje = hojeAgora(agora);
+    let p = alvo.p;
+    if (p === undefined || !p.vivo || alvo.dia !== hoje) {
+      p = alvo.rota.prepared.get(hoje + alvo.chave);
+      alvo.p = p;
+      alvo.dia = hoje;
     }
-    const p = rota.prepared.get(chavePronta(hojeAgora(now()), parsed.q, parsed.ignorados));
     if (!p || !files.isFresh(p.source)) return false;
-    const inm = cabecalho(req, "if-none-match");
-    const accept = cabecalho(req, "accept-encoding");
-    const enviar = (q: QuotaConsumed): void => {
-      if (q.indisponivel || !q.allowed) {
-        void seguinte(req, res);
-        return;
-      }
-      respostasRapidas++;
-      if (!q.aviso && inm === undefined && (accept === undefined || chooseEncoding(accept) === null)) {
-        // the plain answer (no warning from the store, no 304, no compression): what `pronta` sends,
-        // from bytes and a header list made once per answer kept ready; the table of
-        // test/serve/rapido.test.ts checks both give the same bytes
-        const simples = (p.simples ??= {
-          head: Buffer.from(p.head),
-          depois: [...Object.entries(p.headers).flat(), "ETag", p.etag, "Cache-Control", CACHE_CONTROL, "Vary", "Accept-Encoding, X-API-Key", "Content-Type", JSON_TYPE],
-        });
-        const cauda = `"rate_limit":{"diario":${q.limit},"restante":${q.remaining}}}`;
-        const body = Buffer.allocUnsafe(simples.head.length + cauda.length);
-        simples.head.copy(body);
-        body.write(cauda, simples.head.length, "latin1");
-        const lista = [...INICIO_SIMPLES, "X-RateLimit-Limit", String(q.limit), "X-RateLimit-Remaining", String(q.remaining), "X-RateLimit-Reset", String(q.reset), ...simples.depois, "Content-Length", String(body.length)];
-        res.writeHead(200, lista);
-        res.end(body);
-        return;
-      }
-      const r = pronta(q, p.head, p.etag, p.headers, inm, accept);
-      // a flat list: Node writes it as it is, where an object goes through setHeader one by one
-      const lista: string[] = [];
-      for (const k in r.headers) lista.push(k, r.headers[k]!);
-      if (r.body !== null) lista.push("Content-Length", String(Buffer.byteLength(r.body)));
-      res.writeHead(r.status, lista);
-      res.end(r.body ?? undefined);
-    };
-    const q = quota.consume(kind, id, now());
+    const q = quota.consume(kind, id, agora);
     // a store that failed (the primary's channel closed) answered nothing: Hono asks again and reports it
-    if (q instanceof Promise) q.then(enviar, () => void seguinte(req, res)).catch((err: unknown) => res.destroy(err as Error));
-    else enviar(q);
+    if (q instanceof Promise) q.then((c) => enviarRapido(req, res, seguinte, p, inm, accept, c), () => void seguinte(req, res)).catch((err: unknown) => res.destroy(err as Error));
+    else enviarRapido(req, res, seguinte, p, inm, accept, q);
     return true;
   };
 

@@ -1,4 +1,4 @@
-import { emprestadasDoLote, quotaState, type QuotaCheck, type QuotaConsumed, type QuotaLote, type QuotaStore, type Talvez } from "./quota.ts";
+import { emprestadasDoLote, quotaContada, quotaState, type QuotaCheck, type QuotaConsumed, type QuotaLote, type QuotaStore, type Talvez } from "./quota.ts";
 
 /**
  * A key's quota counted in leases, in front of a shared store (the cluster primary, Redis): the
@@ -114,7 +114,7 @@ export class QuotaEmLotes implements QuotaStore {
     const s = this.vigente(id, nowMs);
     if (s && s.gastas < s.concedidas) {
       s.gastas++;
-      const r: QuotaConsumed = { ...quotaState(s.limit, s.base + s.gastas, nowMs), allowed: true };
+      const r = quotaContada(s.limit, s.base + s.gastas, nowMs, true);
       // spent whole: settled now, not at its timer, so the store stops counting its units as out on
       // lease (another process refused meanwhile would say "back within a second" of units spent)
       if (s.gastas === s.concedidas) void this.expirar(id, s);

@@ -124,6 +124,19 @@ export function quotaState(limit: number, used: number, nowMs: number): QuotaSta
   };
 }
 
+/** quotaState with `allowed`, built as one object (a count on every query: no spread of a second one) */
+export function quotaContada(limit: number, used: number, nowMs: number, allowed: boolean): QuotaConsumed {
+  const resetMs = (Math.floor(nowMs / DAY_MS) + 1) * DAY_MS;
+  return {
+    limit,
+    used,
+    remaining: Math.max(0, limit - used),
+    reset: resetMs / 1000,
+    retryAfter: Math.max(1, Math.ceil((resetMs - nowMs) / 1000)),
+    allowed,
+  };
+}
+
 let diaNumero = NaN;
 let diaTexto = "";
 /** "AAAA-MM-DD" of the UTC day the quota counts (the last one kept: a shared store asks on every request) */
@@ -242,7 +255,7 @@ export class Quota implements QuotaStore {
     this.roll(nowMs);
     const limit = this.limite(kind, limite);
     const used = this.used(kind, id);
-    if (used >= limit) return this.comEmprestadas({ ...this.state(limit, used, nowMs), allowed: false }, kind, id, limite);
+    if (used >= limit) return this.comEmprestadas(quotaContada(limit, used, nowMs, false), kind, id, limite);
     let now: number;
     if (kind === "key") {
       now = used + 1;
@@ -253,7 +266,7 @@ export class Quota implements QuotaStore {
     } else {
       now = this.sketchAdd(id);
     }
-    return { ...this.state(limit, now, nowMs), allowed: true };
+    return quotaContada(limit, now, nowMs, true);
   }
 
   reservar(kind: "key", id: string, nowMs: number, n: number): QuotaLote {

@@ -36,13 +36,15 @@ interface Pedido {
   metodo?: string;
   path: string;
   headers?: Record<string, string>;
+  /** the Host header's value (default 127.0.0.1) */
+  host?: string;
+  /** raw header lines after the others (a header sent twice) */
+  linhas?: string[];
 }
 
 function bruto(p: Pedido): string {
-  const extra = Object.entries(p.headers ?? {})
-    .map(([k, v]) => `${k}: ${v}\r\n`)
-    .join("");
-  return `${p.metodo ?? "GET"} ${p.path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n${extra}\r\n`;
+  const extra = [...Object.entries(p.headers ?? {}).map(([k, v]) => `${k}: ${v}`), ...(p.linhas ?? [])].map((l) => `${l}\r\n`).join("");
+  return `${p.metodo ?? "GET"} ${p.path} HTTP/1.1\r\nHost: ${p.host ?? "127.0.0.1"}\r\nConnection: close\r\n${extra}\r\n`;
 }
 
 async function servidor(store: QuotaStore, caminhoRapido: boolean): Promise<RunningServer> {
@@ -76,6 +78,26 @@ function tabela(etag: string): Pedido[] {
   duas({ path: "/api/v1/simulador?produto=boi_gordo&uf=MS&cabecas=10&peso_vivo_kg=540&rendimento_pct=52", headers: chave });
   duas({ path: "/api/v1/cotacao/?uf=MS", headers: chave });
   duas({ path: "/api/v1/cotacao/uf/MS.json", headers: chave });
+  // the headers the fast path reads from the raw list: any case, sent twice, other Hosts
+  duas({ path: "/api/v1/cotacao?uf=MS", headers: { "x-api-key": KEY } });
+  duas({ path: "/api/v1/cotacao?uf=MS", headers: { "X-Api-Key": ` ${KEY} ` } });
+  duas({ path: "/api/v1/cotacao?uf=MS", headers: chave, linhas: [`X-API-Key: ${KEY}`] });
+  duas({ path: "/api/v1/cotacao?uf=MS", headers: chave, linhas: ["x-api-key: chave-errada"] });
+  duas({ path: "/api/v1/cotacao?uf=MS", headers: chave, linhas: ["Host: outro.exemplo"] });
+  duas({ path: "/api/v1/cotacao?uf=MS", headers: chave, host: "localhost:8080" });
+  duas({ path: "/api/v1/cotacao?uf=MS", headers: chave, host: "EXEMPLO.com.br" });
+  duas({ path: "/api/v1/cotacao?uf=MS", headers: chave, host: "exemplo.com.br:70000" });
+  duas({ path: "/api/v1/cotacao?uf=MS", headers: { ...chave, "if-none-match": etag } });
+  duas({ path: "/api/v1/cotacao?uf=MS", headers: chave, linhas: [`If-None-Match: ${etag}`, 'IF-NONE-MATCH: W/"outro"'] });
+  duas({ path: "/api/v1/cotacao?uf=MS", headers: { ...chave, "accept-encoding": "identity" } });
+  duas({ path: "/api/v1/cotacao?uf=MS", headers: chave, linhas: ["Accept-Encoding: identity", "accept-encoding: gzip"] });
+  duas({ path: "/api/v1/cotacao?uf=MS", headers: { "x-forwarded-for": "198.51.100.1, 203.0.113.4" } });
+  duas({ path: "/api/v1/cotacao?uf=MS", headers: ip(5), linhas: ["X-Forwarded-For: 203.0.113.6"] });
+  duas({ path: "/api/v1/cotacao?uf=MS&uf=MS", headers: chave });
+  duas({ path: "/api/v1/cotacao?UF=MS", headers: chave });
+  duas({ path: "/api/v1/cotacao?uf=M%53", headers: chave });
+  duas({ path: "/api/v1//cotacao?uf=MS", headers: chave });
+  duas({ path: "/api/v1/./cotacao?uf=MS", headers: chave });
   // an address with 3 a day: the 4th and later answers are 429, on either path
   for (let i = 0; i < 5; i++) t.push({ path: "/api/v1/cotacao?uf=SP", headers: ip(3) });
   return t;
@@ -163,6 +185,31 @@ describe("fast path: the same answers as the Hono route", () => {
     expect(fim.headers["retry-after"]).toBe(String(12 * 3600));
     expect(JSON.parse(fim.body)).toMatchObject({ erro: "limite_excedido", limite: 200 });
     expect(rapido.srv.respostasRapidas()).toBeGreaterThanOrEqual(190);
+  });
+
+  it("the day in Brasília changes: the fast path answers the new day's answer, as Hono does", async () => {
+    let agora = Date.parse("2026-09-27T20:00:00Z");
+    const par = await Promise.all(
+      [false, true].map(async (caminhoRapido) => {
+        const srv = await startServer({ publicDir: site.publicDir, apiKeys: [KEY], now: () => agora, quota: { keyLimit: 1000 }, caminhoRapido });
+        abertos.push(srv);
+        return srv;
+      }),
+    );
+    const p: Pedido = { path: "/api/v1/simulador?produto=boi_gordo&uf=MS&cabecas=10&peso_vivo_kg=540&rendimento_pct=52", headers: chave };
+    const ambos = async () => {
+      const [a, b] = [await rawRequest(par[0]!.port, bruto(p)), await rawRequest(par[1]!.port, bruto(p))];
+      expect(semData(b)).toEqual(semData(a));
+      return a;
+    };
+    await ambos();
+    const ontem = await ambos();
+    // 03:00 UTC is midnight in Brasília: the same query, another day
+    agora = Date.parse("2026-09-28T03:30:00Z");
+    await ambos();
+    const hoje = await ambos();
+    expect(hoje.headers.etag).not.toBe(ontem.headers.etag);
+    expect(par[1]!.respostasRapidas()).toBeGreaterThanOrEqual(2);
   });
 
   for (const falha of ["abrir", "fechar"] as const) {

@@ -4,9 +4,7 @@
  * copied as they are, each range checked against the sha256 the last publish recorded for it,
  * and the whole new file hashed for the journal. At 30 years that is 75 MB read, hashed twice
  * and written: a thread does it while the run goes on rendering the files that show every
- * series, and this module is that thread's whole code. The same thread takes the set's other
- * big files as their texts are checked: encoded, compared with the published ones, staged and
- * hashed (at 30 years, 190 MB of series files and CSVs).
+ * series, and this module is that thread's whole code.
  *
  * It is JavaScript, its types in JSDoc (checked by tsc like the TypeScript around it), and it
  * imports only Node's built-ins: a thread starts it as it is, in a few tens of milliseconds. A
@@ -14,7 +12,7 @@
  * costs more than the copy saves on a one-day update.
  */
 import { createHash } from "node:crypto";
-import { closeSync, fsyncSync, openSync, readFileSync, readSync, statSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, openSync, readSync, writeSync } from "node:fs";
 import { isMainThread, parentPort, workerData } from "node:worker_threads";
 
 /**
@@ -165,88 +163,20 @@ export function copiarParaArquivo(staged, partes) {
 }
 
 /**
- * One file of a set asked of the thread, in two steps, as the publishing thread stages a file:
- * `arquivo` encodes its text and compares it with the published target `alvo`, and when it
- * differs keeps its bytes under `chave` and answers their sha256 and size; `gravar` then writes
- * the kept bytes into `staged` ("wx"; not fsynced here: the publish fsyncs every staged file at
- * once before its journal). The publish asks for the write only after the step a fault can stop
- * it at, so a file is never staged before its step. The run's thread goes on rendering and
- * checking the next files meanwhile.
- * @typedef {{ id: number, arquivo: { chave: string, texto: string, alvo: string } }
- *   | { id: number, gravar: { chave: string, staged: string } }} PedidoDeArquivo
- */
-
-/**
- * `igual`: the target already holds these bytes (nothing kept); otherwise the bytes' sha256 and
- * size, for the journal; `gravado`: written.
- * @typedef {{ id: number, igual: true }
- *   | { id: number, sha256: string, tamanho: number }
- *   | { id: number, gravado: true }
- *   | { id: number, erro: { message: string, code?: string } }} RespostaDeArquivo
- */
-
-/** the bytes of the files that differ, until the publish asks for them to be written */
-const aGravar = new Map();
-
-/**
- * @param {string} chave
- * @param {string} texto
- * @param {string} alvo
- * @returns {{ igual: true } | { sha256: string, tamanho: number }}
- */
-export function compararArquivo(chave, texto, alvo) {
-  const bytes = Buffer.from(texto, "utf8");
-  const atual = statSync(alvo, { throwIfNoEntry: false });
-  // the size tells most files apart; one of the same size is compared whole
-  if (atual && atual.size === bytes.length && readFileSync(alvo).equals(bytes)) return { igual: true };
-  aGravar.set(chave, bytes);
-  return { sha256: createHash("sha256").update(bytes).digest("hex"), tamanho: bytes.length };
-}
-
-/**
- * @param {string} chave
- * @param {string} staged
- * @returns {{ gravado: true }}
- */
-export function gravarArquivo(chave, staged) {
-  const bytes = /** @type {Buffer | undefined} */ (aGravar.get(chave));
-  if (!bytes) throw new Error(`nada a gravar para ${chave}: o arquivo não foi comparado antes`);
-  aGravar.delete(chave);
-  const fd = openSync(staged, "wx");
-  try {
-    for (let feito = 0; feito < bytes.length; ) feito += writeSync(fd, bytes, feito, bytes.length - feito);
-  } finally {
-    closeSync(fd);
-  }
-  return { gravado: true };
-}
-
-/** @param {unknown} err */
-function erroDe(err) {
-  const e = /** @type {NodeJS.ErrnoException} */ (err);
-  return { message: e.message, ...(e.code ? { code: e.code } : {}) };
-}
-
-/**
- * The thread's side: answers each PedidoDeCopia and PedidoDeArquivo on `port`, in order.
+ * The thread's side: answers each PedidoDeCopia on `port`, in order.
  * @param {import("node:worker_threads").MessagePort} port
  */
 export function servirCopias(port) {
-  port.on("message", (/** @type {PedidoDeCopia | PedidoDeArquivo} */ p) => {
-    /** @type {RespostaDeCopia | RespostaDeArquivo} */
+  port.on("message", (/** @type {PedidoDeCopia} */ p) => {
+    /** @type {RespostaDeCopia} */
     let r;
     try {
-      if ("arquivo" in p) {
-        r = { id: p.id, ...compararArquivo(p.arquivo.chave, p.arquivo.texto, p.arquivo.alvo) };
-      } else if ("gravar" in p) {
-        r = { id: p.id, ...gravarArquivo(p.gravar.chave, p.gravar.staged) };
-      } else {
-        const feito = copiarParaArquivo(p.staged, p.partes);
-        if ("divergente" in feito) r = { id: p.id, divergente: feito.divergente };
-        else r = { id: p.id, copiado: feito, ...(p.comparar !== undefined ? { comparado: hashDoArquivo(p.comparar) } : {}) };
-      }
+      const feito = copiarParaArquivo(p.staged, p.partes);
+      if ("divergente" in feito) r = { id: p.id, divergente: feito.divergente };
+      else r = { id: p.id, copiado: feito, ...(p.comparar !== undefined ? { comparado: hashDoArquivo(p.comparar) } : {}) };
     } catch (err) {
-      r = { id: p.id, erro: erroDe(err) };
+      const e = /** @type {NodeJS.ErrnoException} */ (err);
+      r = { id: p.id, erro: { message: e.message, ...(e.code ? { code: e.code } : {}) } };
     }
     port.postMessage(r);
   });

@@ -1,7 +1,8 @@
+import { webcrypto } from "node:crypto";
 import { mkdir, readFile, rm, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { Worker } from "node:worker_threads";
-import { copiarPartes, copiarParaArquivo, hashDoArquivo, type Copiado, type Divergente, type PedidoDeArquivo, type PedidoDeCopia, type RespostaDeArquivo, type RespostaDeCopia, type TrechoCopiado } from "./copia.js";
+import { copiarPartes, copiarParaArquivo, hashDoArquivo, type Copiado, type Divergente, type PedidoDeCopia, type RespostaDeCopia, type TrechoCopiado } from "./copia.js";
 import { PipelineError } from "../domain/errors.ts";
 import type { RenderedFile } from "../render/json.ts";
 import type { SerieReusada } from "../render/resumo.ts";
@@ -61,39 +62,18 @@ export function setCopiaEmThread(bytes: number | null): void {
   copiaEmThread = bytes ?? 8 << 20;
 }
 
-/** Files of the set whose text is at least this long are encoded, compared, staged and hashed in the thread (copia.js); smaller ones here. */
-let arquivoEmThread = 32 << 10;
-
-/** Test-only: from what length a file's text goes to the thread (0: every one; null: the default). */
-export function setArquivosEmThread(chars: number | null): void {
-  arquivoEmThread = chars ?? 32 << 10;
-}
-
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
-
-/** Texts handed to the thread and not yet answered, at most (in UTF-16 code units): past it the run waits for the thread. */
-const EM_VOO = 4 << 20;
-
-/** The thread that copies files in parts and stages big files (copia.js), started on the first one and ended with the set. */
+/** The thread that copies files in parts (copia.js), started on the first one and ended with the set. */
 class Copiador {
   private thread: Worker | null = null;
   private fechado = false;
   private proximo = 0;
-  private readonly esperando = new Map<number, { ok: (r: RespostaDeCopia | RespostaDeArquivo) => void; falha: (e: unknown) => void }>();
+  private readonly esperando = new Map<number, { ok: (r: RespostaDeCopia) => void; falha: (e: unknown) => void }>();
 
-  pedir(p: Omit<PedidoDeCopia, "id">): Promise<RespostaDeCopia> {
-    return this.enviar(p) as Promise<RespostaDeCopia>;
-  }
-
-  arquivo(p: DistributiveOmit<PedidoDeArquivo, "id">): Promise<RespostaDeArquivo> {
-    return this.enviar(p) as Promise<RespostaDeArquivo>;
-  }
-
-  private async enviar(p: Omit<PedidoDeCopia, "id"> | DistributiveOmit<PedidoDeArquivo, "id">): Promise<RespostaDeCopia | RespostaDeArquivo> {
+  async pedir(p: Omit<PedidoDeCopia, "id">): Promise<RespostaDeCopia> {
     if (this.fechado) throw new Error("a publicação terminou antes da cópia em partes começar");
     if (!this.thread) {
-      const t = new Worker(new URL("./copia.js", import.meta.url), { workerData: { copia: true }, execArgv: [], resourceLimits: { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 8 } });
-      t.on("message", (r: RespostaDeCopia | RespostaDeArquivo) => {
+      const t = new Worker(new URL("./copia.js", import.meta.url), { workerData: { copia: true }, execArgv: [] });
+      t.on("message", (r: RespostaDeCopia) => {
         const e = this.esperando.get(r.id);
         this.esperando.delete(r.id);
         e?.ok(r);
@@ -111,7 +91,7 @@ class Copiador {
     const thread = this.thread;
     return new Promise((ok, falha) => {
       this.esperando.set(id, { ok, falha });
-      thread.postMessage({ id, ...p } satisfies PedidoDeCopia | PedidoDeArquivo);
+      thread.postMessage({ id, ...p } satisfies PedidoDeCopia);
     });
   }
 
@@ -196,8 +176,19 @@ async function prepararEmPartes(
 
 import { FileValidator } from "../validate/ajv.ts";
 import type { BytesDoLongo } from "../validate/dados.ts";
-import { commitStaged, hashBytes, JOURNAL_NAME, Passos, QuedaSimulada, STAGING_DIR, writeStaged, writerDeTeste, type ArquivoPreparado } from "./journal.ts";
+import { commitStaged, JOURNAL_NAME, Passos, QuedaSimulada, STAGING_DIR, writeStaged, writerDeTeste, type ArquivoPreparado } from "./journal.ts";
 import { holdsDataLock, withDataLock } from "./lock.ts";
+
+/** Bytes of files compared and hashed ahead of their staging, at most: past it the run waits for them. */
+const ADIANTE = 4 << 20;
+
+/**
+ * sha256 (hex) of bytes, in libuv's thread pool (WebCrypto's digest), so the hashing of a 30-year
+ * set's 190 MB overlaps the rendering of the next files instead of taking turns with it.
+ */
+async function sha256EmSegundoPlano(bytes: Uint8Array): Promise<string> {
+  return Buffer.from(await webcrypto.subtle.digest("SHA-256", bytes)).toString("hex");
+}
 
 /**
  * True when the file on disk holds exactly these bytes: compared by size first, then whole (one
@@ -248,48 +239,43 @@ export async function publishFiles(root: string, files: Iterable<ItemDoConjunto>
   };
   const copiador = new Copiador();
   const emCopia: Array<{ f: ArquivoEmPartes; copia: ReturnType<typeof prepararEmPartes> }> = [];
-  // big files handed to the thread, answered in order: found equal to the published, or their
-  // bytes kept there until the step before staging them has passed (as a file staged here)
-  const noThread: Array<{ path: string; chave: string; texto: number; feito: Promise<RespostaDeArquivo> }> = [];
-  const gravacoes: Array<{ path: string; feito: Promise<RespostaDeArquivo> }> = [];
+  // files whose comparison with the published one and sha256 run (in libuv's pool) while the set
+  // goes on; taken in order, each staged only after its step, as if nothing ran ahead
+  const adiante: Array<{ path: string; bytes: Buffer; igual: Promise<boolean>; sha256: Promise<string> }> = [];
+  let gravando: { path: string; feito: Promise<void> } | null = null;
   let emVoo = 0;
-  let chaves = 0;
-  const falhou = (r: RespostaDeArquivo) => {
-    if ("erro" in r) throw Object.assign(new Error(r.erro.message), r.erro.code ? { code: r.erro.code } : {});
-  };
-  const gravados = async () => {
-    for (const g of gravacoes.splice(0)) {
-      current = g.path;
-      falhou(await g.feito);
-    }
+  const gravado = async () => {
+    if (!gravando) return;
+    current = gravando.path;
+    await gravando.feito;
+    gravando = null;
   };
   const recolher = async () => {
-    const a = noThread.shift()!;
-    emVoo -= a.texto;
+    const a = adiante.shift()!;
+    emVoo -= a.bytes.length;
     current = a.path;
-    const r = await a.feito;
-    falhou(r);
-    if ("igual" in r) {
+    if (await a.igual) {
       unchanged++;
       return;
     }
-    if (!("sha256" in r)) throw new Error(`resposta inesperada da thread de cópia para ${a.path}`);
-    // as when files are staged here: at a file's step, every file before it is staged
-    await gravados();
+    const sha256 = await a.sha256;
+    // at a file's step, every file before it is staged
+    await gravado();
     current = a.path;
     await passos.antes({ tipo: "preparar", arquivo: a.path });
     const staged = join(staging, a.path);
     await criarPasta(dirname(staged));
-    const feito = copiador.arquivo({ gravar: { chave: a.chave, staged } });
+    const feito = write(staged, a.bytes);
     feito.catch(() => {});
-    gravacoes.push({ path: a.path, feito });
-    changed.push({ arquivo: a.path, sha256: r.sha256, tamanho: r.tamanho });
+    gravando = { path: a.path, feito };
+    // what recovery checks each target against (journal.ts)
+    changed.push({ arquivo: a.path, sha256, tamanho: a.bytes.length });
   };
   // a copy still running when the set fails must not write into the staging being discarded
   const discard = async () => {
     await copiador.fechar();
-    // a copy made here (small file, test writer) may still be writing into the staging
-    await Promise.allSettled([...emCopia.map((c) => c.copia), ...noThread.map((a) => a.feito), ...gravacoes.map((g) => g.feito)]);
+    // a copy made here (small file, test writer) or a file being staged may still be writing into the staging
+    await Promise.allSettled([...emCopia.map((c) => c.copia), ...(gravando ? [gravando.feito] : [])]);
     await rm(staging, { recursive: true, force: true });
   };
   // left by a run killed before its journal: never part of the site (withDataLock recovered it)
@@ -305,8 +291,11 @@ export async function publishFiles(root: string, files: Iterable<ItemDoConjunto>
         validator.blocoNovo(f.blocoNovo, f.texto);
         continue;
       }
-      current = f.path;
       if ("partes" in f) {
+        // the files before it take their steps first
+        while (adiante.length > 0) await recolher();
+        await gravado();
+        current = f.path;
         // the target's size tells most runs apart; a file of the same size is compared by its hash
         const tamanho = f.partes.reduce((a, p) => a + (Buffer.isBuffer(p) ? p.length : p.bytes), 0);
         const alvo = join(root, f.path);
@@ -334,30 +323,19 @@ export async function publishFiles(root: string, files: Iterable<ItemDoConjunto>
         emCopia.push({ f, copia });
         continue;
       }
-      validator.add(f.path, "bytes" in f ? f.bytes : f.text, f.doc, "bytes" in f ? undefined : f);
-      if (!("bytes" in f) && f.text.length >= arquivoEmThread && !writerDeTeste()) {
-        const chave = String(chaves++);
-        const feito = copiador.arquivo({ arquivo: { chave, texto: f.text, alvo: join(root, f.path) } });
-        feito.catch(() => {});
-        noThread.push({ path: f.path, chave, texto: f.text.length, feito });
-        emVoo += f.text.length;
-        while (emVoo > EM_VOO) await recolher();
-        continue;
-      }
+      current = f.path;
       const bytes = "bytes" in f ? f.bytes : Buffer.from(f.text, "utf8");
-      if (await sameBytes(join(root, f.path), bytes)) {
-        unchanged++;
-        continue;
-      }
-      await passos.antes({ tipo: "preparar", arquivo: f.path });
-      const staged = join(staging, f.path);
-      await criarPasta(dirname(staged));
-      await write(staged, bytes);
-      // what recovery checks each target against (journal.ts)
-      changed.push({ arquivo: f.path, ...hashBytes(bytes) });
+      validator.add(f.path, "bytes" in f ? f.bytes : f.text, f.doc, "bytes" in f ? undefined : f);
+      const igual = sameBytes(join(root, f.path), bytes);
+      const sha256 = sha256EmSegundoPlano(bytes);
+      igual.catch(() => {});
+      sha256.catch(() => {});
+      adiante.push({ path: f.path, bytes, igual, sha256 });
+      emVoo += bytes.length;
+      while (emVoo > ADIANTE) await recolher();
     }
-    while (noThread.length > 0) await recolher();
-    await gravados();
+    while (adiante.length > 0) await recolher();
+    await gravado();
     for (const { f, copia } of emCopia) {
       current = f.path;
       const feito = await copia;

@@ -21,6 +21,8 @@ export type ItemDoConjunto = RenderedFile | ArquivoEmBytes | ArquivoEmPartes | B
 export interface BlocoNovo {
   blocoNovo: string;
   texto: string;
+  /** the sha256 of `texto` in UTF-8, when the run has it (the same bytes it puts aside); computed otherwise */
+  sha256?: string;
 }
 
 /** A file already in bytes (the long CSV, assembled from the published file's blocks without decoding them). */
@@ -288,7 +290,7 @@ export async function publishFiles(root: string, files: Iterable<ItemDoConjunto>
         continue;
       }
       if ("blocoNovo" in f) {
-        validator.blocoNovo(f.blocoNovo, f.texto);
+        validator.blocoNovo(f.blocoNovo, f.texto, f.sha256);
         continue;
       }
       if ("partes" in f) {

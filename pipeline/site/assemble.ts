@@ -66,6 +66,8 @@ export function schemaFiles(): Map<string, string> {
 export interface SerieRenderizada {
   arquivos: RenderedFile[];
   bloco: string;
+  /** `bloco` in UTF-8, whose sha256 and size are its facts' (`fatos.longo`) */
+  blocoBytes: Buffer;
   fatos: FatosSerie;
 }
 
@@ -96,11 +98,13 @@ export function renderSerieFiles(def: SeriesDef, f: SerieFile): SerieRenderizada
   const pracas = pracasCsvs(f.historico, f.unidade);
   if (pracas) csv(pracasCsvPath(def), pracas, "pracas");
   const bloco = blocoLongo(def, f);
+  const blocoBytes = Buffer.from(bloco, "utf8");
   const l = longoDaSerie(def.id, f);
   return {
     arquivos,
     bloco,
-    fatos: { resumo: resumir(f), json: impressao(json), cabecalhos, longo: { ...impressao(bloco), fixos: l.fixos, valores: l.hash, pontos: l.pontos } },
+    blocoBytes,
+    fatos: { resumo: resumir(f), json: impressao(json), cabecalhos, longo: { ...impressao(blocoBytes), fixos: l.fixos, valores: l.hash, pontos: l.pontos } },
   };
 }
 
@@ -274,10 +278,10 @@ export async function* montarSite(
         yield* r.arquivos;
         fatos[def.id] = r.fatos;
         resumos.set(def.id, r.fatos.resumo);
-        const bytes = Buffer.from(r.bloco, "utf8");
+        const bytes = r.blocoBytes;
         if (!rascunho.cabe(bytes.length)) {
           // checked now, while its text is at hand; the long file must then hold these bytes
-          yield { blocoNovo: def.id, texto: r.bloco };
+          yield { blocoNovo: def.id, texto: r.bloco, sha256: r.fatos.longo.sha256 };
           blocos.set(def.id, await rascunho.guardar(`o bloco novo de ${def.id}, posto de lado`, bytes, r.fatos.longo.sha256));
         } else {
           blocos.set(def.id, bytes);

@@ -594,9 +594,13 @@ export class ChecagemDados {
   /** new blocks read as they were rendered, before the run put them aside (site/assemble.ts) */
   private readonly blocosVistos = new Map<string, { sha256: string; problemas: Problema[]; longo: Map<string, LongoEsperado> }>();
 
-  /** A new block of the long file, read now; the long file must later hold exactly these bytes where the run says. */
-  blocoNovo(id: string, bloco: string): void {
-    this.blocosVistos.set(id, { sha256: createHash("sha256").update(bloco, "utf8").digest("hex"), ...conferirBloco(id, bloco) });
+  /**
+   * A new block of the long file, read now; the long file must later hold exactly these bytes
+   * where the run says. `sha256`: of the block's UTF-8 bytes, when the run hashed the very bytes it
+   * puts aside (site/assemble.ts); the copy into the long file checks those bytes against it.
+   */
+  blocoNovo(id: string, bloco: string, sha256?: string): void {
+    this.blocosVistos.set(id, { sha256: sha256 ?? createHash("sha256").update(bloco, "utf8").digest("hex"), ...conferirBloco(id, bloco) });
   }
 
   /** The long file as a run assembled it: its layout, and only its new blocks line by line. */

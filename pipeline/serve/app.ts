@@ -108,8 +108,8 @@ interface Prepared {
   headers: HeaderMap;
   /** false once the table no longer holds it (replaced, or the table started over): the fast path's targets look it up again */
   vivo: boolean;
-  /** the fast path's plain answer, made on its first use: the head's UTF-8 bytes and the whole header list, its counter's slots filled per request */
-  simples?: { head: Buffer; lista: string[] };
+  /** the fast path's plain answer, made on its first use: the head's length in UTF-8 bytes and the whole header list, its counter's slots filled per request */
+  simples?: { bytes: number; lista: string[] };
 }
 
 /** what the fast path knows of a request target: its route and the key of its answer (without the day), and the answer last found */
@@ -647,7 +647,7 @@ function montarServico(opts: ServeOptions): { app: Hono<Env>; rapido: CaminhoRap
       // the plain answer (no warning from the store, no 304, no compression): what `pronta` sends;
       // the table of test/serve/rapido.test.ts checks both give the same bytes
       const simples = (p.simples ??= {
-        head: Buffer.from(p.head),
+        bytes: Buffer.byteLength(p.head),
         lista: [
           ...INICIO_SIMPLES,
           "X-RateLimit-Limit",
@@ -678,19 +678,18 @@ function montarServico(opts: ServeOptions): { app: Hono<Env>; rapido: CaminhoRap
         resetTexto = String(q.reset);
       }
       const restante = String(q.remaining);
+      // the tail is ASCII: its length is its byte count
       const cauda = `"rate_limit":{"diario":${limiteTexto},"restante":${restante}}}`;
-      const tamanho = simples.head.length + cauda.length;
-      const body = Buffer.allocUnsafe(tamanho);
-      simples.head.copy(body);
-      body.write(cauda, simples.head.length, "latin1");
       // one list per answer, its slots overwritten: writeHead turns it into the header text at once
       const lista = simples.lista;
       lista[SLOT_LIMITE] = limiteTexto;
       lista[SLOT_RESTANTE] = restante;
       lista[SLOT_RESET] = resetTexto;
-      lista[lista.length - 1] = String(tamanho);
+      lista[lista.length - 1] = String(simples.bytes + cauda.length);
       res.writeHead(200, lista);
-      res.end(body);
+      // a string body: Node sends it with the header text as one string in one write (a Buffer
+      // would cost an allocation and a copy here, and a writev of two pieces)
+      res.end(p.head + cauda);
       return;
     }
     const r = pronta(q, p.head, p.etag, p.headers, inm, accept);

@@ -3,7 +3,9 @@
  *   tsx test/bench/serve-child.ts PUBLIC_DIR KEY [--workers N]
  * with COTACAO_REDIS_URL read as npm start reads it; prints one line {"url": ...} when listening
  * (in a cluster: the primary, once every worker listens). The bench key has a quota large enough
- * for the run, so the quota code path runs on every request without throttling it.
+ * for the run, so the quota code path runs on every request without throttling it. One process
+ * answers the line "cpu" on stdin with its own process.cpuUsage() ({"cpu": µs, "usuario", "sistema"}):
+ * the CPU per request measured where it is spent, which the machine's other load changes less.
  */
 import cluster from "node:cluster";
 import { lerRedis, lerWorkers, servirCluster, servirUmProcesso, type Instancia } from "../../pipeline/serve/cluster.ts";
@@ -16,6 +18,15 @@ if (workers === undefined) {
   const s = await servirUmProcesso(inst);
   console.log(JSON.stringify({ url: s.url }));
   process.on("SIGTERM", () => void s.close().then(() => process.exit(0)));
+  process.stdin.setEncoding("utf8").on("data", (d: string) => {
+    for (const linha of d.split("\n")) {
+      if (linha.trim() !== "cpu") continue;
+      const u = process.cpuUsage();
+      console.log(JSON.stringify({ cpu: u.user + u.system, usuario: u.user, sistema: u.system }));
+    }
+  });
+  // a parent that goes away (its end of the pipe closed) must not leave the server behind listening
+  process.stdin.on("end", () => void s.close().then(() => process.exit(0)));
 } else {
   const s = await servirCluster(inst, workers);
   if (cluster.isPrimary) console.log(JSON.stringify({ url: s.url }));

@@ -71,23 +71,59 @@ function line(name: string, r: Run): string {
   return `  ${name.padEnd(44)} ${r.rps.toFixed(0).padStart(7)} req/s  p99 ${String(r.p99).padStart(3)} ms  CPU ${r.cpuUs.toFixed(0).padStart(3)} µs/req  ${mem}${r.non2xx || r.errors ? `  (!) ${r.non2xx} não-2xx, ${r.errors} erros` : ""}`;
 }
 
-async function startNode(publicDir: string, workers?: number, redisUrl?: string): Promise<{ child: ChildProcess; url: string }> {
+async function startNode(publicDir: string, workers?: number, redisUrl?: string): Promise<{ child: ChildProcess; url: string; proximaLinha(): Promise<string> }> {
   const args = ["--import", "tsx", join(REPO_ROOT, "test/bench/serve-child.ts"), publicDir, KEY, ...(workers ? ["--workers", String(workers)] : [])];
   const child = spawn(process.execPath, args, {
     cwd: REPO_ROOT,
     env: { ...process.env, COTACAO_REDIS_URL: redisUrl ?? "" },
-    stdio: ["ignore", "pipe", "inherit"],
+    stdio: ["pipe", "pipe", "inherit"],
   });
+  const linhas: ((l: string) => void)[] = [];
   const url = await new Promise<string>((resolve, reject) => {
     let buf = "";
+    let achou = false;
     child.stdout!.on("data", (d: Buffer) => {
       buf += d.toString();
-      const m = /\{"url":"([^"]+)"\}/.exec(buf);
-      if (m) resolve(m[1]!);
+      if (!achou) {
+        const m = /\{"url":"([^"]+)"\}/.exec(buf);
+        if (!m) return;
+        achou = true;
+        resolve(m[1]!);
+        buf = buf.slice(m.index + m[0].length);
+      }
+      for (let i = buf.indexOf("\n"); i >= 0; i = buf.indexOf("\n")) {
+        const l = buf.slice(0, i).trim();
+        buf = buf.slice(i + 1);
+        if (l) linhas.shift()?.(l);
+      }
     });
     child.once("exit", (code) => reject(new Error(`servidor saiu com código ${code}`)));
   });
-  return { child, url };
+  return { child, url, proximaLinha: () => new Promise<string>((r) => linhas.push(r)) };
+}
+
+/**
+ * CPU per query where it is spent: the server's own process.cpuUsage() (one process) over a fixed
+ * number of queries, a few times (the least and the median are printed): on a machine shared with
+ * other work, a figure that moves much less than requests per second.
+ */
+async function cpuPorConsulta(node: { child: ChildProcess; url: string; proximaLinha(): Promise<string> }, caminho: string, headers: Record<string, string>): Promise<string> {
+  const N = 100_000;
+  const cpu = async () => {
+    node.child.stdin!.write("cpu\n");
+    return JSON.parse(await node.proximaLinha()) as { cpu: number; usuario: number; sistema: number };
+  };
+  const us: { cpu: number; usuario: number; sistema: number }[] = [];
+  for (let i = 0; i < 3; i++) {
+    const a = await cpu();
+    const r = await autocannon({ url: `${node.url}${caminho}`, connections: CONNECTIONS, amount: N, headers });
+    const b = await cpu();
+    const n = Math.max(1, r.requests.total);
+    us.push({ cpu: (b.cpu - a.cpu) / n, usuario: (b.usuario - a.usuario) / n, sistema: (b.sistema - a.sistema) / n });
+  }
+  us.sort((x, y) => x.cpu - y.cpu);
+  const m = us[1]!;
+  return `${us[0]!.cpu.toFixed(1)} µs por consulta no mínimo, ${m.cpu.toFixed(1)} na mediana (usuário ${m.usuario.toFixed(1)}, sistema ${m.sistema.toFixed(1)}); 3 × ${N / 1000} mil consultas, process.cpuUsage() do servidor`;
 }
 
 async function startNginx(publicDir: string): Promise<{ child: ChildProcess; url: string; dir: string }> {
@@ -177,6 +213,7 @@ export async function benchServe(): Promise<void> {
   // each query figure is also compared with nginx measured right before it: on a shared machine the
   // load of others changes between runs, and adjacent runs see the same (the ratio that is printed)
   const resultados: { nome: string; q: Run; h: Run; nginx: Run }[] = [];
+  let cpuUmProcesso = "";
   try {
     // the same representation as a static file: what nginx can serve for ?uf=MS
     const nginxConsulta = () => load(`${nginx.url}api/v1/cotacao/uf/MS.json`, [nginx.child.pid!]);
@@ -198,6 +235,7 @@ export async function benchServe(): Promise<void> {
         resultados.push({ nome, q, h, nginx: antes });
         if (!primeiro) {
           primeiro = nome;
+          cpuUmProcesso = await cpuPorConsulta(node, CONSULTA, { "X-API-Key": KEY });
           await dashboard(node.url);
         }
       } finally {
@@ -209,6 +247,7 @@ export async function benchServe(): Promise<void> {
     for (const r of resultados) {
       console.log(`${line(r.nome, r.q)}  ${(r.q.rps / r.nginx.rps).toFixed(2)}× nginx medido logo antes (${r.nginx.rps.toFixed(0)} req/s, p99 ${r.nginx.p99} ms)`);
     }
+    console.log(`  node, 1 processo, CPU da consulta: ${cpuUmProcesso}`);
     console.log(`  estático (/${ESTATICO}):`);
     console.log(line(`nginx, worker_processes auto (${cores})`, nh));
     for (const r of resultados) console.log(`${line(r.nome, r.h)}  ${(r.h.rps / nh.rps).toFixed(2)}× nginx`);

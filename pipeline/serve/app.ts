@@ -608,11 +608,18 @@ function montarServico(opts: ServeOptions): { app: Hono<Env>; rapido: CaminhoRap
    * The fast path, before Hono: a GET of a query route whose answer is kept ready (and its file
    * unchanged), from a known key or no key, counted and allowed, is written straight to Node's
    * response, without the Web Request/Response objects of the adapter (they cost more than the
-   * answer itself). Its headers and body come from `pronta`, as the Hono route's do. Anything
+   * answer itself). Its headers and body are `pronta`'s, as the Hono route's are (the plain answer,
+   * the common case, from a header list and a head made once per answer kept ready). Anything
    * else is handed to Hono whole: HEAD, other paths, an unknown key (401), a query that does not
-   * parse, an answer not ready yet. A count that refuses (429, or 503 with the store down and
-   * fail-closed) counted nothing, so Hono asks again and answers with its own error: the errors
-   * have one writer.
+   * parse, an answer not ready yet, a header it reads sent twice. A count that refuses (429, or
+   * 503 with the store down and fail-closed) counted nothing, so Hono asks again and answers with
+   * its own error: the errors have one writer.
+   *
+   * It runs on every query, so it does per request only what a bare node:http answer would plus the
+   * count: a target is read once (parsed, its route and the key of its answer kept by the raw
+   * target), the headers come from the raw list, numbers that repeat are formatted once, no
+   * closure is made (tsx names every one it makes, at a cost) and the body goes out with the header
+   * text in one write.
    */
   let respostasRapidas = 0;
   /** targets read (null: not the fast path's: a target the adapter would refuse or rewrite, another path, a query that does not parse) */

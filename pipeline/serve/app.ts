@@ -618,8 +618,8 @@ function montarServico(opts: ServeOptions): { app: Hono<Env>; rapido: CaminhoRap
    * It runs on every query, so it does per request only what a bare node:http answer would plus the
    * count: a target is read once (parsed, its route and the key of its answer kept by the raw
    * target), the headers come from the raw list, numbers that repeat are formatted once, no
-   * closure is made (tsx names every one it makes, at a cost) and the body goes out with the header
-   * text in one write.
+   * function is made when the count answers at once (tsx names every named one it makes, at a
+   * cost) and the body goes out with the header text in one write.
    */
   let respostasRapidas = 0;
   /** targets read (null: not the fast path's: a target the adapter would refuse or rewrite, another path, a query that does not parse) */

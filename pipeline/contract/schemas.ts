@@ -17,10 +17,10 @@ import { _, Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { PipelineError, type Stage } from "../domain/errors.ts";
 import { hasAtMostTwoDecimals } from "../domain/money.ts";
-import { isProduto, PRODUTOS, type Produto } from "../domain/products.ts";
+import { edicaoDosProdutos, isProduto, PRODUTOS, type Produto } from "../domain/products.ts";
 import type { PorSchema } from "../domain/publicados.gerados.ts";
 import { isUF, type UF } from "../domain/ufs.ts";
-import { SOURCES } from "../sources/index.ts";
+import { edicaoDoCatalogo, SOURCES } from "../sources/index.ts";
 import { checarAgregado, checarSerie } from "./checks.ts";
 import { isDataValida } from "./data.ts";
 import { linha, problemasDoAjv, type Problema } from "./messages.ts";
@@ -249,9 +249,16 @@ export interface TextoValidado {
 
 /**
  * the TextoValidado this module made (an object of the same shape made elsewhere proves nothing),
- * each with the catalogue its validators were compiled for
+ * each with the catalogue it was checked with: the enums the validators were compiled for, and the
+ * editions of the sources and products the checks in code read (a source declared again with the
+ * same id keeps the enums but may move a series' place)
  */
 const validadosAoLer = new WeakMap<TextoValidado, string>();
+
+function catalogoAtual(): string {
+  compiled();
+  return `${catalogoCompilado}|${edicaoDoCatalogo()}|${edicaoDosProdutos()}`;
+}
 
 /**
  * True when `texto` at `relPath` is byte for byte a text this module read at that path and found
@@ -261,8 +268,7 @@ export function jaValidado(lido: TextoValidado | undefined, relPath: string, tex
   if (lido === undefined || typeof texto !== "string") return false;
   const catalogo = validadosAoLer.get(lido);
   if (catalogo === undefined) return false;
-  compiled();
-  return catalogo === catalogoCompilado && lido.caminho === normalizePath(relPath) && texto === lido.texto;
+  return catalogo === catalogoAtual() && lido.caminho === normalizePath(relPath) && texto === lido.texto;
 }
 
 /**
@@ -323,6 +329,6 @@ export async function readPublishedComTexto<K extends keyof PorSchema>(
     });
   }
   const lido: TextoValidado = Object.freeze({ caminho: rel, texto: text });
-  validadosAoLer.set(lido, catalogoCompilado);
+  validadosAoLer.set(lido, catalogoAtual());
   return { doc: doc as PorSchema[K], lido };
 }

@@ -364,6 +364,14 @@ export function registrarProduto(id: string, info: ProdutoInfo): void {
   if (isProduto(id)) throw new Error(`produto "${id}" já existe`);
   (PRODUTOS as string[]).push(id);
   (PRODUTO_INFO as Record<string, ProdutoInfo>)[id] = info;
+  mudancasDosProdutos++;
+}
+
+let mudancasDosProdutos = 0;
+
+/** Changes each time a product is added or removed at run time (what was checked with the old ones is checked again). */
+export function edicaoDosProdutos(): number {
+  return mudancasDosProdutos;
 }
 
 /** Removes a product registered with registrarProduto (tests clean up after themselves). */
@@ -372,6 +380,7 @@ export function removerProduto(id: string): void {
   const i = (PRODUTOS as string[]).indexOf(id);
   if (i >= 0) (PRODUTOS as string[]).splice(i, 1);
   delete (PRODUTO_INFO as Record<string, ProdutoInfo>)[id];
+  mudancasDosProdutos++;
 }
 
 /** The payment term of a product's headline price: "à vista" unless it declares another. */

@@ -21,8 +21,6 @@ export type ItemDoConjunto = RenderedFile | ArquivoEmBytes | ArquivoEmPartes | B
 export interface BlocoNovo {
   blocoNovo: string;
   texto: string;
-  /** the sha256 of `texto` in UTF-8, when the run has it (the same bytes it puts aside); computed otherwise */
-  sha256?: string;
 }
 
 /** A file already in bytes (the long CSV, assembled from the published file's blocks without decoding them). */
@@ -178,7 +176,7 @@ async function prepararEmPartes(
 
 import { FileValidator } from "../validate/ajv.ts";
 import type { BytesDoLongo } from "../validate/dados.ts";
-import { commitStaged, JOURNAL_NAME, Passos, QuedaSimulada, STAGING_DIR, writeStaged, writerDeTeste, type ArquivoPreparado } from "./journal.ts";
+import { commitStaged, hashBytes, JOURNAL_NAME, Passos, QuedaSimulada, STAGING_DIR, writeStaged, writerDeTeste, type ArquivoPreparado } from "./journal.ts";
 import { holdsDataLock, withDataLock } from "./lock.ts";
 
 /** Bytes of files compared and hashed ahead of their staging, at most: past it the run waits for them. */
@@ -255,15 +253,15 @@ export async function publishFiles(root: string, files: Iterable<ItemDoConjunto>
   const recolher = async () => {
     const a = adiante.shift()!;
     emVoo -= a.bytes.length;
+    // a failure of the file before comes first
+    await gravado();
     current = a.path;
     if (await a.igual) {
       unchanged++;
       return;
     }
     const sha256 = await a.sha256;
-    // at a file's step, every file before it is staged
-    await gravado();
-    current = a.path;
+    // at a file's step, every file before it is staged (gravado, above)
     await passos.antes({ tipo: "preparar", arquivo: a.path });
     const staged = join(staging, a.path);
     await criarPasta(dirname(staged));
@@ -290,7 +288,7 @@ export async function publishFiles(root: string, files: Iterable<ItemDoConjunto>
         continue;
       }
       if ("blocoNovo" in f) {
-        validator.blocoNovo(f.blocoNovo, f.texto, f.sha256);
+        validator.blocoNovo(f.blocoNovo, f.texto);
         continue;
       }
       if ("partes" in f) {
@@ -325,9 +323,26 @@ export async function publishFiles(root: string, files: Iterable<ItemDoConjunto>
         emCopia.push({ f, copia });
         continue;
       }
+      if ("bytes" in f) {
+        // bytes its producer may reuse once the set goes on: staged (and hashed) before it does
+        while (adiante.length > 0) await recolher();
+        await gravado();
+        current = f.path;
+        validator.add(f.path, f.bytes, f.doc);
+        if (await sameBytes(join(root, f.path), f.bytes)) {
+          unchanged++;
+          continue;
+        }
+        await passos.antes({ tipo: "preparar", arquivo: f.path });
+        const staged = join(staging, f.path);
+        await criarPasta(dirname(staged));
+        await write(staged, f.bytes);
+        changed.push({ arquivo: f.path, ...hashBytes(f.bytes) });
+        continue;
+      }
       current = f.path;
-      const bytes = "bytes" in f ? f.bytes : Buffer.from(f.text, "utf8");
-      validator.add(f.path, "bytes" in f ? f.bytes : f.text, f.doc, "bytes" in f ? undefined : f);
+      const bytes = Buffer.from(f.text, "utf8");
+      validator.add(f.path, f.text, f.doc, f);
       const igual = sameBytes(join(root, f.path), bytes);
       const sha256 = sha256EmSegundoPlano(bytes);
       igual.catch(() => {});

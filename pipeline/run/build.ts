@@ -33,7 +33,7 @@ async function build(config: Config, now: Date): Promise<{ written: string[]; fi
   const eventos = (await loadEventos(root)) ?? emptyEventos();
   // one series at a time: read, render, validate, stage, let go (a 30-year site never sits in memory whole)
   const entrada: EntradaDoSite = {
-    carregar: (def) => lerSerie(root, def),
+    carregar: (def) => lerSerie(root, def, { paraRenderizar: true }),
     renderizar: () => true,
     fatos: null,
     rascunho: rascunhoDoLongo(root),

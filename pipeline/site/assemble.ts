@@ -281,7 +281,7 @@ export async function* montarSite(
         const bytes = r.blocoBytes;
         if (!rascunho.cabe(bytes.length)) {
           // checked now, while its text is at hand; the long file must then hold these bytes
-          yield { blocoNovo: def.id, texto: r.bloco, sha256: r.fatos.longo.sha256 };
+          yield { blocoNovo: def.id, texto: r.bloco };
           blocos.set(def.id, await rascunho.guardar(`o bloco novo de ${def.id}, posto de lado`, bytes, r.fatos.longo.sha256));
         } else {
           blocos.set(def.id, bytes);

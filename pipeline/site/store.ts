@@ -23,14 +23,14 @@ import { lerFatos, type Fatos } from "./fatos.ts";
  * change in how a derived field is written reaches every file; undefined when it is not
  * published (no file, or no day yet).
  */
-export async function lerSerie(root: string, def: SeriesDef): Promise<SerieFile | undefined> {
+export async function lerSerie(root: string, def: SeriesDef, opts: { paraRenderizar?: boolean } = {}): Promise<SerieFile | undefined> {
   // validated against schemas/serie.schema.json, including that it is the series of its path:
   // rendering it again re-derives produto, uf and the headline from the catalogue, so a file
   // copied over another series' must be refused here, as stored
   const lida = await readPublishedComTexto(root, seriesJsonPath(def), "serie.schema.json");
   if (!lida || lida.doc.historico.length === 0) return undefined;
   const f = lida.doc;
-  return lembrarTextoLido(renderSerie({
+  const serie = renderSerie({
     def,
     source: getSource(def.fonte),
     historico: f.historico,
@@ -38,7 +38,10 @@ export async function lerSerie(root: string, def: SeriesDef): Promise<SerieFile 
     pracas: f.pracas ?? null,
     proveniencia: f.proveniencia,
     atualizado: f.atualizado,
-  }), lida.lido);
+  });
+  // a series rendered now keeps its stored text until then, to skip validating it again when it
+  // renders to the same bytes; one an update holds for the whole run does not (30 years of text)
+  return opts.paraRenderizar ? lembrarTextoLido(serie, lida.lido) : serie;
 }
 
 export interface StoreAberto {
@@ -117,7 +120,7 @@ export async function abrirStore(root: string, semFatos?: string): Promise<Store
     entrada: (lidas, alteradas) => ({
       fatos,
       renderizar: (def) => fatos === null || alteradas.has(def.id),
-      carregar: async (def) => lidas.get(def.id) ?? (await lerSerie(root, def)),
+      carregar: async (def) => lidas.get(def.id) ?? (await lerSerie(root, def, { paraRenderizar: true })),
       rascunho: rascunhoDoLongo(root),
       longoPublicado: () => {
         if (!fatos) throw new PipelineError({ stage: "merge", reason: `${HISTORICO_LONGO_PATH}: sem fatos conferidos, não há bloco a copiar; rode npm run build` });

@@ -193,8 +193,8 @@ export class FileValidator {
   }
 
   /** A new block of the long file, read as it was rendered (the run puts it aside until the long file is written). */
-  blocoNovo(id: string, texto: string, sha256?: string): void {
-    this.dados.blocoNovo(id, texto, sha256);
+  blocoNovo(id: string, texto: string): void {
+    this.dados.blocoNovo(id, texto);
   }
 
   /**

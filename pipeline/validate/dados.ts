@@ -596,11 +596,10 @@ export class ChecagemDados {
 
   /**
    * A new block of the long file, read now; the long file must later hold exactly these bytes
-   * where the run says. `sha256`: of the block's UTF-8 bytes, when the run hashed the very bytes it
-   * puts aside (site/assemble.ts); the copy into the long file checks those bytes against it.
+   * where the run says (hashed here from the text read, not taken from the run that rendered it).
    */
-  blocoNovo(id: string, bloco: string, sha256?: string): void {
-    this.blocosVistos.set(id, { sha256: sha256 ?? createHash("sha256").update(bloco, "utf8").digest("hex"), ...conferirBloco(id, bloco) });
+  blocoNovo(id: string, bloco: string): void {
+    this.blocosVistos.set(id, { sha256: createHash("sha256").update(bloco, "utf8").digest("hex"), ...conferirBloco(id, bloco) });
   }
 
   /** The long file as a run assembled it: its layout, and only its new blocks line by line. */

@@ -5,7 +5,7 @@
  * that hash is no longer derived from the text they read: in a run, the range's sha256 the copy
  * reports and the one the checks hold it to are the same value (r.fatos.longo.sha256), so the
  * comparison cannot fail whatever the bytes. A block whose bytes are not its checked text is
- * published. Temp dirs only.
+ * published. The item carries no hash now: the checks hash the text they read. Temp dirs only.
  */
 import { createHash } from "node:crypto";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -37,8 +37,8 @@ afterEach(async () => {
 describe("review: the sha256 a new block carries to the checks", () => {
   it("the checks hold the file's bytes to the text they read, not to a hash handed with it", () => {
     const d = new ChecagemDados();
-    // the text read is good; the hash handed with it is of other bytes
-    d.blocoNovo("soja", bloco, sha(ruim));
+    // the text read is good; the file holds other bytes (hashed by the copy as they are)
+    d.blocoNovo("soja", bloco);
     const n = Buffer.byteLength(cabecalho);
     const b = Buffer.from(cabecalho + ruim);
     const vista: BytesDoLongo = {
@@ -56,7 +56,7 @@ describe("review: the sha256 a new block carries to the checks", () => {
     const rascunho = join(dir, "rascunho.blocos");
     await writeFile(rascunho, ruim);
     const r = await publishFiles(dir, [
-      { blocoNovo: "soja", texto: bloco, sha256: sha(ruim) },
+      { blocoNovo: "soja", texto: bloco },
       {
         path: HISTORICO_LONGO_PATH,
         partes: [Buffer.from(cabecalho), { de: rascunho, inicio: 0, bytes: Buffer.byteLength(ruim), sha256: sha(ruim), rotulo: "o bloco novo de soja, posto de lado" }],
@@ -64,7 +64,7 @@ describe("review: the sha256 a new block carries to the checks", () => {
       },
     ]);
     const publicado = await readFile(join(dir, HISTORICO_LONGO_PATH), "utf8").catch(() => null);
-    // fails today: the set is published with a day 2026-13-15 that no check read
+    // (with be15bb5 the item carried the hash of the bytes put aside, and this set was published)
     expect(publicado ?? "").not.toContain("2026-13-15");
     expect(r.erros.join("\n")).toContain("soja");
   });

@@ -312,8 +312,9 @@ const QUERY_ERRORS: Obj = {
   "414": erro("Consulta longa demais."),
   "431": { description: "Cabeçalhos grandes demais (recusados pelo servidor HTTP antes da aplicação)." },
   "429": {
-    description: "Cota diária esgotada.",
-    headers: { ...RATE_HEADERS, "Retry-After": { description: "Segundos até a cota zerar (00:00 UTC).", schema: { type: "integer" } } },
+    description:
+      "Cota diária esgotada (`limite_excedido`), ou, num servidor próprio com vários processos (`--workers` ou várias instâncias com Redis), as consultas que restam à chave estão reservadas em lotes por outros processos (`cota_em_uso`, com `limite` e `tente_de_novo_em`): as não usadas voltam em até 1 s.",
+    headers: { ...RATE_HEADERS, "Retry-After": { description: "Segundos até a cota zerar (00:00 UTC); 1 com `cota_em_uso`.", schema: { type: "integer" } } },
     content: { "application/json": { schema: { $ref: "#/components/schemas/Erro" } } },
   },
   "503": {

@@ -114,14 +114,8 @@ export function seguir<T, R>(v: Talvez<T>, f: (t: T) => Talvez<R>): Talvez<R> {
 
 /** the state of a count, for a store that keeps only the number (Redis, the primary's answer) */
 export function quotaState(limit: number, used: number, nowMs: number): QuotaState {
-  const resetMs = (Math.floor(nowMs / DAY_MS) + 1) * DAY_MS;
-  return {
-    limit,
-    used,
-    remaining: Math.max(0, limit - used),
-    reset: resetMs / 1000,
-    retryAfter: Math.max(1, Math.ceil((resetMs - nowMs) / 1000)),
-  };
+  const { allowed: _, ...estado } = quotaContada(limit, used, nowMs, true);
+  return estado;
 }
 
 /** quotaState with `allowed`, built as one object (a count on every query: no spread of a second one) */

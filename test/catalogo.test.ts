@@ -19,6 +19,7 @@ import { startServer, type RunningServer } from "../pipeline/serve/app.ts";
 import { buildAssets } from "../pipeline/serve/assets.ts";
 import { allSeries, registrarFonte, removerFonte, SOURCES } from "../pipeline/sources/index.ts";
 import type { SourceDef } from "../pipeline/sources/types.ts";
+import { fonteDeTeste } from "./helpers/fonte.ts";
 import { openChromium } from "./browser/chromium.ts";
 import { FIXTURES, readJson } from "./helpers/pipeline.ts";
 
@@ -34,51 +35,42 @@ const PAGINA = `<!DOCTYPE html><html><body><table id="novilha">
 <tr><td>25/09/2026</td><td>-</td><td>311,25</td></tr>
 </table></body></html>`;
 
-const fonte: SourceDef = {
-  id: "teste" as SourceDef["id"],
-  nome: "Fonte de Teste",
-  nomeCurto: "Teste",
-  site: "https://teste.example",
-  baseUrlEnv: "COTACAO_TESTE_URL",
-  maxIdadeDias: 5,
-  termos: { licenca: "CC0", citacao: "Fonte de Teste", texto: "Dados de teste, domínio público.", url: "https://teste.example/termos" },
-  pages: [
-    {
-      id: "novilha",
-      path: "/novilha",
-      titulo: "Novilha de teste",
-      hasTable: (html) => html.includes('id="novilha"'),
-      parse(html) {
-        const $ = cheerio.load(html);
-        const rows: PriceRow[] = $("#novilha tr")
-          .slice(1)
-          .toArray()
-          .map((tr) => {
-            const [d, uf, v] = $(tr)
-              .find("td")
-              .toArray()
-              .map((td) => $(td).text().trim());
-            const [dd, mm, yyyy] = d!.split("/");
-            return {
-              fonte: "teste" as PriceRow["fonte"],
-              produto: PRODUTO,
-              uf: uf === "-" ? null : (uf as PriceRow["uf"]),
-              praca: null,
-              data: `${yyyy}-${mm}-${dd}`,
-              valor: Number(v!.replace(".", "").replace(",", ".")),
-              unidade: "@",
-              extras: {},
-            };
-          });
-        return { rows, avisos: [] };
-      },
-      series: [
-        { produto: PRODUTO, uf: null, unidade: "@", regiao: "Brasil (média de teste)" },
-        { produto: PRODUTO, uf: "GO", unidade: "@", regiao: "Goiás (teste)", praca: "Goiás (média)" },
-      ],
+const fonte: SourceDef = fonteDeTeste("teste", [
+  {
+    id: "novilha",
+    path: "/novilha",
+    titulo: "Novilha de teste",
+    hasTable: (html) => html.includes('id="novilha"'),
+    parse(html) {
+      const $ = cheerio.load(html);
+      const rows: PriceRow[] = $("#novilha tr")
+        .slice(1)
+        .toArray()
+        .map((tr) => {
+          const [d, uf, v] = $(tr)
+            .find("td")
+            .toArray()
+            .map((td) => $(td).text().trim());
+          const [dd, mm, yyyy] = d!.split("/");
+          return {
+            fonte: "teste" as PriceRow["fonte"],
+            produto: PRODUTO,
+            uf: uf === "-" ? null : (uf as PriceRow["uf"]),
+            praca: null,
+            data: `${yyyy}-${mm}-${dd}`,
+            valor: Number(v!.replace(".", "").replace(",", ".")),
+            unidade: "@",
+            extras: {},
+          };
+        });
+      return { rows, avisos: [] };
     },
-  ],
-};
+    series: [
+      { produto: PRODUTO, uf: null, unidade: "@", regiao: "Brasil (média de teste)" },
+      { produto: PRODUTO, uf: "GO", unidade: "@", regiao: "Goiás (teste)", praca: "Goiás (média)" },
+    ],
+  },
+]);
 
 describe("a product and a source page registered in a test go everywhere", () => {
   let dir: string;

@@ -13,7 +13,7 @@ import { jaValidado, readPublishedComTexto } from "../../pipeline/contract/schem
 import { stringifyDoc } from "../../pipeline/render/json.ts";
 import { registrarProduto, removerProduto } from "../../pipeline/domain/products.ts";
 import { registrarFonte, removerFonte } from "../../pipeline/sources/index.ts";
-import type { SourceDef } from "../../pipeline/sources/types.ts";
+import { fonteDeTeste } from "../helpers/fonte.ts";
 import { FileValidator } from "../../pipeline/validate/ajv.ts";
 
 const PUBLIC = join(REPO_ROOT, "public");
@@ -55,16 +55,7 @@ describe("jaValidado", () => {
 
   it("does not outlive a change of the catalogue it was checked with", async () => {
     const { lido } = await lerMilho();
-    const fonte: SourceDef = {
-      id: "teste_lido" as SourceDef["id"],
-      nome: "Fonte de teste",
-      nomeCurto: "Teste",
-      site: "https://teste.example",
-      baseUrlEnv: "COTACAO_TESTE_LIDO_URL",
-      maxIdadeDias: 5,
-      termos: { licenca: "CC0", citacao: "Teste", texto: "Teste.", url: "https://teste.example/termos" },
-      pages: [],
-    };
+    const fonte = fonteDeTeste("teste_lido", []);
     registrarFonte(fonte);
     expect(jaValidado(lido, MILHO, lido.texto)).toBe(false);
     // the same sources again: a text read before any change is still not vouched for (a source

@@ -7,7 +7,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createConnection, createServer, type Server, type Socket } from "node:net";
 import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { startServer, type RunningServer } from "../../pipeline/serve/app.ts";
 import { Quota, quotaState, type QuotaLote, type QuotaStore } from "../../pipeline/serve/quota.ts";
 import { servirCotaNoPrimario } from "../../pipeline/serve/quota-cluster.ts";
@@ -15,7 +15,7 @@ import { QuotaEmLotes } from "../../pipeline/serve/quota-lotes.ts";
 import { RedisQuota } from "../../pipeline/serve/quota-redis.ts";
 import { rawRequest } from "../serve/http.ts";
 import { redisDoDescribe } from "../serve/redis-describe.ts";
-import { buildTestSite } from "../serve/site.ts";
+import { siteDoDescribe } from "../serve/site.ts";
 
 const MEIA_NOITE = Date.parse("2026-09-28T00:00:00Z");
 
@@ -160,18 +160,14 @@ describe("cluster primary: a key refused while another worker holds units of it"
 });
 
 describe("fast path: a request Hono refuses", () => {
-  let site: Awaited<ReturnType<typeof buildTestSite>>;
+  const site = siteDoDescribe();
   const abertos: RunningServer[] = [];
-  beforeAll(async () => {
-    site = await buildTestSite();
-  }, 120_000);
   afterAll(async () => {
     for (const s of abertos) await s.close();
-    await site?.cleanup();
   });
   const clock = Date.parse("2026-09-27T12:00:00Z");
   const servidor = async (caminhoRapido: boolean) => {
-    const s = await startServer({ publicDir: site.publicDir, now: () => clock, quota: { freeLimit: 100 }, caminhoRapido });
+    const s = await startServer({ publicDir: site().publicDir, now: () => clock, quota: { freeLimit: 100 }, caminhoRapido });
     abertos.push(s);
     return s;
   };
@@ -201,25 +197,21 @@ describe("fast path: a request Hono refuses", () => {
 });
 
 describe("ready answers: a fallback answer after the file it stood in for appears", () => {
-  let site: Awaited<ReturnType<typeof buildTestSite>>;
+  const site = siteDoDescribe();
   let srv: RunningServer | undefined;
-  beforeAll(async () => {
-    site = await buildTestSite();
-  }, 120_000);
   afterAll(async () => {
     await srv?.close();
-    await site?.cleanup();
   });
 
   it("cotacao?uf=PI stops answering the national fallback once uf/PI.json is published", async () => {
     let clock = Date.parse("2026-09-27T12:00:00Z");
-    srv = await startServer({ publicDir: site.publicDir, now: () => clock, quota: { freeLimit: 1000 } });
+    srv = await startServer({ publicDir: site().publicDir, now: () => clock, quota: { freeLimit: 1000 } });
     const get = (path: string) => rawRequest(srv!.port, `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
     const antes = await get("/api/v1/cotacao?uf=PI");
     expect(antes.headers["x-cotacao-aviso"]).toBe("sem-serie-estadual; uf=PI");
     // the next publish adds Piauí's series
-    const ms = await readFile(join(site.publicDir, "api/v1/cotacao/uf/MS.json"), "utf8");
-    await writeFile(join(site.publicDir, "api/v1/cotacao/uf/PI.json"), ms.replaceAll('"MS"', '"PI"'));
+    const ms = await readFile(join(site().publicDir, "api/v1/cotacao/uf/MS.json"), "utf8");
+    await writeFile(join(site().publicDir, "api/v1/cotacao/uf/PI.json"), ms.replaceAll('"MS"', '"PI"'));
     // minutes go by; the static file the fallback came from is fetched (and rechecked) as usual
     for (let i = 0; i < 5; i++) {
       clock += 60_000;
@@ -227,7 +219,7 @@ describe("ready answers: a fallback answer after the file it stood in for appear
       await get("/api/v1/cotacao?uf=PI");
     }
     // control: a server started now answers from uf/PI.json
-    const novo = await startServer({ publicDir: site.publicDir, now: () => clock, quota: { freeLimit: 1000 } });
+    const novo = await startServer({ publicDir: site().publicDir, now: () => clock, quota: { freeLimit: 1000 } });
     const controle = await rawRequest(novo.port, `GET /api/v1/cotacao?uf=PI HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
     await novo.close();
     expect(controle.status).toBe(200);

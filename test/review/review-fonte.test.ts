@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { REPO_ROOT } from "../../pipeline/config.ts";
 import type { SerieFile } from "../../pipeline/domain/publicados.ts";
 import type { SourceDef } from "../../pipeline/sources/types.ts";
+import { fonteDeTeste } from "../helpers/fonte.ts";
 
 const TSX = join(REPO_ROOT, "node_modules", "tsx", "dist", "cli.mjs");
 
@@ -106,16 +107,8 @@ console.log(JSON.stringify({ confiados: f !== null }));
   }, 120_000);
 
   it("two catalogues with a source registered at run time hash the same (the edition is a counter, not the catalogue)", async () => {
-    const fonteCom = (regiao: string): SourceDef => ({
-      id: "teste" as SourceDef["id"],
-      nome: "Fonte de Teste",
-      nomeCurto: "Teste",
-      site: "https://teste.example",
-      baseUrlEnv: "COTACAO_TESTE_URL",
-      maxIdadeDias: 5,
-      termos: { licenca: "CC0", citacao: "Fonte de Teste", texto: "Dados de teste.", url: "https://teste.example/termos" },
-      pages: [{ id: "novilha", path: "/novilha", titulo: "Novilha", hasTable: () => true, parse: () => ({ rows: [], avisos: [] }), series: [{ produto: "novilha_revisao" as never, uf: "GO", unidade: "@", regiao, praca: "Goiás (média)" }] }],
-    });
+    const fonteCom = (regiao: string): SourceDef =>
+      fonteDeTeste("teste", [{ id: "novilha", path: "/novilha", titulo: "Novilha", hasTable: () => true, parse: () => ({ rows: [], avisos: [] }), series: [{ produto: "novilha_revisao" as never, uf: "GO", unidade: "@", regiao, praca: "Goiás (média)" }] }]);
     const com = async (regiao: string) => {
       vi.resetModules();
       const prod = await import("../../pipeline/domain/products.ts");

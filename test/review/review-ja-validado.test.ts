@@ -21,21 +21,15 @@ import { renderSerieFiles } from "../../pipeline/site/assemble.ts";
 import { lerSerie } from "../../pipeline/site/store.ts";
 import { allSeries, edicaoDoCatalogo, getSource, registrarFonte, removerFonte } from "../../pipeline/sources/index.ts";
 import type { SourceDef } from "../../pipeline/sources/types.ts";
+import { fonteDeTeste } from "../helpers/fonte.ts";
 import { FileValidator } from "../../pipeline/validate/ajv.ts";
 
 const PRODUTO = "novilha_review" as Produto;
 const FONTE = "teste_review_lido";
 
 /** a source declaring the national series of PRODUTO, quoted at `lugar` */
-const fonte = (lugar: SerieDecl["lugar"]): SourceDef => ({
-  id: FONTE as SourceDef["id"],
-  nome: "Fonte de revisão",
-  nomeCurto: "Revisão",
-  site: "https://revisao.example",
-  baseUrlEnv: "COTACAO_TESTE_REVIEW_LIDO_URL",
-  maxIdadeDias: 5,
-  termos: { licenca: "CC0", citacao: "Revisão", texto: "Dados de teste.", url: "https://revisao.example/termos" },
-  pages: [
+const fonte = (lugar: SerieDecl["lugar"]): SourceDef =>
+  fonteDeTeste(FONTE, [
     {
       id: "novilha",
       path: "/novilha",
@@ -44,8 +38,7 @@ const fonte = (lugar: SerieDecl["lugar"]): SourceDef => ({
       parse: () => ({ rows: [], avisos: [] }),
       series: [{ produto: PRODUTO, uf: null, unidade: "@", regiao: "Praça de referência (revisão)", lugar }],
     },
-  ],
-});
+  ]);
 
 let dir: string;
 beforeEach(async () => {

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from "vitest";
 import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -30,4 +31,19 @@ export async function buildTestSite(): Promise<{ dir: string; publicDir: string;
   }
   await buildAssets(publicDir);
   return { dir, publicDir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** The test site for the tests of one describe: built before them, removed after; the getter gives it. */
+export function siteDoDescribe(): () => Awaited<ReturnType<typeof buildTestSite>> {
+  let site: Awaited<ReturnType<typeof buildTestSite>> | undefined;
+  beforeAll(async () => {
+    site = await buildTestSite();
+  }, 120_000);
+  afterAll(async () => {
+    await site?.cleanup();
+  });
+  return () => {
+    if (!site) throw new Error("o site de teste do describe não foi gerado");
+    return site;
+  };
 }

@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from "node:net";
 import { getRequestListener, type HttpBindings } from "@hono/node-server";
 import { Hono, type Context } from "hono";
-import { brotliCompressSync, constants as zc, gzipSync } from "node:zlib";
+import { brotliCompressSync, constants as zc, crc32, gzipSync } from "node:zlib";
 import { PipelineError } from "../domain/errors.ts";
 import { chooseEncoding, FileCache, safePath, type FileEntry } from "./files.ts";
 import { hojeEmBrasilia } from "../simulator/simulator.ts";
@@ -42,6 +42,11 @@ export interface ServeOptions {
   romaneio?: OpcoesRomaneio;
   /** answer ready query answers in plain node:http, before Hono (default true; tests turn it off to compare) */
   caminhoRapido?: boolean;
+  /**
+   * the query answers kept ready, per route: how many (default 512) and how much, the heads'
+   * characters plus their compressed forms' bytes (default 8 Mi); past either, the table starts over
+   */
+  prontas?: { respostas?: number; tamanho?: number };
 }
 
 export const CACHE_CONTROL = "public, max-age=1800";
@@ -75,9 +80,13 @@ const PREFLIGHT_HEADERS = {
 };
 const PREFLIGHT_ROMANEIO = { ...PREFLIGHT_HEADERS, "Access-Control-Allow-Methods": ROMANEIO_METHODS.join(",") };
 const JSON_TYPE = "application/json; charset=utf-8";
-/** answers kept ready per route and query (known parameters and ignored names); past this many (or this much text), the table starts over */
+/** answers kept ready per route and query (known parameters and ignored names); past this many (or this much text and compressed bytes), the table starts over */
 const MAX_PREPARED = 512;
 const MAX_PREPARED_CHARS = 8 * 1024 * 1024;
+/** a query answer is compressed past this many characters (smaller ones gain too little) */
+const COMPRIMIR_ACIMA = 1024;
+/** brotli's best quality costs about 3 ms for 1 KB and a second for 1 MB: past this, a head kept ready gets a quicker one */
+const BROTLI_Q11_ATE = 64 * 1024;
 
 type Env = { Bindings: Partial<HttpBindings> };
 type HeaderMap = Record<string, string>;
@@ -99,17 +108,38 @@ interface Pronta {
 interface RotaDeConsulta {
   params: readonly string[];
   prepared: Map<string, Prepared>;
+  /** what the table holds: the heads' characters plus their compressed forms' bytes */
+  tamanho: number;
 }
-/** a query answer ready to send: its JSON without the closing brace, its ETag and own headers */
-interface Prepared {
-  source: FileEntry;
+type Codificacao = "br" | "gzip";
+/**
+ * A head compressed once, up to a flush: the stream so far, byte-aligned and not ended, so the
+ * counter's tail (different on every answer) can follow it per request without compressing again.
+ */
+interface Comprimida {
+  prefixo: Buffer;
+  /** gzip's trailer covers the whole body: the head's CRC-32 and its length in bytes */
+  crc: number;
+  bytes: number;
+}
+/** a query answer: its JSON without the closing brace, its ETag and own headers, and its compressed heads once made */
+interface Resposta {
   head: string;
   etag: string;
   headers: HeaderMap;
+  br?: Comprimida;
+  gzip?: Comprimida;
+}
+/** a query answer ready to send, kept in its route's table */
+interface Prepared extends Resposta {
+  source: FileEntry;
+  rota: RotaDeConsulta;
   /** false once the table no longer holds it (replaced, or the table started over): the fast path's targets look it up again */
   vivo: boolean;
   /** the fast path's plain answer, made on its first use: the head's length in UTF-8 bytes and the whole header list, its counter's slots filled per request */
   simples?: { bytes: number; lista: string[] };
+  /** the fast path's header lists of the compressed answer, per encoding */
+  listas?: Partial<Record<Codificacao, string[]>>;
 }
 
 /** what the fast path knows of a request target: its route and the key of its answer (without the day), and the answer last found */
@@ -207,8 +237,49 @@ function ifNoneMatch(header: string | undefined, etag: string): boolean {
   return header.split(",").some((t) => t.trim() === "*" || weak(t) === weak(etag));
 }
 
-function compressDynamic(body: Buffer, enc: "br" | "gzip"): Buffer {
-  return enc === "br" ? brotliCompressSync(body, { params: { [zc.BROTLI_PARAM_QUALITY]: 4 } }) : gzipSync(body, { level: 6 });
+/** a head compressed up to a flush; `forte`: it will be kept, so it is worth the best quality (else the old per-request ones, brotli 4 and gzip 6) */
+function comprimirCabeca(head: string, enc: Codificacao, forte: boolean): Comprimida {
+  const b = Buffer.from(head);
+  if (enc === "br") {
+    const q = forte ? (b.length <= BROTLI_Q11_ATE ? 11 : 5) : 4;
+    const prefixo = brotliCompressSync(b, { finishFlush: zc.BROTLI_OPERATION_FLUSH, params: { [zc.BROTLI_PARAM_QUALITY]: q, [zc.BROTLI_PARAM_SIZE_HINT]: b.length } });
+    return { prefixo, crc: 0, bytes: b.length };
+  }
+  return { prefixo: gzipSync(b, { level: forte ? 9 : 6, finishFlush: zc.Z_SYNC_FLUSH }), crc: crc32(b), bytes: b.length };
+}
+
+/**
+ * The whole compressed body: the head's stream, the tail stored as it is (it is short, ASCII and
+ * different on every answer) and the stream's end. Brotli: an uncompressed meta-block (RFC 7932
+ * 9.2: ISLAST 0, MNIBBLES 0 for four nibbles of MLEN-1, ISUNCOMPRESSED 1, zero bits to the byte)
+ * and the last, empty one (ISLAST 1, ISLASTEMPTY 1). Gzip: a final stored block (RFC 1951 3.2.4:
+ * BFINAL 1, BTYPE 00, zero bits to the byte, LEN, NLEN) and the trailer (RFC 1952: CRC-32 and
+ * length of the whole body, little-endian). Both streams were flushed to a byte boundary.
+ */
+function fecharComprimida(c: Comprimida, enc: Codificacao, cauda: string): Buffer {
+  const n = cauda.length;
+  const p = c.prefixo;
+  if (enc === "br") {
+    const out = Buffer.allocUnsafe(p.length + 3 + n + 1);
+    let i = p.copy(out, 0);
+    const h = ((n - 1) << 3) | (1 << 19);
+    out[i++] = h & 0xff;
+    out[i++] = (h >>> 8) & 0xff;
+    out[i++] = h >>> 16;
+    i += out.write(cauda, i, "latin1");
+    out[i] = 0b11;
+    return out;
+  }
+  const out = Buffer.allocUnsafe(p.length + 5 + n + 8);
+  let i = p.copy(out, 0);
+  out[i++] = 1;
+  out.writeUInt16LE(n, i);
+  out.writeUInt16LE(~n & 0xffff, i + 2);
+  i += 4;
+  i += out.write(cauda, i, "latin1");
+  out.writeUInt32LE(crc32(out.subarray(i - n, i), c.crc), i);
+  out.writeUInt32LE((c.bytes + n) >>> 0, i + 4);
+  return out;
 }
 
 /**
@@ -236,7 +307,14 @@ const HOST_SIMPLES = /^[a-z0-9._-]+(?::(?:\d{1,4}|[1-5]\d{4}|6[0-4]\d{3}|65[0-4]
 const ALVO_SIMPLES = /^\/[!#$&-;=?-\[\]_a-z~]*$/;
 const SEGMENTO_PONTO = /\/\.\.?(?:[/?#]|$)/;
 
-function montarServico(opts: ServeOptions): { app: Hono<Env>; rapido: CaminhoRapido; respostasRapidas: () => number } {
+/** what the tables of ready answers hold, summed over the query routes, and the compressed heads made so far */
+export interface MemoriaPronta {
+  respostas: number;
+  tamanho: number;
+  compressoes: number;
+}
+
+function montarServico(opts: ServeOptions): { app: Hono<Env>; rapido: CaminhoRapido; respostasRapidas: () => number; memoriaPronta: () => MemoriaPronta } {
   const now = opts.now ?? Date.now;
   const files = new FileCache(opts.publicDir, { now });
   const quota: QuotaStore = opts.quotaStore ?? new Quota(opts.quota);
@@ -354,24 +432,25 @@ function montarServico(opts: ServeOptions): { app: Hono<Env>; rapido: CaminhoRap
    * A query answer with the client's counter in it, or a 304 when the client has this data: the
    * status, headers and body that both the Hono route and the fast path send.
    */
-  const pronta = (q: QuotaCheck, head: string, etag: string, own: HeaderMap, inm: string | undefined, accept: string | undefined): Pronta => {
+  const pronta = (q: QuotaCheck, r: Resposta | Prepared, inm: string | undefined, accept: string | undefined): Pronta => {
+    const own = r.headers;
     const headers = { ...baseHeaders(q), ...own };
     if (q.aviso && own[AVISO]) avisar(headers, q.aviso);
-    headers.ETag = etag;
+    headers.ETag = r.etag;
     headers["Cache-Control"] = CACHE_CONTROL;
     headers.Vary = "Accept-Encoding, X-API-Key";
-    if (ifNoneMatch(inm, etag)) return { status: 304, headers, body: null };
+    if (ifNoneMatch(inm, r.etag)) return { status: 304, headers, body: null };
     headers["Content-Type"] = JSON_TYPE;
-    const body = `${head}"rate_limit":{"diario":${q.limit},"restante":${q.remaining}}}`;
-    const enc = body.length > 1024 ? chooseEncoding(accept) : null;
+    const cauda = `"rate_limit":{"diario":${q.limit},"restante":${q.remaining}}}`;
+    const enc = r.head.length + cauda.length > COMPRIMIR_ACIMA ? chooseEncoding(accept) : null;
     if (enc) {
       headers["Content-Encoding"] = enc;
-      return { status: 200, headers, body: compressDynamic(Buffer.from(body), enc) };
+      return { status: 200, headers, body: fecharComprimida(comprimida(r, enc), enc, cauda) };
     }
-    return { status: 200, headers, body };
+    return { status: 200, headers, body: r.head + cauda };
   };
-  const answer = (c: Context<Env>, q: QuotaCheck, head: string, etag: string, own: HeaderMap): Response => {
-    const r = pronta(q, head, etag, own, header(c, "if-none-match"), header(c, "accept-encoding"));
+  const answer = (c: Context<Env>, q: QuotaCheck, resposta: Resposta | Prepared): Response => {
+    const r = pronta(q, resposta, header(c, "if-none-match"), header(c, "accept-encoding"));
     return new Response(typeof r.body === "string" || r.body === null ? r.body : new Uint8Array(r.body), { status: r.status, headers: r.headers });
   };
 
@@ -411,20 +490,46 @@ function montarServico(opts: ServeOptions): { app: Hono<Env>; rapido: CaminhoRap
    * (the same 429), in one round trip to a shared store instead of two.
    */
   const rotasDeConsulta = new Map<string, RotaDeConsulta>();
+  const maxProntas = opts.prontas?.respostas ?? MAX_PREPARED;
+  const maxTamanho = opts.prontas?.tamanho ?? MAX_PREPARED_CHARS;
+  /** compressed heads made (tests see that a kept one is made once) */
+  let compressoes = 0;
+  const pesoDe = (p: Prepared) => p.head.length + (p.br?.prefixo.length ?? 0) + (p.gzip?.prefixo.length ?? 0);
+  /**
+   * An answer's compressed head: made on first demand and kept with the answer while its route's
+   * table holds it, counted in the table's bound (so it goes when the answer does: replaced after
+   * its file changed, or the table started over). One that would pass the bound is not kept: it is
+   * made again on each demand, as an answer not kept ready (no file behind it) is, at the quicker
+   * quality of the per-request compression.
+   */
+  const comprimida = (r: Resposta | Prepared, enc: Codificacao): Comprimida => {
+    const feita = r[enc];
+    if (feita) return feita;
+    const rota = "rota" in r && r.vivo ? r.rota : undefined;
+    // its compressed size is not known yet: the head's own size stands for it
+    const guardar = rota !== undefined && rota.tamanho + Buffer.byteLength(r.head) <= maxTamanho;
+    const c = comprimirCabeca(r.head, enc, guardar);
+    compressoes++;
+    if (guardar && rota.tamanho + c.prefixo.length <= maxTamanho) {
+      r[enc] = c;
+      rota.tamanho += c.prefixo.length;
+    }
+    return c;
+  };
   /** the key of a ready answer: what the answer depends on, so cache busters (`_=1732300000`) share one entry; and the day in Brasília (the simulator says how old its price is) */
   const chavePronta = (hoje: string, known: Record<string, string>, ignorados: readonly string[]) => `${hoje}${JSON.stringify(known)}${ignorados.join("\u0000")}`;
   const query = (path: string, params: readonly string[], handler: (files: FileCache, q: Record<string, string>, ctx: { hoje: string }) => Promise<Answer>) => {
     const prepared = new Map<string, Prepared>();
-    rotasDeConsulta.set(path, { params, prepared });
-    let preparedChars = 0;
+    const rota: RotaDeConsulta = { params, prepared, tamanho: 0 };
+    rotasDeConsulta.set(path, rota);
     return route((c, client) => {
-      const counted = (head: string, etag: string, own: HeaderMap): Talvez<Response> =>
+      const counted = (r: Resposta | Prepared): Talvez<Response> =>
         seguir(quota.consume(client.kind, client.id, now()), (q) => {
           client.quota = q;
           if (q.indisponivel) throw indisponivel();
           // two requests racing for the last unit: the later one is refused
           if (!q.allowed) throw limiteExcedido(q);
-          return answer(c, q, head, etag, own);
+          return answer(c, q, r);
         });
       let parsed: ReturnType<typeof parseQuery>;
       try {
@@ -440,7 +545,7 @@ function montarServico(opts: ServeOptions): { app: Hono<Env>; rapido: CaminhoRap
       const hoje = hojeAgora(now());
       const rawQuery = chavePronta(hoje, known, ignorados);
       const p = prepared.get(rawQuery);
-      if (p && files.isFresh(p.source)) return counted(p.head, p.etag, p.headers);
+      if (p && files.isFresh(p.source)) return counted(p);
       return seguir(stateOf(client), (antes) => {
         checar(antes);
         return handler(files, known, { hoje }).then(({ data, source, headers: avisos }) => {
@@ -448,18 +553,23 @@ function montarServico(opts: ServeOptions): { app: Hono<Env>; rapido: CaminhoRap
           const head = json.length > 2 ? `${json.slice(0, -1)},` : "{";
           const etag = `W/"${createHash("sha1").update(json).digest("base64url")}"`;
           const own: HeaderMap = { ...avisos, ...(ignorados.length ? { [IGNORADOS]: cabecalhoIgnorados(ignorados) } : {}) };
-          if (source && head.length <= MAX_PREPARED_CHARS) {
-            if (prepared.size >= MAX_PREPARED || preparedChars + head.length > MAX_PREPARED_CHARS) {
+          if (source && head.length <= maxTamanho) {
+            if (prepared.size >= maxProntas || rota.tamanho + head.length > maxTamanho) {
               for (const v of prepared.values()) v.vivo = false;
               prepared.clear();
-              preparedChars = 0;
+              rota.tamanho = 0;
             }
             const antigo = prepared.get(rawQuery);
-            if (antigo) antigo.vivo = false;
-            preparedChars += head.length - (antigo?.head.length ?? 0);
-            prepared.set(rawQuery, { source, head, etag, headers: own, vivo: true });
+            if (antigo) {
+              antigo.vivo = false;
+              rota.tamanho -= pesoDe(antigo);
+            }
+            const novo: Prepared = { source, rota, head, etag, headers: own, vivo: true };
+            rota.tamanho += head.length;
+            prepared.set(rawQuery, novo);
+            return counted(novo);
           }
-          return counted(head, etag, own);
+          return counted({ head, etag, headers: own });
         });
       });
     });
@@ -642,6 +752,30 @@ function montarServico(opts: ServeOptions): { app: Hono<Env>; rapido: CaminhoRap
   let limiteTexto = "";
   let resetVisto = NaN;
   let resetTexto = "";
+  let acceptVisto: string | undefined;
+  let encVisto: Codificacao | null = null;
+  /** the header list of a ready answer as `pronta` writes it (the counter's slots and Content-Length filled per request) */
+  const listaRapida = (p: Prepared, enc: Codificacao | null): string[] => [
+    ...INICIO_SIMPLES,
+    "X-RateLimit-Limit",
+    "",
+    "X-RateLimit-Remaining",
+    "",
+    "X-RateLimit-Reset",
+    "",
+    ...Object.entries(p.headers).flat(),
+    "ETag",
+    p.etag,
+    "Cache-Control",
+    CACHE_CONTROL,
+    "Vary",
+    "Accept-Encoding, X-API-Key",
+    "Content-Type",
+    JSON_TYPE,
+    ...(enc ? ["Content-Encoding", enc] : []),
+    "Content-Length",
+    "",
+  ];
 
   /** the answer, once counted: the plain one from a list and bytes made once per answer kept ready, else `pronta`'s */
   const enviarRapido = (req: IncomingMessage, res: ServerResponse, seguinte: Parameters<CaminhoRapido>[2], p: Prepared, inm: string | undefined, accept: string | undefined, q: QuotaConsumed): void => {
@@ -650,32 +784,13 @@ function montarServico(opts: ServeOptions): { app: Hono<Env>; rapido: CaminhoRap
       return;
     }
     respostasRapidas++;
-    if (!q.aviso && inm === undefined && (accept === undefined || chooseEncoding(accept) === null)) {
-      // the plain answer (no warning from the store, no 304, no compression): what `pronta` sends;
-      // the table of test/serve/rapido.test.ts checks both give the same bytes
-      const simples = (p.simples ??= {
-        bytes: Buffer.byteLength(p.head),
-        lista: [
-          ...INICIO_SIMPLES,
-          "X-RateLimit-Limit",
-          "",
-          "X-RateLimit-Remaining",
-          "",
-          "X-RateLimit-Reset",
-          "",
-          ...Object.entries(p.headers).flat(),
-          "ETag",
-          p.etag,
-          "Cache-Control",
-          CACHE_CONTROL,
-          "Vary",
-          "Accept-Encoding, X-API-Key",
-          "Content-Type",
-          JSON_TYPE,
-          "Content-Length",
-          "",
-        ],
-      });
+    if (!q.aviso && inm === undefined) {
+      // the answer without a warning from the store or a 304, plain or compressed: what `pronta`
+      // sends; the table of test/serve/rapido.test.ts checks both give the same bytes
+      if (accept !== acceptVisto) {
+        acceptVisto = accept;
+        encVisto = accept === undefined ? null : chooseEncoding(accept);
+      }
       if (q.limit !== limiteVisto) {
         limiteVisto = q.limit;
         limiteTexto = String(q.limit);
@@ -687,19 +802,30 @@ function montarServico(opts: ServeOptions): { app: Hono<Env>; rapido: CaminhoRap
       const restante = String(q.remaining);
       // the tail is ASCII: its length is its byte count
       const cauda = `"rate_limit":{"diario":${limiteTexto},"restante":${restante}}}`;
-      // one list per answer, its slots overwritten: writeHead turns it into the header text at once
-      const lista = simples.lista;
+      const enc = encVisto !== null && p.head.length + cauda.length > COMPRIMIR_ACIMA ? encVisto : null;
+      let lista: string[];
+      let corpo: string | Buffer;
+      if (enc === null) {
+        const simples = (p.simples ??= { bytes: Buffer.byteLength(p.head), lista: listaRapida(p, null) });
+        lista = simples.lista;
+        lista[lista.length - 1] = String(simples.bytes + cauda.length);
+        // a string body: Node sends it with the header text as one string in one write (a Buffer
+        // would cost an allocation and a copy here, and a writev of two pieces)
+        corpo = p.head + cauda;
+      } else {
+        lista = (p.listas ??= {})[enc] ??= listaRapida(p, enc);
+        corpo = fecharComprimida(comprimida(p, enc), enc, cauda);
+        lista[lista.length - 1] = String(corpo.length);
+      }
+      // one list per answer and encoding, its slots overwritten: writeHead turns it into the header text at once
       lista[SLOT_LIMITE] = limiteTexto;
       lista[SLOT_RESTANTE] = restante;
       lista[SLOT_RESET] = resetTexto;
-      lista[lista.length - 1] = String(simples.bytes + cauda.length);
       res.writeHead(200, lista);
-      // a string body: Node sends it with the header text as one string in one write (a Buffer
-      // would cost an allocation and a copy here, and a writev of two pieces)
-      res.end(p.head + cauda);
+      res.end(corpo);
       return;
     }
-    const r = pronta(q, p.head, p.etag, p.headers, inm, accept);
+    const r = pronta(q, p, inm, accept);
     // a flat list: Node writes it as it is, where an object goes through setHeader one by one
     const lista: string[] = [];
     for (const k in r.headers) lista.push(k, r.headers[k]!);
@@ -795,7 +921,15 @@ function montarServico(opts: ServeOptions): { app: Hono<Env>; rapido: CaminhoRap
     return true;
   };
 
-  return { app, rapido, respostasRapidas: () => respostasRapidas };
+  const memoriaPronta = (): MemoriaPronta => {
+    const m = { respostas: 0, tamanho: 0, compressoes };
+    for (const r of rotasDeConsulta.values()) {
+      m.respostas += r.prepared.size;
+      m.tamanho += r.tamanho;
+    }
+    return m;
+  };
+  return { app, rapido, respostasRapidas: () => respostasRapidas, memoriaPronta };
 }
 
 const RAW_HEADERS = "Content-Type: application/json; charset=utf-8\r\nAccess-Control-Allow-Origin: *\r\nCache-Control: no-store\r\nConnection: close\r\n";
@@ -811,6 +945,8 @@ export interface RunningServer {
   port: number;
   /** answers the fast path wrote (tests check it was taken) */
   respostasRapidas(): number;
+  /** the ready answers' tables and the compressed heads made (tests check the bound and the cache) */
+  memoriaPronta(): MemoriaPronta;
   close(): Promise<void>;
 }
 
@@ -908,6 +1044,7 @@ export async function startServer(opts: ServeOptions & { port?: number; host?: s
     server,
     port,
     respostasRapidas: servico.respostasRapidas,
+    memoriaPronta: servico.memoriaPronta,
     url: `http://${shownHost}:${port}/`,
     close: () =>
       new Promise<void>((resolve) => {

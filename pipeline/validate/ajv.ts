@@ -238,7 +238,7 @@ export function validateFiles(files: Map<string, string | Buffer | (() => Buffer
   const paths = new Set(byPath.keys());
   if (longo !== undefined) paths.add(HISTORICO_LONGO_PATH);
   const v = new FileValidator();
-  for (const p of [...paths].sort()) {
+  for (const p of ordemDeLeitura(paths)) {
     if (longo !== undefined && p === HISTORICO_LONGO_PATH) v.addHistoricoLongoEmDisco(longo);
     else {
       const c = byPath.get(p)!;
@@ -246,6 +246,19 @@ export function validateFiles(files: Map<string, string | Buffer | (() => Buffer
     }
   }
   return v.report(opts.arvoreCompleta ? paths : undefined);
+}
+
+/**
+ * The tree's paths sorted, except that a series' CSVs come right after its JSON: the JSON's
+ * history waits in memory for its CSV (FileValidator.series), and in plain order every
+ * api/v1/cotacao/ history of the tree would wait for api/v1/historico/ (hundreds of MB at 30 years).
+ */
+export function ordemDeLeitura(paths: Iterable<string>): string[] {
+  const chave = (p: string) => {
+    const m = /^api\/v1\/historico\/(.+?)(\.pracas)?(\.excel)?\.csv$/.exec(p);
+    return m && p !== HISTORICO_LONGO_PATH ? `api/v1/cotacao/${m[1]}.json\u0000${p}` : p;
+  };
+  return [...paths].map((p) => [chave(p), p] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, p]) => p);
 }
 
 /** A CSV as read: its lines, and its text until it is compared with its JSON. */

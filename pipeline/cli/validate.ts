@@ -12,6 +12,7 @@ import { hasInterrupted, isControlPath } from "../publish/journal.ts";
 import { withDataLock } from "../publish/lock.ts";
 import { validateFiles } from "../validate/ajv.ts";
 import { conferirFatos } from "../site/conferir.ts";
+import { comArquivoDoLongo } from "../validate/dados.ts";
 import { FATOS_PATH } from "../site/fatos.ts";
 import { HISTORICO_LONGO_PATH } from "../render/csv.ts";
 
@@ -86,7 +87,7 @@ export function runValidate(dirArg: string | undefined): number {
   const report = validateFiles(files, { arvoreCompleta: true, historicoLongoEmDisco: longo });
   // the facts the next update starts from (site/fatos.ts) must describe this very tree
   if (arvore.has(FATOS_PATH)) {
-    report.arquivos.push({ path: FATOS_PATH, erros: conferirFatos(arvore) });
+    report.arquivos.push({ path: FATOS_PATH, erros: longo === undefined ? conferirFatos(arvore) : comArquivoDoLongo(longo, (fonte) => conferirFatos(arvore, fonte)) });
     report.ignorados = report.ignorados.filter((p) => p !== FATOS_PATH);
   }
   const comErros = report.arquivos.filter((a) => a.erros.length > 0);

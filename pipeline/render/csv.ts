@@ -171,6 +171,15 @@ export interface DuasGrafias {
 const cabecalhos = (colunas: readonly string[]) => ({ csv: `${colunas.map(quote).join(",")}\n`, excel: `\ufeff${colunas.map(quoteExcel).join(";")}\r\n` });
 
 /**
+ * The header line (without its "\n") of the series' canonical CSVs, as historicoCsvs and
+ * pracasCsvs write it, without rendering the rows; `pracas` is null when there is no praças file.
+ */
+export function cabecalhosCsv(historico: readonly HistoricoEntry[]): { historico: string; pracas: string | null } {
+  const linha = (colunas: readonly string[]) => cabecalhos(colunas).csv.slice(0, -1);
+  return { historico: linha(colunasHistorico(historico)), pracas: temPracas(historico) ? linha(COLUNAS_PRACAS) : null };
+}
+
+/**
  * historicoTabela written as csvTexto and excelTexto write it, byte for byte, without a row
  * array per day: a number needs no quoting in either spelling (digits, '-' and one '.', which
  * the Excel variant turns into ',' while its separator is ';').

@@ -17,13 +17,12 @@ import type { CapturasFile } from "../history/capturas.ts";
 import { renderAggregate } from "../render/aggregate.ts";
 import { renderCapturas } from "../render/capturas.ts";
 import { renderIndex } from "../render/catalogue.ts";
-import { HISTORICO_LONGO_PATH, excelPath, historicoCsvs, pracasCsvPath, pracasCsvs, type DuasGrafias } from "../render/csv.ts";
+import { HISTORICO_LONGO_PATH, cabecalhosCsv, excelPath, historicoCsvs, pracasCsvPath, pracasCsvs, type DuasGrafias } from "../render/csv.ts";
 import { CABECALHO_LONGO, blocoLongo, defsDoLongo } from "../render/longo.ts";
 import { resumir, type FatosSerie, type ResumoSerie, type SerieOuResumo, type SerieReusada } from "../render/resumo.ts";
 import { longoDaSerie, type LongoEsperado, type LongoMontado } from "../validate/dados.ts";
 import type { SeriesDef } from "../domain/series.ts";
 import { createHash } from "node:crypto";
-import { primeiraLinha } from "../domain/texto.ts";
 import { janelaRecente, renderSerie } from "../render/serie.ts";
 import { edicaoDoCatalogo, getSource } from "../sources/index.ts";
 import { impressao, type Fatos, textoDosFatos, FATOS_PATH } from "./fatos.ts";
@@ -88,9 +87,7 @@ export function renderSerieFiles(def: SeriesDef, f: SerieFile): SerieRenderizada
   // the dashboard's 30-day and 1-year chart reads this one, not decades of history
   const recente = janelaRecente(f);
   arquivos.push({ path: seriesRecentePath(def), text: recente === f ? json : stringifyDoc(recente), doc: recente });
-  const cabecalhos: Record<string, string> = {};
   const csv = (path: string, t: DuasGrafias, tabela: "historico" | "pracas") => {
-    cabecalhos[path] = primeiraLinha(t.csv);
     const json = seriesJsonPath(def);
     arquivos.push({ path, text: t.csv, daSerie: { json, tabela, excel: false } }, { path: excelPath(path), text: t.excel, daSerie: { json, tabela, excel: true } });
   };
@@ -99,13 +96,20 @@ export function renderSerieFiles(def: SeriesDef, f: SerieFile): SerieRenderizada
   if (pracas) csv(pracasCsvPath(def), pracas, "pracas");
   const bloco = blocoLongo(def, f);
   const blocoBytes = Buffer.from(bloco, "utf8");
+  return { arquivos, bloco, blocoBytes, fatos: fatosDaSerie(def, f, json, blocoBytes) };
+}
+
+/**
+ * A series' facts (.fatos.json) from its canonical JSON text and its block of the long file,
+ * without rendering its CSVs: renderSerieFiles records them, `npm run validate` recomputes them
+ * (site/conferir.ts).
+ */
+export function fatosDaSerie(def: SeriesDef, f: SerieFile, json: string, blocoBytes: Buffer): FatosSerie {
+  const cab = cabecalhosCsv(f.historico);
+  const cabecalhos: Record<string, string> = { [seriesCsvPath(def)]: cab.historico };
+  if (cab.pracas !== null) cabecalhos[pracasCsvPath(def)] = cab.pracas;
   const l = longoDaSerie(def.id, f);
-  return {
-    arquivos,
-    bloco,
-    blocoBytes,
-    fatos: { resumo: resumir(f), json: impressao(json), cabecalhos, longo: { ...impressao(blocoBytes), fixos: l.fixos, valores: l.hash, pontos: l.pontos } },
-  };
+  return { resumo: resumir(f), json: impressao(json), cabecalhos, longo: { ...impressao(blocoBytes), fixos: l.fixos, valores: l.hash, pontos: l.pontos } };
 }
 
 /**

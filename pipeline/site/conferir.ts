@@ -5,19 +5,26 @@
  * sizes (site/store.ts), so this is where a file changed behind the pipeline's back keeping its
  * size is caught, before the workflow commits or deploys anything.
  */
+import { createHash } from "node:crypto";
 import type { SerieFile } from "../domain/publicados.ts";
 import { seriesJsonPath } from "../domain/series.ts";
 import { HISTORICO_LONGO_PATH } from "../render/csv.ts";
-import { CABECALHO_LONGO, defsDoLongo } from "../render/longo.ts";
+import { stringifyDoc } from "../render/json.ts";
+import { CABECALHO_LONGO, blocoLongo, defsDoLongo } from "../render/longo.ts";
 import { renderSerie } from "../render/serie.ts";
 import { allSeries, getSource } from "../sources/index.ts";
-import { renderSerieFiles } from "./assemble.ts";
+import { bytesPorParteDoLongo, fonteDeBytes, type FonteDoLongo } from "../validate/dados.ts";
+import { fatosDaSerie } from "./assemble.ts";
 import { FATOS_PATH, impressao, type Fatos } from "./fatos.ts";
 
 const build = "rode npm run build";
 
-/** Problems of the facts file in a whole tree (path -> bytes); none when the tree has no facts. */
-export function conferirFatos(files: ReadonlyMap<string, Buffer>): string[] {
+/**
+ * Problems of the facts file in a whole tree (path -> bytes); none when the tree has no facts.
+ * `longo`: where to read the long file from (a file on disk, npm run validate); without it,
+ * `files` gives it.
+ */
+export function conferirFatos(files: ReadonlyMap<string, Buffer>, longo?: FonteDoLongo): string[] {
   const raw = files.get(FATOS_PATH);
   if (!raw) return [];
   let fatos: Fatos;
@@ -58,25 +65,40 @@ export function conferirFatos(files: ReadonlyMap<string, Buffer>): string[] {
     let dados: string;
     try {
       const f = renderSerie({ def, source: getSource(def.fonte), historico: doc.historico, praca: doc.praca ?? null, pracas: doc.pracas ?? null, proveniencia: doc.proveniencia, atualizado: doc.atualizado });
-      dados = JSON.stringify(renderSerieFiles(def, f).fatos);
+      dados = JSON.stringify(fatosDaSerie(def, f, stringifyDoc(f), Buffer.from(blocoLongo(def, f), "utf8")));
     } catch {
       continue; // not renderable: its own check (schemas) says why
     }
     if (dados !== JSON.stringify(fa)) out.push(`${FATOS_PATH}: os fatos da série ${def.id} não são os que ${path} dá; ${build}`);
   }
-  const longo = files.get(HISTORICO_LONGO_PATH);
-  if (longo) {
+  // hashed block by block, read in parts: the long file (75 MB at 30 years) is never whole in memory
+  const fonte = longo ?? (files.has(HISTORICO_LONGO_PATH) ? fonteDeBytes(files.get(HISTORICO_LONGO_PATH)!) : undefined);
+  if (fonte) {
+    const parte = Buffer.allocUnsafe(Math.min(bytesPorParteDoLongo(), Math.max(1, fonte.bytes)));
     let at = Buffer.byteLength(CABECALHO_LONGO);
     for (const d of defsDoLongo()) {
       const fa = fatos.series[d.id];
       if (!fa) continue;
-      if (impressao(longo.subarray(at, at + fa.longo.bytes)).sha256 !== fa.longo.sha256) {
+      if (sha256DoTrecho(fonte, parte, at, fa.longo.bytes) !== fa.longo.sha256) {
         out.push(`${FATOS_PATH}: o bloco da série ${d.id} em ${HISTORICO_LONGO_PATH} não é o registrado; ${build}`);
         break;
       }
       at += fa.longo.bytes;
     }
-    if (out.length === 0 && at !== longo.length) out.push(`${FATOS_PATH}: ${HISTORICO_LONGO_PATH} tem ${longo.length} bytes, os fatos registram ${at}; ${build}`);
+    if (out.length === 0 && at !== fonte.bytes) out.push(`${FATOS_PATH}: ${HISTORICO_LONGO_PATH} tem ${fonte.bytes} bytes, os fatos registram ${at}; ${build}`);
   }
   return out;
+}
+
+/** sha256 of bytes [at, at + n) of the long file (fewer past its end, as subarray would give), read through `parte`. */
+function sha256DoTrecho(fonte: FonteDoLongo, parte: Buffer, at: number, n: number): string {
+  const h = createHash("sha256");
+  const fim = Math.min(at + n, fonte.bytes);
+  for (let p = at; p < fim; ) {
+    const lidos = fonte.ler(parte.subarray(0, Math.min(parte.length, fim - p)), p);
+    if (lidos <= 0) break;
+    h.update(parte.subarray(0, lidos));
+    p += lidos;
+  }
+  return h.digest("hex");
 }

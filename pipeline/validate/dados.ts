@@ -333,8 +333,23 @@ export function fonteDeBytes(b: Buffer): FonteDoLongo {
   return { bytes: b.length, ler: (destino, posicao) => (posicao >= b.length ? 0 : b.copy(destino, 0, posicao, Math.min(b.length, posicao + destino.length))) };
 }
 
+/** The long file of a tree on disk as a FonteDoLongo, open while `f` runs. */
+export function comArquivoDoLongo<T>(arquivo: string, f: (fonte: FonteDoLongo) => T): T {
+  const fd = openSync(arquivo, "r");
+  try {
+    return f({ bytes: fstatSync(fd).size, ler: (destino, posicao) => readSync(fd, destino, 0, destino.length, posicao) });
+  } finally {
+    closeSync(fd);
+  }
+}
+
 const BYTES_POR_PARTE = 4 << 20;
 let bytesPorParte = BYTES_POR_PARTE;
+
+/** How many bytes of the long file are read at a time (lerLongoEmPartes, site/conferir.ts). */
+export function bytesPorParteDoLongo(): number {
+  return bytesPorParte;
+}
 
 /** How many bytes of the long file lerLongoEmPartes reads at a time (tests make it small); null: the default (4 MiB). */
 export function setBytesPorParteDoLongo(bytes: number | null): void {
@@ -575,12 +590,7 @@ export class ChecagemDados {
 
   /** The long file of a tree on disk (npm run validate), read in parts: the same checks as historicoLongo, its text never whole in memory. */
   historicoLongoEmDisco(arquivo: string): Problema[] {
-    const fd = openSync(arquivo, "r");
-    try {
-      return this.historicoLongoEmPartes({ bytes: fstatSync(fd).size, ler: (destino, posicao) => readSync(fd, destino, 0, destino.length, posicao) });
-    } finally {
-      closeSync(fd);
-    }
+    return comArquivoDoLongo(arquivo, (fonte) => this.historicoLongoEmPartes(fonte));
   }
 
   /** The long file read in parts (lerLongoEmPartes): the same checks as historicoLongo. */

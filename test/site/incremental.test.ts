@@ -6,10 +6,11 @@
  */
 import { cp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { HistoricoEntry, SerieFile } from "../../pipeline/domain/publicados.ts";
 import { runValidate } from "../../pipeline/cli/validate.ts";
 import { runBuild } from "../../pipeline/run/build.ts";
+import { setBytesPorParteDoLongo } from "../../pipeline/validate/dados.ts";
 import { abrirStore } from "../../pipeline/site/store.ts";
 import { FATOS_PATH } from "../../pipeline/site/fatos.ts";
 import { fonteDoCodigo, setFonteNosFatos } from "../../pipeline/site/assemble.ts";
@@ -232,6 +233,62 @@ describe("an update renders only what changed, and leaves the tree a full rebuil
         console.error = error;
       }
       expect(linhas.join("\n")).toContain(`${FATOS_PATH}: api/v1/cotacao/soja.json mudou desde a publicação que registrou os fatos`);
+    });
+  });
+
+  describe("npm run validate checks the long file against the facts in parts (site/conferir.ts)", () => {
+    afterEach(() => setBytesPorParteDoLongo(null));
+
+    /** runValidate's printed lines about the facts file, and its exit code */
+    function validarFatos(dir: string): { codigo: number; fatos: string[] } {
+      const linhas: string[] = [];
+      const { log, error } = console;
+      console.log = (...a: unknown[]) => void linhas.push(a.join(" "));
+      console.error = () => {};
+      try {
+        const codigo = runValidate(dir);
+        return { codigo, fatos: linhas.filter((l) => l.includes(`${FATOS_PATH}:`)).map((l) => l.trim()) };
+      } finally {
+        console.log = log;
+        console.error = error;
+      }
+    }
+
+    for (const parte of [5, 97, null]) {
+      it(`an untouched tree agrees with its facts, read ${parte ?? "4 MiB"} bytes at a time`, async () => {
+        await naCopia(async (dir) => {
+          setBytesPorParteDoLongo(parte);
+          expect(validarFatos(dir)).toEqual({ codigo: 0, fatos: [] });
+        });
+      });
+
+      it(`a price changed in one series' block of the long file, keeping its size, is found (${parte ?? "4 MiB"} bytes at a time)`, async () => {
+        await naCopia(async (dir) => {
+          setBytesPorParteDoLongo(parte);
+          const p = join(dir, "api/v1/historico.csv");
+          const texto = await readFile(p, "utf8");
+          const linha = /^soja,.*,(\d+\.\d+)$/m.exec(texto)!;
+          const trocada = linha[0].slice(0, -1) + (linha[0].endsWith("9") ? "8" : "9");
+          await writeFile(p, texto.replace(linha[0], trocada));
+          expect((await stat(p)).size).toBe(Buffer.byteLength(texto));
+          const r = validarFatos(dir);
+          expect(r.codigo).toBe(1);
+          expect(r.fatos).toContain(`${FATOS_PATH}: o bloco da série soja em api/v1/historico.csv não é o registrado; rode npm run build`);
+        });
+      });
+    }
+
+    it("a long file with a line the facts do not record is found, by its size", async () => {
+      await naCopia(async (dir) => {
+        setBytesPorParteDoLongo(11);
+        const p = join(dir, "api/v1/historico.csv");
+        const texto = await readFile(p, "utf8");
+        const ultima = texto.slice(texto.lastIndexOf("\n", texto.length - 2) + 1);
+        await writeFile(p, texto + ultima);
+        const r = validarFatos(dir);
+        expect(r.codigo).toBe(1);
+        expect(r.fatos).toContain(`${FATOS_PATH}: api/v1/historico.csv tem ${Buffer.byteLength(texto + ultima)} bytes, os fatos registram ${Buffer.byteLength(texto)}; rode npm run build`);
+      });
     });
   });
 });

@@ -718,8 +718,9 @@ function montarServico(opts: ServeOptions): { app: Hono<Env>; rapido: CaminhoRap
    * The fast path, before Hono: a GET of a query route whose answer is kept ready (and its file
    * unchanged), from a known key or no key, counted and allowed, is written straight to Node's
    * response, without the Web Request/Response objects of the adapter (they cost more than the
-   * answer itself). Its headers and body are `pronta`'s, as the Hono route's are (the plain answer,
-   * the common case, from a header list and a head made once per answer kept ready). Anything
+   * answer itself). Its headers and body are `pronta`'s, as the Hono route's are (the plain or
+   * compressed answer, the common case, from a header list made once per answer and encoding, and
+   * the head or its compressed stream made once per answer kept ready). Anything
    * else is handed to Hono whole: HEAD, other paths, an unknown key (401), a query that does not
    * parse, an answer not ready yet, a header it reads sent twice. A count that refuses (429, or
    * 503 with the store down and fail-closed) counted nothing, so Hono asks again and answers with
@@ -777,7 +778,7 @@ function montarServico(opts: ServeOptions): { app: Hono<Env>; rapido: CaminhoRap
     "",
   ];
 
-  /** the answer, once counted: the plain one from a list and bytes made once per answer kept ready, else `pronta`'s */
+  /** the answer, once counted: plain or compressed from a list and bytes made once per answer kept ready, else (304, a warning) `pronta`'s */
   const enviarRapido = (req: IncomingMessage, res: ServerResponse, seguinte: Parameters<CaminhoRapido>[2], p: Prepared, inm: string | undefined, accept: string | undefined, q: QuotaConsumed): void => {
     if (q.indisponivel || !q.allowed) {
       void seguinte(req, res);

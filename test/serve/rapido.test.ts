@@ -5,6 +5,7 @@
  * Date, body), with the quota in memory, in a live Redis, and with Redis down (open and closed).
  */
 import { createHash } from "node:crypto";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../../pipeline/serve/app.ts";
 import { Quota, type QuotaStore } from "../../pipeline/serve/quota.ts";
@@ -66,6 +67,15 @@ function tabela(etag: string): Pedido[] {
   duas({ path: "/api/v1/cotacao?produto=boi_gordo&uf=mt", headers: chave });
   duas({ path: "/api/v1/cotacao", headers: chave });
   duas({ path: "/api/v1/cotacao?uf=MS", headers: { ...chave, "Accept-Encoding": "gzip" } });
+  // what browsers send, and the q-values: br over gzip, q=0 refuses, * stands for the others
+  for (const ae of ["gzip, deflate, br", "br", "gzip;q=0", "gzip;q=0, br", "*", "br;q=0, *;q=0.5", "identity", "identity, *;q=0", "deflate"]) {
+    duas({ path: "/api/v1/cotacao?uf=MS", headers: { ...chave, "Accept-Encoding": ae } });
+  }
+  duas({ path: "/api/v1/cotacao?uf=MS", headers: { ...ip(4), "Accept-Encoding": "gzip, deflate, br" } });
+  duas({ path: "/api/v1/cotacao?uf=MS", headers: { ...chave, "Accept-Encoding": "gzip, deflate, br", "If-None-Match": etag } });
+  duas({ path: "/api/v1/cotacao?uf=PI", headers: { ...chave, "Accept-Encoding": "gzip, deflate, br" } });
+  duas({ path: "/api/v1/historico?produto=boi_gordo&uf=MS&de=2026-01-01", headers: { ...chave, "Accept-Encoding": "gzip, deflate, br" } });
+  duas({ path: "/api/v1/cotacao", headers: { ...chave, "Accept-Encoding": "gzip" } });
   duas({ path: "/api/v1/cotacao?produto=boi_gordo&uf=mt", headers: { ...chave, "Accept-Encoding": "br;q=1, gzip;q=0.5" } });
   duas({ path: "/api/v1/cotacao?uf=MS", headers: { ...chave, "If-None-Match": etag } });
   duas({ path: "/api/v1/cotacao?uf=MS", headers: { ...chave, "If-None-Match": 'W/"outro"' } });
@@ -105,6 +115,16 @@ function tabela(etag: string): Pedido[] {
 
 type Resposta = Awaited<ReturnType<typeof rawRequest>>;
 
+/**
+ * A compressed answer decodes to exactly the plain answer: the same bytes, the counter in its tail
+ * the one the headers report. (The plain answer is the same on both paths: the table checks that.)
+ */
+function decodificada(r: Resposta): string {
+  const enc = r.headers["content-encoding"];
+  const corpo = enc === "br" ? brotliDecompressSync(r.bytes) : enc === "gzip" ? gunzipSync(r.bytes) : r.bytes;
+  return corpo.toString("utf8");
+}
+
 function semData(r: Resposta) {
   const { date: _d, ...headers } = r.headers;
   return { status: r.status, headers, body: r.bytes.toString("base64") };
@@ -119,7 +139,13 @@ async function comparar(lento: RunningServer, rapido: RunningServer): Promise<Re
   for (const p of tabela(etag)) {
     const a = await rawRequest(lento.port, bruto(p));
     const b = await rawRequest(rapido.port, bruto(p));
-    expect(semData(b), `${p.metodo ?? "GET"} ${p.path} ${JSON.stringify(p.headers)}`).toEqual(semData(a));
+    const nome = `${p.metodo ?? "GET"} ${p.path} ${JSON.stringify(p.headers)}`;
+    expect(semData(b), nome).toEqual(semData(a));
+    if (a.headers["content-encoding"] && p.metodo !== "HEAD") {
+      const texto = decodificada(a);
+      expect(texto.endsWith(`"rate_limit":{"diario":${a.headers["x-ratelimit-limit"]},"restante":${a.headers["x-ratelimit-remaining"]}}}`), nome).toBe(true);
+      expect(Buffer.byteLength(texto), nome).toBeGreaterThan(1024);
+    }
     out.push(a);
   }
   expect(lento.respostasRapidas()).toBe(0);

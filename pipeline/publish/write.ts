@@ -181,6 +181,12 @@ import { holdsDataLock, withDataLock } from "./lock.ts";
 
 /** Bytes of files compared and hashed ahead of their staging, at most: past it the run waits for them. */
 const ADIANTE = 4 << 20;
+/**
+ * Files compared ahead, at most: each comparison may hold its published file open, and hundreds of
+ * small files (the aggregates, the recent windows) within ADIANTE's bytes gave EMFILE under a low
+ * `ulimit -n`. libuv's pool reads four at a time anyway.
+ */
+const ARQUIVOS_ADIANTE = 16;
 
 /**
  * sha256 (hex) of bytes, in libuv's thread pool (WebCrypto's digest), so the hashing of a 30-year
@@ -349,7 +355,7 @@ export async function publishFiles(root: string, files: Iterable<ItemDoConjunto>
       sha256.catch(() => {});
       adiante.push({ path: f.path, bytes, igual, sha256 });
       emVoo += bytes.length;
-      while (emVoo > ADIANTE) await recolher();
+      while (emVoo > ADIANTE || adiante.length >= ARQUIVOS_ADIANTE) await recolher();
     }
     while (adiante.length > 0) await recolher();
     await gravado();

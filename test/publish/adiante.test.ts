@@ -3,6 +3,7 @@
  * comparison with the published file and the sha256 run in libuv's pool while the set goes on),
  * yet stages each file only after its step and records the sha256 of exactly the bytes staged.
  */
+import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, readdir, rm } from "node:fs/promises";
@@ -12,6 +13,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PipelineError } from "../../pipeline/domain/errors.ts";
 import { JOURNAL_NAME, QuedaSimulada, setFalhasDePublicacao, STAGING_DIR, type Passo } from "../../pipeline/publish/journal.ts";
 import { publishFiles } from "../../pipeline/publish/write.ts";
+import { REPO_ROOT } from "../../pipeline/config.ts";
 
 let dir: string;
 beforeEach(async () => {
@@ -89,4 +91,22 @@ describe("files compared and hashed ahead", () => {
     expect(await arvore(dir)).toEqual(antes);
     expect(existsSync(join(dir, STAGING_DIR))).toBe(false);
   });
+
+  it("compares thousands of small files with the published ones under a low ulimit -n (no EMFILE: only a few are open ahead)", async () => {
+    // 2000 files of 500 bytes fit in the bytes held ahead many times over: before the cap on
+    // files ahead, each comparison opened its published file at once and the run failed with EMFILE
+    const saida = await new Promise<{ codigo: number | null; out: string; err: string }>((resolve, reject) => {
+      const filho = spawn("bash", ["-c", 'ulimit -n 128 && exec "$0" --import tsx test/publish/muitos-arquivos-filho.ts "$1"', process.execPath, dir], { cwd: REPO_ROOT, stdio: "pipe" });
+      let out = "";
+      let err = "";
+      filho.stdout.on("data", (d) => (out += d));
+      filho.stderr.on("data", (d) => (err += d));
+      filho.on("error", reject);
+      filho.on("exit", (codigo) => resolve({ codigo, out, err }));
+    });
+    expect(saida.err).toBe("");
+    expect(saida.codigo).toBe(0);
+    expect(JSON.parse(saida.out)).toEqual({ written: 1000, unchanged: 1000, erros: [] });
+    expect(await readFile(join(dir, "d/f1999.txt"), "utf8")).toBe(`${"praça 1999\n".repeat(50)}71.06\n`);
+  }, 60_000);
 });

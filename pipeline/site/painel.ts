@@ -13,7 +13,7 @@ import { PipelineError } from "../domain/errors.ts";
 import { formatDateBR } from "../domain/dates.ts";
 import { formatBRL, formatDecimalBR, formatPreco } from "../domain/money.ts";
 import { hrefDoIndice, resumoAviso } from "../domain/painel.ts";
-import { agregados, PRODUTO_INFO, UNIDADE_INFO, type Produto, type Unidade } from "../domain/products.ts";
+import { agregados, agregadosUf, PRODUTO_INFO, UNIDADE_INFO, type Produto, type Unidade } from "../domain/products.ts";
 import type { AggregateFile, IndexFile, IndexSeries, StatusFile } from "../domain/publicados.ts";
 import { PROJECT_URL, SITE_URL } from "../domain/site.ts";
 
@@ -168,10 +168,43 @@ export function jsonLd(d: DadosPainel): string | null {
   return JSON.stringify(dataset, null, 2).replace(/</g, "\\u003c");
 }
 
+/** A series as the page's first paint reads it: index.json's entry without what only the catalogue table shows. */
+export type SerieInicial = Omit<IndexSeries, "license" | "csv_excel" | "pracas_csv" | "nacional">;
+
+/**
+ * What the dashboard's script draws on its first paint, written into the page so that it does
+ * not download index.json (every series of the catalogue, 130 KB with 128 series) before the
+ * visitor asks for the catalogue table, another series or the stale banner's details: the
+ * sources and their terms, product and state names, and the series of the cards, of the
+ * per-state table and of the chart opened first, as index.json gives them.
+ */
+export interface DadosIniciais {
+  license: IndexFile["license"];
+  fontes: IndexFile["fontes"];
+  produtos: Array<Pick<IndexFile["produtos"][number], "produto" | "nome">>;
+  ufs: Array<Pick<IndexFile["ufs"][number], "uf" | "nome">>;
+  /** how many series index.json lists */
+  total: number;
+  series: SerieInicial[];
+}
+
+export function dadosIniciais(index: IndexFile): DadosIniciais {
+  const ids = new Set<string>([...agregados().map((a) => a.produto), ...index.ufs.flatMap((u) => agregadosUf().map((a) => `${a.produto}/${u.uf}`))]);
+  if (index.series[0]) ids.add(index.series[0].id);
+  return {
+    license: index.license,
+    fontes: index.fontes,
+    produtos: index.produtos.map((p) => ({ produto: p.produto, nome: p.nome })),
+    ufs: index.ufs.map((u) => ({ uf: u.uf, nome: u.nome })),
+    total: index.series.length,
+    series: index.series.filter((s) => ids.has(s.id)).map(({ license: _l, csv_excel: _c, pracas_csv: _p, nacional: _n, ...resto }) => resto),
+  };
+}
+
 /** The dashboard's page: its template with the published prices, link previews and JSON-LD. */
 export function paginaPainel(template: string, d: DadosPainel): string {
   const marca = (nome: string) => new RegExp(`^([ \\t]*)(.*)<!--${nome}-->`, "m");
-  for (const nome of ["meta", "json-ld", "avisos", "precos", "atualizado"]) {
+  for (const nome of ["meta", "json-ld", "dados", "avisos", "precos", "atualizado"]) {
     if (!marca(nome).test(template)) throw new PipelineError({ stage: "render", reason: `pipeline/site/painel.html: falta o marcador <!--${nome}--> do modelo da página` });
   }
   const resumo = resumoPrecos(d);
@@ -203,6 +236,10 @@ export function paginaPainel(template: string, d: DadosPainel): string {
     .replace(/<title>[^<]*<\/title>/, `<title>${esc(titulo)}</title>`)
     .replace(marca("meta"), (_m, r: string, antes: string) => `${r}${antes}${meta(r)}`)
     .replace(marca("json-ld"), (_m, r: string, antes: string) => (ld ? `${r}${antes}<script type="application/ld+json">\n${ld}\n${r}</script>` : `${r}${antes}`.trimEnd()))
+    // data for the script, so "<" is escaped as in the JSON-LD
+    .replace(marca("dados"), (_m, r: string, antes: string) =>
+      d.index ? `${r}${antes}<script type="application/json" id="dados-painel">${JSON.stringify(dadosIniciais(d.index)).replace(/</g, "\\u003c")}</script>` : `${r}${antes}`.trimEnd(),
+    )
     .replace(marca("avisos"), (_m, r: string, antes: string) => `${r}${antes}${avisosHtml(d, r)}`)
     .replace(marca("precos"), (_m, r: string, antes: string) => `${r}${antes}\n${cardsHtml(d, `${r}  `)}\n${r}`)
     .replace(marca("atualizado"), (_m, r: string, antes: string) => `${r}${antes}${d.agg ? esc(`${formatDateBR(d.agg.atualizado.slice(0, 10))} ${d.agg.atualizado.slice(11, 16)}`) : "…"}`);

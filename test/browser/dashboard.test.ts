@@ -40,6 +40,12 @@ async function open(path: string, opts: { semCache?: boolean } = {}): Promise<Pa
   return page;
 }
 
+/** The catalogue table is drawn when asked for (it reads index.json). */
+async function mostrarCatalogo(page: Page): Promise<void> {
+  await page.locator("#catalogo-mostrar").click();
+  await page.waitForSelector("#catalogo-corpo tr[data-serie]");
+}
+
 async function axe(page: Page): Promise<unknown[]> {
   await page.addScriptTag({ path: join(REPO_ROOT, "node_modules", "axe-core", "axe.min.js") });
   return page.evaluate(async () => {
@@ -128,7 +134,10 @@ describe("dashboard", () => {
   it("lists every series of index.json, filtered by product and by place", async () => {
     const page = await open("");
     const index = await file<IndexFile>("api/v1/index.json");
-    await page.waitForSelector("#catalogo-corpo tr[data-serie]");
+    expect(await page.locator("#catalogo-mostrar").innerText()).toBe(`Mostrar as ${index.series.length} séries`);
+    expect(await page.locator("#catalogo-filtros").isVisible()).toBe(false);
+    await mostrarCatalogo(page);
+    expect(await page.locator("#catalogo-filtros").isVisible()).toBe(true);
     const ids = await page.locator("#catalogo-corpo tr").evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-serie")));
     expect(ids).toEqual(index.series.map((s) => s.id));
     const milho = index.series.find((s) => s.id === "milho")!;
@@ -174,10 +183,13 @@ describe("dashboard", () => {
     const page = await open("");
     await page.waitForSelector("body[data-pronto=ok]", { state: "attached" });
     expect(await axe(page)).toEqual([]);
+    // and with the catalogue table drawn
+    await mostrarCatalogo(page);
+    expect(await axe(page)).toEqual([]);
     await page.close();
   });
 
-  it("first load reads cotacao.json, index.json and status.json plus only the charted series' recent file", async () => {
+  it("first load reads cotacao.json and status.json plus only the charted series' recent file; index.json when asked for", async () => {
     const page = await browser.context.newPage();
     const pedidos: string[] = [];
     page.on("request", (r) => {
@@ -188,12 +200,20 @@ describe("dashboard", () => {
     await page.route("**/*", (r) => r.continue());
     await page.goto(srv.url);
     await page.waitForSelector("body[data-pronto=ok]", { state: "attached", timeout: 20_000 });
-    expect(pedidos.sort()).toEqual(["/api/v1/cotacao.json", "/api/v1/index.json", "/api/v1/recente/boi_gordo.json", "/api/v1/status.json"]);
+    expect(pedidos.sort()).toEqual(["/api/v1/cotacao.json", "/api/v1/recente/boi_gordo.json", "/api/v1/status.json"]);
+    // what the first paint shows of index.json is in the page: the per-state table, the sources' terms
+    expect(await page.locator('tr[data-uf="MS"] td[data-produto="vaca_gorda"] .valor').innerText()).toMatch(/^R\$ /);
+    expect(await page.locator("#fontes-lista li").count()).toBeGreaterThan(0);
     // a state's praças only when asked for, from its recent file (the same headline, a year of history)
     await page.locator('details[data-uf="MT"] summary').click();
     await page.waitForFunction(() => document.querySelector('details[data-uf="MT"] li') !== null);
     expect(pedidos).toContain("/api/v1/recente/boi_gordo/MT.json");
     expect(pedidos.filter((p) => p.startsWith("/api/v1/cotacao/"))).toEqual([]);
+    expect(pedidos).not.toContain("/api/v1/index.json");
+    // the catalogue table, another series for the chart: index.json, once
+    await mostrarCatalogo(page);
+    await page.focus("#serie");
+    expect(pedidos.filter((p) => p === "/api/v1/index.json")).toEqual(["/api/v1/index.json"]);
     await page.close();
   });
 
@@ -262,6 +282,16 @@ async function comHistoricoLongo(page: Page, anos: number): Promise<{ n: number;
   await page.route("**/api/v1/recente/boi_gordo.json", (r) => r.fulfill(json({ ...boi, historico: recente })));
   const series = index.series.map((s) => (s.id === "boi_gordo" ? { ...s, primeira_data: historico[0]!.data, pontos: historico.length } : s));
   await page.route("**/api/v1/index.json", (r) => r.fulfill(json({ ...index, series })));
+  // the page carries its first paint's entries of index.json: the same change there
+  await page.route((u) => u.pathname === "/", async (r) => {
+    const res = await r.fetch();
+    const html = (await res.text()).replace(/(<script type="application\/json" id="dados-painel">)(.*?)(<\/script>)/, (_m, a: string, dados: string, c: string) => {
+      const d = JSON.parse(dados) as { series: IndexFile["series"] };
+      d.series = d.series.map((s) => (s.id === "boi_gordo" ? { ...s, primeira_data: historico[0]!.data, pontos: historico.length } : s));
+      return `${a}${JSON.stringify(d).replace(/</g, "\\u003c")}${c}`;
+    });
+    await r.fulfill({ response: res, body: html });
+  });
   return { n: historico.length, recentes: recente.length };
 }
 
@@ -294,6 +324,7 @@ describe("freshness, chart, anchors and the page without JavaScript", () => {
     const cor = (p: string) => page.locator(`.card[data-produto="${p}"]`).evaluate((e) => getComputedStyle(e).borderLeftColor);
     expect(await cor("vaca_gorda")).not.toBe(await cor("soja"));
     // every row of the catalogue and every state cell carries its age too
+    await mostrarCatalogo(page);
     expect(await page.locator('#catalogo-corpo tr[data-serie="soja"] [data-campo="ultimo-dia"]').innerText()).toMatch(/^\d{2}\/\d{2}\/\d{4} · (hoje|há \d+ dias?) · /);
     expect(await page.locator('tr[data-uf="MS"] td[data-produto="boi_gordo"] [data-campo="idade"]').innerText()).toMatch(/^há \d+ dias$/);
     await page.close();
@@ -327,6 +358,8 @@ describe("freshness, chart, anchors and the page without JavaScript", () => {
     const um = index.series.find((s) => s.pontos === 1)!;
     expect(um, "uma série de um só dia no site de teste").toBeDefined();
     const page = await openEm("", "2026-09-26", { width: 1280, height: 900 });
+    // a series beyond the page's own ones: the list is completed from index.json when the select is used
+    await page.focus("#serie");
     await page.selectOption("#serie", um.id);
     await page.waitForFunction((id) => document.querySelector("#grafico")!.getAttribute("data-serie") === id, um.id);
     const grafico = page.locator("#grafico");
@@ -403,6 +436,7 @@ describe("freshness, chart, anchors and the page without JavaScript", () => {
   it("gives every series an anchor and opens the page at it", async () => {
     const index = await file<IndexFile>("api/v1/index.json");
     let page = await open("");
+    await mostrarCatalogo(page);
     const ids = await page.locator("#catalogo-corpo tr").evaluateAll((trs) => trs.map((tr) => [tr.getAttribute("data-serie"), tr.id]));
     for (const [serie, id] of ids) expect(id).toBe(serie!.includes("/") ? `serie-${serie!.split("/")[0]}-${serie!.split("/")[1]}` : `serie-${serie}`);
     expect(ids.length).toBe(index.series.length);
@@ -431,6 +465,7 @@ describe("freshness, chart, anchors and the page without JavaScript", () => {
   it("names sources and places, and says the national vaca gorda is Scot's São Paulo praça", async () => {
     const index = await file<IndexFile>("api/v1/index.json");
     const page = await open("");
+    await mostrarCatalogo(page);
     const vaca = await page.locator('#catalogo-corpo tr[data-serie="vaca_gorda"]').innerText();
     expect(vaca).toContain("Referência: São Paulo (praça de referência da Scot Consultoria)");
     expect(vaca).not.toContain("nacional");

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../pipeline/config.ts";
 import { PipelineError } from "../../pipeline/domain/errors.ts";
 import { renderSite } from "../../pipeline/site/assemble.ts";
-import { dadosPublicados, PAINEL_TEMPLATE as TEMPLATE, paginaDoSite, paginaPainel, type DadosPainel } from "../../pipeline/site/painel.ts";
+import { dadosIniciais, dadosPublicados, PAINEL_TEMPLATE as TEMPLATE, paginaDoSite, paginaPainel, type DadosIniciais, type DadosPainel } from "../../pipeline/site/painel.ts";
 import { loadConfig } from "../../pipeline/config.ts";
 import type { SerieFile } from "../../pipeline/domain/publicados.ts";
 
@@ -41,7 +41,29 @@ describe("the dashboard's index.html, written at build", () => {
     expect(html).toContain(`<time datetime="${agg.datas.boi_gordo_cepea_sp}">${dia}/${m}/${y}</time>`);
     expect(html).toMatch(/<meta name="twitter:description" content="[^"]+">/);
     // no marker left behind
-    expect(html).not.toMatch(/<!--(meta|json-ld|avisos|precos|atualizado)-->/);
+    expect(html).not.toMatch(/<!--(meta|json-ld|dados|avisos|precos|atualizado)-->/);
+  });
+
+  it("carries the first paint's part of index.json, not the whole catalogue", async () => {
+    const t = await readFile(TEMPLATE, "utf8");
+    const d = await dados();
+    const html = paginaPainel(t, d);
+    const dadosPagina = JSON.parse(/<script type="application\/json" id="dados-painel">(.*?)<\/script>/.exec(html)![1]!) as DadosIniciais;
+    expect(dadosPagina).toEqual(dadosIniciais(d.index!));
+    expect(dadosPagina.total).toBe(d.index!.series.length);
+    const ids = dadosPagina.series.map((s) => s.id);
+    // the cards' and the per-state table's series, in index.json's order
+    for (const id of ["boi_gordo", "vaca_gorda", "soja", "milho", "bezerro", "boi_gordo/MS", "vaca_gorda/RS"]) expect(ids).toContain(id);
+    expect(ids).toEqual(d.index!.series.map((s) => s.id).filter((id) => ids.includes(id)));
+    expect(ids.length).toBeLessThan(d.index!.series.length);
+    expect(ids).not.toContain("novilha_gorda/MS");
+    expect(dadosPagina.series.find((s) => s.id === "boi_gordo/MS")).toEqual(expect.objectContaining({ path: "cotacao/boi_gordo/MS.json", recente: "recente/boi_gordo/MS.json" }));
+    // data inside a <script>: no "<" that could close it
+    const mau = structuredClone(d);
+    mau.index!.fontes[0]!.termos = "</script><script>alert(1)</script>";
+    const pagina = paginaPainel(t, mau);
+    expect(pagina).not.toContain("<script>alert");
+    expect(JSON.parse(/<script type="application\/json" id="dados-painel">(.*?)<\/script>/.exec(pagina)![1]!).fontes[0].termos).toBe("</script><script>alert(1)</script>");
   });
 
   it("escapes what comes from the data, in attributes, text and the JSON-LD", async () => {

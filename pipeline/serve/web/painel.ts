@@ -1,15 +1,20 @@
 /**
  * The dashboard (public/index.html), bundled to public/assets/painel.js. It reads only the static
  * files with URLs relative to the page, so it works from a GitHub Pages sub-path with no server.
- * First load: cotacao.json, index.json (every series' latest value, change, date and praça) and
- * status.json, plus the last year of the series the chart draws (index.json's `recente`, a few
- * KB where the whole history is hundreds); the whole series file only when the chart is asked
- * for 5 years or all of it. A state's praças are fetched (from its recent file) when opened.
+ * First load: cotacao.json and status.json, with the entries of index.json that the first paint
+ * shows (the cards', the per-state table's and the first chart's series, the sources and their
+ * terms) written into the page at build (pipeline/site/painel.ts), plus the last year of the
+ * series the chart draws (index.json's `recente`, a few KB where the whole history is hundreds).
+ * index.json itself (every series of the catalogue) is read when the visitor asks for it: the
+ * catalogue table, another series in the chart, a #serie-... link, the stale banner's details.
+ * The whole series file only when the chart is asked for 5 years or all of it; a state's praças
+ * (from its recent file) when opened.
  */
 import uPlot from "uplot";
 import { formatBRL, formatDecimalBR } from "../../domain/money.ts";
 import { agregados, agregadosUf, PRODUTO_INFO, UNIDADE_INFO, type Produto } from "../../domain/products.ts";
-import type { AggregateFile, AggregateKey, IndexFile, IndexSeries, SerieFile, StatusFile } from "../../domain/publicados.ts";
+import type { AggregateFile, AggregateKey, IndexFile, SerieFile, StatusFile } from "../../domain/publicados.ts";
+import type { DadosIniciais, SerieInicial } from "../../site/painel.ts";
 import {
   ancoraSerie,
   clear,
@@ -33,9 +38,58 @@ import {
 const API = "api/v1/";
 const INDEX_URL = new URL(`${API}index.json`, document.baseURI);
 
+/** A series as the page knows it: index.json's entry, or the part of it written into the page. */
+type IndexSeries = SerieInicial;
+
+/** The catalogue as far as the page has it: the page's own part of index.json, then all of it. */
+interface Indice {
+  license: string;
+  fontes: IndexFile["fontes"];
+  produtos: DadosIniciais["produtos"];
+  ufs: DadosIniciais["ufs"];
+  series: IndexSeries[];
+}
+
 /** index.json's paths resolve from its own URL; older files wrote them from the site root. */
 function url(path: string): string {
   return (path.startsWith("api/") ? new URL(path, document.baseURI) : new URL(path, INDEX_URL)).href;
+}
+
+/** The catalogue the page has: its own part of index.json (see main), then all of it. */
+let indice: Indice = { license: "", fontes: [], produtos: [], ufs: [], series: [] };
+/** index.json has been read: `indice` lists every series */
+let inteiro = false;
+let pedidoDoIndice: Promise<Indice> | null = null;
+/** What is drawn again with every series once index.json is read (the chart's list, the catalogue, the banner). */
+const aoLerIndice: Array<(index: Indice) => void> = [];
+
+/** index.json, read once, when the visitor asks for what only it has. */
+function lerIndice(): Promise<Indice> {
+  if (!pedidoDoIndice) {
+    const p = getJSON<IndexFile>(INDEX_URL.href).then((index) => {
+      indice = index;
+      inteiro = true;
+      for (const f of aoLerIndice) f(index);
+      return index;
+    });
+    // a failed request is tried again next time
+    p.catch(() => {
+      pedidoDoIndice = null;
+    });
+    pedidoDoIndice = p;
+  }
+  return pedidoDoIndice;
+}
+
+/** The page's own part of index.json (written at build); null in a page written before it. */
+function dadosDaPagina(): DadosIniciais | null {
+  const texto = document.getElementById("dados-painel")?.textContent;
+  if (!texto) return null;
+  try {
+    return JSON.parse(texto) as DadosIniciais;
+  } catch {
+    return null;
+  }
 }
 
 /** A series published without a UF in its id is the product's national reference. */
@@ -55,7 +109,7 @@ interface Idade {
 }
 let idade: Idade = { hoje: hojeBrasilia(), atrasadas: new Set(), maxIdade: new Map() };
 
-function contextoIdade(status: StatusFile, index: IndexFile): Idade {
+function contextoIdade(status: StatusFile): Idade {
   const maxIdade = new Map<string, number>();
   for (const f of status.fontes as Array<{ id: string; max_idade_dias?: unknown }>) {
     if (typeof f.max_idade_dias === "number") maxIdade.set(f.id, f.max_idade_dias);
@@ -81,7 +135,7 @@ function diaEIdade(alvo: HTMLElement, data: string | null | undefined, serie: st
 const CARDS: ReadonlyArray<{ key: AggregateKey; produto: Produto; serie: string }> = agregados().map((a) => ({ key: a.chave, produto: a.produto, serie: a.produto }));
 
 /** A product's name as index.json gives it (a series of a product this bundle does not know still has one). */
-function nomeProduto(index: IndexFile, produto: string): string {
+function nomeProduto(index: Indice, produto: string): string {
   return index.produtos.find((p) => p.produto === produto)?.nome ?? PRODUTO_INFO[produto as Produto]?.nome ?? produto;
 }
 
@@ -95,7 +149,7 @@ const ESTADO_FONTE: Record<string, string> = {
 
 const $ = (id: string) => document.getElementById(id)!;
 
-function nomeFonte(index: IndexFile, id: string): string {
+function nomeFonte(index: Indice, id: string): string {
   return index.fontes.find((f) => f.id === id)?.nome ?? id;
 }
 
@@ -104,7 +158,7 @@ function nomeFonte(index: IndexFile, id: string): string {
  * its indicator from the catalogue ("Referência: São Paulo (praça de referência da Scot
  * Consultoria)"), naming the source when the place does not.
  */
-function localSerie(index: IndexFile, s: Pick<IndexSeries, "id" | "uf" | "praca" | "regiao" | "fonte">): string {
+function localSerie(index: Indice, s: Pick<IndexSeries, "id" | "uf" | "praca" | "regiao" | "fonte">): string {
   if (!nacional(s)) return `${s.uf ?? s.id.split("/")[1]}${s.praca ? ` — ${s.praca}` : ""}`;
   const fonte = nomeFonte(index, s.fonte);
   // "CEPEA/ESALQ-USP" is already named by "Indicador do Boi Gordo CEPEA/ESALQ"
@@ -114,7 +168,7 @@ function localSerie(index: IndexFile, s: Pick<IndexSeries, "id" | "uf" | "praca"
 }
 
 /** The chart's and the banner's short name: "Soja — Paranaguá, PR (...)", "Boi gordo — MS". */
-function nomeSerie(index: IndexFile, s: Pick<IndexSeries, "id" | "produto" | "uf" | "regiao">): string {
+function nomeSerie(index: Indice, s: Pick<IndexSeries, "id" | "produto" | "uf" | "regiao">): string {
   return `${nomeProduto(index, s.produto)} — ${nacional(s) ? s.regiao : (s.uf ?? s.id.split("/")[1])}`;
 }
 
@@ -122,7 +176,8 @@ function nomeSerie(index: IndexFile, s: Pick<IndexSeries, "id" | "produto" | "uf
  * The stale banner: ONE line (a <details> summary) so that on a phone the prices come first;
  * which sources and series, and why, when opened.
  */
-function avisos(status: StatusFile, index: IndexFile): void {
+function avisos(status: StatusFile): void {
+  const index = indice;
   const box = $("avisos") as HTMLDetailsElement;
   const aberto = box.open;
   clear(box);
@@ -138,11 +193,13 @@ function avisos(status: StatusFile, index: IndexFile): void {
   const grupos = new Map<string, string[]>();
   for (const s of status.series.filter((x) => x.estado === "stale")) {
     const def = index.series.find((x) => x.id === s.id);
-    const chave = `${def ? nomeProduto(index, def.produto) : s.id}, último dado ${dataBR(s.ultima_data)}`;
+    const chave = `${nomeProduto(index, def?.produto ?? s.id.split("/")[0]!)}, último dado ${dataBR(s.ultima_data)}`;
     const local = !def ? s.id : nacional(def) ? localSerie(index, def).replace(/^Referência/, "referência") : (def.uf ?? def.id.split("/")[1]!);
     grupos.set(chave, [...(grupos.get(chave) ?? []), local]);
   }
-  for (const [chave, locais] of grupos) itens.push(el("li", { "data-series": "stale" }, `Série sem dado recente — ${chave}: ${locais.join("; ")}.`));
+  // the places of the series need index.json: read when the banner is opened
+  if (inteiro) for (const [chave, locais] of grupos) itens.push(el("li", { "data-series": "stale" }, `Série sem dado recente — ${chave}: ${locais.join("; ")}.`));
+  else if (grupos.size > 0) itens.push(el("li", { "data-series": "carregando" }, "Carregando as séries sem dado recente…"));
   if (itens.length === 0) {
     box.hidden = true;
     return;
@@ -157,7 +214,7 @@ function avisos(status: StatusFile, index: IndexFile): void {
   box.open = aberto;
 }
 
-function cards(agg: AggregateFile, index: IndexFile): void {
+function cards(agg: AggregateFile, index: Indice): void {
   const box = $("precos");
   clear(box);
   for (const c of CARDS) {
@@ -200,7 +257,7 @@ function variacao(s: IndexSeries | undefined): HTMLElement {
 }
 
 /** Each state's reference praça, from index.json (no per-state file on first load). */
-function tabelaUF(index: IndexFile): void {
+function tabelaUF(index: Indice): void {
   const corpo = $("ufs-corpo");
   // one column per product the state aggregates show (the page's static header says the same)
   const cabeca = corpo.parentElement?.querySelector("thead tr");
@@ -243,7 +300,7 @@ function tabelaUF(index: IndexFile): void {
   });
 }
 
-async function pracas(box: HTMLDetailsElement, uf: string, index: IndexFile): Promise<void> {
+async function pracas(box: HTMLDetailsElement, uf: string, index: Indice): Promise<void> {
   const alvo = box.querySelector(".pracas")!;
   const listas: HTMLElement[] = [];
   for (const produto of agregadosUf().map((a) => a.produto)) {
@@ -281,7 +338,7 @@ interface Grafico {
   xs: number[];
   periodo: string;
   observador: ResizeObserver;
-  index: IndexFile;
+  index: Indice;
   serie: IndexSeries;
   /** the chart holds the whole history (else only the recent file's last year) */
   completo: boolean;
@@ -425,10 +482,12 @@ function larguraGrafico(alvo: HTMLElement): number {
  * A series in the chart: its recent file first (the last year, which 30 d and 1 a show), opened
  * on the last year when the series is longer than that; 5 a and tudo fetch the whole file.
  */
-async function desenhar(index: IndexFile, id: string): Promise<void> {
-  const s = index.series.find((x) => x.id === id);
-  if (!s) return;
+async function desenhar(id: string): Promise<void> {
   const pedido = ++pedidoDoGrafico;
+  // a series the page's own part of the catalogue does not have is in index.json
+  const s = indice.series.find((x) => x.id === id) ?? (inteiro ? undefined : (await lerIndice()).series.find((x) => x.id === id));
+  if (!s || pedido !== pedidoDoGrafico) return;
+  const index = indice;
   const f = await lerSerie(urlRecente(s));
   if (pedido !== pedidoDoGrafico) return;
   // the recent file is the whole history when the series is no longer than its window
@@ -439,7 +498,7 @@ async function desenhar(index: IndexFile, id: string): Promise<void> {
   montarGrafico(index, s, f, { completo, extensao, periodo: periodoHabilitado(extensao, 365) ? "1a" : "tudo" });
 }
 
-function montarGrafico(index: IndexFile, s: IndexSeries, f: SerieFile, o: Pick<Grafico, "completo" | "extensao" | "periodo">): void {
+function montarGrafico(index: Indice, s: IndexSeries, f: SerieFile, o: Pick<Grafico, "completo" | "extensao" | "periodo">): void {
   const { completo, extensao, periodo } = o;
   const alvo = $("grafico");
   const xs = f.historico.map((h) => segundos(h.data));
@@ -523,7 +582,7 @@ function montarGrafico(index: IndexFile, s: IndexSeries, f: SerieFile, o: Pick<G
   );
 }
 
-function fontes(index: IndexFile): void {
+function fontes(index: Indice): void {
   const box = $("fontes-lista");
   clear(box);
   for (const f of index.fontes) {
@@ -541,12 +600,30 @@ function fontes(index: IndexFile): void {
   $("licenca").textContent = index.license;
 }
 
-function seletor(index: IndexFile): void {
+/** The chart's list of series: the page's own ones, every series once index.json is read. */
+function seletor(index: Indice): void {
   const sel = $("serie") as HTMLSelectElement;
+  const atual = sel.value;
   clear(sel);
   for (const s of index.series) sel.append(el("option", { value: s.id }, nomeSerie(index, s)));
-  sel.value = index.series[0]?.id ?? "";
-  sel.addEventListener("change", () => void desenhar(index, sel.value).catch(erro));
+  sel.value = index.series.some((s) => s.id === atual) ? atual : (index.series[0]?.id ?? "");
+}
+
+/** The catalogue table waits for the visitor: one button, with index.json's count of series. */
+function catalogoAdiado(total: number): void {
+  const corpo = $("catalogo-corpo");
+  const botao = el("button", { type: "button", id: "catalogo-mostrar" }, `Mostrar as ${total} séries`);
+  botao.addEventListener("click", () => {
+    botao.disabled = true;
+    botao.textContent = "Carregando…";
+    lerIndice().catch((err: unknown) => {
+      botao.disabled = false;
+      botao.textContent = `Mostrar as ${total} séries`;
+      erro(err);
+    });
+  });
+  clear(corpo);
+  corpo.append(el("tr", {}, el("td", { colspan: 9 }, botao)));
 }
 
 /** Filters of the catalogue table; a link to a series clears them so its row is shown. */
@@ -557,7 +634,7 @@ let mostrarTudo: () => void = () => undefined;
  * national/single-place series), so the catalogue can be browsed without reading JSON. Each row
  * has its anchor (#serie-{produto}, #serie-{produto}-{UF}) for links from the feed and elsewhere.
  */
-function catalogo(index: IndexFile): void {
+function catalogo(index: Indice): void {
   const selProduto = $("filtro-produto") as HTMLSelectElement;
   const selUf = $("filtro-uf") as HTMLSelectElement;
   const produtos = [...new Set(index.series.map((s) => s.produto))];
@@ -611,12 +688,17 @@ function catalogo(index: IndexFile): void {
   selProduto.addEventListener("change", desenharTabela);
   selUf.addEventListener("change", desenharTabela);
   desenharTabela();
+  $("catalogo-filtros").hidden = false;
 }
 
-/** The series a "#serie-..." hash names, if any. */
-function serieDoHash(index: IndexFile): IndexSeries | undefined {
+/** Opens the series a "#serie-..." hash names (index.json has them all); false when it names none. */
+async function seguirHash(): Promise<boolean> {
   const hash = decodeURIComponent(location.hash.slice(1));
-  return hash.startsWith("serie-") ? index.series.find((s) => ancoraSerie(s.id) === hash) : undefined;
+  if (!hash.startsWith("serie-")) return false;
+  const index = await lerIndice();
+  const s = index.series.find((x) => ancoraSerie(x.id) === hash);
+  if (s) await irParaSerie(s);
+  return s !== undefined;
 }
 
 /**
@@ -624,7 +706,7 @@ function serieDoHash(index: IndexFile): IndexSeries | undefined {
  * that series in the chart. The rows are written by the script, so the browser's own jump to
  * the anchor happened before they existed.
  */
-async function irParaSerie(index: IndexFile, s: IndexSeries): Promise<void> {
+async function irParaSerie(s: IndexSeries): Promise<void> {
   mostrarTudo();
   for (const tr of document.querySelectorAll("#catalogo-corpo tr[aria-current]")) tr.removeAttribute("aria-current");
   const linha = document.getElementById(ancoraSerie(s.id));
@@ -636,7 +718,7 @@ async function irParaSerie(index: IndexFile, s: IndexSeries): Promise<void> {
   const sel = $("serie") as HTMLSelectElement;
   if (sel.value !== s.id || $("grafico").dataset.serie !== s.id) {
     sel.value = s.id;
-    await desenhar(index, s.id);
+    await desenhar(s.id);
   }
 }
 
@@ -647,25 +729,33 @@ function erro(err: unknown): void {
 }
 
 async function main(): Promise<void> {
-  const [agg, index, status] = await Promise.all([
+  const inicial = dadosDaPagina();
+  const [agg, status] = await Promise.all([
     getJSON<AggregateFile>(`${API}cotacao.json`),
-    getJSON<IndexFile>(INDEX_URL.href),
     getJSON<StatusFile>(`${API}status.json`),
+    // a page written before it had its own part of the catalogue reads all of it first
+    inicial ? null : lerIndice(),
   ]);
-  idade = contextoIdade(status, index);
-  avisos(status, index);
-  cards(agg, index);
-  fontes(index);
-  seletor(index);
-  tabelaUF(index);
-  catalogo(index);
-  const alvo = serieDoHash(index);
-  if (alvo) await irParaSerie(index, alvo);
-  else if (index.series[0]) await desenhar(index, index.series[0].id);
-  window.addEventListener("hashchange", () => {
-    const s = serieDoHash(index);
-    if (s) void irParaSerie(index, s).catch(erro);
+  if (inicial && !inteiro) indice = inicial;
+  idade = contextoIdade(status);
+  avisos(status);
+  cards(agg, indice);
+  fontes(indice);
+  seletor(indice);
+  tabelaUF(indice);
+  if (inteiro) catalogo(indice);
+  else catalogoAdiado(inicial!.total);
+  aoLerIndice.push(seletor, catalogo, () => avisos(status));
+  const sel = $("serie") as HTMLSelectElement;
+  sel.addEventListener("change", () => void desenhar(sel.value).catch(erro));
+  // choosing another series: the whole list is in index.json
+  for (const evento of ["focus", "pointerdown"]) sel.addEventListener(evento, () => void lerIndice().catch(erro));
+  const banner = $("avisos") as HTMLDetailsElement;
+  banner.addEventListener("toggle", () => {
+    if (banner.open && !inteiro) void lerIndice().catch(erro);
   });
+  if (!(await seguirHash()) && indice.series[0]) await desenhar(indice.series[0].id);
+  window.addEventListener("hashchange", () => void seguirHash().catch(erro));
   document.body.dataset.pronto = "ok";
 }
 

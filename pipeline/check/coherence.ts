@@ -25,13 +25,15 @@ export const CAMBIO_DESVIO_MAX = 0.08;
  * How Scot's columns relate to each other, as the ratio of one to another, from every praça of
  * the recorded tables with room to spare: Senar (0,2 %) and Funrural (1,5 % + Senar) are
  * deducted from the gross price, so "Senar" is a hair below it and "Funrural" about 1,6 % below;
- * the 30-day price carries about a month of interest over the cash price.
+ * the 30-day price carries about a month of interest over the cash price, so it is never below
+ * it (1,011–1,014 on every recorded praça): "à vista" and "30 D" swapped in every group of the
+ * table, or in the Notícias Agrícolas republication, give 0,987 and nothing else tells them apart.
  */
 const SCOT_RELACOES: ReadonlyArray<readonly [campo: string, base: string, min: number, max: number, nome: string]> = [
   ["senar_avista", "valor", 0.985, 1, "Senar à vista / à vista"],
   ["funrural_avista", "valor", 0.95, 0.999, "Funrural à vista / à vista"],
   ["funrural_avista", "senar_avista", 0.95, 0.999, "Funrural à vista / Senar à vista"],
-  ["valor_30d", "valor", 0.98, 1.08, "30 dias / à vista"],
+  ["valor_30d", "valor", 1, 1.08, "30 dias / à vista"],
   ["senar_30d", "valor_30d", 0.985, 1, "Senar 30 dias / 30 dias"],
   ["funrural_30d", "valor_30d", 0.95, 0.999, "Funrural 30 dias / 30 dias"],
   ["funrural_30d", "senar_30d", 0.95, 0.999, "Funrural 30 dias / Senar 30 dias"],

@@ -1,0 +1,77 @@
+/**
+ * Audit: "à vista" and "30 D" swapped under their labels (every group of Scot's table, or the two
+ * boi columns of the Notícias Agrícolas republication). The cross-column checks
+ * (check/coherence.ts) allowed a 30-day price down to 0,98 of the cash price, and a swap gives
+ * 0,987: the 30-day price was published as the cash price, about 1,2 % too high (Barretos
+ * 350,00 instead of 345,50), and the cash price as the 30-day one. The 30-day price carries a
+ * month of interest: it is never below the cash price (1,011–1,014 on every recorded praça).
+ * Replays of recorded pages into temp dirs only.
+ */
+import { cp, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FIXTURES, cleanup, editPage, readJson, replay, replayDir, tempSite } from "../helpers/pipeline.ts";
+
+const NA = "noticias-agricolas/boi-gordo-scot-consultoria.html";
+
+/** Scot's Mercado Físico header with "à vista" and "30 D" swapped in every group (Preços Brutos, Funrural, Senar). */
+function scotVistaTrocada(h: string): string {
+  const at = h.indexOf("Mercado F&iacute;sico");
+  const resto = h
+    .slice(at)
+    .replace(/(>\s*)&agrave; vista</g, "$1@@30@@<")
+    .replace(/(>\s*)30 D</g, "$1&agrave; vista<")
+    .replaceAll("@@30@@", "30 D");
+  return h.slice(0, at) + resto;
+}
+
+/** The republication's header with two labels swapped. */
+const trocaRotulos = (a: string, b: string) => (h: string) => h.replace(`<th>${a}</th>`, "<th>@@A@@</th>").replace(`<th>${b}</th>`, `<th>${a}</th>`).replace("<th>@@A@@</th>", `<th>${b}</th>`);
+const BOI_VISTA = "Boi Gordo - (R$/@ - à vista)";
+const BOI_30 = "Boi Gordo - (R$/@ - prazo 30 dias)";
+
+describe("audit: Scot's à vista and 30 D swapped in every group", () => {
+  let site: string;
+  let pages: string;
+  beforeAll(async () => {
+    site = await tempSite();
+    await replay(FIXTURES, site, "2026-09-27T12:00:00-03:00");
+    pages = await replayDir();
+    await editPage(pages, "scot/boi-gordo.html", (h) => scotVistaTrocada(h.replaceAll("05/08/2026", "06/08/2026")));
+  });
+  afterAll(() => cleanup(site, pages));
+
+  it("rejects the page: the 30-day price is never published as the cash price", async () => {
+    const r = await replay(pages, site, "2026-09-27T13:00:00-03:00");
+    const o = r.outcomes.find((x) => x.source === "scot" && x.page === "boi-gordo")!;
+    expect(o).toMatchObject({ ok: false, kind: "rejected" });
+    expect(!o.ok && o.reason).toMatch(/boi_gordo\/SP, praça Barretos em 06\/08\/2026: 30 dias \/ à vista = 345,50 \/ 350,00 = 0,987, fora da relação esperada \(1–1,08\)/);
+    const sp = await readJson(site, "api/v1/cotacao/boi_gordo/SP.json");
+    expect(sp.data_cotacao).toBe("2026-08-05");
+    expect(sp.historico.map((e: { data: string }) => e.data)).toEqual(["2026-08-05"]);
+  });
+});
+
+describe("audit: the Notícias Agrícolas republication with boi à vista and 30 dias swapped", () => {
+  it("rejects the boi page and merges nothing of it", async () => {
+    const site = await tempSite();
+    const pages = await replayDir();
+    try {
+      await replay(FIXTURES, site, "2026-09-27T12:00:00-03:00");
+      // Scot blocked: the republication stands in for its boi page (its day, 05/02/2026, fills in behind)
+      await rm(join(pages, "scot/boi-gordo.html"));
+      await cp(join(FIXTURES, "noticias-agricolas"), join(pages, "noticias-agricolas"), { recursive: true });
+      await editPage(pages, NA, trocaRotulos(BOI_VISTA, BOI_30));
+      const r = await replay(pages, site, "2026-09-27T13:00:00-03:00");
+      const o = r.outcomes.find((x) => x.source === "scot" && x.page === "boi-gordo")!;
+      expect(o).toMatchObject({ ok: false, kind: "rejected" });
+      expect(!o.ok && o.reason).toMatch(/boi_gordo\/SP, praça Barretos em 05\/02\/2026: 30 dias \/ à vista = 326,00 \/ 330,00 = 0,988/);
+      for (const id of ["boi_gordo/SP", "boi_gordo/MS"]) {
+        const f = await readJson(site, `api/v1/cotacao/${id}.json`);
+        expect(f.historico.map((e: { data: string }) => e.data), id).toEqual(["2026-08-05"]);
+      }
+    } finally {
+      await cleanup(site, pages);
+    }
+  }, 60_000);
+});

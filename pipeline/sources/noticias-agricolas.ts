@@ -1,6 +1,6 @@
 import { parseDateBR } from "../domain/dates.ts";
 import { ParseError } from "../domain/errors.ts";
-import { fromHundredths } from "../domain/money.ts";
+import { formatDecimalBR, fromHundredths } from "../domain/money.ts";
 import type { Produto, Unidade } from "../domain/products.ts";
 import type { PriceRow } from "../domain/row.ts";
 import type { UF } from "../domain/ufs.ts";
@@ -159,6 +159,16 @@ function parseNA(html: string, produto: Produto): ParsedPage {
         );
       }
       numeros.set(i, fromHundredths(h));
+    }
+    // boi and vaca sit side by side only here, and a cow is always quoted below the steer of the
+    // same praça (0,90–0,96 on every recorded praça): swapped, each would pass every other gate
+    // (about 5 % apart, inside the jump bound) and be published as the other
+    const boi = numeros.get(colunas.get("boi_avista")!);
+    const vaca = numeros.get(colunas.get("vaca_avista")!);
+    if (boi !== undefined && vaca !== undefined && vaca > boi) {
+      throw new ParseError(
+        `${onde}, praça "${cellText($, cells[0]!)}": vaca gorda à vista (R$ ${formatDecimalBR(vaca)}) acima do boi gordo à vista (R$ ${formatDecimalBR(boi)}) na mesma praça; colunas trocadas?`,
+      );
     }
     const lida = lerPracaDaLinha($, cells[0]!, onde, avisos);
     if (!lida) return;

@@ -7,10 +7,14 @@
  * generator shares the machine's cores with the servers, so "all cores" is all cores minus what
  * autocannon takes: the ratios are comparable, the absolute figures are a floor. Each query ratio is
  * against nginx measured right before that variant, so both see the same load from the machine's
- * other work.
+ * other work. One more row: the query as browsers send it (Accept-Encoding: gzip, deflate, br) on the
+ * cluster, against nginx on the same request header, both gzip on every request and a .gz made
+ * ahead of time (gzip_static, the like of our compressed answer kept ready; nginx has no brotli here).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { get as httpGet } from "node:http";
+import { gzipSync } from "node:zlib";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
@@ -126,6 +130,22 @@ async function cpuPorConsulta(node: { child: ChildProcess; url: string; proximaL
   return `${us[0]!.cpu.toFixed(1)} µs por consulta no mínimo, ${m.cpu.toFixed(1)} na mediana (usuário ${m.usuario.toFixed(1)}, sistema ${m.sistema.toFixed(1)}); 3 × ${N / 1000} mil consultas, process.cpuUsage() do servidor`;
 }
 
+/** where nginx's precompressed copy of cotacao/uf/MS.json lives (under its temp dir) */
+const PRE = "/pre-comprimido/";
+/** what a browser sends */
+const NAVEGADOR = { "Accept-Encoding": "gzip, deflate, br" };
+
+/** the Content-Encoding and size of one answer: the row's claim that it measures compressed answers is checked, not assumed */
+function codificacao(url: string, headers: Record<string, string>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    httpGet(url, { headers }, (res) => {
+      let n = 0;
+      res.on("data", (d: Buffer) => (n += d.length));
+      res.on("end", () => resolve(`${res.statusCode} ${res.headers["content-encoding"] ?? "sem compressão"}, ${n} B`));
+    }).on("error", reject);
+  });
+}
+
 async function startNginx(publicDir: string): Promise<{ child: ChildProcess; url: string; dir: string }> {
   const dir = await mkdtemp(join(tmpdir(), "cotacao-nginx-"));
   const port = await freePort();
@@ -149,10 +169,27 @@ http {
     root ${publicDir};
     add_header Cache-Control "public, max-age=1800";
     add_header Access-Control-Allow-Origin "*";
+    # only a request that accepts gzip sees these (the rows without Accept-Encoding do not):
+    # JSON compressed on every request, at nginx's default level (1)
+    gzip on;
+    gzip_types application/json;
+    gzip_min_length 1024;
+    gzip_vary on;
+    # the same file compressed once, ahead of time (${PRE}MS.json.gz, gzip -9): nginx's form of a kept compressed answer
+    location ${PRE} {
+      root ${dir};
+      gzip_static on;
+    }
   }
 }
 `;
   await writeFile(join(dir, "nginx.conf"), conf);
+  const ms = await readFile(join(publicDir, "api/v1/cotacao/uf/MS.json"));
+  // nginx's workers run as another user: the temp dir (0700) must let them in
+  await chmod(dir, 0o755);
+  await mkdir(join(dir, PRE), { recursive: true });
+  await writeFile(join(dir, PRE, "MS.json"), ms);
+  await writeFile(join(dir, PRE, "MS.json.gz"), gzipSync(ms, { level: 9 }));
   const child = spawn("/usr/sbin/nginx", ["-p", dir, "-c", join(dir, "nginx.conf")], { stdio: ["ignore", "ignore", "inherit"] });
   const url = `http://127.0.0.1:${port}/`;
   for (let i = 0; i < 50; i++) {
@@ -213,6 +250,7 @@ export async function benchServe(): Promise<void> {
   // each query figure is also compared with nginx measured right before it: on a shared machine the
   // load of others changes between runs, and adjacent runs see the same (the ratio that is printed)
   const resultados: { nome: string; q: Run; h: Run; nginx: Run }[] = [];
+  let comprimida: { nome: string; q: Run; nginxGzip: Run; nginxPre: Run; como: string[] } | undefined;
   let cpuUmProcesso = "";
   try {
     // the same representation as a static file: what nginx can serve for ?uf=MS
@@ -233,6 +271,20 @@ export async function benchServe(): Promise<void> {
         const q = await load(`${node.url}${CONSULTA}`, pids, { "X-API-Key": KEY });
         const h = await load(`${node.url}${ESTATICO}`, pids);
         resultados.push({ nome, q, h, nginx: antes });
+        if (workers !== undefined && redisUrl === undefined) {
+          // the query as browsers send it, against nginx on the same request header, measured right before
+          const gzipUrl = `${nginx.url}api/v1/cotacao/uf/MS.json`;
+          const preUrl = `${nginx.url}${PRE.slice(1)}MS.json`;
+          const como = await Promise.all([
+            codificacao(`${node.url}${CONSULTA}`, { ...NAVEGADOR, "X-API-Key": KEY }),
+            codificacao(gzipUrl, NAVEGADOR),
+            codificacao(preUrl, NAVEGADOR),
+          ]);
+          const nginxGzip = await load(gzipUrl, [nginx.child.pid!], NAVEGADOR);
+          const nginxPre = await load(preUrl, [nginx.child.pid!], NAVEGADOR);
+          const cq = await load(`${node.url}${CONSULTA}`, pids, { ...NAVEGADOR, "X-API-Key": KEY });
+          comprimida = { nome, q: cq, nginxGzip, nginxPre, como };
+        }
         if (!primeiro) {
           primeiro = nome;
           cpuUmProcesso = await cpuPorConsulta(node, CONSULTA, { "X-API-Key": KEY });
@@ -248,6 +300,17 @@ export async function benchServe(): Promise<void> {
       console.log(`${line(r.nome, r.q)}  ${(r.q.rps / r.nginx.rps).toFixed(2)}× nginx medido logo antes (${r.nginx.rps.toFixed(0)} req/s, p99 ${r.nginx.p99} ms)`);
     }
     console.log(`  node, 1 processo, CPU da consulta: ${cpuUmProcesso}`);
+    if (comprimida) {
+      const c = comprimida;
+      const [node, gz, pre] = c.como;
+      console.log(`  consulta com Accept-Encoding: gzip, deflate, br (a de todo navegador):`);
+      console.log(`    node: brotli da resposta pronta, comprimida uma vez e guardada (${node}); nginx não tem brotli aqui, só gzip`);
+      console.log(line(`nginx, gzip a cada pedido (gzip on, nível 1)`, c.nginxGzip) + `  (${gz})`);
+      console.log(line(`nginx, .gz pré-comprimido (gzip_static)`, c.nginxPre) + `  (${pre})`);
+      console.log(
+        `${line(c.nome, c.q)}  ${(c.q.rps / c.nginxPre.rps).toFixed(2)}× nginx gzip_static, ${(c.q.rps / c.nginxGzip.rps).toFixed(2)}× nginx gzip a cada pedido`,
+      );
+    }
     console.log(`  estático (/${ESTATICO}):`);
     console.log(line(`nginx, worker_processes auto (${cores})`, nh));
     for (const r of resultados) console.log(`${line(r.nome, r.h)}  ${(r.h.rps / nh.rps).toFixed(2)}× nginx`);

@@ -25,6 +25,17 @@ const simulatorExternal: Plugin = {
 };
 
 /**
+ * The dashboard imports uPlot with import() (pipeline/serve/web/painel.ts): it stays a file of its
+ * own, assets/painel-uplot.js, so the prices do not wait for the chart's library.
+ */
+const uplotExternal: Plugin = {
+  name: "uplot-externo",
+  setup(b) {
+    b.onResolve({ filter: /^uplot$/ }, (args) => (args.kind === "dynamic-import" ? { path: "./painel-uplot.js", external: true } : undefined));
+  },
+};
+
+/**
  * @date-fns/tz does not declare itself free of side effects, so importing domain/dates.ts for
  * formatDateBR would ship its TZDate classes (~5 KB) that the pages never call. It has none
  * beyond defining them: let esbuild drop it when unused.
@@ -41,7 +52,7 @@ const tzWithoutSideEffects: Plugin = {
   },
 };
 
-async function bundle(entry: string, opts: { minify: boolean; external: boolean }): Promise<string> {
+async function bundle(entry: string, opts: { minify: boolean; external: boolean; plugins?: Plugin[] }): Promise<string> {
   const r = await build({
     entryPoints: [entry],
     bundle: true,
@@ -53,7 +64,7 @@ async function bundle(entry: string, opts: { minify: boolean; external: boolean 
     charset: "utf8",
     write: false,
     banner: { js: BANNER },
-    plugins: opts.external ? [simulatorExternal, tzWithoutSideEffects] : [tzWithoutSideEffects],
+    plugins: [...(opts.plugins ?? []), ...(opts.external ? [simulatorExternal, tzWithoutSideEffects] : [tzWithoutSideEffects])],
     logLevel: "silent",
   });
   return r.outputFiles[0]!.text;
@@ -66,7 +77,8 @@ async function bundle(entry: string, opts: { minify: boolean; external: boolean 
 export async function renderAssets(): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   out.set("assets/simulador.js", await bundle(join(REPO_ROOT, "pipeline", "simulator", "simulator.ts"), { minify: false, external: false }));
-  out.set("assets/painel.js", await bundle(join(WEB, "painel.ts"), { minify: true, external: true }));
+  out.set("assets/painel.js", await bundle(join(WEB, "painel.ts"), { minify: true, external: true, plugins: [uplotExternal] }));
+  out.set("assets/painel-uplot.js", await bundle(join(REPO_ROOT, "node_modules", "uplot", "dist", "uPlot.esm.js"), { minify: true, external: false }));
   out.set("assets/simulador-pagina.js", await bundle(join(WEB, "simulador-pagina.ts"), { minify: true, external: true }));
   // tesseract.js and pdf.js are not bundled: the page imports them from romaneio/vendor/ when a
   // file is chosen (copied from node_modules by buildAssets, see VENDOR_ROMANEIO)

@@ -10,7 +10,7 @@
  * The whole series file only when the chart is asked for 5 years or all of it; a state's praças
  * (from its recent file) when opened.
  */
-import uPlot from "uplot";
+import type uPlot from "uplot";
 import { formatBRL, formatDecimalBR } from "../../domain/money.ts";
 import { agregados, agregadosUf, PRODUTO_INFO, UNIDADE_INFO, type Produto } from "../../domain/products.ts";
 import type { AggregateFile, AggregateKey, IndexFile, SerieFile, StatusFile } from "../../domain/publicados.ts";
@@ -34,6 +34,17 @@ import {
   resumoAviso,
   type Frescor,
 } from "./dom.ts";
+
+/**
+ * uPlot (52 KB, most of this script) comes in its own file (assets/painel-uplot.js, see
+ * pipeline/serve/assets.ts), fetched from the start alongside the data: the prices do not wait
+ * for the chart's library to be downloaded and parsed.
+ */
+const bibliotecaDoGrafico: Promise<typeof uPlot> = import("uplot").then((m) => m.default);
+// its failure is reported by the chart that waits for it
+bibliotecaDoGrafico.catch(() => undefined);
+/** set before the first chart is made (desenhar) */
+let UPlot!: typeof uPlot;
 
 const API = "api/v1/";
 const INDEX_URL = new URL(`${API}index.json`, document.baseURI);
@@ -467,10 +478,10 @@ function valoresNosPontos(u: uPlot): void {
   const ctx = u.ctx;
   ctx.save();
   ctx.fillStyle = "#1b1b1b";
-  ctx.font = `${Math.round(12 * uPlot.pxRatio)}px system-ui, sans-serif`;
+  ctx.font = `${Math.round(12 * UPlot.pxRatio)}px system-ui, sans-serif`;
   ctx.textAlign = "center";
   ctx.textBaseline = "bottom";
-  for (const [x, y] of visiveis) ctx.fillText(formatDecimalBR(y!), u.valToPos(x, "x", true), u.valToPos(y!, "y", true) - 8 * uPlot.pxRatio);
+  for (const [x, y] of visiveis) ctx.fillText(formatDecimalBR(y!), u.valToPos(x, "x", true), u.valToPos(y!, "y", true) - 8 * UPlot.pxRatio);
   ctx.restore();
 }
 
@@ -488,7 +499,8 @@ async function desenhar(id: string): Promise<void> {
   const s = indice.series.find((x) => x.id === id) ?? (inteiro ? undefined : (await lerIndice()).series.find((x) => x.id === id));
   if (!s || pedido !== pedidoDoGrafico) return;
   const index = indice;
-  const f = await lerSerie(urlRecente(s));
+  const [f, biblioteca] = await Promise.all([lerSerie(urlRecente(s)), bibliotecaDoGrafico]);
+  UPlot = biblioteca;
   if (pedido !== pedidoDoGrafico) return;
   // the recent file is the whole history when the series is no longer than its window
   const completo = f.historico.length >= s.pontos;
@@ -508,15 +520,15 @@ function montarGrafico(index: Indice, s: IndexSeries, f: SerieFile, o: Pick<Graf
   grafico?.u.destroy();
   clear(alvo);
   const [min, max] = janela(xs, PERIODOS.find((p) => p.id === periodo)?.dias ?? null);
-  const u = new uPlot(
+  const u = new UPlot(
     {
       width: larguraGrafico(alvo),
       height: 280,
-      tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), "UTC"),
+      tzDate: (ts) => UPlot.tzDate(new Date(ts * 1000), "UTC"),
       scales: {
         x: { time: true, min, max, auto: false },
         // one value (or a flat series) gets a band around it, not an axis from zero
-        y: { range: (_u, a, b) => (a === b ? [a * 0.95, b * 1.05] : uPlot.rangeNum(a, b, 0.1, true)) },
+        y: { range: (_u, a, b) => (a === b ? [a * 0.95, b * 1.05] : UPlot.rangeNum(a, b, 0.1, true)) },
       },
       series: [
         { label: "Data", value: (_u, v) => (v == null ? "—" : dataBR(dataDeSegundos(v))) },

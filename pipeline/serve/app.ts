@@ -238,7 +238,7 @@ function ifNoneMatch(header: string | undefined, etag: string): boolean {
 }
 
 /** a head compressed up to a flush; `forte`: it will be kept, so it is worth the best quality (else the old per-request ones, brotli 4 and gzip 6) */
-function comprimirCabeca(head: string, enc: Codificacao, forte: boolean): Comprimida {
+export function comprimirCabeca(head: string, enc: Codificacao, forte: boolean): Comprimida {
   const b = Buffer.from(head);
   if (enc === "br") {
     const q = forte ? (b.length <= BROTLI_Q11_ATE ? 11 : 5) : 4;
@@ -256,7 +256,7 @@ function comprimirCabeca(head: string, enc: Codificacao, forte: boolean): Compri
  * BFINAL 1, BTYPE 00, zero bits to the byte, LEN, NLEN) and the trailer (RFC 1952: CRC-32 and
  * length of the whole body, little-endian). Both streams were flushed to a byte boundary.
  */
-function fecharComprimida(c: Comprimida, enc: Codificacao, cauda: string): Buffer {
+export function fecharComprimida(c: Comprimida, enc: Codificacao, cauda: string): Buffer {
   const n = cauda.length;
   const p = c.prefixo;
   if (enc === "br") {

@@ -85,8 +85,8 @@ const MAX_PREPARED = 512;
 const MAX_PREPARED_CHARS = 8 * 1024 * 1024;
 /** a query answer is compressed past this many characters (smaller ones gain too little) */
 const COMPRIMIR_ACIMA = 1024;
-/** brotli's best quality costs about 3 ms for 1 KB of JSON, 30 ms for 64 KB, holding the event loop: past this, a head kept ready gets a quicker one (q5, a few ms) */
-const BROTLI_Q11_ATE = 16 * 1024;
+/** brotli's best quality costs about 3 ms for 1 KB of JSON, 30 ms for 64 KB, holding the event loop: past this, a head kept ready gets a quicker one (brotli 5, gzip 6) */
+const MELHOR_ATE = 16 * 1024;
 
 type Env = { Bindings: Partial<HttpBindings> };
 type HeaderMap = Record<string, string>;
@@ -241,11 +241,11 @@ function ifNoneMatch(header: string | undefined, etag: string): boolean {
 export function comprimirCabeca(head: string, enc: Codificacao, forte: boolean): Comprimida {
   const b = Buffer.from(head);
   if (enc === "br") {
-    const q = forte ? (b.length <= BROTLI_Q11_ATE ? 11 : 5) : 4;
+    const q = forte ? (b.length <= MELHOR_ATE ? 11 : 5) : 4;
     const prefixo = brotliCompressSync(b, { finishFlush: zc.BROTLI_OPERATION_FLUSH, params: { [zc.BROTLI_PARAM_QUALITY]: q, [zc.BROTLI_PARAM_SIZE_HINT]: b.length } });
     return { prefixo, crc: 0, bytes: b.length };
   }
-  return { prefixo: gzipSync(b, { level: forte ? 9 : 6, finishFlush: zc.Z_SYNC_FLUSH }), crc: crc32(b), bytes: b.length };
+  return { prefixo: gzipSync(b, { level: forte && b.length <= MELHOR_ATE ? 9 : 6, finishFlush: zc.Z_SYNC_FLUSH }), crc: crc32(b), bytes: b.length };
 }
 
 /**

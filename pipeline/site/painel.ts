@@ -236,7 +236,8 @@ export function paginaPainel(template: string, d: DadosPainel): string {
     .replace(/<title>[^<]*<\/title>/, `<title>${esc(titulo)}</title>`)
     .replace(marca("meta"), (_m, r: string, antes: string) => `${r}${antes}${meta(r)}`)
     .replace(marca("json-ld"), (_m, r: string, antes: string) => (ld ? `${r}${antes}<script type="application/ld+json">\n${ld}\n${r}</script>` : `${r}${antes}`.trimEnd()))
-    // data for the script, so "<" is escaped as in the JSON-LD
+    // data for the script, so "<" is escaped as in the JSON-LD; at the end of the body, after the
+    // prices the page shows without JavaScript
     .replace(marca("dados"), (_m, r: string, antes: string) =>
       d.index ? `${r}${antes}<script type="application/json" id="dados-painel">${JSON.stringify(dadosIniciais(d.index)).replace(/</g, "\\u003c")}</script>` : `${r}${antes}`.trimEnd(),
     )

@@ -1,6 +1,6 @@
 import { parseDateBR } from "../domain/dates.ts";
 import { ParseError } from "../domain/errors.ts";
-import { fromHundredths } from "../domain/money.ts";
+import { formatDecimalBR, fromHundredths } from "../domain/money.ts";
 import type { Produto } from "../domain/products.ts";
 import type { PriceRow } from "../domain/row.ts";
 import type { SerieDecl } from "../domain/series.ts";
@@ -135,6 +135,26 @@ function hasTable(html: string): boolean {
   return quadros($).some((el) => $(el).children("tbody").children("tr").length > 0);
 }
 
+/**
+ * Per kg of live weight a lighter animal is never cheaper than a heavier one: desmama ≥ bezerro ≥
+ * garrote ≥ boi magro on every row of the recorded pages (neighbours 0,83–0,99 apart; RS, which
+ * breaks it, is not published). Two columns swapped under their labels move each value by 1–17 %,
+ * inside the jump bound, so this order is the only thing that tells them apart.
+ */
+function checkOrdem(valores: ReadonlyArray<readonly [Exclude<Coluna, "estado">, number | undefined]>, linha: string): void {
+  const presentes = valores.filter((v): v is readonly [Exclude<Coluna, "estado">, number] => v[1] !== undefined);
+  for (let i = 1; i < presentes.length; i++) {
+    const [leve, vLeve] = presentes[i - 1]!;
+    const [pesado, vPesado] = presentes[i]!;
+    if (vPesado > vLeve) {
+      throw new ParseError(
+        `${linha}: ${NOME_COLUNA[pesado]} (R$ ${formatDecimalBR(vPesado)}/kg) acima de ${NOME_COLUNA[leve]} (R$ ${formatDecimalBR(vLeve)}/kg); ` +
+          "por kg, um animal mais pesado nunca vale mais que um mais leve; colunas trocadas?",
+      );
+    }
+  }
+}
+
 export function parseReposicao(html: string): ParsedPage {
   checkDocumentEnd(html);
   const $ = load(html);
@@ -202,6 +222,7 @@ export function parseReposicao(html: string): ParsedPage {
       }
       if (!(UFS_REPOSICAO as readonly string[]).includes(uf)) avisos.push(`${linha}: ${uf} não tem série declarada; linha ignorada`);
       else if (UFS_FORA.has(uf)) foraLidos.add(uf);
+      else checkOrdem(valores, linha);
       for (const [produto, valor] of valores) {
         if (valor === undefined) {
           avisos.push(`${linha}: sem preço de ${NOME_COLUNA[produto]}; célula ignorada`);

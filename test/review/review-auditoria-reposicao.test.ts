@@ -1,0 +1,65 @@
+/**
+ * Audit: two columns of Datagro's reposição table swapped under their labels (the Notícias
+ * Agrícolas republication, one table per day, each with its own header). Per kg of live weight a
+ * lighter animal is never cheaper than a heavier one: desmama ≥ bezerro ≥ garrote ≥ boi magro on
+ * every row of the recorded pages (adjacent categories 0,83–0,99 apart), as sources/datagro.ts
+ * already argued for RS. Nothing checked it, and a swap moves each value by 1–17 %, inside the
+ * 15 % jump bound: the new day published boi magro's price as garrote's and garrote's as boi
+ * magro's in every state (garrote/SP 13,78 instead of 14,15). Replays into temp dirs only.
+ */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ParseError } from "../../pipeline/domain/errors.ts";
+import { parseReposicao } from "../../pipeline/sources/datagro.ts";
+import { FIXTURES, cleanup, editPage, readJson, replay, replayDir, tempSite } from "../helpers/pipeline.ts";
+
+const PAGINA = "datagro/reposicao-nelore-macho.html";
+
+/** The newest day's table (the first block) dated 09/02/2026, with Garrote and Boi Magro swapped in its header. */
+function diaNovoTrocado(h: string): string {
+  return h
+    .replace("Fechamento: 06/02/2026", "Fechamento: 09/02/2026")
+    .replace("<th>Garrote</th>", "<th>@@G@@</th>")
+    .replace("<th>Boi Magro</th>", "<th>Garrote</th>")
+    .replace("<th>@@G@@</th>", "<th>Boi Magro</th>");
+}
+
+describe("audit: Datagro's Garrote and Boi Magro swapped on the newest day", () => {
+  it("the parser refuses the page, naming the day, the state and both columns", async () => {
+    const html = diaNovoTrocado(await readFile(join(FIXTURES, PAGINA), "utf8"));
+    let err: unknown;
+    try {
+      parseReposicao(html);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ParseError);
+    expect((err as Error).message).toBe(
+      'Notícias Agrícolas, tabela "Reposição Nelore - Macho" de 09/02/2026, estado "São Paulo": Boi Magro (R$ 14,15/kg) acima de Garrote (R$ 13,78/kg); ' +
+        "por kg, um animal mais pesado nunca vale mais que um mais leve; colunas trocadas?",
+    );
+  });
+
+  let site: string;
+  let pages: string;
+  beforeAll(async () => {
+    site = await tempSite();
+    await replay(FIXTURES, site, "2026-09-27T12:00:00-03:00");
+    pages = await replayDir();
+    await editPage(pages, PAGINA, diaNovoTrocado);
+  });
+  afterAll(() => cleanup(site, pages));
+
+  it("merges nothing of the page", async () => {
+    const antes = await readJson(site, "api/v1/cotacao/garrote/SP.json");
+    const r = await replay(pages, site, "2026-09-27T13:00:00-03:00");
+    const o = r.outcomes.find((x) => x.source === "datagro")!;
+    expect(o).toMatchObject({ ok: false, kind: "parse_error" });
+    for (const id of ["garrote/SP", "boi_magro/SP", "garrote/MS"]) {
+      const f = await readJson(site, `api/v1/cotacao/${id}.json`);
+      expect(f.data_cotacao, id).toBe("2026-02-06");
+    }
+    expect((await readJson(site, "api/v1/cotacao/garrote/SP.json")).historico).toEqual(antes.historico);
+  });
+});

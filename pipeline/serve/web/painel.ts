@@ -267,7 +267,7 @@ function variacao(s: IndexSeries | undefined): HTMLElement {
   return p;
 }
 
-/** Each state's reference praça, from index.json (no per-state file on first load). */
+/** Each state's reference praça, from its index.json entry (written into the page; no per-state file on first load). */
 function tabelaUF(index: Indice): void {
   const corpo = $("ufs-corpo");
   // one column per product the state aggregates show (the page's static header says the same)

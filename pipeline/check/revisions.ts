@@ -108,6 +108,12 @@ export function judgeRevisions(
   refPraca: string | null,
   /** the value a field was published at by right (history/capturas.ts: baselines), when it was revised before */
   base: (c: RevisaoCampo) => number | string | null | undefined = () => undefined,
+  /**
+   * the page is behind the series (its newest day is older than the last published one): a
+   * stale copy, whose changes are the source's superseded numbers, not revisions; each is held
+   * like one beyond the bound (a value not published before may still fill in)
+   */
+  atrasada = false,
 ): RevisionVerdict {
   const pct = limitesDaSerie(def).revisaoMaximaPct;
   const todas: RevisionVerdict["todas"] = [];
@@ -115,7 +121,8 @@ export function judgeRevisions(
   const usadas: RevisaoAceita[] = [];
   for (const c of changes) {
     let ok: boolean;
-    if (typeof c.antes === "number" && typeof c.depois === "number") {
+    if (atrasada && c.antes !== null) ok = false;
+    else if (typeof c.antes === "number" && typeof c.depois === "number") {
       // against the stored value and against the value published by right, so that revisions
       // each within the bound never add up to more than the bound
       const b = base(c);

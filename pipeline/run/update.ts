@@ -5,7 +5,7 @@ import { checkRows } from "../check/coherence.ts";
 import { checkUpdates } from "../check/gates.ts";
 import { aceiteArg, describeRevision, judgeRevisions } from "../check/revisions.ts";
 import type { RevisaoCampo, SeriesChange } from "../history/changes.ts";
-import { dayBrasilia, isoBrasilia } from "../domain/dates.ts";
+import { dayBrasilia, formatDateBR, isoBrasilia } from "../domain/dates.ts";
 import { baselines, capturaId, loadCapturas, loadTodasCapturas, sha256Hex, type Captura, type CapturaRevisao } from "../history/capturas.ts";
 import { pageUrl, type PageLoader } from "../fetch/types.ts";
 import { loadEventos, nextEventos } from "../events/model.ts";
@@ -131,9 +131,17 @@ export async function runUpdate(opts: UpdateOptions): Promise<UpdateReport> {
         const revisoes: CapturaRevisao[] = [];
         const suspeitas: RevisaoCampo[] = [];
         const usadasAqui: RevisaoAceita[] = [];
+        const atrasos: string[] = [];
         for (const { u, r } of applied) {
           if (!r) continue;
-          const v = judgeRevisions(u.def, r.change.campos, aceitas, u.pracas?.praca ?? null, (c) => base.get(`${c.serie}|${c.data}|${c.campo}`));
+          // a page whose newest day is older than the series' last published day is behind the
+          // source (a cached copy served while the origin is down, a mirror that lags): the values
+          // it would change are the source's superseded ones, not a revision
+          const publicadoAte = series.get(u.def.id)?.historico.at(-1)?.data;
+          const paginaAte = u.entries.at(-1)?.data;
+          const atrasada = publicadoAte !== undefined && paginaAte !== undefined && paginaAte < publicadoAte;
+          const v = judgeRevisions(u.def, r.change.campos, aceitas, u.pracas?.praca ?? null, (c) => base.get(`${c.serie}|${c.data}|${c.campo}`), atrasada);
+          if (atrasada && v.suspeitas.length > 0) atrasos.push(`${u.def.id} vai até ${formatDateBR(paginaAte!)} na página e até ${formatDateBR(publicadoAte!)} no histórico`);
           revisoes.push(...v.todas, ...r.change.rebase.map((c) => ({ ...c, aceita: true })));
           suspeitas.push(...v.suspeitas);
           usadasAqui.push(...v.usadas);
@@ -146,8 +154,10 @@ export async function runUpdate(opts: UpdateOptions): Promise<UpdateReport> {
           continue;
         }
         if (suspeitas.length > 0) {
+          const atras = atrasos.length > 0 ? `a página está atrás do que já foi publicado: ${atrasos.join("; ")} (cópia antiga, de cache ou de um espelho atrasado?); ` : "";
           const reason =
-            `a página mudaria ${suspeitas.length} valor(es) já publicado(s) além do limite de revisão; nada dela foi mesclado: ` +
+            atras +
+            `a página mudaria ${suspeitas.length} valor(es) já publicado(s)${atras ? "" : " além do limite de revisão"}; nada dela foi mesclado: ` +
             suspeitas.map(describeRevision).join("; ") +
             `. Se a revisão for legítima, aceite-a: npm run update -- ${suspeitas.map((c) => `--aceitar-revisao ${aceiteArg(c)}`).join(" ")}`;
           const lista = suspeitas.map((c) => ({ ...c, aceitar: aceiteArg(c) }));

@@ -172,6 +172,12 @@ export function jsonLd(d: DadosPainel): string | null {
 export type SerieInicial = Omit<IndexSeries, "license" | "csv_excel" | "pracas_csv" | "nacional">;
 
 /**
+ * A series of the per-state table as it reads it: price, praça, day, source and files (its place's
+ * description only when it names no praça). Drawn in the chart, a series has its whole entry.
+ */
+export type SerieDoEstado = Pick<IndexSeries, "id" | "path" | "recente" | "csv" | "produto" | "uf" | "praca" | "fonte" | "unidade" | "ultima_data" | "valor"> & { regiao?: string };
+
+/**
  * What the dashboard's script draws on its first paint, written into the page so that it does
  * not download index.json (every series of the catalogue, 130 KB with 128 series) before the
  * visitor asks for the catalogue table, another series or the stale banner's details: the
@@ -185,12 +191,16 @@ export interface DadosIniciais {
   ufs: Array<Pick<IndexFile["ufs"][number], "uf" | "nome">>;
   /** how many series index.json lists */
   total: number;
+  /** the cards' series and the one the chart opens on */
   series: SerieInicial[];
+  /** the per-state table's series */
+  estados: SerieDoEstado[];
 }
 
 export function dadosIniciais(index: IndexFile): DadosIniciais {
-  const ids = new Set<string>([...agregados().map((a) => a.produto), ...index.ufs.flatMap((u) => agregadosUf().map((a) => `${a.produto}/${u.uf}`))]);
+  const ids = new Set<string>(agregados().map((a) => a.produto));
   if (index.series[0]) ids.add(index.series[0].id);
+  const estados = new Set(index.ufs.flatMap((u) => agregadosUf().map((a) => `${a.produto}/${u.uf}`)));
   return {
     license: index.license,
     fontes: index.fontes,
@@ -198,6 +208,22 @@ export function dadosIniciais(index: IndexFile): DadosIniciais {
     ufs: index.ufs.map((u) => ({ uf: u.uf, nome: u.nome })),
     total: index.series.length,
     series: index.series.filter((s) => ids.has(s.id)).map(({ license: _l, csv_excel: _c, pracas_csv: _p, nacional: _n, ...resto }) => resto),
+    estados: index.series
+      .filter((s) => estados.has(s.id))
+      .map((s) => ({
+        id: s.id,
+        path: s.path,
+        recente: s.recente,
+        csv: s.csv,
+        produto: s.produto,
+        uf: s.uf,
+        praca: s.praca,
+        ...(s.praca === null ? { regiao: s.regiao } : {}),
+        fonte: s.fonte,
+        unidade: s.unidade,
+        ultima_data: s.ultima_data,
+        valor: s.valor,
+      })),
   };
 }
 

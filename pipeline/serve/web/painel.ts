@@ -14,7 +14,7 @@ import type uPlot from "uplot";
 import { formatBRL, formatDecimalBR } from "../../domain/money.ts";
 import { agregados, agregadosUf, PRODUTO_INFO, UNIDADE_INFO, type Produto } from "../../domain/products.ts";
 import type { AggregateFile, AggregateKey, IndexFile, SerieFile, StatusFile } from "../../domain/publicados.ts";
-import type { DadosIniciais, SerieInicial } from "../../site/painel.ts";
+import type { DadosIniciais, SerieDoEstado, SerieInicial } from "../../site/painel.ts";
 import {
   ancoraSerie,
   clear,
@@ -59,6 +59,13 @@ interface Indice {
   produtos: DadosIniciais["produtos"];
   ufs: DadosIniciais["ufs"];
   series: IndexSeries[];
+  /** the per-state table's series, in the page's part (index.json has them in `series`) */
+  estados?: SerieDoEstado[];
+}
+
+/** A series of the per-state table. */
+function serieDoEstado(index: Indice, id: string): SerieDoEstado | undefined {
+  return (index.estados ?? index.series).find((x) => x.id === id);
 }
 
 /** index.json's paths resolve from its own URL; older files wrote them from the site root. */
@@ -283,13 +290,13 @@ function tabelaUF(index: Indice): void {
   clear(corpo);
   index.ufs.forEach((u) => {
     const celula = (produto: Produto) => {
-      const s = index.series.find((x) => x.id === `${produto}/${u.uf}`);
+      const s = serieDoEstado(index, `${produto}/${u.uf}`);
       if (!s || s.valor === null) return el("td", {}, "—");
       const td = el("td", { "data-produto": produto });
       td.append(
         el("span", { class: "valor" }, precoEl(s.valor, s.unidade)),
         el("br"),
-        el("span", { class: "praca" }, `${s.praca ?? s.regiao}, `, ...diaEIdade(td, s.ultima_data, s.id, s.fonte)),
+        el("span", { class: "praca" }, `${s.praca ?? s.regiao ?? ""}, `, ...diaEIdade(td, s.ultima_data, s.id, s.fonte)),
         el("br"),
         el("a", { href: url(s.path), class: "mini" }, "JSON"),
         " · ",
@@ -315,7 +322,7 @@ async function pracas(box: HTMLDetailsElement, uf: string, index: Indice): Promi
   const alvo = box.querySelector(".pracas")!;
   const listas: HTMLElement[] = [];
   for (const produto of agregadosUf().map((a) => a.produto)) {
-    const s = index.series.find((x) => x.id === `${produto}/${uf}`);
+    const s = serieDoEstado(index, `${produto}/${uf}`);
     if (!s) continue;
     try {
       const f = await lerSerie(urlRecente(s));
@@ -375,7 +382,7 @@ function lerSerie(href: string): Promise<SerieFile> {
 }
 
 /** The series' last year; an index.json written before `recente` existed has only the whole file. */
-function urlRecente(s: IndexSeries): string {
+function urlRecente(s: Pick<IndexSeries, "path" | "recente">): string {
   return url((s as { recente?: string }).recente || s.path);
 }
 

@@ -9,6 +9,7 @@ import {
   cellText,
   checkDocumentEnd,
   checkedRow,
+  checkTituloDaPagina,
   checkLabel,
   checkRow,
   checkTableClosed,
@@ -167,6 +168,9 @@ export function parseReposicao(html: string): ParsedPage {
   if (normKey(fonte) !== "FONTE: DATAGRO") {
     throw new ParseError(`${ONDE}: a página não atribui a tabela à Datagro (esperado "Fonte: Datagro" sob o título, encontrado "${fonte}")`);
   }
+  // the page is found by its address, and the site keeps other Datagro reposição tables in this
+  // very layout: it must still be the one this source stands for
+  checkTituloDaPagina($, TITULO, ONDE);
   // every cot-fisicas table of the page must be a reposição table: a day in another layout is not skipped
   const outras = $("table.cot-fisicas").length - tabelas.length;
   if (outras > 0) throw new ParseError(`${ONDE}: ${outras} tabela(s) table.cot-fisicas com outro cabeçalho na página (esperado ${COLUNAS.map((c) => `"${NOME_COLUNA[c]}"`).join(", ")})`);

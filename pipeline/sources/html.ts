@@ -296,3 +296,19 @@ export function numeroCompleto(text: string): number | null {
 export function isPercentual(text: string): boolean {
   return PERCENTUAL.test(text);
 }
+
+/**
+ * A page found by its address must still be the one it stands for: its only <h1> is `titulo`
+ * (compared without accents or case). Sites that keep many tables in one layout (Notícias
+ * Agrícolas) may serve another of them at an address (a slug redirected, a page replaced).
+ */
+export function checkTituloDaPagina($: Cheerio$, titulo: string, onde: string): void {
+  const h1s = $("h1").toArray();
+  const textos = h1s.map((el) => cellText($, el));
+  if (h1s.length !== 1 || normKey(textos[0]!) !== normKey(titulo)) {
+    throw new ParseError(
+      `${onde}: título da página ${textos.length ? textos.map((t) => `"${visible(t)}"`).join(", ") : "ausente"}, esperado "${titulo}" (outra tabela no endereço?)`,
+    );
+  }
+  checkLabel($(h1s[0]!).text(), `${onde}, título da página`);
+}

@@ -13,6 +13,7 @@ import {
   checkRow,
   checkTableClosed,
   checkTableLabels,
+  checkTituloDaPagina,
   load,
   normKey,
   numeroCompleto,
@@ -36,6 +37,8 @@ import type { MirrorDef, ParsedPage } from "./types.ts";
 type Coluna = "municipio" | "boi_avista" | "boi_30d" | "vaca_avista";
 
 export const NA_ID = "noticias-agricolas";
+/** The republication's page title (its only h1). */
+const TITULO_SCOT = "Mercado Físico - Scot Consultoria";
 export const NA_PATH = "/cotacoes/boi-gordo/boi-gordo-scot-consultoria";
 
 /** The four columns of the table, in the words of its header; any other column is refused. */
@@ -124,8 +127,10 @@ function parseNA(html: string, produto: Produto): ParsedPage {
   const $ = load(html);
   checkFragmentTables($, html);
   const q = quadroScot($);
-  const onde = 'Notícias Agrícolas, tabela "Mercado Físico - Scot Consultoria"';
+  const onde = `Notícias Agrícolas, tabela "${TITULO_SCOT}"`;
   if (!q) throw new ParseError(`${onde} (table.cot-fisicas com "Boi Gordo à vista") não encontrada na página`, "soft_block");
+  // the site keeps other firms' cattle tables in this layout: the page must still be Scot's
+  checkTituloDaPagina($, TITULO_SCOT, onde);
   checkTableClosed(q.el[0]!, onde);
   checkTableLabels($, q.el[0]!, onde);
   checkLabel(q.fechamentoBruto, `${onde}, data de fechamento`);

@@ -52,8 +52,34 @@ const tzWithoutSideEffects: Plugin = {
   },
 };
 
+/**
+ * The licence of every package a bundle takes code from (MIT and the like ask for their notice in
+ * every copy), as a comment at its end: uPlot's notice is a plain comment that minification drops.
+ */
+async function licencasDosPacotes(entradas: Iterable<string>): Promise<string> {
+  const pacotes = new Set<string>();
+  for (const e of entradas) {
+    const m = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(e);
+    if (m) pacotes.add(m[1]!);
+  }
+  const textos: string[] = [];
+  for (const nome of [...pacotes].sort()) {
+    const dir = join(REPO_ROOT, "node_modules", nome);
+    const versao = (JSON.parse(await readFile(join(dir, "package.json"), "utf8")) as { version?: string }).version ?? "";
+    let licenca: string | null = null;
+    for (const arquivo of ["LICENSE", "LICENSE.md", "LICENSE.txt", "license", "LICENCE"]) {
+      licenca = await readFile(join(dir, arquivo), "utf8").catch(() => null);
+      if (licenca !== null) break;
+    }
+    if (licenca === null) throw new PipelineError({ stage: "render", reason: `assets: o pacote ${nome} entra num script do site, mas não tem arquivo LICENSE em node_modules/${nome}` });
+    textos.push(`/*! ${nome} ${versao}\n${licenca.trim().replaceAll("*/", "* /")}\n*/`);
+  }
+  return textos.length ? `\n${textos.join("\n")}\n` : "";
+}
+
 async function bundle(entry: string, opts: { minify: boolean; external: boolean; plugins?: Plugin[] }): Promise<string> {
   const r = await build({
+    metafile: true,
     entryPoints: [entry],
     bundle: true,
     format: "esm",
@@ -67,7 +93,7 @@ async function bundle(entry: string, opts: { minify: boolean; external: boolean;
     plugins: [...(opts.plugins ?? []), ...(opts.external ? [simulatorExternal, tzWithoutSideEffects] : [tzWithoutSideEffects])],
     logLevel: "silent",
   });
-  return r.outputFiles[0]!.text;
+  return r.outputFiles[0]!.text + (await licencasDosPacotes(Object.keys(r.metafile.inputs)));
 }
 
 /**
@@ -83,7 +109,7 @@ export async function renderAssets(): Promise<Map<string, string>> {
   // tesseract.js and pdf.js are not bundled: the page imports them from romaneio/vendor/ when a
   // file is chosen (copied from node_modules by buildAssets, see VENDOR_ROMANEIO)
   out.set("assets/romaneio-pagina.js", await bundle(join(WEB, "romaneio-pagina.ts"), { minify: true, external: true }));
-  out.set("assets/vendor/uPlot.min.css", await readFile(join(REPO_ROOT, "node_modules", "uplot", "dist", "uPlot.min.css"), "utf8"));
+  out.set("assets/vendor/uPlot.min.css", (await readFile(join(REPO_ROOT, "node_modules", "uplot", "dist", "uPlot.min.css"), "utf8")) + (await licencasDosPacotes(["node_modules/uplot/dist/uPlot.min.css"])));
   // the simulator's form offers the catalogue's products, grouped by how each is sold
   const simulador = await readFile(join(REPO_ROOT, "public", "simulador", "index.html"), "utf8");
   out.set("simulador/index.html", comProdutosDoCatalogo(simulador));

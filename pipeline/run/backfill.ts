@@ -33,6 +33,7 @@ import { checkFaixasPorEra } from "../check/eras.ts";
 import { checkUpdates } from "../check/gates.ts";
 import { aceiteArg, describeRevision, judgeRevisions } from "../check/revisions.ts";
 import { loadEventos, nextEventos } from "../events/model.ts";
+import { holdsDataLock, withDataLock } from "../publish/lock.ts";
 import { publishFiles } from "../publish/write.ts";
 import { renderSiteFiles } from "../site/assemble.ts";
 import { lerSerieCepea, urlDaSerie, type SerieCepea, type SerieLida } from "../sources/cepea-series.ts";
@@ -150,6 +151,10 @@ function plural(n: number, um: string, varios: string): string {
 }
 
 export async function runBackfill(opts: BackfillOptions): Promise<BackfillReport> {
+  // the stored tree is read and published under one lock, as an update (the CLI already holds it)
+  if (!holdsDataLock(opts.config.publicDir)) {
+    return withDataLock(opts.config.publicDir, { esperar: true, log: opts.log, comando: "importação (runBackfill)" }, () => runBackfill(opts));
+  }
   const { config, now, serie } = opts;
   const env = opts.env ?? process.env;
   const log = opts.log ?? (() => {});

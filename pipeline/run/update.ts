@@ -11,6 +11,7 @@ import { pageUrl, type PageLoader } from "../fetch/types.ts";
 import { loadEventos, nextEventos } from "../events/model.ts";
 import { assemble } from "../history/assemble.ts";
 import { readPublished } from "../contract/schemas.ts";
+import { holdsDataLock, withDataLock } from "../publish/lock.ts";
 import { publishFiles, TrechoDivergente } from "../publish/write.ts";
 import type { ResumoSerie } from "../render/resumo.ts";
 import { montarSite } from "../site/assemble.ts";
@@ -69,6 +70,12 @@ function readPage(
 }
 
 export async function runUpdate(opts: UpdateOptions): Promise<UpdateReport> {
+  // from the first read of the tree to its publish, one run at a time (as runBuild): without the
+  // lock two updates read the same state and the second to publish wrote over the first's days;
+  // the CLI already holds it (re-entrant)
+  if (!holdsDataLock(opts.config.publicDir)) {
+    return withDataLock(opts.config.publicDir, { esperar: true, log: opts.log, comando: "atualização (runUpdate)" }, () => runUpdate(opts));
+  }
   const { loader, config, now } = opts;
   const env = opts.env ?? process.env;
   const log = opts.log ?? (() => {});

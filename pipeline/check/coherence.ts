@@ -34,6 +34,10 @@ const SCOT_RELACOES: ReadonlyArray<readonly [campo: string, base: string, min: n
   ["funrural_avista", "valor", 0.95, 0.999, "Funrural à vista / à vista"],
   ["funrural_avista", "senar_avista", 0.95, 0.999, "Funrural à vista / Senar à vista"],
   ["valor_30d", "valor", 1, 1.08, "30 dias / à vista"],
+  // each discounted group too (1,008–1,014 recorded): one group's columns swapped keeps every
+  // ratio above in range (Funrural's: 0,997 and 0,971)
+  ["funrural_30d", "funrural_avista", 1, 1.08, "Funrural 30 dias / Funrural à vista"],
+  ["senar_30d", "senar_avista", 1, 1.08, "Senar 30 dias / Senar à vista"],
   ["senar_30d", "valor_30d", 0.985, 1, "Senar 30 dias / 30 dias"],
   ["funrural_30d", "valor_30d", 0.95, 0.999, "Funrural 30 dias / 30 dias"],
   ["funrural_30d", "senar_30d", 0.95, 0.999, "Funrural 30 dias / Senar 30 dias"],

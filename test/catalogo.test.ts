@@ -173,6 +173,10 @@ describe("a product and a source page registered in a test go everywhere", () =>
       page.on("pageerror", (e) => erros.push(e.message));
       await page.goto(srv.url);
       await page.waitForSelector("body[data-pronto='ok']", { timeout: 20_000 });
+      // the page carries only the first screen's series: the list of every series comes with
+      // index.json, read when the visitor reaches for the chart's series list
+      await page.focus("#serie");
+      await page.waitForSelector("#serie option[value='novilha_teste/GO']", { state: "attached", timeout: 20_000 });
       const opcoes = await page.locator("#serie option").allTextContents();
       expect(opcoes).toContain("Novilha de teste — Brasil (média de teste)");
       expect(opcoes).toContain("Novilha de teste — GO");

@@ -280,9 +280,16 @@ function restaurar(root: string): string {
   return `Restaure o site com "git checkout -- ${p} && git clean -fdx -- ${p}"`;
 }
 
-/** The targets of a journal that will not end with their new bytes: staged file gone (or not the new bytes) and target not the new bytes. */
-async function unfinishable(root: string, journal: Journal): Promise<string[]> {
-  const out: string[] = [];
+/**
+ * The targets of a journal that will not end with their new bytes: staged file gone (or not the new
+ * bytes) and target not the new bytes. `conferirPreparados`: in a recovery each staged file is
+ * read back whole before anything is renamed (it may have been damaged since, keeping its size),
+ * so a damaged one never replaces a published file; a damaged one whose target already holds the
+ * new bytes is only removed (`descartar`). The commit that staged them wrote and hashed them itself.
+ */
+async function unfinishable(root: string, journal: Journal, conferirPreparados: boolean): Promise<{ faltam: string[]; descartar: string[] }> {
+  const faltam: string[] = [];
+  const descartar: string[] = [];
   for (const o of journal.operacoes) {
     const staged = join(root, STAGING_DIR, o.arquivo);
     let st: Awaited<ReturnType<typeof stat>> | null = null;
@@ -292,12 +299,17 @@ async function unfinishable(root: string, journal: Journal): Promise<string[]> {
       if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
     }
     // a staged file is fsynced before the journal: a wrong size means it was damaged since
-    if (st?.isFile() && st.size === o.tamanho) continue;
+    let preparado = st?.isFile() === true && st.size === o.tamanho;
+    if (preparado && conferirPreparados) preparado = (await hashFile(staged))?.sha256 === o.sha256;
+    if (preparado) continue;
     const t = await hashFile(join(root, o.arquivo));
-    if (t && t.sha256 === o.sha256 && t.tamanho === o.tamanho) continue;
-    out.push(o.arquivo);
+    if (t && t.sha256 === o.sha256 && t.tamanho === o.tamanho) {
+      if (st !== null) descartar.push(staged);
+      continue;
+    }
+    faltam.push(o.arquivo);
   }
-  return out;
+  return { faltam, descartar };
 }
 
 /**
@@ -307,8 +319,10 @@ async function unfinishable(root: string, journal: Journal): Promise<string[]> {
  * short of exactly the journal's bytes keeps the journal and throws.
  */
 async function rollForward(root: string, journal: Journal, passos?: Passos, preparadosAgora = false): Promise<number> {
-  const antes = await unfinishable(root, journal);
-  if (antes.length > 0) throw new DiarioIrrecuperavelError(root, journal, antes, "perderam o arquivo preparado e não têm os bytes novos (sha256 do diário)");
+  const antes = await unfinishable(root, journal, !preparadosAgora);
+  if (antes.faltam.length > 0) throw new DiarioIrrecuperavelError(root, journal, antes.faltam, "perderam o arquivo preparado (ou ele não tem mais os bytes do diário) e não têm os bytes novos (sha256 do diário)");
+  // a staged file that is not the journal's bytes, beside a target that already is: never renamed
+  for (const staged of antes.descartar) await rm(staged, { force: true });
   let feitos = 0;
   const renamed: string[] = [];
   for (const { arquivo } of journal.operacoes) {

@@ -110,7 +110,7 @@ describe("recovery of a journal whose staged files are gone", () => {
     expect(first.ran).toBe(false);
     expect(first.err).toBeInstanceOf(DiarioIrrecuperavelError);
     const msg = (first.err as Error).message;
-    expect(msg).toMatch(/^\[write\] recuperação: a publicação interrompida \(PID \d+, [^)]+\) não pode ser concluída: 2 de 3 arquivo\(s\) do diário perderam o arquivo preparado e não têm os bytes novos/);
+    expect(msg).toMatch(/^\[write\] recuperação: a publicação interrompida \(PID \d+, [^)]+\) não pode ser concluída: 2 de 3 arquivo\(s\) do diário perderam o arquivo preparado \(ou ele não tem mais os bytes do diário\) e não têm os bytes novos/);
     expect(msg).toContain("api/v1/historico/soja.csv, api/v1/historico/bezerro.csv");
     // milho has its new bytes: not named
     expect(msg).not.toContain("milho");
@@ -170,7 +170,7 @@ describe("recovery of a journal whose staged files are gone", () => {
     expect(await snapshot(dir)).toEqual(before);
   });
 
-  it("a staged file of the right size but other bytes is caught by the hashes after the renames: the journal is kept", async () => {
+  it("a staged file of the right size but other bytes is refused before any rename: its damaged bytes never reach the tree", async () => {
     const dir = await stoppedBeforeRenameOf("api/v1/historico/soja.csv");
     const staged = join(dir, STAGING_DIR, "api/v1/historico/soja.csv");
     const text = await readFile(staged, "utf8");
@@ -178,12 +178,27 @@ describe("recovery of a journal whose staged files are gone", () => {
     await writeFile(staged, text.replace(/161\n$/, "999\n"));
     expect(await readFile(staged, "utf8")).not.toBe(text);
     expect((await readFile(staged)).length).toBe(Buffer.byteLength(text));
+    const before = await snapshot(dir);
     const { ran, err } = await nextCommand(dir);
     expect(ran).toBe(false);
     expect(err).toBeInstanceOf(DiarioIrrecuperavelError);
-    expect((err as Error).message).toContain("1 de 3 arquivo(s) do diário não ficaram com os bytes novos (sha256 do diário) depois das renomeações: api/v1/historico/soja.csv");
+    expect((err as DiarioIrrecuperavelError).arquivos).toEqual(["api/v1/historico/soja.csv"]);
+    expect((err as Error).message).toContain("1 de 3 arquivo(s) do diário perderam o arquivo preparado (ou ele não tem mais os bytes do diário) e não têm os bytes novos (sha256 do diário): api/v1/historico/soja.csv");
+    // nothing renamed: soja keeps its old bytes (never 999), bezerro is still only staged
+    expect(await snapshot(dir)).toEqual(before);
+    expect(before.get("api/v1/historico/soja.csv")).toBe(OLD.get("api/v1/historico/soja.csv"));
     expect(existsSync(join(dir, JOURNAL_NAME))).toBe(true);
     expect((await nextCommand(dir)).ran).toBe(false);
+  });
+
+  it("a damaged staged file beside a target that already holds the journal's bytes is removed, never renamed over it", async () => {
+    const dir = await stoppedBeforeRenameOf("api/v1/historico/soja.csv");
+    // milho was renamed before the run died; a staged milho.csv of the same size but other bytes
+    // turns up (a copy restored by hand, a tool replaying the staging directory)
+    const novo = NEW.get("api/v1/historico/milho.csv")!;
+    await writeFile(join(dir, STAGING_DIR, "api/v1/historico/milho.csv"), novo.replace("70.93", "99.99"));
+    expect((await nextCommand(dir)).err).toBeNull();
+    expect(await snapshot(dir)).toEqual(NEW);
   });
 
   it("a journal of an older version (no hashes) is refused as unreadable, with the restore command", async () => {

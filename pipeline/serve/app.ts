@@ -681,12 +681,14 @@ function montarServico(opts: ServeOptions): { app: Hono<Env>; rapido: CaminhoRap
       }
       if (r.kind !== "file") throw new ApiError(404, "nao_encontrado", `arquivo não encontrado: ${path.slice(0, 200)}; veja api/v1/index.json`);
       const e = r.entry;
-      headers.ETag = e.etag;
+      const enc = e.compressible ? chooseEncoding(header(c, "accept-encoding")) : null;
+      // a strong ETag names exact bytes; a compressed body is other bytes of the same file, so its
+      // ETag is the weak form (as nginx does), and If-None-Match compares weakly either way
+      headers.ETag = enc && !e.etag.startsWith("W/") ? `W/${e.etag}` : e.etag;
       headers.Vary = "Accept-Encoding";
       if (e.type.startsWith("text/html")) headers["Content-Security-Policy"] = rel === "romaneio" || rel.startsWith("romaneio/") ? HTML_CSP_ROMANEIO : HTML_CSP;
       if (ifNoneMatch(header(c, "if-none-match"), e.etag)) return new Response(null, { status: 304, headers });
       headers["Content-Type"] = e.type;
-      const enc = e.compressible ? chooseEncoding(header(c, "accept-encoding")) : null;
       if (enc) {
         headers["Content-Encoding"] = enc;
         return new Response(new Uint8Array(files.encoded(e, enc)), { status: 200, headers });

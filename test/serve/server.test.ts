@@ -158,11 +158,21 @@ describe("HTTP behaviour", () => {
   });
 
   it("sends ETags and answers 304, for static files and query routes", async () => {
-    const a = await api("api/v1/cotacao.json");
+    // the exact bytes of the file: a strong ETag
+    const a = await api("api/v1/cotacao.json", { "Accept-Encoding": "identity" });
     const etag = a.headers.get("etag")!;
     expect(etag).toMatch(/^"/);
+    expect(a.headers.get("content-encoding")).toBeNull();
     expect(a.headers.get("cache-control")).toBe("public, max-age=1800");
     expect((await api("api/v1/cotacao.json", { "If-None-Match": etag })).status).toBe(304);
+    // compressed, other bytes of the same file: the same ETag, weak; it validates either form
+    const gz = await api("api/v1/cotacao.json", { "Accept-Encoding": "gzip" });
+    expect(gz.headers.get("content-encoding")).toBe("gzip");
+    expect(gz.headers.get("etag")).toBe(`W/${etag}`);
+    const naoMudou = await api("api/v1/cotacao.json", { "Accept-Encoding": "gzip", "If-None-Match": `W/${etag}` });
+    expect(naoMudou.status).toBe(304);
+    expect(naoMudou.headers.get("etag")).toBe(`W/${etag}`);
+    expect((await api("api/v1/cotacao.json", { "Accept-Encoding": "identity", "If-None-Match": `W/${etag}` })).status).toBe(304);
     const q = await api("api/v1/cotacao?uf=MS");
     const weak = q.headers.get("etag")!;
     expect(weak).toMatch(/^W\//);

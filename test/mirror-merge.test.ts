@@ -1,6 +1,6 @@
-import { cp, readFile, rm } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loadConfig } from "../pipeline/config.ts";
 import { assemble } from "../pipeline/history/assemble.ts";
 import { applyUpdate } from "../pipeline/run/apply.ts";
@@ -8,6 +8,7 @@ import type { SerieFile } from "../pipeline/domain/publicados.ts";
 import type { PriceRow } from "../pipeline/domain/row.ts";
 import { scot } from "../pipeline/sources/scot.ts";
 import { FIXTURES, cleanup, editPage, readJson, replay, replayDir, tempSite } from "./helpers/pipeline.ts";
+import { publicadoEPaginasDoDescribe, scotPeloEspelho, sitePublicado } from "./helpers/publicado.ts";
 
 const NOW = new Date("2026-09-27T12:00:00-03:00");
 
@@ -41,18 +42,11 @@ describe("the same day read again through a mirror with fewer columns", () => {
 });
 
 describe("a reference praça missing from the table", () => {
-  let site: string;
-  let pages: string;
-  beforeAll(async () => {
-    site = await tempSite();
-    await replay(FIXTURES, site, "2026-09-27T12:00:00-03:00");
-    pages = await replayDir();
-    // the next day's table, where Scot renamed "SP Barretos"
-    await editPage(pages, "scot/boi-gordo.html", (h) => h.replaceAll("05/08/2026", "06/08/2026").replace("SP Barretos", "SP Barretos-Frigorífico"));
-  });
-  afterAll(() => cleanup(site, pages));
+  // the next day's table, where Scot renamed "SP Barretos"
+  const par = publicadoEPaginasDoDescribe((pages) => editPage(pages, "scot/boi-gordo.html", (h) => h.replaceAll("05/08/2026", "06/08/2026").replace("SP Barretos", "SP Barretos-Frigorífico")));
 
   it("fails the page, loudly, and merges nothing of it (a page is atomic)", async () => {
+    const { site, pages } = par();
     const r = await replay(pages, site, "2026-09-27T13:00:00-03:00");
     expect(r.exitCode).toBe(1);
     const o = r.outcomes.find((x) => x.source === "scot" && x.page === "boi-gordo")!;
@@ -70,12 +64,10 @@ describe("a reference praça missing from the table", () => {
 
 describe("replaying a recording made through the mirror", () => {
   it("reads the mirror's page for the source's page and records the mirror", async () => {
-    const site = await tempSite();
+    const site = await sitePublicado();
     const pages = await replayDir();
     try {
-      await replay(FIXTURES, site, "2026-09-27T12:00:00-03:00");
-      await rm(join(pages, "scot/vaca-gorda.html"));
-      await cp(join(FIXTURES, "noticias-agricolas"), join(pages, "noticias-agricolas"), { recursive: true });
+      await scotPeloEspelho(pages, ["vaca-gorda"]);
       const r = await replay(pages, site, "2026-09-27T13:00:00-03:00");
       expect(r.outcomes.find((o) => o.page === "vaca-gorda")).toMatchObject({ ok: true, via: "noticias-agricolas" });
       // the republication is from 05/02/2026: an older day, filled in behind the latest

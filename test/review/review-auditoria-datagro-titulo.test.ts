@@ -8,10 +8,11 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ParseError } from "../../pipeline/domain/errors.ts";
 import { parseReposicao } from "../../pipeline/sources/datagro.ts";
-import { FIXTURES, cleanup, editPage, readJson, replay, replayDir, tempSite } from "../helpers/pipeline.ts";
+import { FIXTURES, editPage, readJson, replay } from "../helpers/pipeline.ts";
+import { publicadoEPaginasDoDescribe } from "../helpers/publicado.ts";
 
 const PAGINA = "datagro/reposicao-nelore-macho.html";
 
@@ -32,17 +33,10 @@ describe("audit: another Datagro table at the reposição Nelore macho address",
     );
   });
 
-  let site: string;
-  let pages: string;
-  beforeAll(async () => {
-    site = await tempSite();
-    await replay(FIXTURES, site, "2026-09-27T12:00:00-03:00");
-    pages = await replayDir();
-    await editPage(pages, PAGINA, outraTabela);
-  });
-  afterAll(() => cleanup(site, pages));
+  const par = publicadoEPaginasDoDescribe((pages) => editPage(pages, PAGINA, outraTabela));
 
   it("merges nothing of it", async () => {
+    const { site, pages } = par();
     const r = await replay(pages, site, "2026-09-27T13:00:00-03:00");
     expect(r.outcomes.find((x) => x.source === "datagro")).toMatchObject({ ok: false, kind: "parse_error" });
     for (const id of ["bezerro_desmama/SP", "garrote/MS", "boi_magro/PA"]) {

@@ -8,8 +8,9 @@
  * its cash price (1,008–1,014 on every recorded praça, Funrural and Senar alike). Replays into
  * temp dirs only.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FIXTURES, cleanup, editPage, readJson, replay, replayDir, tempSite } from "../helpers/pipeline.ts";
+import { describe, expect, it } from "vitest";
+import { editPage, readJson, replay } from "../helpers/pipeline.ts";
+import { publicadoEPaginasDoDescribe } from "../helpers/publicado.ts";
 
 /** Scot's Mercado Físico header with Funrural's "à vista" and "30 D" swapped (Preços Brutos and Senar as they are). */
 function funruralTrocado(h: string): string {
@@ -32,17 +33,10 @@ function pelotasSenarIgualAoBruto(h: string): string {
 }
 
 describe("audit: Scot's Funrural à vista and 30 D swapped", () => {
-  let site: string;
-  let pages: string;
-  beforeAll(async () => {
-    site = await tempSite();
-    await replay(FIXTURES, site, "2026-09-27T12:00:00-03:00");
-    pages = await replayDir();
-    await editPage(pages, "scot/boi-gordo.html", (h) => funruralTrocado(pelotasSenarIgualAoBruto(h.replaceAll("05/08/2026", "06/08/2026"))));
-  });
-  afterAll(() => cleanup(site, pages));
+  const par = publicadoEPaginasDoDescribe((pages) => editPage(pages, "scot/boi-gordo.html", (h) => funruralTrocado(pelotasSenarIgualAoBruto(h.replaceAll("05/08/2026", "06/08/2026")))));
 
   it("rejects the page, and no Funrural price is published under the other's name", async () => {
+    const { site, pages } = par();
     const r = await replay(pages, site, "2026-09-27T13:00:00-03:00");
     const o = r.outcomes.find((x) => x.source === "scot" && x.page === "boi-gordo")!;
     expect(o).toMatchObject({ ok: false, kind: "rejected" });

@@ -6,12 +6,13 @@
  * and terms, in every UF: the parser never looked at the page's title. The pages of CEPEA's
  * indicators on the same site already check theirs. Replays into temp dirs only.
  */
-import { cp, readFile, rm } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ParseError } from "../../pipeline/domain/errors.ts";
 import { naBoiGordo, naVacaGorda } from "../../pipeline/sources/noticias-agricolas.ts";
-import { FIXTURES, cleanup, editPage, readJson, replay, replayDir, tempSite } from "../helpers/pipeline.ts";
+import { FIXTURES, cleanup, editPage, readJson, replay, replayDir } from "../helpers/pipeline.ts";
+import { scotPeloEspelho, sitePublicado } from "../helpers/publicado.ts";
 
 const NA = "noticias-agricolas/boi-gordo-scot-consultoria.html";
 
@@ -36,14 +37,11 @@ describe("audit: another firm's Mercado Físico at the Scot republication's addr
   });
 
   it("merges nothing of it", async () => {
-    const site = await tempSite();
+    const site = await sitePublicado();
     const pages = await replayDir();
     try {
-      await replay(FIXTURES, site, "2026-09-27T12:00:00-03:00");
       // Scot blocked: the republication stands in for both pages (its day, 05/02/2026, fills in behind)
-      await rm(join(pages, "scot/boi-gordo.html"));
-      await rm(join(pages, "scot/vaca-gorda.html"));
-      await cp(join(FIXTURES, "noticias-agricolas"), join(pages, "noticias-agricolas"), { recursive: true });
+      await scotPeloEspelho(pages);
       await editPage(pages, NA, outraFirma);
       const r = await replay(pages, site, "2026-09-27T13:00:00-03:00");
       for (const page of ["boi-gordo", "vaca-gorda"]) {

@@ -9,7 +9,8 @@
  * change is held like a revision beyond the bound. Replays into temp dirs only.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FIXTURES, cleanup, editPage, readJson, replay, replayDir, tempSite } from "../helpers/pipeline.ts";
+import { cleanup, editPage, readJson, replay, replayDir } from "../helpers/pipeline.ts";
+import { sitePublicado } from "../helpers/publicado.ts";
 
 const BOI = "cepea/boi-gordo.html";
 
@@ -27,8 +28,7 @@ describe("audit: a stale copy of a page after the source revised a day", () => {
   let depois: string;
   let antiga: string;
   beforeAll(async () => {
-    site = await tempSite();
-    await replay(FIXTURES, site, "2026-09-27T12:00:00-03:00");
+    site = await sitePublicado();
     depois = await replayDir();
     await editPage(depois, BOI, diaSeguinte);
     // the stale copy: the page as recorded on 04/09/2026, before the revision

@@ -9,10 +9,11 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ParseError } from "../../pipeline/domain/errors.ts";
 import { parseReposicao } from "../../pipeline/sources/datagro.ts";
-import { FIXTURES, cleanup, editPage, readJson, replay, replayDir, tempSite } from "../helpers/pipeline.ts";
+import { FIXTURES, editPage, readJson, replay } from "../helpers/pipeline.ts";
+import { publicadoEPaginasDoDescribe } from "../helpers/publicado.ts";
 
 const PAGINA = "datagro/reposicao-nelore-macho.html";
 
@@ -41,17 +42,10 @@ describe("audit: Datagro's Garrote and Boi Magro swapped on the newest day", () 
     );
   });
 
-  let site: string;
-  let pages: string;
-  beforeAll(async () => {
-    site = await tempSite();
-    await replay(FIXTURES, site, "2026-09-27T12:00:00-03:00");
-    pages = await replayDir();
-    await editPage(pages, PAGINA, diaNovoTrocado);
-  });
-  afterAll(() => cleanup(site, pages));
+  const par = publicadoEPaginasDoDescribe((pages) => editPage(pages, PAGINA, diaNovoTrocado));
 
   it("merges nothing of the page", async () => {
+    const { site, pages } = par();
     const antes = await readJson(site, "api/v1/cotacao/garrote/SP.json");
     const r = await replay(pages, site, "2026-09-27T13:00:00-03:00");
     const o = r.outcomes.find((x) => x.source === "datagro")!;

@@ -7,7 +7,8 @@
  * so a day the first had just published was gone (milho on 08/09/2026). Temp dirs only.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FIXTURES, cleanup, editPage, milhoComDiaNovo, readJson, replay, replayDir, tempSite } from "../helpers/pipeline.ts";
+import { cleanup, editPage, milhoComDiaNovo, readJson, replay, replayDir } from "../helpers/pipeline.ts";
+import { sitePublicado } from "../helpers/publicado.ts";
 
 /** CEPEA's boi page with 05/09/2026 on top. */
 function boiDiaNovo(h: string): string {
@@ -20,8 +21,7 @@ describe("audit: two updates of one tree at once, in one process", () => {
   let comMilho: string;
   let comBoi: string;
   beforeAll(async () => {
-    site = await tempSite();
-    await replay(FIXTURES, site, "2026-09-27T12:00:00-03:00");
+    site = await sitePublicado();
     comMilho = await replayDir();
     await milhoComDiaNovo(comMilho);
     comBoi = await replayDir();

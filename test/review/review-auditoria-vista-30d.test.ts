@@ -7,10 +7,9 @@
  * month of interest: it is never below the cash price (1,011–1,014 on every recorded praça).
  * Replays of recorded pages into temp dirs only.
  */
-import { cp, rm } from "node:fs/promises";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FIXTURES, cleanup, editPage, readJson, replay, replayDir, tempSite } from "../helpers/pipeline.ts";
+import { describe, expect, it } from "vitest";
+import { cleanup, editPage, readJson, replay, replayDir } from "../helpers/pipeline.ts";
+import { publicadoEPaginasDoDescribe, scotPeloEspelho, sitePublicado } from "../helpers/publicado.ts";
 
 const NA = "noticias-agricolas/boi-gordo-scot-consultoria.html";
 
@@ -31,17 +30,10 @@ const BOI_VISTA = "Boi Gordo - (R$/@ - à vista)";
 const BOI_30 = "Boi Gordo - (R$/@ - prazo 30 dias)";
 
 describe("audit: Scot's à vista and 30 D swapped in every group", () => {
-  let site: string;
-  let pages: string;
-  beforeAll(async () => {
-    site = await tempSite();
-    await replay(FIXTURES, site, "2026-09-27T12:00:00-03:00");
-    pages = await replayDir();
-    await editPage(pages, "scot/boi-gordo.html", (h) => scotVistaTrocada(h.replaceAll("05/08/2026", "06/08/2026")));
-  });
-  afterAll(() => cleanup(site, pages));
+  const par = publicadoEPaginasDoDescribe((pages) => editPage(pages, "scot/boi-gordo.html", (h) => scotVistaTrocada(h.replaceAll("05/08/2026", "06/08/2026"))));
 
   it("rejects the page: the 30-day price is never published as the cash price", async () => {
+    const { site, pages } = par();
     const r = await replay(pages, site, "2026-09-27T13:00:00-03:00");
     const o = r.outcomes.find((x) => x.source === "scot" && x.page === "boi-gordo")!;
     expect(o).toMatchObject({ ok: false, kind: "rejected" });
@@ -54,13 +46,11 @@ describe("audit: Scot's à vista and 30 D swapped in every group", () => {
 
 describe("audit: the Notícias Agrícolas republication with boi à vista and 30 dias swapped", () => {
   it("rejects the boi page and merges nothing of it", async () => {
-    const site = await tempSite();
+    const site = await sitePublicado();
     const pages = await replayDir();
     try {
-      await replay(FIXTURES, site, "2026-09-27T12:00:00-03:00");
       // Scot blocked: the republication stands in for its boi page (its day, 05/02/2026, fills in behind)
-      await rm(join(pages, "scot/boi-gordo.html"));
-      await cp(join(FIXTURES, "noticias-agricolas"), join(pages, "noticias-agricolas"), { recursive: true });
+      await scotPeloEspelho(pages, ["boi-gordo"]);
       await editPage(pages, NA, trocaRotulos(BOI_VISTA, BOI_30));
       const r = await replay(pages, site, "2026-09-27T13:00:00-03:00");
       const o = r.outcomes.find((x) => x.source === "scot" && x.page === "boi-gordo")!;

@@ -1,0 +1,46 @@
+/**
+ * The state most tests of a second run start from: the recorded pages of every source published
+ * into a temp site, and a copy of those pages edited for the next run (a describe's pair, removed
+ * after it); and Scot blocked, its pages read from the Notícias Agrícolas republication instead.
+ */
+import { cp, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll } from "vitest";
+import { cleanup, FIXTURES, replay, replayDir, tempSite } from "./pipeline.ts";
+
+/** When the recorded pages are first published (the second run comes after). */
+export const PRIMEIRA_PUBLICACAO = "2026-09-27T12:00:00-03:00";
+
+/** A temp site holding what the recorded pages of every source publish. */
+export async function sitePublicado(): Promise<string> {
+  const site = await tempSite();
+  await replay(FIXTURES, site, PRIMEIRA_PUBLICACAO);
+  return site;
+}
+
+/**
+ * For a describe: a site published from the recorded pages, and a copy of the pages that
+ * `preparar` edits for the next run; both removed after the describe.
+ */
+export function publicadoEPaginasDoDescribe(preparar: (pages: string) => Promise<void>): () => { site: string; pages: string } {
+  let par: { site: string; pages: string } | undefined;
+  beforeAll(async () => {
+    const site = await sitePublicado();
+    const pages = await replayDir();
+    par = { site, pages };
+    await preparar(pages);
+  });
+  afterAll(async () => {
+    if (par) await cleanup(par.site, par.pages);
+  });
+  return () => {
+    if (!par) throw new Error("publicadoEPaginasDoDescribe: fora de um teste do describe");
+    return par;
+  };
+}
+
+/** Scot blocked: `paginas` of Scot gone from the recording, the Notícias Agrícolas republication in their place. */
+export async function scotPeloEspelho(pages: string, paginas: readonly string[] = ["boi-gordo", "vaca-gorda"]): Promise<void> {
+  for (const p of paginas) await rm(join(pages, `scot/${p}.html`));
+  await cp(join(FIXTURES, "noticias-agricolas"), join(pages, "noticias-agricolas"), { recursive: true });
+}

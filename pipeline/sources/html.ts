@@ -255,15 +255,24 @@ export function checkRow($: Cheerio$, tr: AnyNode, esperadas: number, where: str
  * carries control characters. Either would become a new praça name forever, so both are refused.
  * Tab, LF and CR are HTML whitespace (collapsed); every other C0, DEL and C1 character is not.
  */
-const INVALID_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFFFD]/;
+// control characters, U+FFFD, and the invisible format characters (soft hyphen, zero-width
+// spaces and joiners, direction marks and overrides, word joiner, BOM): "Barretos" with a zero-width
+// space inside is another praça that looks the same, and a direction override reorders digits on screen
+const INVALID_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u00AD\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF\uFFFD]/;
 const INVALID_CHARS_G = new RegExp(INVALID_CHARS.source, "g");
+const CONTROLE = /[\u0000-\u001F\u007F-\u009F]/;
 
-/** Throws when a label holds U+FFFD or a control character, naming the label and the character. */
+/** Throws when a label holds U+FFFD, a control character or an invisible one, naming the label and the character. */
 export function checkLabel(raw: string, what: string): void {
   const m = raw.match(INVALID_CHARS);
   if (!m) return;
   const code = `U+${m[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
-  const why = m[0] === "\uFFFD" ? `${code} (caractere de substituição: página decodificada com o charset errado?)` : `o caractere de controle ${code}`;
+  const why =
+    m[0] === "\uFFFD"
+      ? `${code} (caractere de substituição: página decodificada com o charset errado?)`
+      : CONTROLE.test(m[0])
+        ? `o caractere de controle ${code}`
+        : `o caractere invisível ${code} (o rótulo pareceria outro igual a ele)`;
   throw new ParseError(`${what}: o rótulo "${visible(raw)}" contém ${why}`);
 }
 

@@ -312,6 +312,12 @@ describe("Scot: the cases an attacker found, and their neighbours", () => {
     ["U+FFFD", "\uFFFD", "U+FFFD (caractere de substituição"],
     ["a C0 control character", "\u001B", "caractere de controle U+001B"],
     ["a C1 control character", "\u0085", "caractere de controle U+0085"],
+    // invisible: "SP Ara\u200Batuba" would be a praça of its own that reads "SP Araçatuba" on screen
+    ["a zero-width space", "\u200B", "caractere invisível U+200B"],
+    ["a zero-width joiner", "\u200D", "caractere invisível U+200D"],
+    ["a soft hyphen", "\u00AD", "caractere invisível U+00AD"],
+    ["a right-to-left override", "\u202E", "caractere invisível U+202E"],
+    ["a BOM inside the text", "\uFEFF", "caractere invisível U+FEFF"],
   ])("%s in a praça label is refused naming the label", (_n, ch, why) => {
     const err = parseError(c, edit("SP Araçatuba", `SP Ara${ch}atuba`));
     expect(err.message).toContain(why);

@@ -248,7 +248,9 @@ function cards(agg: AggregateFile, index: Indice): void {
         el("h3", {}, nomeProduto(index, c.produto)),
         el("p", { class: "valor", "data-campo": "valor" }, valor === null ? "sem dado" : precoEl(valor, unidade)),
         dataEl,
-        variacao(s),
+        // the change comes from the catalogue (the page's own part of it may be older than
+        // cotacao.json): only the change of the very day shown
+        s && s.ultima_data !== agg.datas[c.key] ? el("p", { class: "variacao", "data-campo": "variacao" }) : variacao(s),
         el("p", { class: "regiao" }, s ? localSerie(index, s).replace(/^Referência: /, "") : ""),
         el("p", { class: "unidade" }, `Unidade: ${UNIDADE_INFO[unidade].nome}`),
         s ? el("p", { class: "links" }, el("a", { href: url(s.path) }, "JSON"), " · ", el("a", { href: url(s.csv) }, "CSV"), " · ", el("a", { href: `#${ancoraSerie(s.id)}` }, "série")) : null,
@@ -756,6 +758,10 @@ async function main(): Promise<void> {
     inicial ? null : lerIndice(),
   ]);
   if (inicial && !inteiro) indice = inicial;
+  // a page older than cotacao.json (kept by a cache, or revalidated while cotacao.json was not)
+  // carries the change of another day than the cards show: index.json has the shown day's
+  const diaDoCartao = (c: (typeof CARDS)[number]) => indice.series.find((x) => x.id === c.serie)?.ultima_data;
+  if (!inteiro && CARDS.some((c) => diaDoCartao(c) !== undefined && diaDoCartao(c) !== agg.datas[c.key])) await lerIndice().catch(() => undefined);
   idade = contextoIdade(status);
   avisos(status);
   cards(agg, indice);

@@ -321,8 +321,14 @@ describe("criarLeitorOcr", () => {
       // the decoding and drawing ran on the PDF thread: this thread stayed idle and its timer ticked
       expect(uso.utilization).toBeLessThan(0.5);
       expect(tiques).toBeGreaterThan(20);
-      // the thread at work was terminated and replaced: the slot is free and reads a PDF again
-      expect((await apressado.ler(pdf, "application/pdf")).origem).toBe("pdf_texto");
+      // the thread at work was terminated and replaced: the slot is free and reads a PDF again (on a
+      // loaded machine the new thread's start alone can pass 3 s: that is the deadline again, never "ocupado")
+      let outra: unknown;
+      for (let i = 0; i < 3; i++) {
+        outra = await apressado.ler(pdf, "application/pdf").catch((err: unknown) => err);
+        if (!(outra instanceof ErroOcr) || outra.codigo !== "tempo_esgotado") break;
+      }
+      expect((outra as { origem?: string }).origem).toBe("pdf_texto");
     } finally {
       await apressado.fechar();
     }

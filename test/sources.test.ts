@@ -13,6 +13,7 @@ import { PriceRowSchema } from "../pipeline/domain/row.ts";
 import { mirrorFile } from "../pipeline/fetch/record.ts";
 import { stripScriptsAndStyles } from "../pipeline/sources/html.ts";
 import { MIRRORS, SOURCES } from "../pipeline/sources/index.ts";
+import { parseError } from "./helpers/parse-error.ts";
 
 const fixture = (source: string, file: string) =>
   readFileSync(fileURLToPath(new URL(`./fixtures/${source}/${file}`, import.meta.url)), "utf8");
@@ -83,13 +84,7 @@ describe.each(SOURCES.map((s) => [s.id, s] as const))("fonte %s", (_id, source) 
     });
 
     it.each(source.pages.map((p) => [p.id, p] as const))("%s: parse throws a ParseError that says why", (pageId, page) => {
-      let err: unknown;
-      try {
-        page.parse(semDados(pageId));
-      } catch (e) {
-        err = e;
-      }
-      expect(err).toBeInstanceOf(ParseError);
+      const err = parseError(() => page.parse(semDados(pageId)));
       const message = (err as ParseError).message;
       // names the table it looked for and what was wrong, in Portuguese
       expect(message).toMatch(/tabela "[^"]+"/);
@@ -136,13 +131,7 @@ describe.each(mirrorPages)("espelho %s", (_name, id, file, mirrors) => {
     // derived here rather than recorded: the recorded page with every body row of its tables removed
     const empty = html.replace(/(<tbody[^>]*>)[\s\S]*?<\/tbody>/g, "$1</tbody>");
     expect(mirror.hasTable(empty)).toBe(false);
-    let err: unknown;
-    try {
-      mirror.parse(empty);
-    } catch (e) {
-      err = e;
-    }
-    expect(err).toBeInstanceOf(ParseError);
+    const err = parseError(() => mirror.parse(empty));
     expect((err as ParseError).kind).toBe("soft_block");
     expect((err as ParseError).message).toMatch(/tabela "[^"]+".*vazia/);
   });

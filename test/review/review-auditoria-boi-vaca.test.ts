@@ -8,10 +8,10 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ParseError } from "../../pipeline/domain/errors.ts";
 import { naBoiGordo, naVacaGorda } from "../../pipeline/sources/noticias-agricolas.ts";
 import { FIXTURES, cleanup, editPage, readJson, replay, replayDir } from "../helpers/pipeline.ts";
 import { scotPeloEspelho, sitePublicado } from "../helpers/publicado.ts";
+import { parseError } from "../helpers/parse-error.ts";
 
 const NA = "noticias-agricolas/boi-gordo-scot-consultoria.html";
 
@@ -24,13 +24,7 @@ describe("audit: the Notícias Agrícolas republication with Boi and Vaca swappe
   it("the parser refuses Boi and Vaca swapped, naming the praça and both prices", async () => {
     const html = trocaRotulos(BOI_VISTA, VACA_VISTA)(await readFile(join(FIXTURES, NA), "utf8"));
     for (const m of [naBoiGordo, naVacaGorda]) {
-      let err: unknown;
-      try {
-        m.parse(html);
-      } catch (e) {
-        err = e;
-      }
-      expect(err).toBeInstanceOf(ParseError);
+      const err = parseError(() => m.parse(html));
       expect((err as Error).message).toMatch(
         /Notícias Agrícolas, tabela "Mercado Físico - Scot Consultoria", praça "SP Barretos": vaca gorda à vista \(R\$ 326,00\) acima do boi gordo à vista \(R\$ 308,50\) na mesma praça; colunas trocadas\?/,
       );

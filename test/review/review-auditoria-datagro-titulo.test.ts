@@ -9,10 +9,10 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ParseError } from "../../pipeline/domain/errors.ts";
 import { parseReposicao } from "../../pipeline/sources/datagro.ts";
 import { FIXTURES, editPage, readJson, replay } from "../helpers/pipeline.ts";
 import { publicadoEPaginasDoDescribe } from "../helpers/publicado.ts";
+import { parseError } from "../helpers/parse-error.ts";
 
 const PAGINA = "datagro/reposicao-nelore-macho.html";
 
@@ -21,13 +21,8 @@ const outraTabela = (h: string) => h.replace("<h1>Reposição Nelore - Macho</h1
 
 describe("audit: another Datagro table at the reposição Nelore macho address", () => {
   it("the parser refuses it, naming the title found", async () => {
-    let err: unknown;
-    try {
-      parseReposicao(outraTabela(await readFile(join(FIXTURES, PAGINA), "utf8")));
-    } catch (e) {
-      err = e;
-    }
-    expect(err).toBeInstanceOf(ParseError);
+    const html = outraTabela(await readFile(join(FIXTURES, PAGINA), "utf8"));
+    const err = parseError(() => parseReposicao(html));
     expect((err as Error).message).toBe(
       'Notícias Agrícolas, tabela "Reposição Nelore - Macho": título da página "Reposição Cruzado - Macho", esperado "Reposição Nelore - Macho" (outra tabela no endereço?)',
     );

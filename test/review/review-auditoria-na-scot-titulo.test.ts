@@ -9,10 +9,10 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ParseError } from "../../pipeline/domain/errors.ts";
 import { naBoiGordo, naVacaGorda } from "../../pipeline/sources/noticias-agricolas.ts";
 import { FIXTURES, cleanup, editPage, readJson, replay, replayDir } from "../helpers/pipeline.ts";
 import { scotPeloEspelho, sitePublicado } from "../helpers/publicado.ts";
+import { parseError } from "../helpers/parse-error.ts";
 
 const NA = "noticias-agricolas/boi-gordo-scot-consultoria.html";
 
@@ -23,13 +23,7 @@ describe("audit: another firm's Mercado Físico at the Scot republication's addr
   it("the parser refuses it, naming the title found", async () => {
     const html = outraFirma(await readFile(join(FIXTURES, NA), "utf8"));
     for (const m of [naBoiGordo, naVacaGorda]) {
-      let err: unknown;
-      try {
-        m.parse(html);
-      } catch (e) {
-        err = e;
-      }
-      expect(err).toBeInstanceOf(ParseError);
+      const err = parseError(() => m.parse(html));
       expect((err as Error).message).toBe(
         'Notícias Agrícolas, tabela "Mercado Físico - Scot Consultoria": título da página "Mercado Físico - Outra Consultoria", esperado "Mercado Físico - Scot Consultoria" (outra tabela no endereço?)',
       );

@@ -10,10 +10,10 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ParseError } from "../../pipeline/domain/errors.ts";
 import { parseReposicao } from "../../pipeline/sources/datagro.ts";
 import { FIXTURES, editPage, readJson, replay } from "../helpers/pipeline.ts";
 import { publicadoEPaginasDoDescribe } from "../helpers/publicado.ts";
+import { parseError } from "../helpers/parse-error.ts";
 
 const PAGINA = "datagro/reposicao-nelore-macho.html";
 
@@ -29,13 +29,7 @@ function diaNovoTrocado(h: string): string {
 describe("audit: Datagro's Garrote and Boi Magro swapped on the newest day", () => {
   it("the parser refuses the page, naming the day, the state and both columns", async () => {
     const html = diaNovoTrocado(await readFile(join(FIXTURES, PAGINA), "utf8"));
-    let err: unknown;
-    try {
-      parseReposicao(html);
-    } catch (e) {
-      err = e;
-    }
-    expect(err).toBeInstanceOf(ParseError);
+    const err = parseError(() => parseReposicao(html));
     expect((err as Error).message).toBe(
       'Notícias Agrícolas, tabela "Reposição Nelore - Macho" de 09/02/2026, estado "São Paulo": Boi Magro (R$ 14,15/kg) acima de Garrote (R$ 13,78/kg); ' +
         "por kg, um animal mais pesado nunca vale mais que um mais leve; colunas trocadas?",

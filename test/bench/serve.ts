@@ -1,13 +1,13 @@
 /**
- * Serving figures (issues 4 and 15): the query server against nginx on loopback, 10 s × 50
- * connections from this process (autocannon) while each server runs in its own process(es):
+ * Serving figures (issues 4 and 15): the query server against nginx on loopback, 12 s × 50
+ * connections per server from this process (autocannon) while each server runs in its own process(es):
  * nginx on all cores, ours in one process, ours as a cluster on all cores with the quota in the
  * primary, and the same with the quota in Redis (a redis-server started here); and the
  * dashboard's first load in Chromium (bytes and time until the prices are visible). The load
  * generator shares the machine's cores with the servers, so "all cores" is all cores minus what
- * autocannon takes: the ratios are comparable, the absolute figures are a floor. Each query ratio is
- * against nginx measured right before that variant, so both see the same load from the machine's
- * other work. One more row: the query as browsers send it (Accept-Encoding: gzip, deflate, br) on the
+ * autocannon takes: the ratios are comparable, the absolute figures are a floor. Each ratio is
+ * against nginx measured in rounds alternating with that variant (`alternar`), so both see the same
+ * load from the machine's other work. One more row: the query as browsers send it (Accept-Encoding: gzip, deflate, br) on the
  * cluster, against nginx on the same request header, both gzip on every request and a .gz made
  * ahead of time (gzip_static, the like of our compressed answer kept ready; nginx has no brotli here).
  */
@@ -24,8 +24,18 @@ import { openChromium } from "../browser/chromium.ts";
 import { startRedis } from "../serve/redis.ts";
 
 const KEY = "chave-do-benchmark";
-const DURATION = Number(process.env.BENCH_SERVE_SECONDS ?? 10);
+/** seconds each server is measured in a comparison, split into RODADAS rounds */
+const DURATION = Number(process.env.BENCH_SERVE_SECONDS ?? 12);
 const CONNECTIONS = 50;
+/** seconds of load before a target's rounds: a fresh server (each worker of a cluster) compiles its hot path first; nginx has nothing to compile but gets the same */
+const AQUECIMENTO = Number(process.env.BENCH_SERVE_WARMUP ?? 2);
+/**
+ * Each comparison runs in rounds that alternate the servers: on this shared machine the others' load
+ * moves requests per second by ±15 % within a minute, and a ratio of two adjacent 10 s runs moved
+ * with it; the median of per-round ratios holds still.
+ */
+const RODADAS = Number(process.env.BENCH_SERVE_ROUNDS ?? 3);
+const SEGUNDOS_POR_RODADA = Math.max(1, Math.round(DURATION / RODADAS));
 
 
 /** the process and its descendants (a cluster's workers, nginx's) */
@@ -56,18 +66,56 @@ async function cpuS(pids: number[]): Promise<number> {
 }
 
 interface Run { rps: number; p99: number; non2xx: number; errors: number; rss: number[]; cpuUs: number }
+interface Alvo { url: string; pids: number[]; headers?: Record<string, string> }
+interface Rodada { rps: number; p99: number; non2xx: number; errors: number; rss: number[]; cpu: number; total: number; segundos: number }
 
-async function load(url: string, pids: number[], headers: Record<string, string> = {}): Promise<Run> {
+async function rodada(a: Alvo, segundos: number): Promise<Rodada> {
   const rss: number[] = [];
-  const sample = async () => rss.push((await Promise.all(pids.map(rssMb))).reduce((a, b) => a + b, 0));
+  const sample = async () => rss.push((await Promise.all(a.pids.map(rssMb))).reduce((x, y) => x + y, 0));
   await sample();
-  const cpu0 = await cpuS(pids);
+  const cpu0 = await cpuS(a.pids);
   const timer = setInterval(() => void sample(), 1000);
-  const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers });
+  const r = await autocannon({ url: a.url, connections: CONNECTIONS, duration: segundos, headers: a.headers ?? {} });
   clearInterval(timer);
-  const cpu = (await cpuS(pids)) - cpu0;
+  const cpu = (await cpuS(a.pids)) - cpu0;
   await sample();
-  return { rps: r.requests.average, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors, rss, cpuUs: (cpu * 1e6) / Math.max(1, r.requests.total) };
+  return { rps: r.requests.average, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors, rss, cpu, total: r.requests.total, segundos };
+}
+
+/** a target's rounds as one run: requests per second over all of them, the worst p99, CPU per request over all */
+function somar(rs: Rodada[]): Run {
+  const total = rs.reduce((n, r) => n + r.total, 0);
+  return {
+    rps: rs.reduce((n, r) => n + r.rps * r.segundos, 0) / rs.reduce((n, r) => n + r.segundos, 0),
+    p99: Math.max(...rs.map((r) => r.p99)),
+    non2xx: rs.reduce((n, r) => n + r.non2xx, 0),
+    errors: rs.reduce((n, r) => n + r.errors, 0),
+    rss: rs.flatMap((r) => r.rss),
+    cpuUs: (rs.reduce((n, r) => n + r.cpu, 0) * 1e6) / Math.max(1, total),
+  };
+}
+
+/**
+ * The targets measured in alternation: each warmed up, then RODADAS rounds in which each runs once
+ * (the order turned every round), so a change in the machine's other load falls on all of them
+ * alike. Returns each target's run and its requests per second in each round, for per-round ratios.
+ */
+async function alternar(alvos: Alvo[]): Promise<{ run: Run; porRodada: number[] }[]> {
+  for (const a of alvos) if (AQUECIMENTO > 0) await autocannon({ url: a.url, connections: CONNECTIONS, duration: AQUECIMENTO, headers: a.headers ?? {} });
+  const rodadas: Rodada[][] = alvos.map(() => []);
+  for (let i = 0; i < RODADAS; i++) {
+    const ordem = alvos.map((_, j) => j);
+    if (i % 2 === 1) ordem.reverse();
+    for (const j of ordem) rodadas[j]!.push(await rodada(alvos[j]!, SEGUNDOS_POR_RODADA));
+  }
+  return rodadas.map((rs) => ({ run: somar(rs), porRodada: rs.map((r) => r.rps) }));
+}
+
+/** the median of the per-round ratios a/b, with their range */
+function razao(a: number[], b: number[]): string {
+  const rs = a.map((x, i) => x / b[i]!).sort((x, y) => x - y);
+  const mediana = rs.length % 2 ? rs[(rs.length - 1) / 2]! : (rs[rs.length / 2 - 1]! + rs[rs.length / 2]!) / 2;
+  return `${mediana.toFixed(2)}×` + (rs.length > 1 ? ` (rodadas ${rs[0]!.toFixed(2)}–${rs[rs.length - 1]!.toFixed(2)})` : "");
 }
 
 function line(name: string, r: Run): string {
@@ -241,22 +289,17 @@ async function dashboard(url: string): Promise<void> {
 export async function benchServe(): Promise<void> {
   const publicDir = loadConfig().publicDir;
   const cores = availableParallelism();
-  console.log(`\n## Servidor (${DURATION} s × ${CONNECTIONS} conexões, loopback; site ${publicDir})`);
+  console.log(`\n## Servidor (${DURATION} s × ${CONNECTIONS} conexões por servidor em cada comparação, loopback; site ${publicDir})`);
   console.log(`  ${cores} núcleos; o gerador de carga (autocannon, um núcleo) roda nesta mesma máquina e disputa os núcleos com os servidores`);
   const CONSULTA = "api/v1/cotacao?uf=MS";
   const ESTATICO = "api/v1/historico/boi_gordo.csv";
   const nginx = await startNginx(publicDir);
   const redis = await startRedis();
-  // each query figure is also compared with nginx measured right before it: on a shared machine the
-  // load of others changes between runs, and adjacent runs see the same (the ratio that is printed)
-  const resultados: { nome: string; q: Run; h: Run; nginx: Run }[] = [];
-  let comprimida: { nome: string; q: Run; nginxGzip: Run; nginxPre: Run; como: string[] } | undefined;
+  const nginxPids = [nginx.child.pid!];
+  const resultados: { nome: string; q: Run; qNginx: Run; qRazao: string; h: Run; hNginx: Run; hRazao: string }[] = [];
+  let comprimida: { nome: string; q: Run; nginxGzip: Run; nginxPre: Run; razaoPre: string; razaoGzip: string; como: string[] } | undefined;
   let cpuUmProcesso = "";
   try {
-    // the same representation as a static file: what nginx can serve for ?uf=MS
-    const nginxConsulta = () => load(`${nginx.url}api/v1/cotacao/uf/MS.json`, [nginx.child.pid!]);
-    const nq = await nginxConsulta();
-    const nh = await load(`${nginx.url}${ESTATICO}`, [nginx.child.pid!]);
     const variantes: [string, number | undefined, string | undefined][] = [
       ["node, 1 processo", undefined, undefined],
       [`node, --workers ${cores}, cota no primário`, cores, undefined],
@@ -267,12 +310,27 @@ export async function benchServe(): Promise<void> {
       const node = await startNode(publicDir, workers, redisUrl);
       try {
         const pids = [node.child.pid!];
-        const antes = await nginxConsulta();
-        const q = await load(`${node.url}${CONSULTA}`, pids, { "X-API-Key": KEY });
-        const h = await load(`${node.url}${ESTATICO}`, pids);
-        resultados.push({ nome, q, h, nginx: antes });
+        process.stderr.write(`bench serve: ${nome}\n`);
+        // the query against the same representation as a static file: what nginx can serve for ?uf=MS
+        const [nq, q] = await alternar([
+          { url: `${nginx.url}api/v1/cotacao/uf/MS.json`, pids: nginxPids },
+          { url: `${node.url}${CONSULTA}`, pids, headers: { "X-API-Key": KEY } },
+        ]);
+        const [nh, h] = await alternar([
+          { url: `${nginx.url}${ESTATICO}`, pids: nginxPids },
+          { url: `${node.url}${ESTATICO}`, pids },
+        ]);
+        resultados.push({
+          nome,
+          q: q!.run,
+          qNginx: nq!.run,
+          qRazao: razao(q!.porRodada, nq!.porRodada),
+          h: h!.run,
+          hNginx: nh!.run,
+          hRazao: razao(h!.porRodada, nh!.porRodada),
+        });
         if (workers !== undefined && redisUrl === undefined) {
-          // the query as browsers send it, against nginx on the same request header, measured right before
+          // the query as browsers send it, against nginx on the same request header
           const gzipUrl = `${nginx.url}api/v1/cotacao/uf/MS.json`;
           const preUrl = `${nginx.url}${PRE.slice(1)}MS.json`;
           const como = await Promise.all([
@@ -280,10 +338,20 @@ export async function benchServe(): Promise<void> {
             codificacao(gzipUrl, NAVEGADOR),
             codificacao(preUrl, NAVEGADOR),
           ]);
-          const nginxGzip = await load(gzipUrl, [nginx.child.pid!], NAVEGADOR);
-          const nginxPre = await load(preUrl, [nginx.child.pid!], NAVEGADOR);
-          const cq = await load(`${node.url}${CONSULTA}`, pids, { ...NAVEGADOR, "X-API-Key": KEY });
-          comprimida = { nome, q: cq, nginxGzip, nginxPre, como };
+          const [gz, pre, cq] = await alternar([
+            { url: gzipUrl, pids: nginxPids, headers: NAVEGADOR },
+            { url: preUrl, pids: nginxPids, headers: NAVEGADOR },
+            { url: `${node.url}${CONSULTA}`, pids, headers: { ...NAVEGADOR, "X-API-Key": KEY } },
+          ]);
+          comprimida = {
+            nome,
+            q: cq!.run,
+            nginxGzip: gz!.run,
+            nginxPre: pre!.run,
+            razaoPre: razao(cq!.porRodada, pre!.porRodada),
+            razaoGzip: razao(cq!.porRodada, gz!.porRodada),
+            como,
+          };
         }
         if (!primeiro) {
           primeiro = nome;
@@ -294,10 +362,11 @@ export async function benchServe(): Promise<void> {
         await stop(node.child);
       }
     }
+    const nginxNome = `nginx, worker_processes auto (${cores})`;
     console.log(`  consulta (/${CONSULTA} com X-API-Key; nginx: o arquivo estático equivalente, cotacao/uf/MS.json):`);
-    console.log(line(`nginx, worker_processes auto (${cores})`, nq));
     for (const r of resultados) {
-      console.log(`${line(r.nome, r.q)}  ${(r.q.rps / r.nginx.rps).toFixed(2)}× nginx medido logo antes (${r.nginx.rps.toFixed(0)} req/s, p99 ${r.nginx.p99} ms)`);
+      console.log(line(nginxNome, r.qNginx));
+      console.log(`${line(r.nome, r.q)}  ${r.qRazao} nginx`);
     }
     console.log(`  node, 1 processo, CPU da consulta: ${cpuUmProcesso}`);
     if (comprimida) {
@@ -307,13 +376,16 @@ export async function benchServe(): Promise<void> {
       console.log(`    node: brotli da resposta pronta, comprimida uma vez e guardada (${node}); nginx não tem brotli aqui, só gzip`);
       console.log(line(`nginx, gzip a cada pedido (gzip on, nível 1)`, c.nginxGzip) + `  (${gz})`);
       console.log(line(`nginx, .gz pré-comprimido (gzip_static)`, c.nginxPre) + `  (${pre})`);
-      console.log(
-        `${line(c.nome, c.q)}  ${(c.q.rps / c.nginxPre.rps).toFixed(2)}× nginx gzip_static, ${(c.q.rps / c.nginxGzip.rps).toFixed(2)}× nginx gzip a cada pedido`,
-      );
+      console.log(`${line(c.nome, c.q)}  ${c.razaoPre} nginx gzip_static, ${c.razaoGzip} nginx gzip a cada pedido`);
     }
     console.log(`  estático (/${ESTATICO}):`);
-    console.log(line(`nginx, worker_processes auto (${cores})`, nh));
-    for (const r of resultados) console.log(`${line(r.nome, r.h)}  ${(r.h.rps / nh.rps).toFixed(2)}× nginx`);
+    for (const r of resultados) {
+      console.log(line(nginxNome, r.hNginx));
+      console.log(`${line(r.nome, r.h)}  ${r.hRazao} nginx`);
+    }
+    console.log(
+      `  a razão é a mediana das razões de ${RODADAS} rodadas de ${SEGUNDOS_POR_RODADA} s que alternam os servidores (cada um aquecido ${AQUECIMENTO} s antes); p99 é o pior das rodadas`,
+    );
     console.log(`  metas (issue 15): consulta com todos os núcleos ≥ 0,8× nginx e p99 < 20 ms, com e sem Redis`);
   } finally {
     await stop(nginx.child);

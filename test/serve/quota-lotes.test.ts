@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { FOLGA_LOTE, Quota, quotaState, tamanhoDoLote, type QuotaLote, type QuotaStore } from "../../pipeline/serve/quota.ts";
-import { QuotaEmLotes } from "../../pipeline/serve/quota-lotes.ts";
+import { LOTE_MAXIMO, QuotaEmLotes } from "../../pipeline/serve/quota-lotes.ts";
 import { RedisQuota } from "../../pipeline/serve/quota-redis.ts";
 import { redisDoDescribe } from "./redis-describe.ts";
 
@@ -54,7 +54,7 @@ describe("leases of a key's quota", () => {
     // the next one takes a new lease, sized on what is left
     await consumir(l, 1);
     expect(loja.reservas).toBe(2);
-    expect(q.peek("key", "k", T).used).toBe(156 + tamanhoDoLote(256, 10_000 - 156));
+    expect(q.peek("key", "k", T).used).toBe(156 + tamanhoDoLote(LOTE_MAXIMO, 10_000 - 156));
     await l.close();
   });
 
@@ -97,7 +97,7 @@ describe("leases of a key's quota", () => {
     expect(rs.every((r) => r.allowed)).toBe(true);
     expect(loja.reservas).toBe(1);
     expect(new Set(rs.map((r) => r.remaining)).size).toBe(50);
-    expect(q.peek("key", "k", T).used).toBe(256);
+    expect(q.peek("key", "k", T).used).toBe(LOTE_MAXIMO);
     await l.close();
   });
 
@@ -105,12 +105,12 @@ describe("leases of a key's quota", () => {
     const q = new Quota({ keyLimit: 1_000_000 });
     const l = new QuotaEmLotes(assincrona(q), { validadeMs: 30 });
     await consumir(l, 10);
-    expect(q.peek("key", "k", T).used).toBe(256);
+    expect(q.peek("key", "k", T).used).toBe(LOTE_MAXIMO);
     expect((await l.peek("key", "k", T)).used).toBe(10);
     await new Promise((r) => setTimeout(r, 80));
     expect(q.peek("key", "k", T).used).toBe(10);
     await consumir(l, 1);
-    expect(q.peek("key", "k", T).used).toBe(10 + 256);
+    expect(q.peek("key", "k", T).used).toBe(10 + LOTE_MAXIMO);
     await l.close();
     expect(q.peek("key", "k", T).used).toBe(11);
   });
@@ -133,7 +133,7 @@ describe("leases of a key's quota", () => {
     await consumir(l, 1);
     const [r] = await consumir(l, 1, T + DIA);
     expect(r).toMatchObject({ allowed: true, remaining: 999_999 });
-    expect(q.peek("key", "k", T + DIA).used).toBe(256);
+    expect(q.peek("key", "k", T + DIA).used).toBe(LOTE_MAXIMO);
     await l.close();
   });
 

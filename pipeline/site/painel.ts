@@ -195,6 +195,17 @@ export interface DadosIniciais {
   series: SerieInicial[];
   /** the per-state table's series */
   estados: SerieDoEstado[];
+  /**
+   * every series of index.json, in its order, as the chart's list names them: a phone's picker
+   * opens at the first tap, before index.json can arrive, and must already list them all
+   */
+  opcoes: OpcaoDoGrafico[];
+}
+
+/** A series in the chart's list: its id (produto or produto/UF), and the place of a national one (its name there). */
+export interface OpcaoDoGrafico {
+  id: string;
+  regiao?: string;
 }
 
 export function dadosIniciais(index: IndexFile): DadosIniciais {
@@ -224,6 +235,7 @@ export function dadosIniciais(index: IndexFile): DadosIniciais {
         ultima_data: s.ultima_data,
         valor: s.valor,
       })),
+    opcoes: index.series.map((s) => (s.nacional ? { id: s.id, regiao: s.regiao } : { id: s.id })),
   };
 }
 

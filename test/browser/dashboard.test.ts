@@ -210,10 +210,17 @@ describe("dashboard", () => {
     expect(pedidos).toContain("/api/v1/recente/boi_gordo/MT.json");
     expect(pedidos.filter((p) => p.startsWith("/api/v1/cotacao/"))).toEqual([]);
     expect(pedidos).not.toContain("/api/v1/index.json");
+    // the chart's list has every series before index.json is read (a phone's picker opens at the
+    // first tap, before it could arrive), named as they are once it is
+    const opcoes = () => page.locator("#serie option").evaluateAll((os) => os.map((o) => [(o as HTMLOptionElement).value, o.textContent]));
+    const antes = await opcoes();
+    expect(antes.map(([id]) => id)).toEqual((await file<IndexFile>("api/v1/index.json")).series.map((s) => s.id));
+    expect(pedidos).not.toContain("/api/v1/index.json");
     // the catalogue table, another series for the chart: index.json, once
     await mostrarCatalogo(page);
     await page.focus("#serie");
     expect(pedidos.filter((p) => p === "/api/v1/index.json")).toEqual(["/api/v1/index.json"]);
+    expect(await opcoes()).toEqual(antes);
     await page.close();
   });
 

@@ -14,7 +14,7 @@ import type uPlot from "uplot";
 import { formatBRL, formatDecimalBR } from "../../domain/money.ts";
 import { agregados, agregadosUf, PRODUTO_INFO, UNIDADE_INFO, type Produto } from "../../domain/products.ts";
 import type { AggregateFile, AggregateKey, IndexFile, SerieFile, StatusFile } from "../../domain/publicados.ts";
-import type { DadosIniciais, SerieDoEstado, SerieInicial } from "../../site/painel.ts";
+import type { DadosIniciais, OpcaoDoGrafico, SerieDoEstado, SerieInicial } from "../../site/painel.ts";
 import {
   ancoraSerie,
   clear,
@@ -621,13 +621,19 @@ function fontes(index: Indice): void {
   $("licenca").textContent = index.license;
 }
 
-/** The chart's list of series: the page's own ones, every series once index.json is read. */
-function seletor(index: Indice): void {
+/**
+ * The chart's list of series: every series, from the page's list of them (a phone's picker opens
+ * at the first tap, before index.json arrives) or from index.json; the page's own entries only
+ * when it was written without that list.
+ */
+function seletor(index: Indice, opcoes?: OpcaoDoGrafico[]): void {
+  const lista: Pick<IndexSeries, "id" | "produto" | "uf" | "regiao">[] =
+    opcoes?.map((o) => ({ id: o.id, produto: o.id.split("/")[0] as IndexSeries["produto"], uf: (o.id.split("/")[1] ?? null) as IndexSeries["uf"], regiao: o.regiao ?? "" })) ?? index.series;
   const sel = $("serie") as HTMLSelectElement;
   const atual = sel.value;
   clear(sel);
-  for (const s of index.series) sel.append(el("option", { value: s.id }, nomeSerie(index, s)));
-  sel.value = index.series.some((s) => s.id === atual) ? atual : (index.series[0]?.id ?? "");
+  for (const s of lista) sel.append(el("option", { value: s.id }, nomeSerie(index, s)));
+  sel.value = lista.some((s) => s.id === atual) ? atual : (lista[0]?.id ?? "");
 }
 
 /** The catalogue table waits for the visitor: one button, with index.json's count of series. */
@@ -766,11 +772,11 @@ async function main(): Promise<void> {
   avisos(status);
   cards(agg, indice);
   fontes(indice);
-  seletor(indice);
+  seletor(indice, inteiro ? undefined : inicial?.opcoes);
   tabelaUF(indice);
   if (inteiro) catalogo(indice);
   else catalogoAdiado(inicial!.total);
-  aoLerIndice.push(seletor, catalogo, () => avisos(status));
+  aoLerIndice.push((i) => seletor(i), catalogo, () => avisos(status));
   const sel = $("serie") as HTMLSelectElement;
   sel.addEventListener("change", () => void desenhar(sel.value).catch(erro));
   // choosing another series: the whole list is in index.json

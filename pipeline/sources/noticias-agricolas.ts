@@ -1,6 +1,6 @@
-import { parseDateBR } from "../domain/dates.ts";
+import { formatDateBR, parseDateBR } from "../domain/dates.ts";
 import { ParseError } from "../domain/errors.ts";
-import { formatDecimalBR, fromHundredths } from "../domain/money.ts";
+import { formatDecimalBR, fromHundredths, parseBRDecimal, variationPct } from "../domain/money.ts";
 import type { Produto, Unidade } from "../domain/products.ts";
 import type { PriceRow } from "../domain/row.ts";
 import type { UF } from "../domain/ufs.ts";
@@ -313,6 +313,8 @@ function parseNACepea(html: string, pag: PaginaNA): ParsedPage {
 
   const porRegiao = pag.series.some((s) => s.regiao !== undefined);
   const rows: PriceRow[] = [];
+  // each day's value with its printed variation, by series, to be checked against the day before
+  const lidos = new Map<SerieNA, Array<{ data: string; valor: number; variacao: string; linha: string }>>();
   quadros.forEach((q, n) => {
     const quadro = `${onde}, quadro ${n + 1}`;
     if (q.bloco.length === 0 || !q.fechamentoEl) throw new ParseError(`${quadro}: tabela fora de um bloco div.cotacao com "Fechamento"`);
@@ -356,12 +358,43 @@ function parseNACepea(html: string, pag: PaginaNA): ParsedPage {
         serie = pag.series[0]!;
       }
       vistas.add(serie);
+      lidos.set(serie, [...(lidos.get(serie) ?? []), { data: dia, valor: fromHundredths(h), variacao: texto("variacao"), linha }]);
       rows.push(
         checkedRow({ fonte: "cepea", produto: serie.produto, uf: serie.uf, praca: null, data: dia, valor: fromHundredths(h), unidade: serie.unidade, extras: {} }, linha),
       );
     });
   });
-  return { rows: sortBySeries(rows, `espelho ${NA_ID} (${pag.paraPagina})`), avisos: [] };
+  const sorted = sortBySeries(rows, `espelho ${NA_ID} (${pag.paraPagina})`);
+  checkVariacoesNA(pag, lidos);
+  return { rows: sorted, avisos: [] };
+}
+
+/** How far a printed variation may be from the one the page's own values give (its last digit). */
+const VARIACAO_TOLERANCIA_PP = 0.01;
+
+/**
+ * Every day's value against its printed variation on the page's day before, series by series.
+ * On every recorded page they agree to the hundredth of a percent; a value that does not (two
+ * rows' regions swapped, the day before's value repeated under a new date, a value moved to
+ * another day) is not the day's value, and the page is refused whole.
+ */
+function checkVariacoesNA(pag: PaginaNA, lidos: ReadonlyMap<SerieNA, Array<{ data: string; valor: number; variacao: string; linha: string }>>): void {
+  for (const serie of pag.series) {
+    const ordem = [...(lidos.get(serie) ?? [])].sort((a, b) => (a.data < b.data ? -1 : 1));
+    for (let i = 1; i < ordem.length; i++) {
+      const ant = ordem[i - 1]!;
+      const dia = ordem[i]!;
+      const impressa = parseBRDecimal(dia.variacao.replace(/%$/, "").replace(/^\+/, ""))! / 100;
+      const calculada = variationPct(ant.valor, dia.valor) || 0;
+      if (Math.abs(impressa - calculada) > VARIACAO_TOLERANCIA_PP + 1e-9) {
+        throw new ParseError(
+          `${dia.linha}: variação impressa "${dia.variacao}" não confere com o valor: ${formatDecimalBR(dia.valor)} em ${formatDateBR(dia.data)} ` +
+            `contra ${formatDecimalBR(ant.valor)} em ${formatDateBR(ant.data)}${serie.regiao ? ` (${serie.regiao})` : ""} dá ${formatDecimalBR(calculada)}% ` +
+            "(valor de outro dia ou de outra linha?)",
+        );
+      }
+    }
+  }
 }
 
 function espelhoCepea(pag: PaginaNA): MirrorDef {

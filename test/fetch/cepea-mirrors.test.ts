@@ -223,11 +223,14 @@ describe("a mirror's value that disagrees with a stored direct value beyond the 
       expect((await replay(dir, site, "2026-09-27T12:00:00-03:00")).exitCode).toBe(0);
       const milhoBefore = await readFile(join(site, "api/v1/cotacao/milho.json"), "utf8");
       // then CEPEA's page is missing and NA's page says 72,50 for that day: +2,2 %, within milho's
-      // day-to-day jump bound (12 %), beyond its revision bound (1 %)
+      // day-to-day jump bound (12 %), beyond its revision bound (1 %); its variations agree with
+      // it (+2,03 % on 04/09, -2,21 % on 08/09), as a revision republished whole would
       await rm(join(dir, "cepea/milho.html"));
       await mkdir(join(dir, "noticias-agricolas"), { recursive: true });
       await copyFile(mirrorFile(FIXTURES, naMilho), mirrorFile(dir, naMilho));
-      await editPage(dir, "noticias-agricolas/indicador-cepea-esalq-milho.html", (h) => h.replace(/(<td>04\/09\/2026<\/td>\s*<td>)70,93/, "$172,50"));
+      await editPage(dir, "noticias-agricolas/indicador-cepea-esalq-milho.html", (h) =>
+        h.replace(/(<td>04\/09\/2026<\/td>\s*<td>)70,93(<\/td>\s*<td>)-0,18/, "$172,50$2+2,03").replace(/(<td>08\/09\/2026<\/td>\s*<td>70,90<\/td>\s*<td>)-0,04%/, "$1-2,21%"),
+      );
       const r = await replay(dir, site, "2026-09-28T12:00:00-03:00");
       expect(r.exitCode).toBe(1);
       const o = r.outcomes.find((x) => x.source === "cepea" && x.page === "milho")!;

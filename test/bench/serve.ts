@@ -7,7 +7,10 @@
  * generator shares the machine's cores with the servers, so "all cores" is all cores minus what
  * autocannon takes: the ratios are comparable, the absolute figures are a floor. Each ratio is
  * against nginx measured in rounds alternating with that variant (`alternar`), so both see the same
- * load from the machine's other work. One more row: the query as browsers send it (Accept-Encoding: gzip, deflate, br) on the
+ * load from the machine's other work (with Redis, its server's CPU and memory count with ours).
+ * The query is measured with the bench's key (a quota of 10⁹: leases of LOTE_MAXIMO units) and
+ * without a key (the address's quota, counted one request at a time, the path of anonymous
+ * traffic). One more row: the query as browsers send it (Accept-Encoding: gzip, deflate, br) on the
  * cluster, against nginx on the same request header, both gzip on every request and a .gz made
  * ahead of time (gzip_static, the like of our compressed answer kept ready; nginx has no brotli here).
  */
@@ -22,6 +25,8 @@ import { freePort } from "../serve/redis.ts";
 import { loadConfig, REPO_ROOT } from "../../pipeline/config.ts";
 import { openChromium } from "../browser/chromium.ts";
 import { startRedis } from "../serve/redis.ts";
+import { LOTE_MAXIMO } from "../../pipeline/serve/quota-lotes.ts";
+import { Quota, tamanhoDoLote } from "../../pipeline/serve/quota.ts";
 
 const KEY = "chave-do-benchmark";
 /** seconds each server is measured in a comparison, split into RODADAS rounds */
@@ -34,7 +39,7 @@ const AQUECIMENTO = Number(process.env.BENCH_SERVE_WARMUP ?? 2);
  * moves requests per second by ±15 % within a minute, and a ratio of two adjacent 10 s runs moved
  * with it; the median of per-round ratios holds still.
  */
-const RODADAS = Number(process.env.BENCH_SERVE_ROUNDS ?? 3);
+const RODADAS = Math.max(1, Math.floor(Number(process.env.BENCH_SERVE_ROUNDS ?? 3)) || 1);
 const SEGUNDOS_POR_RODADA = Math.max(1, Math.round(DURATION / RODADAS));
 
 
@@ -289,14 +294,14 @@ async function dashboard(url: string): Promise<void> {
 export async function benchServe(): Promise<void> {
   const publicDir = loadConfig().publicDir;
   const cores = availableParallelism();
-  console.log(`\n## Servidor (${DURATION} s × ${CONNECTIONS} conexões por servidor em cada comparação, loopback; site ${publicDir})`);
+  console.log(`\n## Servidor (${RODADAS * SEGUNDOS_POR_RODADA} s × ${CONNECTIONS} conexões por servidor em cada comparação, loopback; site ${publicDir})`);
   console.log(`  ${cores} núcleos; o gerador de carga (autocannon, um núcleo) roda nesta mesma máquina e disputa os núcleos com os servidores`);
   const CONSULTA = "api/v1/cotacao?uf=MS";
   const ESTATICO = "api/v1/historico/boi_gordo.csv";
   const nginx = await startNginx(publicDir);
   const redis = await startRedis();
   const nginxPids = [nginx.child.pid!];
-  const resultados: { nome: string; q: Run; qNginx: Run; qRazao: string; h: Run; hNginx: Run; hRazao: string }[] = [];
+  const resultados: { nome: string; q: Run; qNginx: Run; qRazao: string; a: Run; aNginx: Run; aRazao: string; h: Run; hNginx: Run; hRazao: string }[] = [];
   let comprimida: { nome: string; q: Run; nginxGzip: Run; nginxPre: Run; razaoPre: string; razaoGzip: string; como: string[] } | undefined;
   let cpuUmProcesso = "";
   try {
@@ -309,12 +314,18 @@ export async function benchServe(): Promise<void> {
     for (const [nome, workers, redisUrl] of variantes) {
       const node = await startNode(publicDir, workers, redisUrl);
       try {
-        const pids = [node.child.pid!];
+        // the Redis server's CPU is the quota's, spent for these queries
+        const pids = [node.child.pid!, ...(redisUrl ? [redis.pid()!] : [])];
         process.stderr.write(`bench serve: ${nome}\n`);
         // the query against the same representation as a static file: what nginx can serve for ?uf=MS
         const [nq, q] = await alternar([
           { url: `${nginx.url}api/v1/cotacao/uf/MS.json`, pids: nginxPids },
           { url: `${node.url}${CONSULTA}`, pids, headers: { "X-API-Key": KEY } },
+        ]);
+        // the same query without a key: the address's quota, counted one request at a time (no lease)
+        const [na, a] = await alternar([
+          { url: `${nginx.url}api/v1/cotacao/uf/MS.json`, pids: nginxPids },
+          { url: `${node.url}${CONSULTA}`, pids },
         ]);
         const [nh, h] = await alternar([
           { url: `${nginx.url}${ESTATICO}`, pids: nginxPids },
@@ -325,6 +336,9 @@ export async function benchServe(): Promise<void> {
           q: q!.run,
           qNginx: nq!.run,
           qRazao: razao(q!.porRodada, nq!.porRodada),
+          a: a!.run,
+          aNginx: na!.run,
+          aRazao: razao(a!.porRodada, na!.porRodada),
           h: h!.run,
           hNginx: nh!.run,
           hRazao: razao(h!.porRodada, nh!.porRodada),
@@ -369,6 +383,15 @@ export async function benchServe(): Promise<void> {
       console.log(`${line(r.nome, r.q)}  ${r.qRazao} nginx`);
     }
     console.log(`  node, 1 processo, CPU da consulta: ${cpuUmProcesso}`);
+    const padrao = new Quota().keyLimit;
+    console.log(
+      `  (a chave do bench tem cota de 10⁹ por dia: seus lotes são de ${LOTE_MAXIMO}; uma chave de ${padrao.toLocaleString("pt-BR")} por dia, o padrão, reserva no máximo ${tamanhoDoLote(LOTE_MAXIMO, padrao)} por vez)`,
+    );
+    console.log(`  a mesma consulta sem chave (a cota do endereço, 10⁹ aqui, contada uma a uma: no primário ou no Redis, sem lotes):`);
+    for (const r of resultados) {
+      console.log(line(nginxNome, r.aNginx));
+      console.log(`${line(r.nome, r.a)}  ${r.aRazao} nginx`);
+    }
     if (comprimida) {
       const c = comprimida;
       const [node, gz, pre] = c.como;

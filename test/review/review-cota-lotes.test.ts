@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { startServer, type RunningServer } from "../../pipeline/serve/app.ts";
 import { Quota, quotaState, type QuotaLote, type QuotaStore } from "../../pipeline/serve/quota.ts";
 import { servirCotaNoPrimario } from "../../pipeline/serve/quota-cluster.ts";
-import { QuotaEmLotes } from "../../pipeline/serve/quota-lotes.ts";
+import { LOTE_MAXIMO, QuotaEmLotes } from "../../pipeline/serve/quota-lotes.ts";
 import { RedisQuota } from "../../pipeline/serve/quota-redis.ts";
 import { rawRequest } from "../serve/http.ts";
 import { redisDoDescribe } from "../serve/redis-describe.ts";
@@ -116,7 +116,7 @@ describe("cluster primary: a worker killed holding a lease", () => {
       let servidas = 0;
       while ((await vivo.consume("key", "k", T)).allowed) servidas++;
       // 1 by the dead worker + the rest by worker 2: at most the key's 1000, at least 1000 less the dead worker's lease
-      const lote = Math.min(256, Math.floor(1000 / 64));
+      const lote = Math.min(LOTE_MAXIMO, Math.floor(1000 / 64));
       expect(1 + servidas).toBeLessThanOrEqual(1000);
       expect(1 + servidas).toBeGreaterThanOrEqual(1000 - lote + 1);
       // its units are settled as spent at its exit: the key's refusal is the day's, not "back within a second"

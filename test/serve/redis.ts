@@ -24,6 +24,8 @@ export interface RedisDeTeste {
   /** starts it again on the same port, empty (no persistence) */
   restart(): Promise<void>;
   cleanup(): Promise<void>;
+  /** the running server's process id (the bench counts its CPU with the node processes it serves) */
+  pid(): number | undefined;
 }
 
 /**
@@ -63,6 +65,7 @@ export async function startRedis(): Promise<RedisDeTeste> {
     url: `redis://127.0.0.1:${port}/0`,
     stop,
     restart: up,
+    pid: () => child?.pid,
     cleanup: async () => {
       await stop(true);
       await rm(dir, { recursive: true, force: true });

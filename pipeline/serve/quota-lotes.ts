@@ -29,11 +29,12 @@ export interface OpcoesLotes {
 }
 
 /**
- * The most units a lease counts at once. Below FOLGA_LOTE × this many left, the 1/FOLGA_LOTE rule
- * is the smaller one (what a refusal near the day's end may wait for is bounded by it, not by this);
- * above, this bounds how often a busy key asks the store: at 20 thousand queries a second per
- * worker, a lease of 256 was a message to the primary every 13 ms per worker and 4 % of the CPU of
- * a query in a cluster; 2048 is one every 100 ms.
+ * The most units a lease counts at once. Below FOLGA_LOTE × this many left (131 072), the
+ * 1/FOLGA_LOTE rule is the smaller one: a key of the default 10 000 a day leases 156 at most, and
+ * what a refusal near the day's end may wait for is bounded by that rule, not by this. Above, for
+ * keys given a larger quota, this bounds how often a busy key asks the store: at 20 thousand
+ * queries a second per worker, a lease of 256 was a message to the primary every 13 ms per worker
+ * and 4 % of the CPU of a query in a cluster; 2048 is one every 100 ms.
  */
 export const LOTE_MAXIMO = 2048;
 const DAY_MS = 86_400_000;

@@ -22,26 +22,31 @@ export function canonicalQuote(q: PracaQuote): PracaQuote {
 }
 
 /**
- * A known day seen again. The page's values win; columns the page does not carry are kept: the
- * Notícias Agrícolas mirror publishes only part of Scot's columns, and reading the same day
- * through it must neither erase the others nor count as a revision. The day's praças are
- * exactly the page's (never a union: a praça read wrongly once must be removable by a later,
- * correct page of the same day, as a revision).
+ * A known day seen again. The page's values win; columns the page does not carry are kept while
+ * the day's value is the same: the Notícias Agrícolas mirror publishes only part of Scot's and
+ * CEPEA's columns, and reading the same day through it must neither erase the others nor count as
+ * a revision. A page that changes the value does not keep them: they were the old value's (CEPEA's
+ * US$ is its R$ price at that day's dollar, Scot's Funrural and Senar columns are its à vista
+ * price less those taxes), and beside a new value they would be wrong numbers; the day publishes
+ * what the revising page says, and the rest comes back when a page with those columns is read.
+ * The day's praças are exactly the page's (never a union: a praça read wrongly once must be
+ * removable by a later, correct page of the same day, as a revision).
  */
 export function mergeEntry(stored: HistoricoEntry, incoming: HistoricoEntry): HistoricoEntry {
-  const merged: HistoricoEntry = { ...stored, ...incoming };
+  const merged: HistoricoEntry = incoming.valor === stored.valor ? { ...stored, ...incoming } : { ...incoming };
   if (incoming.pracas) merged.pracas = { ...incoming.pracas };
   return canonicalEntry(merged);
 }
 
 /**
  * The praças of one day seen again: exactly the page's praças, in the page's (source) order;
- * a praça quoted before keeps the columns the page does not carry (mirror).
+ * a praça quoted before at the same value keeps the columns the page does not carry (mirror),
+ * and one whose value changed does not (mergeEntry: they were the old value's).
  */
 export function mergeQuotes(stored: readonly PracaQuote[], incoming: readonly PracaQuote[]): PracaQuote[] {
   const byName = new Map(stored.map((q) => [q.praca, q]));
   return incoming.map((q) => {
     const s = byName.get(q.praca);
-    return canonicalQuote(s ? { ...s, ...q } : q);
+    return canonicalQuote(s && s.valor === q.valor ? { ...s, ...q } : q);
   });
 }

@@ -22,8 +22,20 @@ export function canonicalQuote(q: PracaQuote): PracaQuote {
 }
 
 /**
+ * Whether every column the page carries (but the day's praças, merged on their own) has the
+ * stored value: only then are the stored columns it does not carry still about the same prices
+ * (Scot's Funrural and Senar of 30 days are its 30-day price less those taxes, so a new 30-day
+ * price with the same à vista does not keep them either).
+ */
+function mesmosValores(stored: object, incoming: object): boolean {
+  const a = stored as Record<string, unknown>;
+  for (const [k, v] of Object.entries(incoming)) if (k !== "pracas" && v !== undefined && v !== a[k]) return false;
+  return true;
+}
+
+/**
  * A known day seen again. The page's values win; columns the page does not carry are kept while
- * the day's value is the same: the Notícias Agrícolas mirror publishes only part of Scot's and
+ * the day's values are the same (mesmosValores): the Notícias Agrícolas mirror publishes only part of Scot's and
  * CEPEA's columns, and reading the same day through it must neither erase the others nor count as
  * a revision. A page that changes the value does not keep them: they were the old value's (CEPEA's
  * US$ is its R$ price at that day's dollar, Scot's Funrural and Senar columns are its à vista
@@ -33,20 +45,20 @@ export function canonicalQuote(q: PracaQuote): PracaQuote {
  * removable by a later, correct page of the same day, as a revision).
  */
 export function mergeEntry(stored: HistoricoEntry, incoming: HistoricoEntry): HistoricoEntry {
-  const merged: HistoricoEntry = incoming.valor === stored.valor ? { ...stored, ...incoming } : { ...incoming };
+  const merged: HistoricoEntry = mesmosValores(stored, incoming) ? { ...stored, ...incoming } : { ...incoming };
   if (incoming.pracas) merged.pracas = { ...incoming.pracas };
   return canonicalEntry(merged);
 }
 
 /**
  * The praças of one day seen again: exactly the page's praças, in the page's (source) order;
- * a praça quoted before at the same value keeps the columns the page does not carry (mirror),
- * and one whose value changed does not (mergeEntry: they were the old value's).
+ * a praça quoted before at the same values keeps the columns the page does not carry (mirror),
+ * and one whose values changed does not (mergeEntry: they were the old values').
  */
 export function mergeQuotes(stored: readonly PracaQuote[], incoming: readonly PracaQuote[]): PracaQuote[] {
   const byName = new Map(stored.map((q) => [q.praca, q]));
   return incoming.map((q) => {
     const s = byName.get(q.praca);
-    return canonicalQuote(s && s.valor === q.valor ? { ...s, ...q } : q);
+    return canonicalQuote(s && mesmosValores(s, q) ? { ...s, ...q } : q);
   });
 }

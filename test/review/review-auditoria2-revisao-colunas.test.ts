@@ -4,7 +4,7 @@
  * stored columns beside the new value. Milho 04/09/2026, 70,93 with US$ 13,83 from CEPEA's page,
  * revised through the mirror to 71,50 (inside the 1 % revision bound) was published as
  * {valor: 71.5, valor_usd: 13.83}: the dollar price of a value that is no longer the day's. A
- * page that changes a value now drops the columns it does not carry for that day (and praça);
+ * page that changes any value it carries now drops the columns it does not carry for that day (and praça);
  * the same value seen again still keeps them, and is no revision. Dropping a published number is
  * a revision beyond the bound: the update holds such a page for an operator (revisao_suspeita,
  * with the --aceitar-revisao that accepts it), so the mirror's revision is late, never wrong.
@@ -32,7 +32,7 @@ describe("audit: a revised value does not keep the columns of the value it repla
     expect(mergeHistorico(stored, [{ data: "2026-09-04", valor: 71.5, valor_usd: 13.9 }]).historico).toEqual([{ data: "2026-09-04", valor: 71.5, valor_usd: 13.9 }]);
   });
 
-  it("mergeQuotes: a praça at the same value keeps the columns the page lacks; at a new value it does not", () => {
+  it("mergeQuotes: a praça at the same values keeps the columns the page lacks; at a new value (à vista or 30 days) it does not", () => {
     const stored = [
       { praca: "SP", valor: 318, unidade: "@" as const, valor_30d: 321, funrural_avista: 313.5 },
       { praca: "MS", valor: 300, unidade: "@" as const, valor_30d: 303, funrural_avista: 295.7 },
@@ -44,6 +44,12 @@ describe("audit: a revised value does not keep the columns of the value it repla
     expect(r).toEqual([
       { praca: "SP", valor: 318, unidade: "@", valor_30d: 321, funrural_avista: 313.5 },
       { praca: "MS", valor: 302, unidade: "@", valor_30d: 305 },
+    ]);
+    // the same à vista with a new 30-day price: the stored 30-day Funrural was the old price's
+    const trinta = [{ praca: "SP", valor: 318, unidade: "@" as const, valor_30d: 321, funrural_30d: 316.5, funrural_avista: 313.5 }];
+    expect(mergeQuotes(trinta, [{ praca: "SP", valor: 318, unidade: "@", valor_30d: 322 }])).toEqual([{ praca: "SP", valor: 318, unidade: "@", valor_30d: 322 }]);
+    expect(mergeHistorico([{ data: "2026-08-05", valor: 318, valor_30d: 321, funrural_30d: 316.5 }], [{ data: "2026-08-05", valor: 318, valor_30d: 322 }]).historico).toEqual([
+      { data: "2026-08-05", valor: 318, valor_30d: 322 },
     ]);
   });
 

@@ -52,7 +52,7 @@ function write(value: unknown, indent: string, key: string | null, rapido: boole
 
 /**
  * A line array of plain objects written by one JSON.stringify of the whole array (one call
- * instead of one per day: at 30 years, a million calls per build), then cut between its
+ * instead of one per day: at 30 years, a million calls per build), then broken between its
  * elements: every element is a plain object, so each boundary is "},{", and when the text holds no
  * other "},{" (nested or inside a string) those are exactly the boundaries. Each element is
  * then what JSON.stringify gives for it alone, since none has a toJSON that could see its index.
@@ -66,15 +66,12 @@ function linhasDeObjetos(value: readonly unknown[], inner: string): string | nul
     if ((proto !== Object.prototype && proto !== null) || typeof (e as { toJSON?: unknown }).toJSON === "function") return null;
   }
   const s = JSON.stringify(value);
-  const partes: string[] = [];
-  let inicio = 1;
-  for (let i = s.indexOf("},{"); i >= 0; i = s.indexOf("},{", i + 2)) {
-    partes.push(s.slice(inicio, i + 1));
-    inicio = i + 2;
-  }
-  if (partes.length !== value.length - 1) return null;
-  partes.push(s.slice(inicio, -1));
-  return partes.join(`,\n${inner}`);
+  // the boundaries counted without cutting the text, then broken in one pass: at 30 years, a
+  // million substrings joined again cost a third as much as the stringify itself
+  let fronteiras = 0;
+  for (let i = s.indexOf("},{"); i >= 0; i = s.indexOf("},{", i + 2)) fronteiras++;
+  if (fronteiras !== value.length - 1) return null;
+  return s.slice(1, -1).replaceAll("},{", `},\n${inner}{`);
 }
 
 function compact(value: unknown): string {

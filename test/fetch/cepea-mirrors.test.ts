@@ -19,7 +19,8 @@ import { widgetBoiGordo } from "../../pipeline/sources/cepea-widget.ts";
 import { cepea } from "../../pipeline/sources/cepea.ts";
 import { MIRRORS } from "../../pipeline/sources/index.ts";
 import { naCafeArabica, naMilho } from "../../pipeline/sources/noticias-agricolas.ts";
-import { cleanup, editPage, FIXTURES, readJson, replay, replayDir, tempSite, testConfig } from "../helpers/pipeline.ts";
+import { milhoRevistoPeloEspelho } from "../helpers/espelho.ts";
+import { cleanup, FIXTURES, readJson, replay, replayDir, tempSite, testConfig } from "../helpers/pipeline.ts";
 import { endlessChallenge, ok, fixture, routeCepeaMirrors, SOURCE_PAGES, startSources } from "./server.ts";
 
 type Sites = Awaited<ReturnType<typeof startSources>>;
@@ -225,12 +226,7 @@ describe("a mirror's value that disagrees with a stored direct value beyond the 
       // then CEPEA's page is missing and NA's page says 72,50 for that day: +2,2 %, within milho's
       // day-to-day jump bound (12 %), beyond its revision bound (1 %); its variations agree with
       // it (+2,03 % on 04/09, -2,21 % on 08/09), as a revision republished whole would
-      await rm(join(dir, "cepea/milho.html"));
-      await mkdir(join(dir, "noticias-agricolas"), { recursive: true });
-      await copyFile(mirrorFile(FIXTURES, naMilho), mirrorFile(dir, naMilho));
-      await editPage(dir, "noticias-agricolas/indicador-cepea-esalq-milho.html", (h) =>
-        h.replace(/(<td>04\/09\/2026<\/td>\s*<td>)70,93(<\/td>\s*<td>)-0,18/, "$172,50$2+2,03").replace(/(<td>08\/09\/2026<\/td>\s*<td>70,90<\/td>\s*<td>)-0,04%/, "$1-2,21%"),
-      );
+      await milhoRevistoPeloEspelho(dir, 72.50);
       const r = await replay(dir, site, "2026-09-28T12:00:00-03:00");
       expect(r.exitCode).toBe(1);
       const o = r.outcomes.find((x) => x.source === "cepea" && x.page === "milho")!;

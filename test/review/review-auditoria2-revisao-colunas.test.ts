@@ -9,15 +9,14 @@
  * a revision beyond the bound: the update holds such a page for an operator (revisao_suspeita,
  * with the --aceitar-revisao that accepts it), so the mirror's revision is late, never wrong.
  */
-import { copyFile, mkdir, readFile, rm } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runValidate } from "../../pipeline/cli/validate.ts";
 import { mergeQuotes } from "../../pipeline/history/entry.ts";
 import { mergeHistorico } from "../../pipeline/history/merge.ts";
-import { mirrorFile } from "../../pipeline/fetch/record.ts";
-import { naMilho } from "../../pipeline/sources/noticias-agricolas.ts";
-import { cleanup, editPage, FIXTURES, readJson, replay, replayDir, tempSite } from "../helpers/pipeline.ts";
+import { milhoRevistoPeloEspelho } from "../helpers/espelho.ts";
+import { cleanup, readJson, replay, replayDir, tempSite } from "../helpers/pipeline.ts";
 
 describe("audit: a revised value does not keep the columns of the value it replaces", () => {
   it("mergeHistorico: the same value through a page with fewer columns keeps them (no revision); a new value drops them", () => {
@@ -63,12 +62,7 @@ describe("audit: a revised value does not keep the columns of the value it repla
       expect(JSON.parse(antes).historico.find((e: { data: string }) => e.data === "2026-09-04")).toEqual({ data: "2026-09-04", valor: 70.93, valor_usd: 13.83 });
       // then CEPEA's page is missing and NA's says 71,50 (+0,8 %, inside milho's 1 % revision
       // bound), its variations agreeing with it: +0,62 % on 03/09's 71,06, and 08/09's -0,84 %
-      await rm(join(dir, "cepea/milho.html"));
-      await mkdir(join(dir, "noticias-agricolas"), { recursive: true });
-      await copyFile(mirrorFile(FIXTURES, naMilho), mirrorFile(dir, naMilho));
-      await editPage(dir, "noticias-agricolas/indicador-cepea-esalq-milho.html", (h) =>
-        h.replace(/(<td>04\/09\/2026<\/td>\s*<td>)70,93(<\/td>\s*<td>)-0,18/, "$171,50$2+0,62").replace(/(<td>08\/09\/2026<\/td>\s*<td>70,90<\/td>\s*<td>)-0,04%/, "$1-0,84%"),
-      );
+      await milhoRevistoPeloEspelho(dir, 71.50);
       const r = await replay(dir, site, "2026-09-28T12:00:00-03:00");
       const o = r.outcomes.find((x) => x.source === "cepea" && x.page === "milho")!;
       // the US$ of 70,93 goes with it, and a published number removed is held for an operator (a

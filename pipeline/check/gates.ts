@@ -140,3 +140,31 @@ export function checkUpdates(
   }
   return problems;
 }
+
+/**
+ * A reference praça changed in the configuration re-bases the stored days on the new praça
+ * (run/apply.ts), but a day that did not quote it keeps the old praça's price: under the new
+ * praça's name it would be a wrong number, and the day after it a variation between two praças.
+ * When the old praça is still on the page (so it is another praça, not the same one renamed) and
+ * some stored day lacks the new one, the page is refused: the series stays on the old praça
+ * until an operator chooses a praça quoted on every day. Returns the reasons; empty when it passes.
+ */
+export function checkRebase(updates: readonly SeriesUpdate[], stored: (id: string) => { praca?: string; historico: readonly HistoricoEntry[] } | undefined): string[] {
+  const problems: string[] = [];
+  for (const u of updates) {
+    const f = stored(u.def.id);
+    const antiga = f?.praca;
+    if (u.def.uf === null || !u.pracas || !antiga || u.pracas.praca === antiga) continue;
+    const nova = u.pracas.praca;
+    if (!u.pracas.quotes.some((q) => q.praca === antiga)) continue; // renamed on the page: the same praça
+    const sem = f.historico.filter((e) => e.pracas?.[nova] === undefined).map((e) => e.data);
+    if (sem.length === 0) continue;
+    const dias = sem.length <= 3 ? sem.map(formatDateBR).join(", ") : `${formatDateBR(sem[0]!)} a ${formatDateBR(sem.at(-1)!)}`;
+    problems.push(
+      `${u.def.id}: a praça de referência mudou de "${antiga}" para "${nova}" (pracasReferencia em cotacao.config.json), ` +
+        `mas ${nova} não tem cotação em ${sem.length} dia(s) do histórico (${dias}); esses dias ficariam com o preço de ${antiga} sob o nome de ${nova}. ` +
+        `Volte pracasReferencia.${u.def.uf} para "${antiga}" ou escolha uma praça cotada em todos os dias`,
+    );
+  }
+  return problems;
+}

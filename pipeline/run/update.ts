@@ -2,7 +2,7 @@ import type { Config, RevisaoAceita } from "../config.ts";
 import { ParseError, PipelineError } from "../domain/errors.ts";
 import { PriceRowSchema, type PriceRow } from "../domain/row.ts";
 import { checkRows } from "../check/coherence.ts";
-import { checkUpdates } from "../check/gates.ts";
+import { checkRebase, checkUpdates } from "../check/gates.ts";
 import { aceiteArg, describeRevision, judgeRevisions } from "../check/revisions.ts";
 import type { RevisaoCampo, SeriesChange } from "../history/changes.ts";
 import { dayBrasilia, formatDateBR, isoBrasilia } from "../domain/dates.ts";
@@ -129,7 +129,11 @@ export async function runUpdate(opts: UpdateOptions): Promise<UpdateReport> {
           const f = series.get(id);
           return f?.pracas ? { data: f.data_cotacao, quotes: f.pracas } : null;
         };
-        const problems = [...checkUpdates(read.updates, (id) => series.get(id)?.historico ?? [], now, storedQuotes), ...read.incoerentes];
+        const problems = [
+          ...checkUpdates(read.updates, (id) => series.get(id)?.historico ?? [], now, storedQuotes),
+          ...checkRebase(read.updates, (id) => series.get(id)),
+          ...read.incoerentes,
+        ];
 
         // merge every series of the page aside (applyUpdate is pure), judge what it would
         // revise, and only then keep all of it or none of it

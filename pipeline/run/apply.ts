@@ -58,6 +58,11 @@ export function applyUpdate(
     const sameDay = existing?.pracas && existing.data_cotacao === newest.data;
     pracas = sameDay ? mergeQuotes(existing.pracas!, update.pracas.quotes) : update.pracas.quotes;
     if (sameDay) campos.push(...diffQuotes(def.id, newest.data, existing.pracas!, pracas, new Set(Object.keys(newest.pracas ?? {}))));
+  } else if (rebaseTo && newest.pracas?.[rebaseTo] !== undefined) {
+    // an older page (a lagging mirror) re-based the stored days, the newest among them: its
+    // value is now the new praça's, and so is the praça the series names (else the headline
+    // would name the old praça beside the new one's price)
+    praca = rebaseTo;
   }
   const pracasChanged = JSON.stringify(pracas) !== JSON.stringify(existing?.pracas ?? null) || praca !== (existing?.praca ?? null);
   if (existing && merged.added.length === 0 && merged.revised.length === 0 && !pracasChanged) return null;

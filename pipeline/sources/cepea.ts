@@ -35,6 +35,12 @@ interface Indicador extends SerieDecl {
   colunas?: readonly Coluna[];
   /** the label of this series' rows in the table's "Estado" column ("MG - posto") */
   estado?: string;
+  /**
+   * the indicator's number on CEPEA, as the table's "Série de preços" link carries it
+   * ("/br/indicador/series/frango.aspx?id=181"), when it is not `serieHistorica.id` (the same
+   * number); the tables without such a link (citros) have none
+   */
+  serieCepea?: number;
 }
 
 /*
@@ -66,12 +72,29 @@ function checkTitulos($: Cheerio$): void {
 
 /** The table right after the title `titulo`, or null when the page has no such title/table. */
 function tabelaPorTitulo($: Cheerio$, titulo: string): Table | null {
+  return secaoPorTitulo($, titulo)?.table ?? null;
+}
+
+/**
+ * The table right after the title `titulo` and the ids of the "Série de preços" links that
+ * follow it up to the next title (the div.imagenet-links-after-table under each indicator).
+ */
+function secaoPorTitulo($: Cheerio$, titulo: string): { table: Table; series: number[] } | null {
   const wanted = normKey(titulo);
   for (const el of $("div.imagenet-table-titulo").toArray()) {
     if (normKey(cellText($, el)) !== wanted) continue;
     const wrapper = $(el).nextAll().first();
     const table = wrapper.is("table") ? wrapper : wrapper.find("table").first();
-    if (table.length > 0) return table;
+    if (table.length === 0) continue;
+    const series = $(el)
+      .nextUntil("div.imagenet-table-titulo")
+      .find('a[href*="/indicador/series/"]')
+      .toArray()
+      .flatMap((a) => {
+        const id = /[?&]id=(\d+)/.exec($(a).attr("href") ?? "")?.[1];
+        return id === undefined ? [] : [Number(id)];
+      });
+    return { table, series };
   }
   return null;
 }
@@ -161,6 +184,9 @@ interface Lida {
   /** the date as the page writes it, for messages */
   dataTexto: string;
   valor: number;
+  /** "Var./Dia" in hundredths of a percentage point (0,96% -> 96); null without the column or for "-" */
+  varDia: number | null;
+  varDiaTexto: string;
   usd: number | null;
   estado: string | null;
   /** every cell's text: two rows of one day are the same row only when this is equal */
@@ -169,10 +195,11 @@ interface Lida {
 }
 
 /** Reads every row of the table titled `titulo`, checking each cell; the page is refused on the first bad one. */
-function lerTabela($: Cheerio$, titulo: string, esperadas: readonly Coluna[]): Lida[] {
+function lerTabela($: Cheerio$, titulo: string, esperadas: readonly Coluna[], serieCepea?: number): Lida[] {
   const onde = `tabela "${titulo}"`;
-  const table = tabelaPorTitulo($, titulo);
-  if (!table) {
+  const secao = secaoPorTitulo($, titulo);
+  const table = secao?.table ?? null;
+  if (!secao || !table) {
     const vistos = titulos($);
     throw new ParseError(
       `${onde} não encontrada na página` +
@@ -182,6 +209,18 @@ function lerTabela($: Cheerio$, titulo: string, esperadas: readonly Coluna[]): L
   }
   checkTableClosed(table[0]!, onde);
   checkTableLabels($, table[0]!, onde);
+  // Titles are typed by hand on CEPEA's pages; the "Série de preços" link under each table is
+  // made from the indicator's own number. Two titles swapped (frango congelado/resfriado, arroz
+  // 58%/59-62%: values within a revision's reach of each other) show as a link to the other
+  // indicator. A table without the link is not refused for it.
+  if (serieCepea !== undefined) {
+    const outra = secao.series.find((id) => id !== serieCepea);
+    if (outra !== undefined) {
+      throw new ParseError(
+        `${onde}: o link "Série de preços" logo abaixo dela aponta para o indicador id=${outra}, esperado id=${serieCepea} (títulos trocados entre tabelas?)`,
+      );
+    }
+  }
 
   const headerRows = table.find("thead tr").toArray();
   if (headerRows.length > 1) {
@@ -194,16 +233,26 @@ function lerTabela($: Cheerio$, titulo: string, esperadas: readonly Coluna[]): L
   const cValor = esperadas.filter((c) => c.papel === "valor").map((c) => col.get(c)!)[0]!;
   const cUsd = col.get(VALOR_USD);
   const cEstado = col.get(ESTADO);
+  const cVarDia = col.get(VAR_DIA);
 
   const trs = linhas($, table);
   if (trs.length === 0) throw new ParseError(`${onde} está vazia (nenhuma linha de dados)`, "soft_block");
 
+  let anterior: { data: string; texto: string } | null = null;
   return trs.map((tr, n) => {
     const linha = `${onde}, linha ${n + 1}`;
     const cells = checkRow($, tr, largura, linha);
     const texto = (i: number) => cellText($, cells[i]!);
     const data = parseDateBR(texto(cData));
     if (!data) throw new ParseError(`${linha}: data inválida "${texto(cData)}" (esperado dd/mm/aaaa)`);
+    // CEPEA lists the days newest first (the suíno vivo table: one row per state, day by day); a
+    // day out of that order is a date mistyped (a month, a year) or a row from elsewhere
+    if (anterior && data > anterior.data) {
+      throw new ParseError(
+        `${linha}: data ${texto(cData)} fora de ordem, mais recente que a da linha anterior (${anterior.texto}); a tabela lista os dias do mais recente ao mais antigo`,
+      );
+    }
+    anterior = { data, texto: texto(cData) };
     const numero = (i: number): number => {
       const h = numeroCompleto(texto(i));
       if (h === null) {
@@ -228,10 +277,13 @@ function lerTabela($: Cheerio$, titulo: string, esperadas: readonly Coluna[]): L
     }
     const estado = cEstado === undefined ? null : texto(cEstado);
     if (estado === "") throw new ParseError(`${linha} (${texto(cData)}): estado em branco na coluna "${labels[cEstado!]}"`);
+    const varDiaTexto = cVarDia === undefined ? "" : texto(cVarDia);
     return {
       data,
       dataTexto: texto(cData),
       valor,
+      varDia: cVarDia === undefined || varDiaTexto === "-" ? null : numeroCompleto(varDiaTexto.slice(0, -1)),
+      varDiaTexto,
       usd,
       estado,
       celulas: cells.map((_, i) => texto(i)).join("\u0000"),
@@ -250,7 +302,7 @@ function lerTabela($: Cheerio$, titulo: string, esperadas: readonly Coluna[]): L
 function lerIndicadores($: Cheerio$, inds: readonly Indicador[], avisos: string[]): PriceRow[] {
   const { titulo } = inds[0]!;
   const onde = `tabela "${titulo}"`;
-  const lidas = lerTabela($, titulo, inds[0]!.colunas ?? CLASSICA);
+  const lidas = lerTabela($, titulo, inds[0]!.colunas ?? CLASSICA, inds[0]!.serieCepea ?? inds[0]!.serieHistorica?.id);
   const porEstado = inds[0]!.estado !== undefined;
   const serieDe = (l: Lida): Indicador => {
     if (!porEstado) return inds[0]!;
@@ -264,6 +316,8 @@ function lerIndicadores($: Cheerio$, inds: readonly Indicador[], avisos: string[
   };
   const rows: PriceRow[] = [];
   const vistas = new Map<string, Lida>();
+  /** each series' rows in the table's order, newest first */
+  const daSerie = new Map<Indicador, Lida[]>();
   for (const l of lidas) {
     const ind = serieDe(l);
     const chave = `${ind.uf ?? ""}|${l.data}`;
@@ -276,6 +330,7 @@ function lerIndicadores($: Cheerio$, inds: readonly Indicador[], avisos: string[
       continue;
     }
     vistas.set(chave, l);
+    daSerie.set(ind, [...(daSerie.get(ind) ?? []), l]);
     rows.push(
       checkedRow(
         {
@@ -292,6 +347,7 @@ function lerIndicadores($: Cheerio$, inds: readonly Indicador[], avisos: string[
       ),
     );
   }
+  if (!(inds[0]!.colunas ?? CLASSICA).includes(VALOR_USD)) for (const [ind, serie] of daSerie) checkVarDia(serie, ind.estado);
   if (porEstado) {
     const faltam = inds.filter((i) => !lidas.some((l) => normKey(l.estado!) === normKey(i.estado!)));
     if (faltam.length > 0) {
@@ -299,6 +355,36 @@ function lerIndicadores($: Cheerio$, inds: readonly Indicador[], avisos: string[
     }
   }
   return rows;
+}
+
+/**
+ * CEPEA computes "Var./Dia" from the two values the table prints, each rounded to the cent:
+ * every row of every recorded table agrees to 0,005 percentage point (the variation's own
+ * rounding). In the tables without US$ (citros, frango, suíno, algodão, boi a prazo) nothing
+ * else ties the value read to the indicator (in the others the implied exchange rate does,
+ * check/coherence.ts): a price column that is not the one the variation describes (citros'
+ * "A Prazo" and "5 dias", its moving average, labelled the other way round), or a row given
+ * another state's label (suíno vivo), breaks that agreement, while its values stay within a
+ * revision's reach of the right ones and pass every later gate. The oldest row has no previous
+ * day here, and "-" says nothing.
+ */
+const VAR_DIA_TOLERANCIA = 1; // hundredths of a percentage point
+
+function checkVarDia(serie: readonly Lida[], estado: string | undefined): void {
+  for (let i = 0; i + 1 < serie.length; i++) {
+    const l = serie[i]!;
+    const antes = serie[i + 1]!;
+    if (l.varDia === null) continue;
+    const calculada = ((l.valor - antes.valor) / antes.valor) * 10000;
+    if (Math.abs(calculada - l.varDia) > VAR_DIA_TOLERANCIA + 1e-9) {
+      const fmt = (h: number) => (h / 100).toFixed(2).replace(".", ",");
+      throw new ParseError(
+        `${l.onde}: "Var./Dia" ${l.varDiaTexto} não confere com os valores${estado ? ` de ${estado}` : ""} ` +
+          `(${fmt(antes.valor)} em ${antes.dataTexto} e ${fmt(l.valor)} em ${l.dataTexto} dão ${(calculada / 100).toFixed(2).replace(".", ",")}%): ` +
+          `coluna de preço trocada, ou linha de outro estado?`,
+      );
+    }
+  }
 }
 
 function mesmasColunas(a: readonly Coluna[], b: readonly Coluna[]): boolean {
@@ -347,7 +433,7 @@ function pagina(id: string, path: string, titulo: string, indicadores: readonly 
       const rows = tabelas.flatMap((inds) => lerIndicadores($, inds, avisos));
       return { rows: sortBySeries(rows, `página ${id}`), avisos };
     },
-    series: indicadores.map(({ titulo: _, colunas: _c, estado: _e, ...decl }) => decl),
+    series: indicadores.map(({ titulo: _, colunas: _c, estado: _e, serieCepea: _s, ...decl }) => decl),
   };
 }
 
@@ -409,6 +495,7 @@ export const cepea: SourceDef = {
       // "PMP" is the average payment term in days ("-" on most days): checked, not published
       {
         titulo: "Boi Gordo - Média a Prazo Estado de São Paulo",
+        serieCepea: 1,
         colunas: [DATA, A_PRAZO, VAR_DIA, VAR_MES, PMP],
         produto: "boi_gordo_prazo",
         uf: null,
@@ -452,6 +539,7 @@ export const cepea: SourceDef = {
       },
       {
         titulo: "MÉDIA DO ARROZ EM CASCA 59% A 62% DE GRÃOS INTEIROS CEPEA/IRGA-RS",
+        serieCepea: 126,
         produto: "arroz_alto_rendimento",
         uf: null,
         lugar: "RS",
@@ -509,6 +597,7 @@ export const cepea: SourceDef = {
       },
       {
         titulo: "Indicador Açúcar Cristal - Santos (FOB)",
+        serieCepea: 308,
         produto: "acucar_santos",
         uf: null,
         lugar: "SP",
@@ -576,6 +665,7 @@ export const cepea: SourceDef = {
       ...SUINO_VIVO.map(
         ([rotulo, uf, nome]): Indicador => ({
           titulo: "INDICADOR DO SUÍNO VIVO CEPEA/ESALQ (R$/kg)",
+          serieCepea: 129,
           colunas: [DATA, ESTADO, VALOR_RS, VAR_DIA, VAR_MES],
           estado: rotulo,
           produto: "suino_vivo",
@@ -587,6 +677,7 @@ export const cepea: SourceDef = {
       ),
       {
         titulo: "PREÇOS DA CARCAÇA SUÍNA ESPECIAL (R$/kg)",
+        serieCepea: 124,
         colunas: [DATA, MEDIA, VAR_DIA, VAR_MES],
         produto: "suino_carcaca",
         uf: null,

@@ -1,0 +1,62 @@
+/**
+ * Audit 3, CEPEA pages with two tables of one product: titles are typed by hand, and two titles
+ * swapped gave each series the other's table. Frango congelado and resfriado differ by a cent or
+ * two (7,34 / 7,35 on 02/09/2026): the page was merged whole, every day revised within the bound.
+ * Arroz 58 % and 59-62 %, soja Paranaguá and Paraná, trigo PR and RS, açúcar SP and Santos were
+ * held only because their days were already published; with no overlap (a first run, a gap of
+ * three weeks) they were published under each other's name too. The "Série de preços" link under
+ * each table carries the indicator's own number (frango.aspx?id=181 for congelado): a table whose
+ * link names another indicator now refuses the page.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { cepea } from "../../pipeline/sources/cepea.ts";
+import { cleanup, editPage, FIXTURES, readJson, replay, replayDir, tempSite } from "../helpers/pipeline.ts";
+import { parseError } from "../helpers/parse-error.ts";
+
+const html = (id: string) => readFileSync(join(FIXTURES, "cepea", `${id}.html`), "utf8");
+const page = (id: string) => cepea.pages.find((p) => p.id === id)!;
+const trocar = (h: string, a: string, b: string) => {
+  if (!h.includes(a) || !h.includes(b)) throw new Error(`títulos ausentes: ${a} / ${b}`);
+  return h.split(a).join("\u0002").split(b).join(a).split("\u0002").join(b);
+};
+const CONGELADO = ">PREÇOS DO FRANGO CONGELADO CEPEA/ESALQ - ESTADO SP<";
+const RESFRIADO = ">PREÇOS DO FRANGO RESFRIADO CEPEA/ESALQ - ESTADO SP<";
+
+describe("audit 3: two titles swapped on a CEPEA page", () => {
+  it("frango: congelado and resfriado titles swapped refuse the page, naming the link", () => {
+    const err = parseError(() => page("frango").parse(trocar(html("frango"), CONGELADO, RESFRIADO)));
+    expect(err.kind).toBe("parse_error");
+    expect(err.message).toContain('tabela "PREÇOS DO FRANGO CONGELADO CEPEA/ESALQ - ESTADO SP"');
+    expect(err.message).toContain("aponta para o indicador id=130, esperado id=181");
+  });
+
+  it.each([
+    ["arroz", ">INDICADOR DO ARROZ EM CASCA CEPEA/IRGA-RS (58% DE GRÃOS INTEIROS)<", ">MÉDIA DO ARROZ EM CASCA 59% A 62% DE GRÃOS INTEIROS CEPEA/IRGA-RS<", "id=126, esperado id=91"],
+    ["soja", ">INDICADOR DA SOJA CEPEA/ESALQ - PARANAGUÁ<", ">INDICADOR DA SOJA CEPEA/ESALQ - PARANÁ<", "id=12, esperado id=92"],
+    ["trigo", ">PREÇO MÉDIO DO TRIGO CEPEA/ESALQ - PARANÁ<", ">PREÇO MÉDIO DO TRIGO CEPEA/ESALQ - RIO GRANDE DO SUL<", "id=179, esperado id=178"],
+    ["acucar", ">INDICADOR DO AÇÚCAR CRISTAL BRANCO CEPEA/ESALQ - SÃO PAULO<", ">Indicador Açúcar Cristal - Santos (FOB)<", "id=308, esperado id=53"],
+    ["cafe", ">INDICADOR DO CAFÉ ARÁBICA CEPEA/ESALQ<", ">INDICADOR DO CAFÉ ROBUSTA CEPEA/ESALQ<", "id=24, esperado id=23"],
+  ])("%s: the two titles swapped refuse the page", (id, a, b, esperado) => {
+    expect(parseError(() => page(id).parse(trocar(html(id), a, b))).message).toContain(esperado);
+  });
+
+  it("through the update: the swapped frango page changes no published number", async () => {
+    const site = await tempSite();
+    const dir = await replayDir();
+    try {
+      expect((await replay(dir, site, "2026-09-27T12:00:00-03:00")).exitCode).toBe(0);
+      const congelado = await readJson(site, "api/v1/cotacao/frango_congelado.json");
+      const resfriado = await readJson(site, "api/v1/cotacao/frango_resfriado.json");
+      await editPage(dir, "cepea/frango.html", (h) => trocar(h, CONGELADO, RESFRIADO));
+      const r = await replay(dir, site, "2026-09-28T12:00:00-03:00");
+      expect(r.outcomes.find((o) => o.source === "cepea" && o.page === "frango")).toMatchObject({ ok: false, kind: "parse_error" });
+      expect((await readJson(site, "api/v1/cotacao/frango_congelado.json")).historico).toEqual(congelado.historico);
+      expect((await readJson(site, "api/v1/cotacao/frango_resfriado.json")).historico).toEqual(resfriado.historico);
+      expect(congelado.historico.find((e: { data: string }) => e.data === "2026-09-02")).toEqual({ data: "2026-09-02", valor: 7.34 });
+    } finally {
+      await cleanup(site, dir);
+    }
+  }, 60_000);
+});

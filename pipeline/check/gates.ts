@@ -152,6 +152,23 @@ export function checkUpdates(
 export function checkRebase(updates: readonly SeriesUpdate[], stored: (id: string) => { praca?: string; historico: readonly HistoricoEntry[] } | undefined): string[] {
   const problems: string[] = [];
   for (const u of updates) {
+    // A national series read from a UF's reference praça (Scot's vaca and novilha gorda: SP)
+    // follows that UF's praça but keeps no praças per day, so it cannot be re-based: its
+    // published days would stay the old praça's and the next day's variation would be the
+    // difference between two praças. The move is seen on the UF's own series of the same page.
+    if (u.def.uf === null && u.def.ufReferencia !== undefined && !u.def.referenciaFixa && (stored(u.def.id)?.historico.length ?? 0) > 0) {
+      const irma = updates.find((s) => s.def.produto === u.def.produto && s.def.uf === u.def.ufReferencia && s.pracas);
+      const antiga = irma ? stored(irma.def.id)?.praca : undefined;
+      const nova = irma?.pracas?.praca;
+      if (irma && antiga && nova && nova !== antiga && irma.pracas!.quotes.some((q) => q.praca === antiga)) {
+        problems.push(
+          `${u.def.id}: a praça de referência de ${u.def.ufReferencia} mudou de "${antiga}" para "${nova}" (pracasReferencia em cotacao.config.json), ` +
+            `mas a série nacional ${u.def.id} não guarda as praças de cada dia e não pode ser reescrita sobre ${nova}: os dias já publicados ficariam com o preço de ${antiga} ` +
+            `e a variação do dia seguinte seria a diferença entre as duas praças. Volte pracasReferencia.${u.def.ufReferencia} para "${antiga}"`,
+        );
+      }
+      continue;
+    }
     const f = stored(u.def.id);
     const antiga = f?.praca;
     if (u.def.uf === null || !u.pracas || !antiga || u.pracas.praca === antiga) continue;

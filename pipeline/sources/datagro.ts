@@ -156,6 +156,28 @@ function checkOrdem(valores: ReadonlyArray<readonly [Exclude<Coluna, "estado">, 
   }
 }
 
+/**
+ * Every day's table lists the same ten states, once each, in the same order (UFS_REPOSICAO) on
+ * the recorded page. A row's label is the only thing tying its four prices to a state, and the
+ * states' prices sit within a few percent of each other (SP 15,24 and MG 15,59 desmama on
+ * 06/02/2026): two labels swapped over rows that kept their numbers pass the range, the jump
+ * bound and the per-kg order, and would publish one state's prices as the other's. A table
+ * whose states come in another order (or one of them missing, or twice) cannot be told from
+ * that, so it refuses the page. Rows of other states (no series declared) may sit anywhere.
+ */
+function checkEstados(estados: readonly UF[], onde: string): void {
+  if (estados.length === UFS_REPOSICAO.length && estados.every((uf, i) => uf === UFS_REPOSICAO[i])) return;
+  const nomes = (ufs: readonly UF[]) => ufs.map((uf) => UFS[uf]).join(", ");
+  const faltam = UFS_REPOSICAO.filter((uf) => !estados.includes(uf));
+  const repetidos = [...new Set(estados.filter((uf, i) => estados.indexOf(uf) !== i))];
+  const problema = faltam.length
+    ? `estado(s) ausente(s): ${nomes(faltam)}`
+    : repetidos.length
+      ? `estado(s) repetido(s): ${nomes(repetidos)}`
+      : "estados fora da ordem de sempre (rótulos trocados entre linhas?)";
+  throw new ParseError(`${onde}: ${problema}; esperados ${nomes(UFS_REPOSICAO)}, nesta ordem; encontrados ${nomes(estados) || "nenhum"}`);
+}
+
 export function parseReposicao(html: string): ParsedPage {
   checkDocumentEnd(html);
   const $ = load(html);
@@ -178,6 +200,8 @@ export function parseReposicao(html: string): ParsedPage {
   const avisos: string[] = [];
   const rows: PriceRow[] = [];
   const foraLidos = new Set<UF>();
+  // the closing date of the table before, in the page's order
+  let anterior: { data: string; texto: string; n: number } | null = null;
   tabelas.forEach((el, t) => {
     const f = fechamentoDe($, el);
     const onde = `${ONDE} ${f.data ? `de ${f.texto.replace(/^Fechamento:\s*/i, "")}` : `nº ${t + 1}`}`;
@@ -185,6 +209,19 @@ export function parseReposicao(html: string): ParsedPage {
     checkTableLabels($, el, onde);
     checkLabel(f.bruto, `${onde}, data de fechamento`);
     if (!f.data) throw new ParseError(`${onde}: data ilegível (esperado "Fechamento: dd/mm/aaaa", encontrado "${f.texto.slice(0, 60)}")`);
+    // The page lists the days newest first, and each table's only date is its own "Fechamento"
+    // line. Two tables' dates swapped, or an older table dated after the newest, would publish a
+    // whole day's prices under another day's date (the values stay within every bound), so a
+    // date out of that order refuses the page; the same date twice is named as such.
+    const dataTexto = f.texto.replace(/^Fechamento:\s*/i, "");
+    if (anterior && f.data >= anterior.data) {
+      throw new ParseError(
+        f.data === anterior.data
+          ? `${onde} (tabela nº ${t + 1}): a data ${dataTexto} aparece duas vezes (também na tabela nº ${anterior.n})`
+          : `${onde} (tabela nº ${t + 1}): data fora de ordem, depois da tabela de ${anterior.texto} (nº ${anterior.n}); a página lista os dias do mais novo ao mais antigo (datas trocadas entre tabelas?)`,
+      );
+    }
+    anterior = { data: f.data, texto: dataTexto, n: t + 1 };
     const cabecalho = $(el).find("thead tr");
     if (cabecalho.length !== 1) throw new ParseError(`${onde}: cabeçalho com ${cabecalho.length} linhas, esperada uma`);
     const rotulos = cabecalho.first().children("th, td").toArray().map((th) => cellText($, th));
@@ -205,6 +242,8 @@ export function parseReposicao(html: string): ParsedPage {
     }
     const linhas = $(el).children("tbody").children("tr").toArray();
     if (linhas.length === 0) throw new ParseError(`${onde} está vazia (nenhum estado)`, "soft_block");
+    // the states of UFS_REPOSICAO this table lists, in its order
+    const estados: UF[] = [];
     linhas.forEach((tr, n) => {
       const cells = checkRow($, tr, rotulos.length, `${onde}, linha ${n + 1} ("${cellText($, $(tr).children("td, th").first()[0] ?? tr)}")`);
       const estado = cellText($, cells[0]!);
@@ -225,8 +264,11 @@ export function parseReposicao(html: string): ParsedPage {
         return;
       }
       if (!(UFS_REPOSICAO as readonly string[]).includes(uf)) avisos.push(`${linha}: ${uf} não tem série declarada; linha ignorada`);
-      else if (UFS_FORA.has(uf)) foraLidos.add(uf);
-      else checkOrdem(valores, linha);
+      else {
+        estados.push(uf);
+        if (UFS_FORA.has(uf)) foraLidos.add(uf);
+        else checkOrdem(valores, linha);
+      }
       for (const [produto, valor] of valores) {
         if (valor === undefined) {
           avisos.push(`${linha}: sem preço de ${NOME_COLUNA[produto]}; célula ignorada`);
@@ -235,6 +277,7 @@ export function parseReposicao(html: string): ParsedPage {
         rows.push(checkedRow({ fonte: "datagro", produto, uf, praca: null, data: f.data!, valor, unidade: "kg", extras: {} }, linha));
       }
     });
+    checkEstados(estados, onde);
   });
   if (rows.length === 0) throw new ParseError(`${ONDE}: nenhum preço pôde ser lido (${avisos.join("; ")})`);
   if (foraLidos.size > 0) avisos.push(`${[...foraLidos].join(", ")}: lido(s) e conferido(s), mas não publicado(s) (cotações incoerentes na página gravada; ver pipeline/sources/datagro.ts)`);

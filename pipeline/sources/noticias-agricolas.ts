@@ -14,6 +14,7 @@ import {
   checkTableClosed,
   checkTableLabels,
   checkTituloDaPagina,
+  collapse,
   load,
   normKey,
   numeroCompleto,
@@ -99,6 +100,9 @@ function hasTable(html: string): boolean {
   return q !== null && q.linhas.length > 0;
 }
 
+/** A label's words: normKey without the punctuation between them ("BOI GORDO R$/@ A VISTA"). */
+const palavras = (label: string) => collapse(normKey(label).replace(/[-(),;:]/g, " "));
+
 /** Columns by their header labels: each of the four exactly once, nothing else. */
 function colunasDoQuadro(q: Quadro, onde: string): Map<Coluna, number> {
   const colunas = new Map<Coluna, number>();
@@ -106,6 +110,11 @@ function colunasDoQuadro(q: Quadro, onde: string): Map<Coluna, number> {
   q.rotulos.forEach((rotulo, i) => {
     const c = colunaDoCabecalho(rotulo);
     if (c === null) problemas.push(`coluna desconhecida "${rotulo}"`);
+    // colunaDoCabecalho only looks for the animal and the term, to find the table; a price
+    // column must also say nothing more than its label does: "Boi Gordo - Funrural (R$/@ - à
+    // vista)" or "... à vista, líquido" is another price (Scot's net columns sit 1–2 % below the
+    // gross one, inside every bound), never the gross cash price this column stands for
+    else if (c !== "municipio" && palavras(rotulo) !== palavras(NOME_COLUNA[c])) problemas.push(`coluna desconhecida "${rotulo}" (esperado "${NOME_COLUNA[c]}")`);
     else if (colunas.has(c)) problemas.push(`coluna "${NOME_COLUNA[c]}" aparece duas vezes`);
     else colunas.set(c, i);
   });
@@ -146,6 +155,9 @@ function parseNA(html: string, produto: Produto): ParsedPage {
 
   const avisos: string[] = [];
   const rows: PriceRow[] = [];
+  // the UFs of the praças read so far, and the last one (see below)
+  const ufsVistas = new Set<UF>();
+  let ufAnterior: UF | null = null;
   q.linhas.toArray().forEach((tr, n) => {
     const cells = checkRow($, tr, q.rotulos.length, `${onde}, praça ${n + 1} ("${cellText($, $(tr).children("td, th").first()[0] ?? tr)}")`);
     // every price cell must be whole, also the ones this product does not read
@@ -178,6 +190,18 @@ function parseNA(html: string, produto: Produto): ParsedPage {
     const lida = lerPracaDaLinha($, cells[0]!, onde, avisos);
     if (!lida) return;
     const { p, linha } = lida;
+    // The UF prefix of the label ("MS Dourados") is the only thing tying a praça's prices to its
+    // state, and Scot lists the praças grouped by UF (SP, MG, GO, MS, RS, ... on every recorded
+    // table, Scot's own and this copy). A UF that comes back after another UF's praças is a
+    // mislabelled praça ("MT Dourados" among MS's rows would file MS prices under MT) or a table
+    // sorted some other way; the two cannot be told apart, so the page is refused.
+    if (p.uf !== ufAnterior && ufsVistas.has(p.uf)) {
+      throw new ParseError(
+        `${linha}: ${p.uf} volta a aparecer depois de praças de ${ufAnterior} (a tabela da Scot traz as praças de cada UF juntas); UF errada no rótulo ou tabela reordenada?`,
+      );
+    }
+    ufsVistas.add(p.uf);
+    ufAnterior = p.uf;
     const valor = numeros.get(cValor);
     if (valor === undefined) {
       avisos.push(`${linha}: sem preço à vista; linha ignorada`);

@@ -21,7 +21,7 @@ import {
   sortBySeries,
   type Cheerio$,
 } from "./html.ts";
-import { lerPracaDaLinha, linhaDaPraca } from "./scot.ts";
+import { lerPracaDaLinha, linhaDaPraca, UfsAgrupadas } from "./scot.ts";
 import type { MirrorDef, ParsedPage } from "./types.ts";
 
 /*
@@ -155,9 +155,7 @@ function parseNA(html: string, produto: Produto): ParsedPage {
 
   const avisos: string[] = [];
   const rows: PriceRow[] = [];
-  // the UFs of the praças read so far, and the last one (see below)
-  const ufsVistas = new Set<UF>();
-  let ufAnterior: UF | null = null;
+  const ufs = new UfsAgrupadas();
   q.linhas.toArray().forEach((tr, n) => {
     const cells = checkRow($, tr, q.rotulos.length, `${onde}, praça ${n + 1} ("${cellText($, $(tr).children("td, th").first()[0] ?? tr)}")`);
     // every price cell must be whole, also the ones this product does not read
@@ -190,18 +188,8 @@ function parseNA(html: string, produto: Produto): ParsedPage {
     const lida = lerPracaDaLinha($, cells[0]!, onde, avisos);
     if (!lida) return;
     const { p, linha } = lida;
-    // The UF prefix of the label ("MS Dourados") is the only thing tying a praça's prices to its
-    // state, and Scot lists the praças grouped by UF (SP, MG, GO, MS, RS, ... on every recorded
-    // table, Scot's own and this copy). A UF that comes back after another UF's praças is a
-    // mislabelled praça ("MT Dourados" among MS's rows would file MS prices under MT) or a table
-    // sorted some other way; the two cannot be told apart, so the page is refused.
-    if (p.uf !== ufAnterior && ufsVistas.has(p.uf)) {
-      throw new ParseError(
-        `${linha}: ${p.uf} volta a aparecer depois de praças de ${ufAnterior} (a tabela da Scot traz as praças de cada UF juntas); UF errada no rótulo ou tabela reordenada?`,
-      );
-    }
-    ufsVistas.add(p.uf);
-    ufAnterior = p.uf;
+    // grouped by UF as on Scot's own page (a copy of its table)
+    ufs.conferir(p.uf, linha);
     const valor = numeros.get(cValor);
     if (valor === undefined) {
       avisos.push(`${linha}: sem preço à vista; linha ignorada`);

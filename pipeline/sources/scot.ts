@@ -299,6 +299,7 @@ function parseMercadoFisico(html: string, pageId: string, categoria: string, pro
 
   const footnotes = notas($, table);
   const rows: PriceRow[] = [];
+  const ufs = new UfsAgrupadas();
   dados.forEach((tr, n) => {
     const cells = checkRow($, tr, largura, `${onde}, praça ${n + 1} ("${cellText($, $(tr).children("td, th").first()[0] ?? tr)}")`);
     // a footnote may also be marked with <sup>n</sup> instead of "*"
@@ -306,6 +307,7 @@ function parseMercadoFisico(html: string, pageId: string, categoria: string, pro
     const lida = lerPracaDaLinha($, cells[0]!, onde, avisos);
     if (!lida) return;
     const { p, linha } = lida;
+    ufs.conferir(p.uf, linha);
     const numero = (campo: Campo): number | undefined => {
       const i = colunas.get(campo);
       const cell = i === undefined ? undefined : cells[i];
@@ -647,6 +649,28 @@ export function lerPracaDaLinha(
     avisos.push(`${onde}: praça "${rotulo}" é de ${p.uf}, fora das UFs cobertas pela Scot até aqui`);
   }
   return { p, linha: `${onde}, praça "${rotulo}"` };
+}
+
+/**
+ * Scot lists its praças grouped by UF (SP, MG, GO, MS, RS, ... on every recorded table, its own
+ * and Notícias Agrícolas' copy), and the UF prefix of a row's label ("MS Dourados") is the only
+ * thing tying its prices to a state. A UF that comes back after another UF's praças is a
+ * mislabelled praça ("MT Dourados" among MS's rows would file MS prices under MT) or a table
+ * sorted some other way; the two cannot be told apart, so the page is refused. One per table.
+ */
+export class UfsAgrupadas {
+  private readonly vistas = new Set<UF>();
+  private anterior: UF | null = null;
+
+  conferir(uf: UF, linha: string): void {
+    if (uf !== this.anterior && this.vistas.has(uf)) {
+      throw new ParseError(
+        `${linha}: ${uf} volta a aparecer depois de praças de ${this.anterior} (a tabela da Scot traz as praças de cada UF juntas); UF errada no rótulo ou tabela reordenada?`,
+      );
+    }
+    this.vistas.add(uf);
+    this.anterior = uf;
+  }
 }
 
 /** The row of one praça, Scot's own or read through a republication: the same shape either way. */

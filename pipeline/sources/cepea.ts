@@ -41,6 +41,11 @@ interface Indicador extends SerieDecl {
    * number); the tables without such a link (citros) have none
    */
   serieCepea?: number;
+  /**
+   * the slug of the table's "Metodologia" link ("metodologia-laranja-pera-in-natura"), for the
+   * tables that have no "Série de preços" link (citros) and so nothing else that names them
+   */
+  metodologia?: string;
 }
 
 /*
@@ -79,22 +84,25 @@ function tabelaPorTitulo($: Cheerio$, titulo: string): Table | null {
  * The table right after the title `titulo` and the ids of the "Série de preços" links that
  * follow it up to the next title (the div.imagenet-links-after-table under each indicator).
  */
-function secaoPorTitulo($: Cheerio$, titulo: string): { table: Table; series: number[] } | null {
+function secaoPorTitulo($: Cheerio$, titulo: string): { table: Table; series: number[]; metodologias: string[] } | null {
   const wanted = normKey(titulo);
   for (const el of $("div.imagenet-table-titulo").toArray()) {
     if (normKey(cellText($, el)) !== wanted) continue;
     const wrapper = $(el).nextAll().first();
     const table = wrapper.is("table") ? wrapper : wrapper.find("table").first();
     if (table.length === 0) continue;
-    const series = $(el)
+    const hrefs = $(el)
       .nextUntil("div.imagenet-table-titulo")
-      .find('a[href*="/indicador/series/"]')
+      .find("a[href]")
       .toArray()
-      .flatMap((a) => {
-        const id = /[?&]id=(\d+)/.exec($(a).attr("href") ?? "")?.[1];
-        return id === undefined ? [] : [Number(id)];
-      });
-    return { table, series };
+      .map((a) => ($(a).attr("href") ?? "").toLowerCase());
+    const series = hrefs.flatMap((h) => {
+      if (!h.includes("/indicador/series/")) return [];
+      const id = /[?&]id=(\d+)/.exec(h)?.[1];
+      return [id === undefined ? Number.NaN : Number(id)];
+    });
+    const metodologias = hrefs.flatMap((h) => /\/metodologia\/([a-z0-9-]+)\.aspx/.exec(h)?.[1] ?? []);
+    return { table, series, metodologias };
   }
   return null;
 }
@@ -195,7 +203,7 @@ interface Lida {
 }
 
 /** Reads every row of the table titled `titulo`, checking each cell; the page is refused on the first bad one. */
-function lerTabela($: Cheerio$, titulo: string, esperadas: readonly Coluna[], serieCepea?: number): Lida[] {
+function lerTabela($: Cheerio$, titulo: string, esperadas: readonly Coluna[], identidade: { serieCepea?: number; metodologia?: string } = {}): Lida[] {
   const onde = `tabela "${titulo}"`;
   const secao = secaoPorTitulo($, titulo);
   const table = secao?.table ?? null;
@@ -209,19 +217,6 @@ function lerTabela($: Cheerio$, titulo: string, esperadas: readonly Coluna[], se
   }
   checkTableClosed(table[0]!, onde);
   checkTableLabels($, table[0]!, onde);
-  // Titles are typed by hand on CEPEA's pages; the "Série de preços" link under each table is
-  // made from the indicator's own number. Two titles swapped (frango congelado/resfriado, arroz
-  // 58%/59-62%: values within a revision's reach of each other) show as a link to the other
-  // indicator. A table without the link is not refused for it.
-  if (serieCepea !== undefined) {
-    const outra = secao.series.find((id) => id !== serieCepea);
-    if (outra !== undefined) {
-      throw new ParseError(
-        `${onde}: o link "Série de preços" logo abaixo dela aponta para o indicador id=${outra}, esperado id=${serieCepea} (títulos trocados entre tabelas?)`,
-      );
-    }
-  }
-
   const headerRows = table.find("thead tr").toArray();
   if (headerRows.length > 1) {
     throw new ParseError(`${onde}: cabeçalho com ${headerRows.length} linhas, esperada uma`);
@@ -239,7 +234,7 @@ function lerTabela($: Cheerio$, titulo: string, esperadas: readonly Coluna[], se
   if (trs.length === 0) throw new ParseError(`${onde} está vazia (nenhuma linha de dados)`, "soft_block");
 
   let anterior: { data: string; texto: string } | null = null;
-  return trs.map((tr, n) => {
+  const lidas = trs.map((tr, n): Lida => {
     const linha = `${onde}, linha ${n + 1}`;
     const cells = checkRow($, tr, largura, linha);
     const texto = (i: number) => cellText($, cells[i]!);
@@ -249,7 +244,8 @@ function lerTabela($: Cheerio$, titulo: string, esperadas: readonly Coluna[], se
     // day out of that order is a date mistyped (a month, a year) or a row from elsewhere
     if (anterior && data > anterior.data) {
       throw new ParseError(
-        `${linha}: data ${texto(cData)} fora de ordem, mais recente que a da linha anterior (${anterior.texto}); a tabela lista os dias do mais recente ao mais antigo`,
+        `${onde}, linhas ${n} e ${n + 1}: datas fora de ordem (${anterior.texto} antes de ${texto(cData)}); a tabela lista os dias do mais recente ao mais antigo, ` +
+          `então uma das duas está errada (mês ou ano trocado, ou linha de outro lugar)`,
       );
     }
     anterior = { data, texto: texto(cData) };
@@ -290,6 +286,30 @@ function lerTabela($: Cheerio$, titulo: string, esperadas: readonly Coluna[], se
       onde: `${linha} (${texto(cData)})`,
     };
   });
+  // Titles are typed by hand on CEPEA's pages; the "Série de preços" link under each table is
+  // made from the indicator's own number. Two titles swapped (frango congelado/resfriado, arroz
+  // 58%/59-62%: values within a revision's reach of each other) show as a link to the other
+  // indicator. Every declared table has exactly one on the recorded pages: a table without it
+  // (or with two) cannot be told from another, and is refused. The citros tables have none; their
+  // "Metodologia" link names each of them instead. Checked after the rows: a page cut inside the
+  // table is named by its cut cell, not by the links the cut took with it.
+  const { serieCepea, metodologia } = identidade;
+  if (serieCepea !== undefined && (secao.series.length !== 1 || secao.series[0] !== serieCepea)) {
+    const achados = secao.series.map((id) => (Number.isNaN(id) ? "o indicador sem id" : `o indicador id=${id}`)).join(" e ");
+    throw new ParseError(
+      secao.series.length === 0
+        ? `${onde}: sem o link "Série de preços" logo abaixo dela, que diz de que indicador ela é (esperado id=${serieCepea})`
+        : `${onde}: o link "Série de preços" logo abaixo dela aponta para ${achados}, esperado id=${serieCepea} (títulos trocados entre tabelas?)`,
+    );
+  }
+  if (metodologia !== undefined && (secao.metodologias.length !== 1 || secao.metodologias[0] !== metodologia)) {
+    throw new ParseError(
+      secao.metodologias.length === 0
+        ? `${onde}: sem o link "Metodologia" logo abaixo dela, que diz de que indicador ela é (esperado ${metodologia})`
+        : `${onde}: o link "Metodologia" logo abaixo dela aponta para ${secao.metodologias.join(" e ")}, esperado ${metodologia} (títulos trocados entre tabelas?)`,
+    );
+  }
+  return lidas;
 }
 
 /**
@@ -302,7 +322,7 @@ function lerTabela($: Cheerio$, titulo: string, esperadas: readonly Coluna[], se
 function lerIndicadores($: Cheerio$, inds: readonly Indicador[], avisos: string[]): PriceRow[] {
   const { titulo } = inds[0]!;
   const onde = `tabela "${titulo}"`;
-  const lidas = lerTabela($, titulo, inds[0]!.colunas ?? CLASSICA, inds[0]!.serieCepea ?? inds[0]!.serieHistorica?.id);
+  const lidas = lerTabela($, titulo, inds[0]!.colunas ?? CLASSICA, { serieCepea: inds[0]!.serieCepea ?? inds[0]!.serieHistorica?.id, metodologia: inds[0]!.metodologia });
   const porEstado = inds[0]!.estado !== undefined;
   const serieDe = (l: Lida): Indicador => {
     if (!porEstado) return inds[0]!;
@@ -433,7 +453,7 @@ function pagina(id: string, path: string, titulo: string, indicadores: readonly 
       const rows = tabelas.flatMap((inds) => lerIndicadores($, inds, avisos));
       return { rows: sortBySeries(rows, `página ${id}`), avisos };
     },
-    series: indicadores.map(({ titulo: _, colunas: _c, estado: _e, serieCepea: _s, ...decl }) => decl),
+    series: indicadores.map(({ titulo: _, colunas: _c, estado: _e, serieCepea: _s, metodologia: _m, ...decl }) => decl),
   };
 }
 
@@ -611,6 +631,7 @@ export const cepea: SourceDef = {
       // day cell for cell (26/08/2026 twice on the recorded page): taken once.
       {
         titulo: "Laranja Indústria",
+        metodologia: "metodologia-laranja-industria",
         colunas: [DATA, A_PRAZO, VAR_DIA, VAR_MES, MEDIA_5_DIAS],
         produto: "laranja_industria",
         uf: null,
@@ -619,6 +640,7 @@ export const cepea: SourceDef = {
       },
       {
         titulo: "LARANJA PERA IN NATURA",
+        metodologia: "metodologia-laranja-pera-in-natura",
         colunas: [DATA, A_PRAZO, VAR_DIA, VAR_MES, MEDIA_5_DIAS],
         produto: "laranja_pera",
         uf: null,
@@ -628,6 +650,7 @@ export const cepea: SourceDef = {
       },
       {
         titulo: "Laranja Indústria - Precoce",
+        metodologia: "metodologia-laranja-industria-precoce",
         colunas: [DATA, A_PRAZO, VAR_DIA, VAR_MES],
         produto: "laranja_industria_precoce",
         uf: null,

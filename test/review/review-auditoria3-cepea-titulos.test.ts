@@ -6,7 +6,9 @@
  * held only because their days were already published; with no overlap (a first run, a gap of
  * three weeks) they were published under each other's name too. The "Série de preços" link under
  * each table carries the indicator's own number (frango.aspx?id=181 for congelado): a table whose
- * link names another indicator now refuses the page.
+ * link names another indicator, or that has no such link, now refuses the page. The citros tables
+ * have none (laranja indústria and pera in natura swapped were published too): their "Metodologia"
+ * link names each of them instead (found by the review of these fixes).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -40,6 +42,19 @@ describe("audit 3: two titles swapped on a CEPEA page", () => {
     ["cafe", ">INDICADOR DO CAFÉ ARÁBICA CEPEA/ESALQ<", ">INDICADOR DO CAFÉ ROBUSTA CEPEA/ESALQ<", "id=24, esperado id=23"],
   ])("%s: the two titles swapped refuse the page", (id, a, b, esperado) => {
     expect(parseError(() => page(id).parse(trocar(html(id), a, b))).message).toContain(esperado);
+  });
+
+  it("the link is required, and read whatever the case of its id parameter: swapped titles without it, or with ?ID=, are refused", () => {
+    const semLinks = trocar(html("frango"), CONGELADO, RESFRIADO).replace(/<a [^>]*href="[^"]*\/indicador\/series\/[^"]*"[^>]*>[\s\S]*?<\/a>/g, "");
+    expect(parseError(() => page("frango").parse(semLinks)).message).toContain('sem o link "Série de preços" logo abaixo dela, que diz de que indicador ela é (esperado id=181)');
+    const maiusculas = (h: string) => h.replace(/(\/indicador\/series\/[^"?]*\?)id=/g, "$1ID=");
+    expect(page("frango").parse(maiusculas(html("frango"))).rows).toEqual(page("frango").parse(html("frango")).rows);
+    expect(parseError(() => page("frango").parse(maiusculas(trocar(html("frango"), CONGELADO, RESFRIADO)))).message).toContain("aponta para o indicador id=130, esperado id=181");
+  });
+
+  it("citros, whose tables have no 'Série de preços' link: two titles swapped are refused by the 'Metodologia' link", () => {
+    const err = parseError(() => page("citros").parse(trocar(html("citros"), ">Laranja Indústria <", ">LARANJA PERA IN NATURA<")));
+    expect(err.message).toContain('o link "Metodologia" logo abaixo dela aponta para metodologia-laranja-pera-in-natura, esperado metodologia-laranja-industria');
   });
 
   it("through the update: the swapped frango page changes no published number", async () => {

@@ -157,25 +157,29 @@ function checkOrdem(valores: ReadonlyArray<readonly [Exclude<Coluna, "estado">, 
 }
 
 /**
- * Every day's table lists the same ten states, once each, in the same order (UFS_REPOSICAO) on
- * the recorded page. A row's label is the only thing tying its four prices to a state, and the
- * states' prices sit within a few percent of each other (SP 15,24 and MG 15,59 desmama on
- * 06/02/2026): two labels swapped over rows that kept their numbers pass the range, the jump
- * bound and the per-kg order, and would publish one state's prices as the other's. A table
- * whose states come in another order (or one of them missing, or twice) cannot be told from
- * that, so it refuses the page. Rows of other states (no series declared) may sit anywhere.
+ * Every day's table lists its states in the same order (UFS_REPOSICAO) on the recorded page. A
+ * row's label is the only thing tying its four prices to a state, and the states' prices sit
+ * within a few percent of each other (SP 15,24 and MG 15,59 desmama on 06/02/2026): two labels
+ * swapped over rows that kept their numbers pass the range, the jump bound and the per-kg order,
+ * and would publish one state's prices as the other's. They break the order, so a table whose
+ * states come in another order, or one twice, refuses the page. A state missing from a day's
+ * table is only an aviso (its series misses that day): refusing it would stop every series for
+ * the two weeks the table stays on the page. Rows of other states (no series declared) may sit
+ * anywhere.
  */
-function checkEstados(estados: readonly UF[], onde: string): void {
-  if (estados.length === UFS_REPOSICAO.length && estados.every((uf, i) => uf === UFS_REPOSICAO[i])) return;
+function checkEstados(estados: readonly UF[], onde: string, avisos: string[]): void {
   const nomes = (ufs: readonly UF[]) => ufs.map((uf) => UFS[uf]).join(", ");
-  const faltam = UFS_REPOSICAO.filter((uf) => !estados.includes(uf));
   const repetidos = [...new Set(estados.filter((uf, i) => estados.indexOf(uf) !== i))];
-  const problema = faltam.length
-    ? `estado(s) ausente(s): ${nomes(faltam)}`
-    : repetidos.length
-      ? `estado(s) repetido(s): ${nomes(repetidos)}`
-      : "estados fora da ordem de sempre (rótulos trocados entre linhas?)";
-  throw new ParseError(`${onde}: ${problema}; esperados ${nomes(UFS_REPOSICAO)}, nesta ordem; encontrados ${nomes(estados) || "nenhum"}`);
+  const ordem = (uf: UF) => (UFS_REPOSICAO as readonly UF[]).indexOf(uf);
+  const fora = estados.some((uf, i) => i > 0 && ordem(uf) < ordem(estados[i - 1]!));
+  if (repetidos.length > 0 || fora) {
+    throw new ParseError(
+      `${onde}: ${repetidos.length > 0 ? `estado(s) repetido(s): ${nomes(repetidos)}` : "estados fora da ordem de sempre (rótulos trocados entre linhas?)"}; ` +
+        `esperados ${nomes(UFS_REPOSICAO)}, nesta ordem; encontrados ${nomes(estados) || "nenhum"}`,
+    );
+  }
+  const faltam = UFS_REPOSICAO.filter((uf) => !estados.includes(uf));
+  if (faltam.length > 0) avisos.push(`${onde}: sem linha de ${nomes(faltam)} neste dia`);
 }
 
 export function parseReposicao(html: string): ParsedPage {
@@ -277,7 +281,7 @@ export function parseReposicao(html: string): ParsedPage {
         rows.push(checkedRow({ fonte: "datagro", produto, uf, praca: null, data: f.data!, valor, unidade: "kg", extras: {} }, linha));
       }
     });
-    checkEstados(estados, onde);
+    checkEstados(estados, onde, avisos);
   });
   if (rows.length === 0) throw new ParseError(`${ONDE}: nenhum preço pôde ser lido (${avisos.join("; ")})`);
   if (foraLidos.size > 0) avisos.push(`${[...foraLidos].join(", ")}: lido(s) e conferido(s), mas não publicado(s) (cotações incoerentes na página gravada; ver pipeline/sources/datagro.ts)`);

@@ -37,11 +37,14 @@ describe("audit 3: two states' labels swapped in a Datagro table", () => {
     );
   });
 
-  it("a table without one of the states (cut short, or a label the page no longer writes in full) refuses the page", async () => {
+  it("a table without one of the states is read without it, with an aviso (refusing it would stop every series while that table is on the page); a state twice is refused", async () => {
     const html = await readFile(join(FIXTURES, PAGINA), "utf8");
-    const semSP = html.replace(/<tr>\s*<td>São Paulo<\/td>[\s\S]*?<\/tr>/, "");
-    expect(parseError(() => parseReposicao(semSP)).message).toMatch(/de 06\/02\/2026: estado\(s\) ausente\(s\): São Paulo; esperados/);
-    expect(parseError(() => parseReposicao(html.replace("<td>São Paulo</td>", "<td>SP</td>"))).message).toMatch(/de 06\/02\/2026: estado\(s\) ausente\(s\): São Paulo;/);
+    const semSP = parseReposicao(html.replace(/<tr>\s*<td>São Paulo<\/td>[\s\S]*?<\/tr>/, ""));
+    expect(semSP.rows.filter((r) => r.uf === "SP").map((r) => r.data)).not.toContain("2026-02-06");
+    expect(semSP.rows.filter((r) => r.uf === "MG" && r.data === "2026-02-06")).toHaveLength(4);
+    expect(semSP.avisos.join("\n")).toMatch(/de 06\/02\/2026: sem linha de São Paulo neste dia/);
+    const duasVezes = html.replace(/(<tr>\s*<td>Minas Gerais<\/td>[\s\S]*?<\/tr>)/, "$1$1");
+    expect(parseError(() => parseReposicao(duasVezes)).message).toMatch(/de 06\/02\/2026: estado\(s\) repetido\(s\): Minas Gerais; esperados/);
   });
 
   const par = publicadoEPaginasDoDescribe((pages) => editPage(pages, PAGINA, estadosTrocados));

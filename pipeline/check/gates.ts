@@ -176,7 +176,8 @@ export function checkRebase(updates: readonly SeriesUpdate[], stored: (id: strin
     if (!u.pracas.quotes.some((q) => q.praca === antiga)) continue; // renamed on the page: the same praça
     const sem = f.historico.filter((e) => e.pracas?.[nova] === undefined).map((e) => e.data);
     if (sem.length === 0) continue;
-    const dias = sem.length <= 3 ? sem.map(formatDateBR).join(", ") : `${formatDateBR(sem[0]!)} a ${formatDateBR(sem.at(-1)!)}`;
+    // the days themselves, not a range: the days between them may quote it
+    const dias = sem.length <= 3 ? sem.map(formatDateBR).join(", ") : `${formatDateBR(sem[0]!)}, ${formatDateBR(sem[1]!)}, … e ${formatDateBR(sem.at(-1)!)}`;
     problems.push(
       `${u.def.id}: a praça de referência mudou de "${antiga}" para "${nova}" (pracasReferencia em cotacao.config.json), ` +
         `mas ${nova} não tem cotação em ${sem.length} dia(s) do histórico (${dias}); esses dias ficariam com o preço de ${antiga} sob o nome de ${nova}. ` +

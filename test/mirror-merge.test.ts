@@ -7,7 +7,7 @@ import { applyUpdate } from "../pipeline/run/apply.ts";
 import type { SerieFile } from "../pipeline/domain/publicados.ts";
 import type { PriceRow } from "../pipeline/domain/row.ts";
 import { scot } from "../pipeline/sources/scot.ts";
-import { FIXTURES, cleanup, editPage, readJson, replay, replayDir, tempSite } from "./helpers/pipeline.ts";
+import { FIXTURES, cleanup, editPage, readJson, replay, replayComConfig, replayDir, tempSite } from "./helpers/pipeline.ts";
 import { publicadoEPaginasDoDescribe, scotPeloEspelho, sitePublicado } from "./helpers/publicado.ts";
 
 const NOW = new Date("2026-09-27T12:00:00-03:00");
@@ -82,19 +82,12 @@ describe("replaying a recording made through the mirror", () => {
 
 describe("the reference praça changed in the configuration", () => {
   it("re-bases the stored days on the new praça and reports them as revisions", async () => {
-    const { mkdtemp, writeFile } = await import("node:fs/promises");
-    const { tmpdir } = await import("node:os");
-    const { runUpdate } = await import("../pipeline/run/update.ts");
-    const { createReplayLoader } = await import("../pipeline/fetch/replay.ts");
     const site = await tempSite();
     const pages = await replayDir();
-    const root = await mkdtemp(join(tmpdir(), "cotacao-rebase-"));
     try {
       await replay(FIXTURES, site, "2026-09-27T12:00:00-03:00");
       await editPage(pages, "scot/boi-gordo.html", (h) => h.replaceAll("05/08/2026", "06/08/2026"));
-      await writeFile(join(root, "cotacao.config.json"), JSON.stringify({ pracasReferencia: { MS: "Três Lagoas" } }));
-      const now = new Date("2026-09-27T13:00:00-03:00");
-      const r = await runUpdate({ loader: createReplayLoader(pages, () => now, {}), config: loadConfig({ root, publicDir: site, env: {} }), now, env: {} });
+      const r = await replayComConfig(pages, site, "2026-09-27T13:00:00-03:00", { pracasReferencia: { MS: "Três Lagoas" } });
       const c = r.changes.find((x) => x.id === "boi_gordo/MS")!;
       expect(c.revised.map((v) => [v.data, v.antes.valor, v.depois.valor])).toEqual([["2026-08-05", 338, 331]]);
       const ms = await readJson(site, "api/v1/cotacao/boi_gordo/MS.json");
@@ -103,7 +96,7 @@ describe("the reference praça changed in the configuration", () => {
       expect(ms.historico[0]).toEqual({ data: "2026-08-05", valor: 331, pracas: { Dourados: 338, "C. Grande": 338, "Três Lagoas": 331 } });
       expect(ms.historico[1]).toMatchObject({ data: "2026-08-06", valor: 331, valor_30d: 335, funrural_avista: 325.5 });
     } finally {
-      await cleanup(site, pages, root);
+      await cleanup(site, pages);
     }
   });
 });

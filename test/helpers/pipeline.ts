@@ -55,6 +55,21 @@ export async function replay(
   return { ...report, log };
 }
 
+/**
+ * `replay` with a cotacao.config.json of its own (`config`, as the file would hold it: reference
+ * praças, accepted revisions...), written to a temporary root that is removed afterwards.
+ */
+export async function replayComConfig(pages: string, publicDir: string, now: string, config: object): Promise<UpdateReport> {
+  const root = await mkdtemp(join(tmpdir(), "cotacao-config-"));
+  try {
+    await writeFile(join(root, "cotacao.config.json"), JSON.stringify(config));
+    const at = new Date(now);
+    return await runUpdate({ loader: createReplayLoader(pages, () => at, {}), config: loadConfig({ root, publicDir, env: {} }), now: at, env: {} });
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
 export async function readJson<T = any>(publicDir: string, rel: string): Promise<T> {
   return JSON.parse(await readFile(join(publicDir, rel), "utf8")) as T;
 }

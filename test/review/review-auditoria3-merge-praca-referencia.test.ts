@@ -8,28 +8,12 @@
  * now refused, naming the days, and the series stays on the old praça; a praça renamed on the
  * page (the old name gone from it) is still the same praça and is re-based as before.
  */
-import { mkdtemp, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runValidate } from "../../pipeline/cli/validate.ts";
-import { loadConfig } from "../../pipeline/config.ts";
-import { createReplayLoader } from "../../pipeline/fetch/replay.ts";
-import { runUpdate } from "../../pipeline/run/update.ts";
-import { cleanup, editPage, milhoComDiaNovo, readJson, replay, replayDir, tempSite } from "../helpers/pipeline.ts";
+import { cleanup, editPage, milhoComDiaNovo, readJson, replay, replayDir, replayComConfig, tempSite } from "../helpers/pipeline.ts";
 
 const SEM_TRES_LAGOAS = (h: string) => h.replace(/<tr class='conteudo'>\s*<td[^>]*>MS Três Lagoas<\/td>[\s\S]*?<\/tr>/, "");
 
-async function segundaExecucao(pages: string, site: string, pracasReferencia: Record<string, string>) {
-  const root = await mkdtemp(join(tmpdir(), "cotacao-praca-ref-"));
-  try {
-    await writeFile(join(root, "cotacao.config.json"), JSON.stringify({ pracasReferencia }));
-    const now = new Date("2026-09-27T13:00:00-03:00");
-    return await runUpdate({ loader: createReplayLoader(pages, () => now, {}), config: loadConfig({ root, publicDir: site, env: {} }), now, env: {} });
-  } finally {
-    await cleanup(root);
-  }
-}
 
 describe("audit: a new reference praça that a published day does not quote", () => {
   it("refuses the page instead of publishing the old praça's days and a variation between two praças", async () => {
@@ -43,7 +27,7 @@ describe("audit: a new reference praça that a published day does not quote", ()
       expect([antes.praca, antes.valor, antes.data_cotacao]).toEqual(["C. Grande", 338, "2026-08-05"]);
       await editPage(p2, "scot/boi-gordo.html", (h) => h.replaceAll("05/08/2026", "06/08/2026"));
       await milhoComDiaNovo(p2);
-      const r = await segundaExecucao(p2, site, { MS: "Três Lagoas" });
+      const r = await replayComConfig(p2, site, "2026-09-27T13:00:00-03:00", { pracasReferencia: { MS: "Três Lagoas" } });
       const o = r.outcomes.find((x) => x.source === "scot" && x.page === "boi-gordo")!;
       expect(o).toMatchObject({ ok: false, kind: "rejected" });
       expect(!o.ok && o.reason).toMatch(
@@ -66,7 +50,7 @@ describe("audit: a new reference praça that a published day does not quote", ()
     try {
       expect((await replay(p1, site, "2026-09-27T12:00:00-03:00")).exitCode).toBe(0);
       await editPage(p2, "scot/boi-gordo.html", (h) => h.replaceAll("05/08/2026", "06/08/2026").replace("MS C. Grande", "MS Campo Grande"));
-      const r = await segundaExecucao(p2, site, { MS: "Campo Grande" });
+      const r = await replayComConfig(p2, site, "2026-09-27T13:00:00-03:00", { pracasReferencia: { MS: "Campo Grande" } });
       expect(r.outcomes.find((x) => x.source === "scot" && x.page === "boi-gordo")).toMatchObject({ ok: true });
       const ms = await readJson(site, "api/v1/cotacao/boi_gordo/MS.json");
       expect([ms.praca, ms.valor, ms.data_cotacao]).toEqual(["Campo Grande", 338, "2026-08-06"]);

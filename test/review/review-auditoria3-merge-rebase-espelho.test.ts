@@ -7,31 +7,22 @@
  * validation caught it and threw, so nothing of the run was written, for any source, run after
  * run while the mirror lagged. The series now names the praça its newest day was re-based on.
  */
-import { mkdtemp, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runValidate } from "../../pipeline/cli/validate.ts";
-import { loadConfig } from "../../pipeline/config.ts";
-import { createReplayLoader } from "../../pipeline/fetch/replay.ts";
-import { runUpdate } from "../../pipeline/run/update.ts";
-import { cleanup, milhoComDiaNovo, readJson, replayDir } from "../helpers/pipeline.ts";
+import { cleanup, milhoComDiaNovo, readJson, replayComConfig, replayDir } from "../helpers/pipeline.ts";
 import { scotPeloEspelho, sitePublicado } from "../helpers/publicado.ts";
 
 describe("audit: a new reference praça re-based by a lagging mirror's page", () => {
   it("publishes the re-based series under the new praça's name, and the rest of the run with it", async () => {
     const site = await sitePublicado();
     const pages = await replayDir();
-    const root = await mkdtemp(join(tmpdir(), "cotacao-rebase-espelho-"));
     try {
       const antes = await readJson(site, "api/v1/cotacao/boi_gordo/MS.json");
       expect([antes.praca, antes.valor, antes.data_cotacao]).toEqual(["C. Grande", 338, "2026-08-05"]);
       await scotPeloEspelho(pages, ["boi-gordo"]);
       // another source has a new day in the same run: it must be published too
       await milhoComDiaNovo(pages);
-      await writeFile(join(root, "cotacao.config.json"), JSON.stringify({ pracasReferencia: { MS: "Três Lagoas" } }));
-      const now = new Date("2026-09-27T13:00:00-03:00");
-      const r = await runUpdate({ loader: createReplayLoader(pages, () => now, {}), config: loadConfig({ root, publicDir: site, env: {} }), now, env: {} });
+      const r = await replayComConfig(pages, site, "2026-09-27T13:00:00-03:00", { pracasReferencia: { MS: "Três Lagoas" } });
       expect(r.outcomes.find((o) => o.source === "scot" && o.page === "boi-gordo")).toMatchObject({ ok: true, via: "noticias-agricolas" });
       const ms = await readJson(site, "api/v1/cotacao/boi_gordo/MS.json");
       // the price and the praça it names agree, with the praça's own quote that day
@@ -42,7 +33,7 @@ describe("audit: a new reference praça re-based by a lagging mirror's page", ()
       expect((await readJson(site, "api/v1/cotacao/milho.json")).data_cotacao).toBe("2026-09-08");
       expect(runValidate(site)).toBe(0);
     } finally {
-      await cleanup(site, pages, root);
+      await cleanup(site, pages);
     }
   }, 120_000);
 });

@@ -9,14 +9,8 @@
  * two praças, and the series stays on the old praça until the configuration goes back to it.
  * Replays of recorded pages into temp dirs only.
  */
-import { mkdtemp, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../../pipeline/config.ts";
-import { createReplayLoader } from "../../pipeline/fetch/replay.ts";
-import { runUpdate } from "../../pipeline/run/update.ts";
-import { cleanup, editPage, readJson, replay, replayDir, tempSite } from "../helpers/pipeline.ts";
+import { cleanup, editPage, readJson, replay, replayDir, replayComConfig, tempSite } from "../helpers/pipeline.ts";
 
 /** The vaca table with SP Araçatuba two reais below Barretos (316,00 / 320,00; Funrural and Senar alike). */
 function aracatubaAbaixo(h: string): string {
@@ -25,16 +19,6 @@ function aracatubaAbaixo(h: string): string {
   return h.replace(re, "$1316,00$2320,00$3311,00$4315,00$5315,50$6319,50");
 }
 
-async function comConfig(pages: string, site: string, pracasReferencia: Record<string, string>) {
-  const root = await mkdtemp(join(tmpdir(), "cotacao-praca-ref-nacional-"));
-  try {
-    await writeFile(join(root, "cotacao.config.json"), JSON.stringify({ pracasReferencia }));
-    const now = new Date("2026-09-27T13:00:00-03:00");
-    return await runUpdate({ loader: createReplayLoader(pages, () => now, {}), config: loadConfig({ root, publicDir: site, env: {} }), now, env: {} });
-  } finally {
-    await cleanup(root);
-  }
-}
 
 describe("audit: SP's reference praça changed under the national vaca gorda", () => {
   it("refuses the page instead of a national series that mixes Barretos' days with Araçatuba's", async () => {
@@ -48,7 +32,7 @@ describe("audit: SP's reference praça changed under the national vaca gorda", (
       expect([antes.valor, antes.data_cotacao]).toEqual([318, "2026-08-05"]);
 
       await editPage(p2, "scot/vaca-gorda.html", (h) => aracatubaAbaixo(h).replaceAll("05/08/2026", "06/08/2026"));
-      const r = await comConfig(p2, site, { SP: "Araçatuba" });
+      const r = await replayComConfig(p2, site, "2026-09-27T13:00:00-03:00", { pracasReferencia: { SP: "Araçatuba" } });
       const o = r.outcomes.find((x) => x.source === "scot" && x.page === "vaca-gorda")!;
       expect(o).toMatchObject({ ok: false, kind: "rejected" });
       expect(!o.ok && o.reason).toMatch(
@@ -72,7 +56,7 @@ describe("audit: SP's reference praça changed under the national vaca gorda", (
       await editPage(p1, "scot/vaca-gorda.html", aracatubaAbaixo);
       expect((await replay(p1, site, "2026-09-27T12:00:00-03:00")).exitCode).toBe(0);
       await editPage(p2, "scot/vaca-gorda.html", (h) => aracatubaAbaixo(h).replaceAll("05/08/2026", "06/08/2026"));
-      const r = await comConfig(p2, site, { SP: "Barretos" });
+      const r = await replayComConfig(p2, site, "2026-09-27T13:00:00-03:00", { pracasReferencia: { SP: "Barretos" } });
       expect(r.outcomes.find((x) => x.source === "scot" && x.page === "vaca-gorda")).toMatchObject({ ok: true });
       const nacional = await readJson(site, "api/v1/cotacao/vaca_gorda.json");
       expect(nacional.historico.map((e: { data: string; valor: number }) => [e.data, e.valor])).toEqual([["2026-08-05", 318], ["2026-08-06", 318]]);

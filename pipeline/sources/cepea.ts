@@ -81,8 +81,9 @@ function tabelaPorTitulo($: Cheerio$, titulo: string): Table | null {
 }
 
 /**
- * The table right after the title `titulo` and the ids of the "Série de preços" links that
- * follow it up to the next title (the div.imagenet-links-after-table under each indicator).
+ * The table right after the title `titulo`, and what the links that follow it up to the next
+ * title (the div.imagenet-links-after-table under each indicator) say it is: the indicator ids of
+ * its "Série de preços" links (NaN for one without an id) and the slugs of its "Metodologia" links.
  */
 function secaoPorTitulo($: Cheerio$, titulo: string): { table: Table; series: number[]; metodologias: string[] } | null {
   const wanted = normKey(titulo);
@@ -217,6 +218,7 @@ function lerTabela($: Cheerio$, titulo: string, esperadas: readonly Coluna[], id
   }
   checkTableClosed(table[0]!, onde);
   checkTableLabels($, table[0]!, onde);
+
   const headerRows = table.find("thead tr").toArray();
   if (headerRows.length > 1) {
     throw new ParseError(`${onde}: cabeçalho com ${headerRows.length} linhas, esperada uma`);

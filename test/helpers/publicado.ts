@@ -6,7 +6,9 @@
 import { cp, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll } from "vitest";
-import { cleanup, FIXTURES, replay, replayDir, tempSite } from "./pipeline.ts";
+import type { SerieFile } from "../../pipeline/domain/publicados.ts";
+import type { UpdateReport } from "../../pipeline/run/update.ts";
+import { cleanup, editPage, FIXTURES, readJson, replay, replayDir, tempSite } from "./pipeline.ts";
 
 /** When the recorded pages are first published (the second run comes after). */
 export const PRIMEIRA_PUBLICACAO = "2026-09-27T12:00:00-03:00";
@@ -43,4 +45,31 @@ export function publicadoEPaginasDoDescribe(preparar: (pages: string) => Promise
 export async function scotPeloEspelho(pages: string, paginas: readonly string[] = ["boi-gordo", "vaca-gorda"]): Promise<void> {
   for (const p of paginas) await rm(join(pages, `scot/${p}.html`));
   await cp(join(FIXTURES, "noticias-agricolas"), join(pages, "noticias-agricolas"), { recursive: true });
+}
+
+/** Notícias Agrícolas' copy of Scot's Mercado Físico, as the replay layout names it. */
+export const COPIA_DA_SCOT = "noticias-agricolas/boi-gordo-scot-consultoria.html";
+
+/**
+ * A second run, on a site published from the recorded pages, with Scot blocked (`paginas`) and
+ * its Notícias Agrícolas copy edited by `editar`: the run's report, and the series `ids` as they
+ * stand after it. Both temp dirs are removed before it returns.
+ */
+export async function pelaCopiaEditada(
+  editar: (html: string) => string,
+  ids: readonly string[],
+  paginas?: readonly string[],
+): Promise<{ r: UpdateReport; series: Record<string, SerieFile> }> {
+  const site = await sitePublicado();
+  const pages = await replayDir();
+  try {
+    await scotPeloEspelho(pages, paginas);
+    await editPage(pages, COPIA_DA_SCOT, editar);
+    const r = await replay(pages, site, "2026-09-27T13:00:00-03:00");
+    const series: Record<string, SerieFile> = {};
+    for (const id of ids) series[id] = await readJson<SerieFile>(site, `api/v1/cotacao/${id}.json`);
+    return { r, series };
+  } finally {
+    await cleanup(site, pages);
+  }
 }

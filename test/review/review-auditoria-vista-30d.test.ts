@@ -8,10 +8,9 @@
  * Replays of recorded pages into temp dirs only.
  */
 import { describe, expect, it } from "vitest";
-import { cleanup, editPage, readJson, replay, replayDir } from "../helpers/pipeline.ts";
-import { publicadoEPaginasDoDescribe, scotPeloEspelho, sitePublicado } from "../helpers/publicado.ts";
+import { editPage, readJson, replay } from "../helpers/pipeline.ts";
+import { pelaCopiaEditada, publicadoEPaginasDoDescribe } from "../helpers/publicado.ts";
 
-const NA = "noticias-agricolas/boi-gordo-scot-consultoria.html";
 
 /** Scot's Mercado Físico header with "à vista" and "30 D" swapped in every group (Preços Brutos, Funrural, Senar). */
 function scotVistaTrocada(h: string): string {
@@ -46,22 +45,11 @@ describe("audit: Scot's à vista and 30 D swapped in every group", () => {
 
 describe("audit: the Notícias Agrícolas republication with boi à vista and 30 dias swapped", () => {
   it("rejects the boi page and merges nothing of it", async () => {
-    const site = await sitePublicado();
-    const pages = await replayDir();
-    try {
-      // Scot blocked: the republication stands in for its boi page (its day, 05/02/2026, fills in behind)
-      await scotPeloEspelho(pages, ["boi-gordo"]);
-      await editPage(pages, NA, trocaRotulos(BOI_VISTA, BOI_30));
-      const r = await replay(pages, site, "2026-09-27T13:00:00-03:00");
-      const o = r.outcomes.find((x) => x.source === "scot" && x.page === "boi-gordo")!;
-      expect(o).toMatchObject({ ok: false, kind: "rejected" });
-      expect(!o.ok && o.reason).toMatch(/boi_gordo\/SP, praça Barretos em 05\/02\/2026: 30 dias \/ à vista = 326,00 \/ 330,00 = 0,988/);
-      for (const id of ["boi_gordo/SP", "boi_gordo/MS"]) {
-        const f = await readJson(site, `api/v1/cotacao/${id}.json`);
-        expect(f.historico.map((e: { data: string }) => e.data), id).toEqual(["2026-08-05"]);
-      }
-    } finally {
-      await cleanup(site, pages);
-    }
+    // Scot blocked: the republication stands in for its boi page (its day, 05/02/2026, fills in behind)
+    const { r, series } = await pelaCopiaEditada(trocaRotulos(BOI_VISTA, BOI_30), ["boi_gordo/SP", "boi_gordo/MS"], ["boi-gordo"]);
+    const o = r.outcomes.find((x) => x.source === "scot" && x.page === "boi-gordo")!;
+    expect(o).toMatchObject({ ok: false, kind: "rejected" });
+    expect(!o.ok && o.reason).toMatch(/boi_gordo\/SP, praça Barretos em 05\/02\/2026: 30 dias \/ à vista = 326,00 \/ 330,00 = 0,988/);
+    for (const [id, f] of Object.entries(series)) expect(f.historico.map((e) => e.data), id).toEqual(["2026-08-05"]);
   }, 60_000);
 });

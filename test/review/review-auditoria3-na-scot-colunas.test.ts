@@ -11,8 +11,8 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { naBoiGordo, naVacaGorda } from "../../pipeline/sources/noticias-agricolas.ts";
-import { FIXTURES, cleanup, editPage, readJson, replay, replayDir } from "../helpers/pipeline.ts";
-import { scotPeloEspelho, sitePublicado } from "../helpers/publicado.ts";
+import { FIXTURES } from "../helpers/pipeline.ts";
+import { pelaCopiaEditada } from "../helpers/publicado.ts";
 import { parseError } from "../helpers/parse-error.ts";
 
 const NA = "noticias-agricolas/boi-gordo-scot-consultoria.html";
@@ -46,20 +46,8 @@ describe("audit 3: a relabelled price column in the Notícias Agrícolas copy of
   });
 
   it("through the update (Scot blocked): the net price is never published as boi_gordo", async () => {
-    const site = await sitePublicado();
-    const pages = await replayDir();
-    try {
-      await scotPeloEspelho(pages, ["boi-gordo"]);
-      await editPage(pages, NA, funrural);
-      const r = await replay(pages, site, "2026-09-27T13:00:00-03:00");
-      const o = r.outcomes.find((x) => x.source === "scot" && x.page === "boi-gordo")!;
-      expect(o).toMatchObject({ ok: false, kind: "parse_error" });
-      for (const id of ["boi_gordo/SP", "boi_gordo/MS"]) {
-        const f = await readJson(site, `api/v1/cotacao/${id}.json`);
-        expect(f.historico.map((e: { data: string }) => e.data), id).toEqual(["2026-08-05"]);
-      }
-    } finally {
-      await cleanup(site, pages);
-    }
+    const { r, series } = await pelaCopiaEditada(funrural, ["boi_gordo/SP", "boi_gordo/MS"], ["boi-gordo"]);
+    expect(r.outcomes.find((x) => x.source === "scot" && x.page === "boi-gordo")).toMatchObject({ ok: false, kind: "parse_error" });
+    for (const [id, f] of Object.entries(series)) expect(f.historico.map((e) => e.data), id).toEqual(["2026-08-05"]);
   }, 60_000);
 });

@@ -10,8 +10,8 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { naBoiGordo, naVacaGorda } from "../../pipeline/sources/noticias-agricolas.ts";
-import { FIXTURES, cleanup, editPage, readJson, replay, replayDir } from "../helpers/pipeline.ts";
-import { scotPeloEspelho, sitePublicado } from "../helpers/publicado.ts";
+import { FIXTURES } from "../helpers/pipeline.ts";
+import { pelaCopiaEditada } from "../helpers/publicado.ts";
 import { parseError } from "../helpers/parse-error.ts";
 
 const NA = "noticias-agricolas/boi-gordo-scot-consultoria.html";
@@ -45,26 +45,15 @@ describe("audit 3: a praça of the Notícias Agrícolas copy of Scot under anoth
   });
 
   it("through the update (Scot blocked): nothing of the page is merged, MT gets no MS praça", async () => {
-    const site = await sitePublicado();
-    const pages = await replayDir();
-    try {
-      await scotPeloEspelho(pages);
-      await editPage(pages, NA, ufTrocada);
-      const r = await replay(pages, site, "2026-09-27T13:00:00-03:00");
-      for (const page of ["boi-gordo", "vaca-gorda"]) {
-        const o = r.outcomes.find((x) => x.source === "scot" && x.page === page)!;
-        expect(o, page).toMatchObject({ ok: false, kind: "parse_error" });
-        expect(!o.ok && o.reason, page).toContain("MT volta a aparecer depois de praças de BA");
-      }
-      for (const id of ["boi_gordo/MT", "boi_gordo/MS", "vaca_gorda/MT"]) {
-        const f = await readJson(site, `api/v1/cotacao/${id}.json`);
-        expect(f.historico.map((e: { data: string }) => e.data), id).toEqual(["2026-08-05"]);
-        for (const e of f.historico as Array<{ pracas?: Record<string, number> }>) {
-          if (id.endsWith("/MT")) expect(Object.keys(e.pracas ?? {}), id).not.toContain("Dourados");
-        }
-      }
-    } finally {
-      await cleanup(site, pages);
+    const { r, series } = await pelaCopiaEditada(ufTrocada, ["boi_gordo/MT", "boi_gordo/MS", "vaca_gorda/MT"]);
+    for (const page of ["boi-gordo", "vaca-gorda"]) {
+      const o = r.outcomes.find((x) => x.source === "scot" && x.page === page)!;
+      expect(o, page).toMatchObject({ ok: false, kind: "parse_error" });
+      expect(!o.ok && o.reason, page).toContain("MT volta a aparecer depois de praças de BA");
+    }
+    for (const [id, f] of Object.entries(series)) {
+      expect(f.historico.map((e) => e.data), id).toEqual(["2026-08-05"]);
+      if (id.endsWith("/MT")) for (const e of f.historico) expect(Object.keys(e.pracas ?? {}), id).not.toContain("Dourados");
     }
   }, 60_000);
 });

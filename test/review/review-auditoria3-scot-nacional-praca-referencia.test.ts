@@ -20,18 +20,23 @@ function aracatubaAbaixo(h: string): string {
 }
 
 
+/** 05/08/2026 published from the vaca table above (Barretos the reference), and the same table as 06/08 in `p2` for the next run. */
+async function doisDias(): Promise<{ site: string; p1: string; p2: string }> {
+  const site = await tempSite();
+  const p1 = await replayDir();
+  const p2 = await replayDir();
+  await editPage(p1, "scot/vaca-gorda.html", aracatubaAbaixo);
+  expect((await replay(p1, site, "2026-09-27T12:00:00-03:00")).exitCode).toBe(0);
+  await editPage(p2, "scot/vaca-gorda.html", (h) => aracatubaAbaixo(h).replaceAll("05/08/2026", "06/08/2026"));
+  return { site, p1, p2 };
+}
+
 describe("audit: SP's reference praça changed under the national vaca gorda", () => {
   it("refuses the page instead of a national series that mixes Barretos' days with Araçatuba's", async () => {
-    const site = await tempSite();
-    const p1 = await replayDir();
-    const p2 = await replayDir();
+    const { site, p1, p2 } = await doisDias();
     try {
-      await editPage(p1, "scot/vaca-gorda.html", aracatubaAbaixo);
-      expect((await replay(p1, site, "2026-09-27T12:00:00-03:00")).exitCode).toBe(0);
       const antes = await readJson(site, "api/v1/cotacao/vaca_gorda.json");
       expect([antes.valor, antes.data_cotacao]).toEqual([318, "2026-08-05"]);
-
-      await editPage(p2, "scot/vaca-gorda.html", (h) => aracatubaAbaixo(h).replaceAll("05/08/2026", "06/08/2026"));
       const r = await replayComConfig(p2, site, "2026-09-27T13:00:00-03:00", { pracasReferencia: { SP: "Araçatuba" } });
       const o = r.outcomes.find((x) => x.source === "scot" && x.page === "vaca-gorda")!;
       expect(o).toMatchObject({ ok: false, kind: "rejected" });
@@ -49,13 +54,8 @@ describe("audit: SP's reference praça changed under the national vaca gorda", (
   }, 120_000);
 
   it("the same configuration, unchanged, still publishes the next day on Barretos", async () => {
-    const site = await tempSite();
-    const p1 = await replayDir();
-    const p2 = await replayDir();
+    const { site, p1, p2 } = await doisDias();
     try {
-      await editPage(p1, "scot/vaca-gorda.html", aracatubaAbaixo);
-      expect((await replay(p1, site, "2026-09-27T12:00:00-03:00")).exitCode).toBe(0);
-      await editPage(p2, "scot/vaca-gorda.html", (h) => aracatubaAbaixo(h).replaceAll("05/08/2026", "06/08/2026"));
       const r = await replayComConfig(p2, site, "2026-09-27T13:00:00-03:00", { pracasReferencia: { SP: "Barretos" } });
       expect(r.outcomes.find((x) => x.source === "scot" && x.page === "vaca-gorda")).toMatchObject({ ok: true });
       const nacional = await readJson(site, "api/v1/cotacao/vaca_gorda.json");

@@ -19,6 +19,8 @@ export function escapeXml(text: string): string {
 
 const preco = (valor: number, unidade: Unidade) => formatPreco(valor, unidade);
 const sinal = (n: number) => (n > 0 ? "+" : n < 0 ? "−" : "");
+/** A change in reais ("R$ 1,40"); in a unit quoted in centavos (CEPEA's cotton) it is centavos too: "1,50 centavos de R$/lb". */
+const variacaoAbsoluta = (abs: number, unidade: Unidade) => (UNIDADE_INFO[unidade]?.emCentavos ? preco(abs, unidade) : formatBRL(abs));
 
 /** "Boi gordo (MT, Scot Consultoria)", by the series id (a national series' uf names its place). */
 function onde(d: { serie: string; nome: string; fonte: string }): string {
@@ -64,7 +66,7 @@ export function describeEvento(e: Evento): { titulo: string; resumo: string; pat
         titulo: `${onde(d)}: ${preco(d.atual.valor, d.unidade)} em ${formatDateBR(d.atual.data)}, ${direcao(d)}`,
         resumo:
           `${ondeLongo(d)} passou de ${preco(d.anterior.valor, d.unidade)} para ${preco(d.atual.valor, d.unidade)} (${quando}): ` +
-          `${sinal(abs)}${formatBRL(Math.abs(abs))} (${sinal(d.variacao.percentual)}${formatDecimalBR(Math.abs(d.variacao.percentual))}%). Fonte: ${nomeFonte(d.fonte)}.`,
+          `${sinal(abs)}${variacaoAbsoluta(Math.abs(abs), d.unidade)} (${sinal(d.variacao.percentual)}${formatDecimalBR(Math.abs(d.variacao.percentual))}%). Fonte: ${nomeFonte(d.fonte)}.`,
         path: d.path,
         ancora: ancoraSerie(d.serie),
       };

@@ -6,7 +6,9 @@
  * no future day, jumps day to day with the gap rule, R$ against US$ (in windows of 15 days, as
  * the daily page shows them) — and the same merge (run/apply.ts); days already published may
  * move only within the revision bound, else the import is held for an operator, exactly as a
- * page is (status.json lists the values and the `--aceitar-revisao` that accepts each). A
+ * page is (status.json lists the values and the `--aceitar-revisao` that accepts each); a file
+ * that ends before the last published day is behind the history, and any published value it
+ * would change is held (the superseded number, as on a stale page). A
  * backfill is a capture too: the capture log records the file's SHA-256, `via` "arquivo" (or
  * none, when downloaded live) and every day it added or revised. All of it is published under
  * the data directory's lock, all or nothing.
@@ -14,7 +16,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { basename } from "node:path";
 import type { Config, RevisaoAceita } from "../config.ts";
-import { dayBrasilia, isoBrasilia } from "../domain/dates.ts";
+import { dayBrasilia, formatDateBR, isoBrasilia } from "../domain/dates.ts";
 import { ParseError, PipelineError } from "../domain/errors.ts";
 import { formatDecimalBR } from "../domain/money.ts";
 import { UNIDADE_INFO } from "../domain/products.ts";
@@ -262,7 +264,13 @@ export async function runBackfill(opts: BackfillOptions): Promise<BackfillReport
   }
   const aceitas = [...config.revisoesAceitas, ...(opts.aceitar ?? [])];
   const base = baselines(await loadTodasCapturas(config.publicDir));
-  const v = judgeRevisions(def, r.change.campos, aceitas, update.pracas?.praca ?? null, (c) => base.get(`${c.serie}|${c.data}|${c.campo}`));
+  // a file that ends before the last published day (downloaded days ago, a cached copy) is
+  // behind the history: the values it would change are CEPEA's superseded ones, which the daily
+  // pages replaced since, not revisions; each is held, as an update holds a stale page
+  const publicadoAte = existing?.historico.at(-1)?.data;
+  const arquivoAte = update.entries[update.entries.length - 1]!.data;
+  const atrasado = publicadoAte !== undefined && arquivoAte < publicadoAte;
+  const v = judgeRevisions(def, r.change.campos, aceitas, update.pracas?.praca ?? null, (c) => base.get(`${c.serie}|${c.data}|${c.campo}`), atrasado);
   const revisoes: CapturaRevisao[] = [...v.todas, ...r.change.rebase.map((c) => ({ ...c, aceita: true }))];
   report.novos = r.change.added.length;
   report.revisados = r.change.revised.length;
@@ -275,8 +283,12 @@ export async function runBackfill(opts: BackfillOptions): Promise<BackfillReport
     report.revisoes = v.suspeitas.map((c) => ({ ...c, aceitar: aceiteArg(c) }));
     const comando = `npm run backfill -- --pagina ${source.id}/${serie.pagina}${serie.pagina !== def.id.replace(/_/g, "-") ? ` --serie ${def.id}` : ""}` + (opts.origem.tipo === "arquivo" ? ` --arquivo ${opts.origem.caminho}` : "");
     report.motivo =
-      `o arquivo mudaria ${v.suspeitas.length} valor(es) já publicado(s) além do limite de revisão; nada dele foi mesclado: ` +
+      (atrasado
+        ? `o arquivo está atrás do histórico (o arquivo vai até ${formatDateBR(arquivoAte)} e o histórico publicado até ${formatDateBR(publicadoAte!)}: baixado antes da última atualização?) ` +
+          `e mudaria ${v.suspeitas.length} valor(es) já publicado(s), que seriam os valores antigos do CEPEA, substituídos desde então; nada dele foi mesclado: `
+        : `o arquivo mudaria ${v.suspeitas.length} valor(es) já publicado(s) além do limite de revisão; nada dele foi mesclado: `) +
       v.suspeitas.map(describeRevision).join("; ") +
+      (atrasado ? ". Baixe a série de novo (um arquivo que vai até o último dia publicado não é retido por estar atrás)" : "") +
       `. Se a revisão for legítima, aceite-a: ${comando} ${report.revisoes.map((c) => `--aceitar-revisao ${c.aceitar}`).join(" ")}`;
     const outcome: PageOutcome = { source: source.id, page: serie.pagina, ok: false, url, kind: "revisao_suspeita", reason: report.motivo, revisoes: report.revisoes };
     const status = nextStatus(store.status, [outcome], series, config, now, env);

@@ -16,8 +16,10 @@
  * page, never trusted by position alone: a file of another indicator, a renamed or missing
  * column, or fewer rows than declared (a cut download) is refused, naming what was expected and
  * what was found. Values are never rounded: a value with more than two decimals refuses the file.
+ * The dates run in one order from the first row to the last (oldest first or newest first): a row
+ * out of it (day and month swapped, a year mistyped) refuses the file, never becomes another day.
  */
-import { parseDateBR } from "../domain/dates.ts";
+import { formatDateBR, parseDateBR } from "../domain/dates.ts";
 import { ParseError } from "../domain/errors.ts";
 import { fromHundredths, hasAtMostTwoDecimals, parseBRDecimal } from "../domain/money.ts";
 import { normKey } from "./html.ts";
@@ -226,6 +228,8 @@ export function lerSerieCepea(p: Planilha, s: SerieCepea, progresso: (lidas: num
 
   const dias: DiaLido[] = [];
   const vistos = new Map<string, number>();
+  /** every dated row in file order (1-based row, ISO date), for the order check */
+  const ordem: Array<[number, string]> = [];
   let linhasDeDados = 0;
   let semValor = 0;
   const antes = { n: 0, primeiro: null as string | null, ultimo: null as string | null };
@@ -258,6 +262,7 @@ export function lerSerieCepea(p: Planilha, s: SerieCepea, progresso: (lidas: num
       continue;
     }
     vistos.set(data, r + 1);
+    ordem.push([r + 1, data]);
     linhasDeDados++;
     // before the Real the values are in cruzeiros reais or older currencies: never read as R$
     if (data < INICIO_DO_REAL) {
@@ -275,6 +280,22 @@ export function lerSerieCepea(p: Planilha, s: SerieCepea, progresso: (lidas: num
     const dia: DiaLido = { data, valor: fromHundredths(brl) };
     if (usd !== null) dia.valor_usd = fromHundredths(usd);
     dias.push(dia);
+  }
+  // one order from the first dated row to the last: a row out of it is a date typed wrong (day
+  // and month swapped, a year mistyped) that sorting would turn into a day of its own, with the
+  // price of the day it really was
+  if (ordem.length >= 2) {
+    const crescente = ordem[0]![1] < ordem[ordem.length - 1]![1];
+    const sentido = crescente ? "do mais antigo ao mais novo" : "do mais novo ao mais antigo";
+    for (let i = 1; i < ordem.length; i++) {
+      const [la, a] = ordem[i - 1]!;
+      const [lb, b] = ordem[i]!;
+      if (crescente ? a < b : a > b) continue;
+      problema(
+        `linhas ${la} e ${lb} fora de ordem: ${formatDateBR(a)} seguido de ${formatDateBR(b)} (o arquivo vai ${sentido}); ` +
+          "dia e mês trocados ou ano errado numa delas?",
+      );
+    }
   }
   if (decimais.length > 0) {
     const n = decimais.length + decimaisExcedentes;

@@ -34,6 +34,17 @@ export function preco(valor: number, unidade: Unidade): string {
   return formatPreco(valor, unidade);
 }
 
+/** The number of preco() without its unit: "R$ 347,70" in reais, "439,98" in a unit quoted in centavos (CEPEA's cotton). */
+export function numeroDoPreco(valor: number, unidade: Unidade): string {
+  return UNIDADE_INFO[unidade].emCentavos ? formatDecimalBR(valor) : formatBRL(valor);
+}
+
+/** The unit of a column of prices: "R$/@", and "centavos de R$/lb" (never "R$ centavos de R$/lb"). */
+export function unidadeDoPreco(unidade: Unidade): string {
+  const u = UNIDADE_INFO[unidade];
+  return u.emCentavos ? u.sufixo.trim() : `R$${u.sufixo}`;
+}
+
 /**
  * The same text as preco() in elements that never break inside "R$ 3.426,02" (nor inside the
  * unit), with a break opportunity before the unit for a narrow card: "R$ 3.426,02" / "/cabeça".
@@ -42,7 +53,7 @@ export function precoEl(valor: number, unidade: Unidade): HTMLSpanElement {
   return el(
     "span",
     { class: "preco" },
-    el("span", { class: "sem-quebra" }, UNIDADE_INFO[unidade].emCentavos ? formatDecimalBR(valor) : formatBRL(valor)),
+    el("span", { class: "sem-quebra" }, numeroDoPreco(valor, unidade)),
     el("wbr"),
     el("span", { class: "sem-quebra" }, UNIDADE_INFO[unidade].sufixo),
   );

@@ -11,7 +11,7 @@
  * (from its recent file) when opened.
  */
 import type uPlot from "uplot";
-import { formatBRL, formatDecimalBR } from "../../domain/money.ts";
+import { formatDecimalBR } from "../../domain/money.ts";
 import { agregados, agregadosUf, PRODUTO_INFO, UNIDADE_INFO, type Produto } from "../../domain/products.ts";
 import type { AggregateFile, AggregateKey, IndexFile, SerieFile, StatusFile } from "../../domain/publicados.ts";
 import type { DadosIniciais, OpcaoDoGrafico, SerieDoEstado, SerieInicial } from "../../site/painel.ts";
@@ -27,11 +27,13 @@ import {
   getJSON,
   hojeBrasilia,
   idadeBR,
+  numeroDoPreco,
   percentualBR,
   preco,
   precoEl,
   reaisComSinal,
   resumoAviso,
+  unidadeDoPreco,
   type Frescor,
 } from "./dom.ts";
 
@@ -524,7 +526,6 @@ function montarGrafico(index: Indice, s: IndexSeries, f: SerieFile, o: Pick<Graf
   const alvo = $("grafico");
   const xs = f.historico.map((h) => segundos(h.data));
   const ys = f.historico.map((h) => h.valor);
-  const sufixo = UNIDADE_INFO[f.unidade].sufixo;
   grafico?.observador.disconnect();
   grafico?.u.destroy();
   clear(alvo);
@@ -541,7 +542,8 @@ function montarGrafico(index: Indice, s: IndexSeries, f: SerieFile, o: Pick<Graf
       },
       series: [
         { label: "Data", value: (_u, v) => (v == null ? "—" : dataBR(dataDeSegundos(v))) },
-        { label: `R$${sufixo}`, stroke: "#1f6f43", width: 2, points: { show: f.historico.length <= 60, size: 8, fill: "#1f6f43" }, value: (_u, v) => (v == null ? "—" : formatBRL(v)) },
+        // in the series' unit: CEPEA's cotton is in centavos, and "R$ 439,98" would be 100 times its price
+        { label: unidadeDoPreco(f.unidade), stroke: "#1f6f43", width: 2, points: { show: f.historico.length <= 60, size: 8, fill: "#1f6f43" }, value: (_u, v) => (v == null ? "—" : numeroDoPreco(v, f.unidade)) },
       ],
       axes: [
         { space: 110, values: rotulosX(alvo) },

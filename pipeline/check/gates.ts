@@ -186,3 +186,39 @@ export function checkRebase(updates: readonly SeriesUpdate[], stored: (id: strin
   }
   return problems;
 }
+
+/**
+ * How far before the series' newest day (stored or on the page) a day the history does not have
+ * may be. No recorded page spans more than 21 calendar days (CEPEA's 15 business days), so a new
+ * day further back is a date mistyped on the page (CEPEA's suíno rows once read 09/04 for
+ * 04/09, a year typed wrong on the oldest row), never a day the source just published.
+ */
+export const DIAS_ATRAS_MAX = 45;
+
+/**
+ * A day the history does not have and that lies more than DIAS_ATRAS_MAX days before the
+ * series' newest day would be added as a gap fill: a wrong date with a real price. Days the
+ * history has are not judged here (their values are revisions, judged by the revision bound; a
+ * lagging mirror shows only those). Update runs only: a backfill reads whole histories on purpose.
+ * Returns the reasons the page is rejected; empty when it passes.
+ */
+export function checkDiasAntigos(updates: readonly SeriesUpdate[], history: (id: string) => readonly HistoricoEntry[]): string[] {
+  const problems: string[] = [];
+  for (const u of updates) {
+    const stored = history(u.def.id);
+    const ultimoGuardado = stored.at(-1)?.data;
+    let maisNovo = ultimoGuardado ?? "";
+    for (const e of u.entries) if (e.data > maisNovo) maisNovo = e.data;
+    for (const e of u.entries) {
+      const atras = daysBetween(e.data, maisNovo);
+      if (atras <= DIAS_ATRAS_MAX) continue;
+      if (stored.some((s) => s.data === e.data)) continue;
+      const deQue = maisNovo === ultimoGuardado ? "do último dia publicado" : "do dia mais novo da página";
+      problems.push(
+        `${u.def.id}: o dia ${formatDateBR(e.data)} não está no histórico e fica ${atras} dias antes ${deQue} (${formatDateBR(maisNovo)}); ` +
+          `nenhuma página mostra dias tão antigos (o máximo é ${DIAS_ATRAS_MAX}): é uma data digitada errada (dia e mês trocados, ano errado)?`,
+      );
+    }
+  }
+  return problems;
+}

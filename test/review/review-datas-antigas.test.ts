@@ -1,0 +1,97 @@
+/**
+ * A mistyped date that keeps the page's order: the oldest row of a CEPEA table with the year typed
+ * wrong (17/08/2025 for 17/08/2026), Scot's table dated a year back, CEPEA's suíno rows read
+ * month-first. The order checks pass (the row is still the oldest, Scot's page has one day), the
+ * day is not in the history, and it was added as a gap fill: a real price under a wrong date, with
+ * the day after it showing a "variation" across a year. A new day more than DIAS_ATRAS_MAX days
+ * before the series' newest day (stored or on the page) now refuses the page; days the history
+ * has are still only revisions (a lagging mirror), and backfills are not judged by it.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { checkDiasAntigos, DIAS_ATRAS_MAX } from "../../pipeline/check/gates.ts";
+import type { SeriesUpdate } from "../../pipeline/history/assemble.ts";
+import { allSeries } from "../../pipeline/sources/index.ts";
+import { cepea } from "../../pipeline/sources/cepea.ts";
+import { cleanup, editPage, FIXTURES, readJson, replay, replayDir, tempSite } from "../helpers/pipeline.ts";
+
+const milho = allSeries().find((d) => d.id === "milho")!;
+const dia = (data: string, valor = 70) => ({ data, valor });
+const upd = (...datas: string[]): SeriesUpdate => ({ def: milho, entries: datas.map((d) => dia(d)), pracas: null });
+
+/** The frango congelado table's oldest row (the first 17/08/2026 of the page) with the year typed wrong. */
+const anoErrado = (h: string) => {
+  const out = h.replace("<td>17/08/2026</td>", "<td>17/08/2025</td>");
+  if (out === h) throw new Error("edição não mudou frango");
+  return out;
+};
+
+describe("a new day long before the series' newest day refuses the page", () => {
+  it("judges new days against the newest stored day, or the page's own newest day on a first run", () => {
+    const guardado = [dia("2026-08-03"), dia("2026-09-04")];
+    // not stored, 50 days before the page's newest day: refused, naming the day and the reference
+    const [p] = checkDiasAntigos([upd("2026-07-20", "2026-09-08")], () => guardado);
+    expect(p).toBe(
+      `milho: o dia 20/07/2026 não está no histórico e fica 50 dias antes do dia mais novo da página (08/09/2026); ` +
+        `nenhuma página mostra dias tão antigos (o máximo é ${DIAS_ATRAS_MAX}): é uma data digitada errada (dia e mês trocados, ano errado)?`,
+    );
+    expect(checkDiasAntigos([upd("2025-09-04")], () => guardado)[0]).toContain("fica 365 dias antes do último dia publicado (04/09/2026)");
+    // exactly DIAS_ATRAS_MAX back is still a page's day; a stored day any age is a revision, not a gap fill
+    expect(checkDiasAntigos([upd("2026-07-21", "2026-09-04")], () => guardado)).toEqual([]);
+    expect(checkDiasAntigos([upd("2026-08-03")], () => guardado)).toEqual([]);
+    // a first run has only the page to go by
+    expect(checkDiasAntigos([upd("2025-08-17", "2026-09-04")], () => [])[0]).toContain("o dia 17/08/2025 não está no histórico e fica 383 dias antes do dia mais novo da página (04/09/2026)");
+    expect(checkDiasAntigos([upd("2026-08-17", "2026-09-04")], () => [])).toEqual([]);
+  });
+
+  it("every recorded CEPEA page spans less than DIAS_ATRAS_MAX days, so none is refused by it", () => {
+    for (const p of cepea.pages) {
+      const rows = p.parse(readFileSync(join(FIXTURES, "cepea", `${p.id}.html`), "utf8")).rows;
+      const datas = rows.map((r) => r.data).sort();
+      const span = (Date.parse(datas.at(-1)!) - Date.parse(datas[0]!)) / 86_400_000;
+      expect(span, p.id).toBeLessThan(DIAS_ATRAS_MAX);
+    }
+  });
+
+  it("through the update: a CEPEA table's oldest row a year back is refused on a first run and on a later one", async () => {
+    const site = await tempSite();
+    const dir = await replayDir();
+    try {
+      await editPage(dir, "cepea/frango.html", anoErrado);
+      const primeira = await replay(dir, site, "2026-09-27T12:00:00-03:00");
+      const frango = primeira.outcomes.find((o) => o.source === "cepea" && o.page === "frango");
+      expect(frango).toMatchObject({ ok: false, kind: "rejected" });
+      expect(frango!.ok === false && frango!.reason).toContain("frango_congelado: o dia 17/08/2025 não está no histórico e fica 383 dias antes do dia mais novo da página (04/09/2026)");
+      await editPage(dir, "cepea/frango.html", (h) => h.replace("<td>17/08/2025</td>", "<td>17/08/2026</td>"));
+      expect((await replay(dir, site, "2026-09-28T12:00:00-03:00")).exitCode).toBe(0);
+      const antes = await readJson(site, "api/v1/cotacao/frango_congelado.json");
+      expect(antes.historico.at(0).data).toBe("2026-08-17");
+      await editPage(dir, "cepea/frango.html", anoErrado);
+      const r = await replay(dir, site, "2026-09-29T12:00:00-03:00");
+      expect(r.outcomes.find((o) => o.source === "cepea" && o.page === "frango")).toMatchObject({ ok: false, kind: "rejected" });
+      expect((await readJson(site, "api/v1/cotacao/frango_congelado.json")).historico).toEqual(antes.historico);
+    } finally {
+      await cleanup(site, dir);
+    }
+  }, 90_000);
+
+  it("through the update: Scot's table dated a year back is never added to the history", async () => {
+    const site = await tempSite();
+    const dir = await replayDir();
+    try {
+      expect((await replay(dir, site, "2026-09-27T12:00:00-03:00")).exitCode).toBe(0);
+      const antes = await readJson(site, "api/v1/cotacao/boi_gordo/SP.json");
+      await editPage(dir, "scot/boi-gordo.html", (h) => h.split("05/08/2026").join("05/08/2025"));
+      const r = await replay(dir, site, "2026-09-28T12:00:00-03:00");
+      const scot = r.outcomes.find((o) => o.source === "scot" && o.page === "boi-gordo");
+      expect(scot).toMatchObject({ ok: false, kind: "rejected" });
+      expect(scot!.ok === false && scot!.reason).toContain("o dia 05/08/2025 não está no histórico e fica 365 dias antes do último dia publicado (05/08/2026)");
+      const depois = await readJson(site, "api/v1/cotacao/boi_gordo/SP.json");
+      expect(depois.historico).toEqual(antes.historico);
+      expect(depois.historico.some((e: { data: string }) => e.data === "2025-08-05")).toBe(false);
+    } finally {
+      await cleanup(site, dir);
+    }
+  }, 90_000);
+});

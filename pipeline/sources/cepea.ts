@@ -87,8 +87,15 @@ function tabelaPorTitulo($: Cheerio$, titulo: string): Table | null {
  */
 function secaoPorTitulo($: Cheerio$, titulo: string): { table: Table; series: number[]; metodologias: string[] } | null {
   const wanted = normKey(titulo);
-  for (const el of $("div.imagenet-table-titulo").toArray()) {
-    if (normKey(cellText($, el)) !== wanted) continue;
+  const iguais = $("div.imagenet-table-titulo")
+    .toArray()
+    .filter((el) => normKey(cellText($, el)) === wanted);
+  // a title is how a table is found: twice on a page (a moving average given the indicator's
+  // title and placed first), the first is not known to be the indicator
+  if (iguais.length > 1) {
+    throw new ParseError(`a página tem ${iguais.length} tabelas com o título "${titulo}"; não se sabe qual é o indicador (uma média ou outra tabela com o mesmo título?)`);
+  }
+  for (const el of iguais) {
     const wrapper = $(el).nextAll().first();
     const table = wrapper.is("table") ? wrapper : wrapper.find("table").first();
     if (table.length === 0) continue;
@@ -443,8 +450,14 @@ function pagina(id: string, path: string, titulo: string, indicadores: readonly 
     titulo,
     hasTable(html: string): boolean {
       const $ = load(html);
-      const table = tabelaPorTitulo($, indicadores[0]!.titulo);
-      return table !== null && linhas($, table).length > 0;
+      try {
+        const table = tabelaPorTitulo($, indicadores[0]!.titulo);
+        return table !== null && linhas($, table).length > 0;
+      } catch (err) {
+        // the table is there (twice): parse says what is wrong with it
+        if (err instanceof ParseError) return true;
+        throw err;
+      }
     },
     parse(html: string): ParsedPage {
       checkDocumentEnd(html);
@@ -488,11 +501,12 @@ export const cepea: SourceDef = {
       { titulo: "INDICADOR DO BOI GORDO CEPEA/ESALQ", produto: "boi_gordo", uf: null, lugar: "SP", unidade: "@", regiao: "Estado de São Paulo (Indicador do Boi Gordo CEPEA/ESALQ, à vista)",
         // the page's "Nota 1"; the a prazo average on the same page says nothing of Funrural
         semFunrural: "Valor à vista por arroba de 15 kg, sem Funrural (preço \u201clivre\u201d).",
-        serieHistorica: { id: 2, titulo: ["BOI GORDO"], termo: "À vista" } },
+        // the series page has the a prazo average and the moving average under its title too
+        serieHistorica: { id: 2, titulo: ["BOI GORDO"], tituloSem: ["PRAZO", "MOVEL"], termo: "À vista" } },
     ]),
     pagina("bezerro", "/br/indicador/bezerro.aspx", "Indicador do Bezerro CEPEA/ESALQ (MS, por cabeça)", [
       // the price is per head ("3.426,02"); "Peso Médio do Bezerro - MS" (kg) is not read
-      { titulo: "INDICADOR DO BEZERRO CEPEA/ESALQ - MATO GROSSO DO SUL", produto: "bezerro", uf: null, lugar: "MS", unidade: "cabeca", regiao: "Mato Grosso do Sul (Indicador do Bezerro CEPEA/ESALQ)", serieHistorica: { id: 8, titulo: ["BEZERRO"], termo: "À vista" } },
+      { titulo: "INDICADOR DO BEZERRO CEPEA/ESALQ - MATO GROSSO DO SUL", produto: "bezerro", uf: null, lugar: "MS", unidade: "cabeca", regiao: "Mato Grosso do Sul (Indicador do Bezerro CEPEA/ESALQ)", serieHistorica: { id: 8, titulo: ["BEZERRO"], tituloSem: ["PESO"], termo: "À vista" } },
     ]),
     pagina("milho", "/br/indicador/milho.aspx", "Indicador do Milho ESALQ/BM&FBovespa (Campinas-SP)", [
       { titulo: "INDICADOR DO MILHO ESALQ/BM&FBOVESPA", produto: "milho", uf: null, lugar: "SP", unidade: "sc60kg", regiao: "Campinas, SP (Indicador do Milho ESALQ/BM&FBovespa)", serieHistorica: { id: 77, titulo: ["MILHO"], termo: "À vista" } },
@@ -615,7 +629,8 @@ export const cepea: SourceDef = {
         lugar: "SP",
         unidade: "sc50kg",
         regiao: "Estado de São Paulo (Indicador do Açúcar Cristal Branco CEPEA/ESALQ, com ICMS de 7%)",
-        serieHistorica: { id: 53, titulo: ["ACUCAR"], tituloSem: ["SANTOS"], termo: "À vista" },
+        // CEPEA also has a refined sugar (açúcar refinado amorfo) indicator for São Paulo
+        serieHistorica: { id: 53, titulo: ["ACUCAR", "CRISTAL"], tituloSem: ["SANTOS"], termo: "À vista" },
       },
       {
         titulo: "Indicador Açúcar Cristal - Santos (FOB)",

@@ -33,6 +33,17 @@ describe("CEPEA's series downloads", () => {
     expect(() => lerSerieCepea(abrirPlanilha(pr), serie("soja"))).toThrow('esperado um título com "SOJA" e "PARANAGUA"');
   });
 
+  it("a neighbouring indicator's file is refused by its title: refined sugar for crystal sugar, boi's a prazo or moving average, the calf's weight", () => {
+    const ler = (titulo: string, id: string) => () => lerSerieCepea(abrirPlanilha(planilha(linhas, "biff8", { titulo })), serie(id));
+    expect(ler("Indicador do Açúcar Cristal Branco CEPEA/ESALQ - São Paulo", "acucar_cristal_sp")().dias).toHaveLength(2);
+    expect(ler("Indicador do Açúcar Refinado Amorfo CEPEA/ESALQ - São Paulo", "acucar_cristal_sp")).toThrow('esperado um título com "ACUCAR" e "CRISTAL" e sem "SANTOS"');
+    expect(ler("Indicador do Boi Gordo CEPEA/ESALQ", "boi_gordo")().dias).toHaveLength(2);
+    expect(ler("Boi Gordo - Média a Prazo Estado de São Paulo", "boi_gordo")).toThrow('esperado um título com "BOI GORDO" e sem "PRAZO", "MOVEL"');
+    expect(ler("Boi Gordo - Média Móvel (5 últimos indic.)", "boi_gordo")).toThrow("a planilha é de outro indicador");
+    expect(ler("Indicador do Bezerro CEPEA/ESALQ - Mato Grosso do Sul", "bezerro")().dias).toHaveLength(2);
+    expect(ler("Peso Médio do Bezerro - MS", "bezerro")).toThrow('esperado um título com "BEZERRO" e sem "PESO"');
+  });
+
   it("an indicator with another price term than À vista is read by that term, and refused under À vista", () => {
     const algodao = serie("algodao");
     const file = planilha(linhas, "xlsx", { titulo: "Indicador do Algodão em Pluma CEPEA/ESALQ", cabecalho: ["Data", "Prazo de 8 dias R$", "Prazo de 8 dias US$"] });

@@ -8,7 +8,9 @@
  * each table carries the indicator's own number (frango.aspx?id=181 for congelado): a table whose
  * link names another indicator, or that has no such link, now refuses the page. The citros tables
  * have none (laranja indústria and pera in natura swapped were published too): their "Metodologia"
- * link names each of them instead (found by the review of these fixes).
+ * link names each of them instead (found by the review of these fixes). A title found twice (boi's
+ * moving average given the indicator's title and placed first would have been read as the
+ * indicator) refuses the page too.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -55,6 +57,15 @@ describe("audit 3: two titles swapped on a CEPEA page", () => {
   it("citros, whose tables have no 'Série de preços' link: two titles swapped are refused by the 'Metodologia' link", () => {
     const err = parseError(() => page("citros").parse(trocar(html("citros"), ">Laranja Indústria <", ">LARANJA PERA IN NATURA<")));
     expect(err.message).toContain('o link "Metodologia" logo abaixo dela aponta para metodologia-laranja-pera-in-natura, esperado metodologia-laranja-industria');
+  });
+
+  it("boi: another table given the indicator's title (the moving average) refuses the page, which still counts as holding the table", () => {
+    const h = html("boi-gordo").replace(">Media Móvel (5 últimos indic.)<", ">INDICADOR DO BOI GORDO CEPEA/ESALQ<");
+    expect(h).not.toBe(html("boi-gordo"));
+    const err = parseError(() => page("boi-gordo").parse(h));
+    expect(err.kind).toBe("parse_error");
+    expect(err.message).toBe('a página tem 2 tabelas com o título "INDICADOR DO BOI GORDO CEPEA/ESALQ"; não se sabe qual é o indicador (uma média ou outra tabela com o mesmo título?)');
+    expect(page("boi-gordo").hasTable(h)).toBe(true);
   });
 
   it("through the update: the swapped frango page changes no published number", async () => {

@@ -11,9 +11,18 @@ import type { PriceRow } from "../domain/row.ts";
  */
 export function cambioPlausivel(data: string): readonly [number, number] {
   if (data < "1994-07-01") return [0, Number.POSITIVE_INFINITY]; // before the Real: no rule here
-  if (data < "1999-01-15") return [0.8, 1.3];
+  if (data < CAMBIO_TRANSICAO[0]) return [0.8, 1.3];
+  if (data <= CAMBIO_TRANSICAO[1]) return [1.2, 2.4];
   return [1.5, 8];
 }
+
+/**
+ * The devaluation of 1999: the band widened on 13/01 (1,21 to 1,32 in a day), the Real floated on
+ * 15/01 and ran to about 2,16 by early March before settling near 1,7 in April, moving up to about
+ * 8 % a day. In these weeks a page (or a backfill's window) of days has no common rate, so only
+ * the era's bounds judge a row, not the page's median: swapped columns still give 0,5 or less.
+ */
+export const CAMBIO_TRANSICAO = ["1999-01-13", "1999-03-31"] as const;
 
 /** The SP price a Scot row's "# base" implies may differ from the table's by at most this much. */
 export const BASE_DESVIO_MAX = 0.01;
@@ -83,7 +92,7 @@ export function checkRows(rows: readonly PriceRow[]): string[] {
       );
       continue;
     }
-    rates.push([r, rate]);
+    if (r.data < CAMBIO_TRANSICAO[0] || r.data > CAMBIO_TRANSICAO[1]) rates.push([r, rate]);
   }
   if (rates.length >= 3) {
     // a single row whose columns moved (one cell shifted) stands out from the page's own rate

@@ -1,4 +1,5 @@
 import { dayBrasilia, daysBetween, formatDateBR } from "../domain/dates.ts";
+import { CAMBIO_TRANSICAO } from "./coherence.ts";
 import { PRODUTO_INFO } from "../domain/products.ts";
 import { limitesDaSerie } from "../domain/series.ts";
 import { formatDecimalBR, variationPct } from "../domain/money.ts";
@@ -88,8 +89,10 @@ export function checkUpdates(
         }
       };
       judge("", prev.valor, cur.valor);
-      // the US$ value too: a page scaled whole keeps its own implied rate
-      if (prev.valor_usd !== undefined && cur.valor_usd !== undefined) judge(" (US$)", prev.valor_usd, cur.valor_usd);
+      // the US$ value too: a page scaled whole keeps its own implied rate; but not across the
+      // devaluation of 1999, when the rate itself moved up to 8 % a day (the R$ value still is)
+      const desvalorizacao = cur.data >= CAMBIO_TRANSICAO[0] && prev.data <= CAMBIO_TRANSICAO[1];
+      if (prev.valor_usd !== undefined && cur.valor_usd !== undefined && !desvalorizacao) judge(" (US$)", prev.valor_usd, cur.valor_usd);
     }
     // each praça against its own last quote, however many days back it was (a praça may be
     // absent some days), with the limit widened by that gap

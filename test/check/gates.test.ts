@@ -69,7 +69,47 @@ describe("cross-field checks", () => {
 
   it("the plausible rate follows the Real's eras", () => {
     expect(cambioPlausivel("1995-01-02")).toEqual([0.8, 1.3]);
+    expect(cambioPlausivel("1999-02-01")).toEqual([1.2, 2.4]);
     expect(cambioPlausivel("2026-09-04")).toEqual([1.5, 8]);
+  });
+
+  it("the devaluation of 1999 is read in windows of 15 days as a backfill reads it; swapped columns there are still refused", async () => {
+    // the rate's path, roughly (BCB's PTAX): the band widened on 13/01, the float from 15/01, the
+    // peak in early March; between the points it moves linearly, business days only
+    const pontos: Array<[string, number]> = [
+      ["1998-12-01", 1.19], ["1999-01-12", 1.21], ["1999-01-13", 1.32], ["1999-01-14", 1.32], ["1999-01-15", 1.43], ["1999-01-18", 1.53],
+      ["1999-01-29", 1.98], ["1999-02-12", 1.9], ["1999-03-03", 2.16], ["1999-03-31", 1.72], ["1999-05-31", 1.68],
+    ];
+    const [modelo] = await rowsOf("cepea/milho.expected.json");
+    const rows = [];
+    for (let i = 1; i < pontos.length; i++) {
+      const [de, a] = pontos[i - 1]!;
+      const [ate, b] = pontos[i]!;
+      const total = (Date.parse(ate) - Date.parse(de)) / 864e5;
+      for (let t = Date.parse(de) + (i === 1 ? 0 : 864e5); t <= Date.parse(ate); t += 864e5) {
+        const dia = new Date(t).getUTCDay();
+        if (dia === 0 || dia === 6) continue;
+        const cambio = a + ((b - a) * (t - Date.parse(de))) / 864e5 / total;
+        const data = new Date(t).toISOString().slice(0, 10);
+        rows.push({ ...modelo!, data, valor: 12, extras: { valor_usd: Math.round((12 / cambio) * 100) / 100 } });
+      }
+    }
+    const problemas = [];
+    for (let i = 0; i < rows.length; i += 15) problemas.push(...checkRows(rows.slice(i, i + 15)));
+    expect(problemas).toEqual([]);
+    const trocada = rows.findIndex((r) => r.data === "1999-02-01");
+    const comTroca = rows.map((r, i) => (i === trocada ? { ...r, valor: r.extras.valor_usd as number, extras: { valor_usd: r.valor } } : r));
+    expect(checkRows(comTroca.slice(trocada - 5, trocada + 10))).toEqual([expect.stringMatching(/^milho em 01\/02\/1999: .* câmbio de 0,\d\d R\$\/US\$, fora do plausível \(1,2–2,4\)/)]);
+  });
+
+  it("the US$ value's jump is not judged across the devaluation of 1999 (the rate moved up to 8 % a day); the R$ value's still is", () => {
+    const milho = def("milho");
+    const now = new Date("2026-09-07T12:00:00-03:00");
+    // R$ 30,00 both days; the rate 1,32 then 1,55: US$ 22,73 to 19,35 (-14,87 %, milho's limit is 12 %)
+    const par = (a: string, b: string, rs = 30) => checkUpdates([{ def: milho, entries: [{ data: b, valor: rs, valor_usd: 19.35 }], pracas: null }], () => [{ data: a, valor: 30, valor_usd: 22.73 }], now);
+    expect(par("1999-01-14", "1999-01-15")).toEqual([]);
+    expect(par("2026-01-14", "2026-01-15")).toEqual([expect.stringContaining("milho (US$): salto de -14,87% de 14/01/2026")]);
+    expect(par("1999-01-14", "1999-01-15", 35)).toEqual([expect.stringContaining("milho: salto de 16,67% de 14/01/1999")]);
   });
 
   it("Scot's à vista far from its own Funrural, Senar and 30-day columns is refused", async () => {

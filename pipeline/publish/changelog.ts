@@ -148,11 +148,17 @@ export function tipoDaMudanca(c: SerieChange): Tipo {
   const a = c.antes;
   const d = c.depois;
   if (c.novos.length > 0 && d.data_cotacao !== a.data_cotacao) {
-    if (a.unidade !== d.unidade) return "outra";
+    // another unit or another reference praça: the two values are not one price that moved
+    if (a.unidade !== d.unidade || trocouDePraca(a, d)) return "outra";
     return a.valor === d.valor ? "sem_mudanca" : "variacao";
   }
   if (c.novos.length > 0 || c.removidos.length > 0) return "outra";
   return "revisao";
+}
+
+/** A state series whose reference praça is another one (cotacao.config.json's pracasReferencia changed). */
+function trocouDePraca(a: SerieFile, d: SerieFile): boolean {
+  return typeof a.praca === "string" && typeof d.praca === "string" && a.praca !== "" && d.praca !== "" && a.praca !== d.praca;
 }
 
 /** The variation of the latest value, in percent (0 for anything but a move). */
@@ -184,7 +190,8 @@ export function serieLines(c: SerieChange): string[] {
     lines.push(`- ${label(c)}: ${preco(a.valor, a)} → ${preco(d.valor, d)} ${variation(a.valor, d.valor, d.unidade)} em ${dataBR(d.data_cotacao)} (antes: ${dataBR(a.data_cotacao)})${mais}`);
   } else if (tipo === "outra") {
     if (c.novos.length > 0 && d.data_cotacao !== a.data_cotacao) {
-      lines.push(`- ${label(c)}: ${preco(a.valor, a)} em ${dataBR(a.data_cotacao)} → ${preco(d.valor, d)} em ${dataBR(d.data_cotacao)}, unidade mudou${mais}`);
+      const mudou = a.unidade !== d.unidade ? "unidade mudou" : `praça de referência mudou de ${a.praca} para ${d.praca}`;
+      lines.push(`- ${label(c)}: ${preco(a.valor, a)} em ${dataBR(a.data_cotacao)} → ${preco(d.valor, d)} em ${dataBR(d.data_cotacao)}, ${mudou}${mais}`);
     } else if (c.novos.length > 0) {
       // days filled in before the latest one (a backfill): the latest value did not move
       const n = c.novos.length;

@@ -87,7 +87,9 @@ export function applyUpdate(
     proveniencia,
     atualizado: isoBrasilia(now),
   });
-  const before = existing?.historico[existing.historico.length - 1];
+  // the last day before this run, on the praça the series names now: a new reference praça makes
+  // the old praça's price no "before" of the new one's (their difference is no market move)
+  const before = rebaseTo ? base[base.length - 1] : existing?.historico[existing.historico.length - 1];
   return {
     file,
     change: {

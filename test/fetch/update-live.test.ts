@@ -4,7 +4,8 @@ import type { StatusFile } from "../../pipeline/domain/publicados.ts";
 import { runUpdate } from "../../pipeline/run/update.ts";
 import { SOURCES } from "../../pipeline/sources/index.ts";
 import { cleanup, readJson, tempSite, testConfig } from "../helpers/pipeline.ts";
-import { endlessChallenge, hang, noTable, startSources } from "./server.ts";
+import { copiaRedatada } from "../helpers/publicado.ts";
+import { endlessChallenge, fixture, hang, noTable, ok, startSources } from "./server.ts";
 
 // the recorded pages run from 05/08/2026 (Scot) to 25/09/2026 (CEPEA)
 const NOW = new Date("2026-09-27T12:00:00-03:00");
@@ -63,6 +64,8 @@ describe("npm run update, live path, end to end against local sources", () => {
 
   it("records blocked-through-mirror, timeout and soft block per page, and still writes the good data", async () => {
     s.scot.route("/cotacoes/boi-gordo/", endlessChallenge());
+    // the copy is recorded six months before Scot's table; dated as a copy read now would be
+    s.na.route("/cotacoes/boi-gordo/boi-gordo-scot-consultoria", ok(copiaRedatada(fixture("noticias-agricolas/boi-gordo-scot-consultoria.html"))));
     // pages without a mirror (CEPEA's mirrored pages: test/fetch/cepea-mirrors.test.ts)
     s.cepea.route("/br/indicador/arroz.aspx", hang());
     s.cepea.route("/br/indicador/acucar.aspx", noTable());

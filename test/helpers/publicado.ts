@@ -45,10 +45,25 @@ export function publicadoEPaginasDoDescribe(preparar: (pages: string) => Promise
 export async function scotPeloEspelho(pages: string, paginas: readonly string[] = ["boi-gordo", "vaca-gorda"]): Promise<void> {
   for (const p of paginas) await rm(join(pages, `scot/${p}.html`));
   await cp(join(FIXTURES, "noticias-agricolas"), join(pages, "noticias-agricolas"), { recursive: true });
+  await editPage(pages, COPIA_DA_SCOT, copiaRedatada);
 }
 
 /** Notícias Agrícolas' copy of Scot's Mercado Físico, as the replay layout names it. */
 export const COPIA_DA_SCOT = "noticias-agricolas/boi-gordo-scot-consultoria.html";
+
+/**
+ * The copy is recorded on 05/02/2026 and Scot's own table on 05/08/2026: six months behind, its
+ * day would be refused as a mistyped date (checkDiasAntigos). Tests of a run through the copy date
+ * it 44 days before Scot's table, the oldest a day the history lacks may be: still a lagging
+ * mirror filling a day behind the latest, and 44 days apart the jump limit (25 % for boi and vaca)
+ * holds February's prices against August's.
+ */
+export const DIA_DA_COPIA = "2026-06-22";
+export function copiaRedatada(html: string): string {
+  const out = html.replace("Fechamento: 05/02/2026", "Fechamento: 22/06/2026");
+  if (out === html) throw new Error("cópia da Scot sem 'Fechamento: 05/02/2026'");
+  return out;
+}
 
 /**
  * A second run, on a site published from the recorded pages, with Scot blocked (`paginas`) and

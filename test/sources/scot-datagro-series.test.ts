@@ -3,13 +3,14 @@
  * their recorded pages through update --replay to the published files, the catalogue and the
  * validator; the boi page stays atomic and its Notícias Agrícolas mirror still serves it.
  */
-import { cp, readFile, rm } from "node:fs/promises";
+import { cp, readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SimulacaoForaDoLimite, simular, validarEntrada } from "../../pipeline/simulator/simulator.ts";
 import { SCOT_UFS } from "../../pipeline/sources/scot.ts";
 import { validateFiles } from "../../pipeline/validate/ajv.ts";
 import { FIXTURES, cleanup, editPage, listFiles, readJson, replay, replayDir, tempSite } from "../helpers/pipeline.ts";
+import { scotPeloEspelho } from "../helpers/publicado.ts";
 
 // after every recorded page (the latest are CEPEA's of 25/09/2026): nothing is in the future
 const NOW = "2026-09-27T12:00:00-03:00";
@@ -180,14 +181,13 @@ describe("the boi page is atomic and its mirror still serves it", () => {
       const first = await replay(pages, site, NOW);
       expect(outcome(first, "scot/boi-gordo")).toMatchObject({ ok: true });
       const chinaAntes = await readFile(join(site, "api/v1/cotacao/boi_china/SP.json"), "utf8");
-      // then a recording made while Scot was blocked: the mirror's page stands in (05/02/2026 is
-      // older than the stored day, and a new day for boi_gordo)
-      await rm(join(pages, "scot/boi-gordo.html"));
-      await cp(join(FIXTURES, "noticias-agricolas"), join(pages, "noticias-agricolas"), { recursive: true });
+      // then a recording made while Scot was blocked: the mirror's page stands in (dated
+      // 22/06/2026, older than the stored day, and a new day for boi_gordo)
+      await scotPeloEspelho(pages, ["boi-gordo"]);
       const via = await replay(pages, site, NOW);
       expect(outcome(via, "scot/boi-gordo")).toMatchObject({ ok: true, via: "noticias-agricolas" });
       const ms = await readJson(site, "api/v1/cotacao/boi_gordo/SP.json");
-      expect(ms.historico.map((e: { data: string }) => e.data)).toEqual(["2026-02-05", "2026-08-05"]);
+      expect(ms.historico.map((e: { data: string }) => e.data)).toEqual(["2026-06-22", "2026-08-05"]);
       expect(await readFile(join(site, "api/v1/cotacao/boi_china/SP.json"), "utf8")).toBe(chinaAntes);
     } finally {
       await cleanup(pages, site);

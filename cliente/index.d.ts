@@ -245,7 +245,7 @@ export interface Variacao {
    */
   anterior: Preco;
   /**
-   * Diferença em R$ (último menos anterior); negativa quando o preço caiu.
+   * Diferença na unidade da série (último menos anterior): R$, ou centavos de R$ no algodão (ct_lb); negativa quando o preço caiu.
    */
   absoluta: Dinheiro;
   /**
@@ -1464,7 +1464,7 @@ export type PriceChanged = EventosSerie & {
    */
   variacao: {
     /**
-     * Diferença em R$ (atual menos anterior).
+     * Diferença na unidade da série (atual menos anterior): R$, ou centavos de R$ no algodão (ct_lb).
      */
     absoluta: Dinheiro;
     /**

@@ -125,6 +125,11 @@ describe("simulator page", () => {
     expect(await page.locator("#resultado").innerText()).toContain("O preço de CEPEA/ESALQ-USP já é sem Funrural");
     // CEPEA publishes no other column: nothing to choose
     expect(await page.locator('[data-grupo="coluna"]').isHidden()).toBe(true);
+    // a typed price is read in the series' unit, and the field says which: RS's boi is per kg
+    expect(await page.locator("#ajuda-preco").innerText()).toMatch(/^Em R\$\/@, a unidade do preço desta série\. Deixe em branco/);
+    await page.selectOption("#uf", "RS");
+    await page.waitForFunction(() => document.querySelector("#ajuda-preco")?.textContent?.startsWith("Em R$/kg"));
+    expect(await page.locator("#ajuda-preco").innerText()).toMatch(/^Em R\$\/kg, a unidade do preço deste estado\. Deixe em branco/);
 
     await page.selectOption("#uf", "MS");
     await page.waitForSelector('[data-grupo="coluna"]:not([hidden])');

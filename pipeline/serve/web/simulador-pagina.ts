@@ -28,7 +28,7 @@ import {
   type PrecoReferencia,
   type Resultado,
 } from "../../simulator/simulator.ts";
-import { clear, dataBR, el, getJSON, preco } from "./dom.ts";
+import { clear, dataBR, el, getJSON, preco, unidadeDoPreco } from "./dom.ts";
 import { formatBRL, formatDecimalBR } from "../../domain/money.ts";
 
 /** The site's root, wherever it is served from (GitHub Pages serves it under /{repo}/). */
@@ -126,6 +126,11 @@ function ajustarCampos(): void {
  */
 async function ajustarSerie(): Promise<void> {
   const s = serieEscolhida();
+  // a price typed in is read in the chosen series' unit: RS's boi is quoted per kg, and 320 typed
+  // as per arroba would be a sale about 16 times too big
+  $("ajuda-preco").textContent =
+    (s ? `Em ${unidadeDoPreco(s.unidade)}, a unidade do preço ${s.id.includes("/") ? "deste estado" : "desta série"}. ` : "") +
+    "Deixe em branco para usar o último preço publicado (a data dele aparece no resultado).";
   const desc = $("serie-desc");
   const grupo = document.querySelector<HTMLElement>('[data-grupo="coluna"]')!;
   const sel = $<HTMLSelectElement>("coluna");

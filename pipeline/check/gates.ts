@@ -205,13 +205,15 @@ export const DIAS_ATRAS_MAX = 45;
  * lagging mirror shows only those). Update runs only: a backfill reads whole histories on purpose.
  * Returns the reasons the page is rejected; empty when it passes.
  */
-export function checkDiasAntigos(updates: readonly SeriesUpdate[], history: (id: string) => readonly HistoricoEntry[]): string[] {
+export function checkDiasAntigos(updates: readonly SeriesUpdate[], history: (id: string) => readonly HistoricoEntry[], now: Date): string[] {
   const problems: string[] = [];
+  const today = dayBrasilia(now);
   for (const u of updates) {
     const stored = history(u.def.id);
     const ultimoGuardado = stored.at(-1)?.data;
     let maisNovo = ultimoGuardado ?? "";
-    for (const e of u.entries) if (e.data > maisNovo) maisNovo = e.data;
+    // a day in the future is refused by checkUpdates; the others are not judged against it
+    for (const e of u.entries) if (e.data > maisNovo && e.data <= today) maisNovo = e.data;
     for (const e of u.entries) {
       const atras = daysBetween(e.data, maisNovo);
       if (atras <= DIAS_ATRAS_MAX) continue;

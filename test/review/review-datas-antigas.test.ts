@@ -17,6 +17,7 @@ import { cepea } from "../../pipeline/sources/cepea.ts";
 import { cleanup, editPage, FIXTURES, readJson, replay, replayDir, tempSite } from "../helpers/pipeline.ts";
 
 const milho = allSeries().find((d) => d.id === "milho")!;
+const NOW = new Date("2026-09-10T12:00:00-03:00");
 const dia = (data: string, valor = 70) => ({ data, valor });
 const upd = (...datas: string[]): SeriesUpdate => ({ def: milho, entries: datas.map((d) => dia(d)), pracas: null });
 
@@ -31,18 +32,20 @@ describe("a new day long before the series' newest day refuses the page", () => 
   it("judges new days against the newest stored day, or the page's own newest day on a first run", () => {
     const guardado = [dia("2026-08-03"), dia("2026-09-04")];
     // not stored, 50 days before the page's newest day: refused, naming the day and the reference
-    const [p] = checkDiasAntigos([upd("2026-07-20", "2026-09-08")], () => guardado);
+    const [p] = checkDiasAntigos([upd("2026-07-20", "2026-09-08")], () => guardado, NOW);
     expect(p).toBe(
       `milho: o dia 20/07/2026 não está no histórico e fica 50 dias antes do dia mais novo da página (08/09/2026); ` +
         `nenhuma página mostra dias tão antigos (o máximo é ${DIAS_ATRAS_MAX}): é uma data digitada errada (dia e mês trocados, ano errado)?`,
     );
-    expect(checkDiasAntigos([upd("2025-09-04")], () => guardado)[0]).toContain("fica 365 dias antes do último dia publicado (04/09/2026)");
+    expect(checkDiasAntigos([upd("2025-09-04")], () => guardado, NOW)[0]).toContain("fica 365 dias antes do último dia publicado (04/09/2026)");
     // exactly DIAS_ATRAS_MAX back is still a page's day; a stored day any age is a revision, not a gap fill
-    expect(checkDiasAntigos([upd("2026-07-21", "2026-09-04")], () => guardado)).toEqual([]);
-    expect(checkDiasAntigos([upd("2026-08-03")], () => guardado)).toEqual([]);
+    expect(checkDiasAntigos([upd("2026-07-21", "2026-09-04")], () => guardado, NOW)).toEqual([]);
+    expect(checkDiasAntigos([upd("2026-08-03")], () => guardado, NOW)).toEqual([]);
     // a first run has only the page to go by
-    expect(checkDiasAntigos([upd("2025-08-17", "2026-09-04")], () => [])[0]).toContain("o dia 17/08/2025 não está no histórico e fica 383 dias antes do dia mais novo da página (04/09/2026)");
-    expect(checkDiasAntigos([upd("2026-08-17", "2026-09-04")], () => [])).toEqual([]);
+    expect(checkDiasAntigos([upd("2025-08-17", "2026-09-04")], () => [], NOW)[0]).toContain("o dia 17/08/2025 não está no histórico e fica 383 dias antes do dia mais novo da página (04/09/2026)");
+    expect(checkDiasAntigos([upd("2026-08-17", "2026-09-04")], () => [], NOW)).toEqual([]);
+    // a day in the future (refused by checkUpdates) is not the reference: the page's other days are not flagged
+    expect(checkDiasAntigos([upd("2026-08-17", "2026-09-04", "2027-09-04")], () => guardado, NOW)).toEqual([]);
   });
 
   it("every recorded CEPEA page spans less than DIAS_ATRAS_MAX days, so none is refused by it", () => {

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { readFile, realpath, stat } from "node:fs/promises";
+import { statSync } from "node:fs";
+import { open, realpath, stat } from "node:fs/promises";
 import { extname, join, sep } from "node:path";
 import { brotliCompressSync, constants as zc, gzipSync } from "node:zlib";
 import { isControlPath } from "../publish/journal.ts";
@@ -15,6 +16,8 @@ export interface FileEntry {
   etag: string;
   type: string;
   mtimeMs: number;
+  /** the inode read: a rename over the file (every publish) changes it even at the same size and mtime */
+  ino: number;
   compressible: boolean;
   gzip?: Buffer;
   br?: Buffer;
@@ -82,19 +85,60 @@ export class FileCache {
     try {
       st = await stat(full);
     } catch {
-      if (cached) this.drop(rel);
+      // another request may have loaded it meanwhile: only the entry this one saw is dropped
+      if (cached && this.entries.get(rel) === cached) this.drop(rel);
       return { kind: "missing" };
     }
     if (st.isDirectory()) return { kind: "dir" };
     if (!st.isFile()) return { kind: "missing" };
-    if (cached && cached.mtimeMs === st.mtimeMs && cached.body.length === st.size) {
+    if (cached && this.entries.get(rel) === cached && mesmoArquivo(cached, st)) {
       cached.checkedAt = now;
       return { kind: "file", entry: cached };
     }
     const real = await realpath(full);
     const root = await this.realRoot();
     if (real !== root && !real.startsWith(root + sep)) return { kind: "missing" };
-    const body = await readFile(real);
+    // A publish renames a new file over this one while the server reads. Two requests reading
+    // it at once may finish in either order (a big old file read in 512 KB chunks, a small new
+    // one at once): the one that read the old bytes must not replace, after the other handed out
+    // the new ones, what later requests get (new, then old for a second). So the bytes are read
+    // through one handle whose own stat says which file they are, and they are kept only if the
+    // path still names that file at the instant they are installed (a synchronous stat, so no
+    // other request runs in between): the cached entries of a path only move forward.
+    let lido: { body: Buffer; st: { mtimeMs: number; size: number; ino: number } } | null = null;
+    for (let tentativa = 0; tentativa < 5; tentativa++) {
+      const fh = await open(real, "r");
+      let body: Buffer;
+      let hst;
+      try {
+        hst = await fh.stat();
+        body = await fh.readFile();
+      } finally {
+        await fh.close();
+      }
+      lido = { body, st: hst };
+      let agora;
+      try {
+        agora = statSync(full);
+      } catch {
+        agora = null;
+      }
+      if (agora && mesmoArquivo({ ino: hst.ino, mtimeMs: hst.mtimeMs, body }, agora)) break;
+      lido = null;
+      // replaced (or removed) while read: read what the path names now
+      if (!agora?.isFile()) break;
+    }
+    const atual = this.entries.get(rel);
+    if (!lido) {
+      if (atual) return { kind: "file", entry: atual };
+      return { kind: "missing" };
+    }
+    const { body } = lido;
+    if (atual && atual !== cached && atual.ino === lido.st.ino && atual.mtimeMs === lido.st.mtimeMs && atual.body.length === body.length) {
+      // another request installed these same bytes meanwhile
+      atual.checkedAt = now;
+      return { kind: "file", entry: atual };
+    }
     const ext = extname(rel).toLowerCase();
     const type = CONTENT_TYPES[ext] ?? CONTENT_TYPES_POR_NOME[rel.slice(rel.lastIndexOf("/") + 1)] ?? "application/octet-stream";
     const entry: FileEntry = {
@@ -102,11 +146,12 @@ export class FileCache {
       body,
       etag: `"${createHash("sha1").update(body).digest("base64url")}"`,
       type,
-      mtimeMs: st.mtimeMs,
+      mtimeMs: lido.st.mtimeMs,
+      ino: lido.st.ino,
       compressible: /^(text\/|application\/(json|atom\+xml|manifest\+json)|image\/svg)/.test(type) && body.length > 256,
       checkedAt: now,
     };
-    if (cached) this.drop(rel);
+    if (atual) this.drop(rel);
     this.entries.set(rel, entry);
     this.bytes += body.length;
     this.evict();
@@ -158,6 +203,11 @@ export class FileCache {
       this.drop(key);
     }
   }
+}
+
+/** Whether a stat names the file an entry holds: the same inode, mtime and size. */
+function mesmoArquivo(e: { ino: number; mtimeMs: number; body: { length: number } }, st: { ino: number; mtimeMs: number; size: number }): boolean {
+  return e.ino === st.ino && e.mtimeMs === st.mtimeMs && e.body.length === st.size;
 }
 
 const PLAIN_PATH = /^(?:\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*\/?$/;

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
-import { statSync } from "node:fs";
-import { open, realpath, stat } from "node:fs/promises";
+import { statSync, type Stats } from "node:fs";
+import { open, readFile, realpath, stat } from "node:fs/promises";
 import { extname, join, sep } from "node:path";
 import { brotliCompressSync, constants as zc, gzipSync } from "node:zlib";
-import { isControlPath } from "../publish/journal.ts";
+import { isControlPath, JOURNAL_NAME, STAGING_DIR } from "../publish/journal.ts";
 
 /**
  * The files of public/ held in memory with their ETag and, once asked for, their gzip and
@@ -80,24 +80,6 @@ export class FileCache {
       this.entries.set(rel, cached);
       return { kind: "file", entry: cached };
     }
-    const full = join(this.root, rel);
-    let st;
-    try {
-      st = await stat(full);
-    } catch {
-      // another request may have loaded it meanwhile: only the entry this one saw is dropped
-      if (cached && this.entries.get(rel) === cached) this.drop(rel);
-      return { kind: "missing" };
-    }
-    if (st.isDirectory()) return { kind: "dir" };
-    if (!st.isFile()) return { kind: "missing" };
-    if (cached && this.entries.get(rel) === cached && mesmoArquivo(cached, st)) {
-      cached.checkedAt = now;
-      return { kind: "file", entry: cached };
-    }
-    const real = await realpath(full);
-    const root = await this.realRoot();
-    if (real !== root && !real.startsWith(root + sep)) return { kind: "missing" };
     // A publish renames a new file over this one while the server reads. Two requests reading
     // it at once may finish in either order (a big old file read in 512 KB chunks, a small new
     // one at once): the one that read the old bytes must not replace, after the other handed out
@@ -105,9 +87,37 @@ export class FileCache {
     // through one handle whose own stat says which file they are, and they are kept only if the
     // path still names that file at the instant they are installed (a synchronous stat, so no
     // other request runs in between): the cached entries of a path only move forward.
-    let lido: { body: Buffer; st: { mtimeMs: number; size: number; ino: number } } | null = null;
-    for (let tentativa = 0; tentativa < 5; tentativa++) {
-      const fh = await open(real, "r");
+    let lido: { body: Buffer; st: { mtimeMs: number; ino: number } } | null = null;
+    let semPreparado = false;
+    for (let tentativa = 0; tentativa < 5 && !lido; tentativa++) {
+      const { full, op, st: visto } = await this.caminho(rel, semPreparado);
+      let st = visto;
+      if (!st) {
+        try {
+          st = await stat(full);
+        } catch {
+          // another request may have loaded it meanwhile: only the entry this one saw is dropped
+          if (cached && this.entries.get(rel) === cached) this.drop(rel);
+          return { kind: "missing" };
+        }
+      }
+      if (st.isDirectory()) return { kind: "dir" };
+      if (!st.isFile()) return { kind: "missing" };
+      if (cached && this.entries.get(rel) === cached && mesmoArquivo(cached, st)) {
+        cached.checkedAt = now;
+        return { kind: "file", entry: cached };
+      }
+      const real = await realpath(full).catch(() => null);
+      // renamed away (a staged file into its place) between the stat and here: look again
+      if (real === null) continue;
+      const root = await this.realRoot();
+      if (real !== root && !real.startsWith(root + sep)) return { kind: "missing" };
+      let fh;
+      try {
+        fh = await open(real, "r");
+      } catch {
+        continue;
+      }
       let body: Buffer;
       let hst;
       try {
@@ -116,17 +126,19 @@ export class FileCache {
       } finally {
         await fh.close();
       }
-      lido = { body, st: hst };
+      // a staged file is fsynced before its journal; one damaged since is never served (its target is)
+      if (op && createHash("sha256").update(body).digest("hex") !== op.sha256) {
+        semPreparado = true;
+        continue;
+      }
       let agora;
       try {
         agora = statSync(full);
       } catch {
         agora = null;
       }
-      if (agora && mesmoArquivo({ ino: hst.ino, mtimeMs: hst.mtimeMs, body }, agora)) break;
-      lido = null;
-      // replaced (or removed) while read: read what the path names now
-      if (!agora?.isFile()) break;
+      // replaced (or renamed into place) while read: read what the path names now
+      if (agora && mesmoArquivo({ ino: hst.ino, mtimeMs: hst.mtimeMs, body }, agora)) lido = { body, st: hst };
     }
     const atual = this.entries.get(rel);
     if (!lido) {
@@ -156,6 +168,57 @@ export class FileCache {
     this.bytes += body.length;
     this.evict();
     return { kind: "file", entry };
+  }
+
+  /**
+   * Where `rel`'s bytes are. While a committed journal is in the root (a publish between its
+   * commit point and its last rename, or killed there: the next command finishes it), the set is
+   * the journal's: a file it lists is read from its staged copy while that is still there (a
+   * rename keeps the inode, so the entry stays valid once it moves into place). Without this a
+   * publish killed among its renames left the server answering a mix (milho's new day beside
+   * soja's old one) until the next command ran, which can be hours later.
+   */
+  private async caminho(rel: string, semPreparado: boolean): Promise<{ full: string; op?: OperacaoDoDiario; st?: Stats }> {
+    const full = join(this.root, rel);
+    const op = semPreparado ? undefined : (await this.diario())?.get(rel);
+    if (!op) return { full };
+    const preparado = join(this.root, STAGING_DIR, rel);
+    try {
+      const st = await stat(preparado);
+      if (st.isFile() && st.size === op.tamanho) return { full: preparado, op, st };
+    } catch {
+      // renamed into place already
+    }
+    return { full };
+  }
+
+  private diarioLido: { chave: string; ops: Map<string, OperacaoDoDiario> } | null = null;
+
+  /** The committed journal's files, or null without one (read again only when it changes). */
+  private async diario(): Promise<Map<string, OperacaoDoDiario> | null> {
+    const arquivo = join(this.root, JOURNAL_NAME);
+    let st;
+    try {
+      st = await stat(arquivo);
+    } catch {
+      this.diarioLido = null;
+      return null;
+    }
+    const chave = `${st.ino}:${st.mtimeMs}:${st.size}`;
+    if (this.diarioLido?.chave === chave) return this.diarioLido.ops;
+    const ops = new Map<string, OperacaoDoDiario>();
+    try {
+      // renamed into place whole: an unreadable one is not this server's to judge (every command refuses it)
+      const j = JSON.parse(await readFile(arquivo, "utf8")) as { operacoes?: unknown };
+      if (!Array.isArray(j.operacoes)) return null;
+      for (const o of j.operacoes as Array<Partial<OperacaoDoDiario> & { arquivo?: unknown }>) {
+        if (typeof o?.arquivo === "string" && typeof o.sha256 === "string" && typeof o.tamanho === "number") ops.set(o.arquivo, { sha256: o.sha256, tamanho: o.tamanho });
+      }
+    } catch {
+      return null;
+    }
+    this.diarioLido = { chave, ops };
+    return ops;
   }
 
   /**
@@ -203,6 +266,11 @@ export class FileCache {
       this.drop(key);
     }
   }
+}
+
+interface OperacaoDoDiario {
+  sha256: string;
+  tamanho: number;
 }
 
 /** Whether a stat names the file an entry holds: the same inode, mtime and size. */

@@ -70,9 +70,9 @@ describe("replaying a recording made through the mirror", () => {
       await scotPeloEspelho(pages, ["vaca-gorda"]);
       const r = await replay(pages, site, "2026-09-27T13:00:00-03:00");
       expect(r.outcomes.find((o) => o.page === "vaca-gorda")).toMatchObject({ ok: true, via: "noticias-agricolas" });
-      // the republication (dated 22/06/2026, DIA_DA_COPIA): an older day, filled in behind the latest
+      // the republication (dated 06/07/2026, DIA_DA_COPIA): an older day, filled in behind the latest
       const sp = await readJson(site, "api/v1/cotacao/vaca_gorda/SP.json");
-      expect(sp.historico.map((e: { data: string; valor: number }) => [e.data, e.valor])).toEqual([["2026-06-22", 308.5], ["2026-08-05", 318]]);
+      expect(sp.historico.map((e: { data: string; valor: number }) => [e.data, e.valor])).toEqual([["2026-07-06", 308.5], ["2026-08-05", 318]]);
       expect(sp.data_cotacao).toBe("2026-08-05");
     } finally {
       await cleanup(site, pages);

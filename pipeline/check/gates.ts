@@ -192,36 +192,70 @@ export function checkRebase(updates: readonly SeriesUpdate[], stored: (id: strin
 
 /**
  * How far before the series' newest day (stored or on the page) a day the history does not have
- * may be. No recorded page spans more than 21 calendar days (CEPEA's 15 business days), so a new
- * day further back is a date mistyped on the page (CEPEA's suíno rows once read 09/04 for
- * 04/09, a year typed wrong on the oldest row), never a day the source just published.
+ * may be. No page of the catalogue's series spans more than 21 calendar days (CEPEA's 15 business
+ * days), so a new day further back is a date mistyped on the page (CEPEA's suíno rows once read
+ * 09/04 for 04/09, a year typed wrong on the oldest row) or a copy long behind, never a day the
+ * source just published. A weekly or monthly series (CEPEA's etanol and leite pages, not in the
+ * catalogue) would need bounds of its own, here and in DIAS_SALTO_MAX.
  */
 export const DIAS_ATRAS_MAX = 45;
 
 /**
- * A day the history does not have and that lies more than DIAS_ATRAS_MAX days before the
- * series' newest day would be added as a gap fill: a wrong date with a real price. Days the
- * history has are not judged here (their values are revisions, judged by the revision bound; a
- * lagging mirror shows only those). Update runs only: a backfill reads whole histories on purpose.
- * Returns the reasons the page is rejected; empty when it passes.
+ * The longest step between two consecutive days of one series on a page: the recorded pages step
+ * at most 4 days (a weekend and a holiday), the year's end and Carnaval at most about 9. A longer
+ * step is a date mistyped within the page's span (the oldest row a month back), first run or not.
  */
-export function checkDiasAntigos(updates: readonly SeriesUpdate[], history: (id: string) => readonly HistoricoEntry[], now: Date): string[] {
+export const DIAS_SALTO_MAX = 14;
+
+/**
+ * Dates a page may have mistyped while keeping its order, each refusing the page: a day the
+ * history does not have more than DIAS_ATRAS_MAX days before the series' newest day (it would be
+ * added as a gap fill: a wrong date with a real price); two consecutive days of a series more
+ * than DIAS_SALTO_MAX days apart on the page; and, on a source's own page of one day (Scot's
+ * tables), a new day older than the last published one (the source never publishes a day late;
+ * a mirror may lag, and fills a missed day). Days the history has are revisions, judged by the
+ * revision bound; a day in the future is refused by checkUpdates. Update runs only: a backfill
+ * reads whole histories on purpose. Returns the reasons; empty when the page passes.
+ */
+export function checkDiasAntigos(
+  updates: readonly SeriesUpdate[],
+  history: (id: string) => readonly HistoricoEntry[],
+  now: Date,
+  /** the source's own page, not a mirror's copy */
+  propria = true,
+): string[] {
   const problems: string[] = [];
   const today = dayBrasilia(now);
+  const talvez = "é uma data digitada errada (dia e mês trocados, ano errado) ou uma cópia antiga da página?";
   for (const u of updates) {
     const stored = history(u.def.id);
+    const guardado = (d: string) => stored.some((s) => s.data === d);
     const ultimoGuardado = stored.at(-1)?.data;
-    let maisNovo = ultimoGuardado ?? "";
-    // a day in the future is refused by checkUpdates; the others are not judged against it
-    for (const e of u.entries) if (e.data > maisNovo && e.data <= today) maisNovo = e.data;
-    for (const e of u.entries) {
-      const atras = daysBetween(e.data, maisNovo);
-      if (atras <= DIAS_ATRAS_MAX) continue;
-      if (stored.some((s) => s.data === e.data)) continue;
-      const deQue = maisNovo === ultimoGuardado ? "do último dia publicado" : "do dia mais novo da página";
+    const dias = [...new Set(u.entries.map((e) => e.data))].filter((d) => d <= today).sort();
+    if (dias.length === 0) continue;
+    const maisNovo = ultimoGuardado !== undefined && ultimoGuardado > dias.at(-1)! ? ultimoGuardado : dias.at(-1)!;
+    const deQue = maisNovo === ultimoGuardado ? "do último dia publicado" : "do dia mais novo da página";
+    for (const d of dias) {
+      const atras = daysBetween(d, maisNovo);
+      if (atras <= DIAS_ATRAS_MAX || guardado(d)) continue;
       problems.push(
-        `${u.def.id}: o dia ${formatDateBR(e.data)} não está no histórico e fica ${atras} dias antes ${deQue} (${formatDateBR(maisNovo)}); ` +
-          `nenhuma página mostra dias tão antigos (o máximo é ${DIAS_ATRAS_MAX}): é uma data digitada errada (dia e mês trocados, ano errado)?`,
+        `${u.def.id}: o dia ${formatDateBR(d)} não está no histórico e fica ${atras} dias antes ${deQue} (${formatDateBR(maisNovo)}); ` +
+          `nenhuma página mostra dias tão antigos (o máximo é ${DIAS_ATRAS_MAX}): ${talvez}`,
+      );
+    }
+    for (let i = 1; i < dias.length; i++) {
+      const salto = daysBetween(dias[i - 1]!, dias[i]!);
+      if (salto <= DIAS_SALTO_MAX) continue;
+      problems.push(
+        `${u.def.id}: na página, o dia seguinte a ${formatDateBR(dias[i - 1]!)} é ${formatDateBR(dias[i]!)}, ${salto} dias depois; ` +
+          `nenhuma página salta mais de ${DIAS_SALTO_MAX} dias entre dois dias seguidos: ${talvez}`,
+      );
+    }
+    const [unico] = dias;
+    if (propria && dias.length === 1 && ultimoGuardado !== undefined && unico! < ultimoGuardado && !guardado(unico!)) {
+      problems.push(
+        `${u.def.id}: a página traz um só dia, ${formatDateBR(unico!)}, que o histórico não tem e que é anterior ao último dia publicado (${formatDateBR(ultimoGuardado)}); ` +
+          `a própria fonte não publica um dia atrasado: ${talvez}`,
       );
     }
   }

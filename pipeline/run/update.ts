@@ -131,7 +131,7 @@ export async function runUpdate(opts: UpdateOptions): Promise<UpdateReport> {
         };
         const problems = [
           ...checkUpdates(read.updates, (id) => series.get(id)?.historico ?? [], now, storedQuotes),
-          ...checkDiasAntigos(read.updates, (id) => series.get(id)?.historico ?? [], now),
+          ...checkDiasAntigos(read.updates, (id) => series.get(id)?.historico ?? [], now, !loaded.mirror),
           ...checkRebase(read.updates, (id) => series.get(id)),
           ...read.incoerentes,
         ];

@@ -54,13 +54,13 @@ export const COPIA_DA_SCOT = "noticias-agricolas/boi-gordo-scot-consultoria.html
 /**
  * The copy is recorded on 05/02/2026 and Scot's own table on 05/08/2026: six months behind, its
  * day would be refused as a mistyped date (checkDiasAntigos). Tests of a run through the copy date
- * it 44 days before Scot's table, the oldest a day the history lacks may be: still a lagging
- * mirror filling a day behind the latest, and 44 days apart the jump limit (25 % for boi and vaca)
- * holds February's prices against August's.
+ * it 30 days before Scot's table: still a lagging mirror filling a day behind the latest, and 30
+ * days apart the jump limit (20,7 % for boi and vaca) holds February's prices against August's
+ * (the largest move between the two recordings is RS Pelotas', 16,8 %).
  */
-export const DIA_DA_COPIA = "2026-06-22";
+export const DIA_DA_COPIA = "2026-07-06";
 export function copiaRedatada(html: string): string {
-  const out = html.replace("Fechamento: 05/02/2026", "Fechamento: 22/06/2026");
+  const out = html.replace("Fechamento: 05/02/2026", "Fechamento: 06/07/2026");
   if (out === html) throw new Error("cópia da Scot sem 'Fechamento: 05/02/2026'");
   return out;
 }

@@ -35,7 +35,7 @@ describe("audit: the Notícias Agrícolas republication with Boi and Vaca swappe
     const site = await sitePublicado();
     const pages = await replayDir();
     try {
-      // Scot blocked: the republication stands in for both pages (its day, dated 22/06/2026, fills in behind)
+      // Scot blocked: the republication stands in for both pages (its day, dated 06/07/2026, fills in behind)
       await scotPeloEspelho(pages);
       await editPage(pages, NA, trocaRotulos(BOI_VISTA, VACA_VISTA));
       const r = await replay(pages, site, "2026-09-27T13:00:00-03:00");

@@ -34,7 +34,7 @@ describe("audit: another firm's Mercado Físico at the Scot republication's addr
     const site = await sitePublicado();
     const pages = await replayDir();
     try {
-      // Scot blocked: the republication stands in for both pages (its day, dated 22/06/2026, fills in behind)
+      // Scot blocked: the republication stands in for both pages (its day, dated 06/07/2026, fills in behind)
       await scotPeloEspelho(pages);
       await editPage(pages, NA, outraFirma);
       const r = await replay(pages, site, "2026-09-27T13:00:00-03:00");

@@ -45,11 +45,11 @@ describe("audit: Scot's à vista and 30 D swapped in every group", () => {
 
 describe("audit: the Notícias Agrícolas republication with boi à vista and 30 dias swapped", () => {
   it("rejects the boi page and merges nothing of it", async () => {
-    // Scot blocked: the republication stands in for its boi page (its day, dated 22/06/2026, fills in behind)
+    // Scot blocked: the republication stands in for its boi page (its day, dated 06/07/2026, fills in behind)
     const { r, series } = await pelaCopiaEditada(trocaRotulos(BOI_VISTA, BOI_30), ["boi_gordo/SP", "boi_gordo/MS"], ["boi-gordo"]);
     const o = r.outcomes.find((x) => x.source === "scot" && x.page === "boi-gordo")!;
     expect(o).toMatchObject({ ok: false, kind: "rejected" });
-    expect(!o.ok && o.reason).toMatch(/boi_gordo\/SP, praça Barretos em 22\/06\/2026: 30 dias \/ à vista = 326,00 \/ 330,00 = 0,988/);
+    expect(!o.ok && o.reason).toMatch(/boi_gordo\/SP, praça Barretos em 06\/07\/2026: 30 dias \/ à vista = 326,00 \/ 330,00 = 0,988/);
     for (const [id, f] of Object.entries(series)) expect(f.historico.map((e) => e.data), id).toEqual(["2026-08-05"]);
   }, 60_000);
 });

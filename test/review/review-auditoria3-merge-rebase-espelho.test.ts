@@ -1,7 +1,7 @@
 /**
  * Audit: the reference praça of a UF changed in cotacao.config.json (MS: C. Grande → Três
  * Lagoas) on a run where Scot is blocked and its page is read from the Notícias Agrícolas
- * republication, which lags (dated 22/06/2026, behind the published 05/08/2026). The stored days were
+ * republication, which lags (dated 06/07/2026, behind the published 05/08/2026). The stored days were
  * re-based on Três Lagoas (05/08 became 331), but the series kept naming C. Grande, whose price
  * that day was 338: boi_gordo/MS would have said "R$ 331,00/@ em 05/08/2026, C. Grande (MS)". The
  * validation caught it and threw, so nothing of the run was written, for any source, run after

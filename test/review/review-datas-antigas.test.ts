@@ -8,13 +8,15 @@
  * has are still only revisions (a lagging mirror), and backfills are not judged by it.
  */
 import { readFileSync } from "node:fs";
+import { cp, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { checkDiasAntigos, DIAS_ATRAS_MAX } from "../../pipeline/check/gates.ts";
+import { checkDiasAntigos, DIAS_ATRAS_MAX, DIAS_SALTO_MAX } from "../../pipeline/check/gates.ts";
 import type { SeriesUpdate } from "../../pipeline/history/assemble.ts";
 import { allSeries } from "../../pipeline/sources/index.ts";
 import { cepea } from "../../pipeline/sources/cepea.ts";
 import { cleanup, editPage, FIXTURES, readJson, replay, replayDir, tempSite } from "../helpers/pipeline.ts";
+import { sitePublicado } from "../helpers/publicado.ts";
 
 const milho = allSeries().find((d) => d.id === "milho")!;
 const NOW = new Date("2026-09-10T12:00:00-03:00");
@@ -29,23 +31,56 @@ const anoErrado = (h: string) => {
 };
 
 describe("a new day long before the series' newest day refuses the page", () => {
+  const talvez = "é uma data digitada errada (dia e mês trocados, ano errado) ou uma cópia antiga da página?";
+  /** the business days from `de` to `ate`, as a CEPEA table lists them (oldest first here) */
+  const uteis = (de: string, ate: string) => {
+    const out: string[] = [];
+    for (let t = Date.parse(de); t <= Date.parse(ate); t += 864e5) if (![0, 6].includes(new Date(t).getUTCDay())) out.push(new Date(t).toISOString().slice(0, 10));
+    return out;
+  };
+  const guardado = [dia("2026-08-03"), dia("2026-09-04")];
+
   it("judges new days against the newest stored day, or the page's own newest day on a first run", () => {
-    const guardado = [dia("2026-08-03"), dia("2026-09-04")];
-    // not stored, 50 days before the page's newest day: refused, naming the day and the reference
-    const [p] = checkDiasAntigos([upd("2026-07-20", "2026-09-08")], () => guardado, NOW);
-    expect(p).toBe(
-      `milho: o dia 20/07/2026 não está no histórico e fica 50 dias antes do dia mais novo da página (08/09/2026); ` +
-        `nenhuma página mostra dias tão antigos (o máximo é ${DIAS_ATRAS_MAX}): é uma data digitada errada (dia e mês trocados, ano errado)?`,
-    );
-    expect(checkDiasAntigos([upd("2025-09-04")], () => guardado, NOW)[0]).toContain("fica 365 dias antes do último dia publicado (04/09/2026)");
+    // a mirror's one day (a mirror may lag), not stored, 50 days before the newest stored day
+    expect(checkDiasAntigos([upd("2026-07-16")], () => [...guardado, dia("2026-09-04")], NOW, false)).toEqual([
+      `milho: o dia 16/07/2026 não está no histórico e fica 50 dias antes do último dia publicado (04/09/2026); ` +
+        `nenhuma página mostra dias tão antigos (o máximo é ${DIAS_ATRAS_MAX}): ${talvez}`,
+    ]);
+    expect(checkDiasAntigos([upd("2025-09-04")], () => guardado, NOW, false)[0]).toContain("fica 365 dias antes do último dia publicado (04/09/2026)");
     // exactly DIAS_ATRAS_MAX back is still a page's day; a stored day any age is a revision, not a gap fill
-    expect(checkDiasAntigos([upd("2026-07-21", "2026-09-04")], () => guardado, NOW)).toEqual([]);
+    expect(checkDiasAntigos([upd("2026-07-21")], () => guardado, NOW, false)).toEqual([]);
     expect(checkDiasAntigos([upd("2026-08-03")], () => guardado, NOW)).toEqual([]);
-    // a first run has only the page to go by
-    expect(checkDiasAntigos([upd("2025-08-17", "2026-09-04")], () => [], NOW)[0]).toContain("o dia 17/08/2025 não está no histórico e fica 383 dias antes do dia mais novo da página (04/09/2026)");
-    expect(checkDiasAntigos([upd("2026-08-17", "2026-09-04")], () => [], NOW)).toEqual([]);
+    // a first run has only the page to go by: its oldest row a year back
+    const pagina = uteis("2026-08-17", "2026-09-04");
+    expect(checkDiasAntigos([upd("2025-08-17", ...pagina.slice(1))], () => [], NOW)[0]).toContain("o dia 17/08/2025 não está no histórico e fica 383 dias antes do dia mais novo da página (04/09/2026)");
+    expect(checkDiasAntigos([upd(...pagina)], () => [], NOW)).toEqual([]);
     // a day in the future (refused by checkUpdates) is not the reference: the page's other days are not flagged
-    expect(checkDiasAntigos([upd("2026-08-17", "2026-09-04", "2027-09-04")], () => guardado, NOW)).toEqual([]);
+    expect(checkDiasAntigos([upd(...pagina, "2027-09-04")], () => guardado, NOW)).toEqual([]);
+    // and a page of future days only has nothing to judge here (no "NaN dias")
+    expect(checkDiasAntigos([upd("2027-09-04")], () => [], NOW)).toEqual([]);
+  });
+
+  it("two consecutive days of a series more than DIAS_SALTO_MAX days apart: a month typed wrong within the page's span", () => {
+    const pagina = uteis("2026-08-17", "2026-09-04");
+    // the oldest row, 17/08, typed 24/07: 42 days before the newest (within DIAS_ATRAS_MAX), 25 before the next row
+    const r = checkDiasAntigos([upd("2026-07-24", ...pagina.slice(1))], () => [], NOW);
+    expect(r).toEqual([
+      `milho: na página, o dia seguinte a 24/07/2026 é 18/08/2026, 25 dias depois; nenhuma página salta mais de ${DIAS_SALTO_MAX} dias entre dois dias seguidos: ${talvez}`,
+    ]);
+    // Carnaval and the year's end step less than that
+    expect(checkDiasAntigos([upd("2025-12-23", "2026-01-02", "2026-01-05")], () => [], new Date("2026-01-06T12:00:00-03:00"))).toEqual([]);
+  });
+
+  it("a source's own page of one day: a new day older than the last published one (day and month swapped)", () => {
+    // Scot's table of 06/07 dated 07/06, with the history up to 03/07
+    const h = [dia("2026-07-02"), dia("2026-07-03")];
+    expect(checkDiasAntigos([upd("2026-06-07")], () => h, NOW)).toEqual([
+      `milho: a página traz um só dia, 07/06/2026, que o histórico não tem e que é anterior ao último dia publicado (03/07/2026); a própria fonte não publica um dia atrasado: ${talvez}`,
+    ]);
+    // a mirror may lag and fill a day missed; the same day already stored is a revision; a newer day is news
+    expect(checkDiasAntigos([upd("2026-06-07")], () => h, NOW, false)).toEqual([]);
+    expect(checkDiasAntigos([upd("2026-07-02")], () => h, NOW)).toEqual([]);
+    expect(checkDiasAntigos([upd("2026-07-06")], () => h, NOW)).toEqual([]);
   });
 
   it("every recorded CEPEA page spans less than DIAS_ATRAS_MAX days, so none is refused by it", () => {
@@ -74,6 +109,24 @@ describe("a new day long before the series' newest day refuses the page", () => 
       const r = await replay(dir, site, "2026-09-29T12:00:00-03:00");
       expect(r.outcomes.find((o) => o.source === "cepea" && o.page === "frango")).toMatchObject({ ok: false, kind: "rejected" });
       expect((await readJson(site, "api/v1/cotacao/frango_congelado.json")).historico).toEqual(antes.historico);
+    } finally {
+      await cleanup(site, dir);
+    }
+  }, 90_000);
+
+  it("through the update: Notícias Agrícolas' copy of Scot six months behind (its recording, 05/02/2026) is refused, naming the lag", async () => {
+    const site = await sitePublicado();
+    const dir = await replayDir();
+    try {
+      await rm(join(dir, "scot/boi-gordo.html"));
+      await cp(join(FIXTURES, "noticias-agricolas"), join(dir, "noticias-agricolas"), { recursive: true });
+      const antes = await readJson(site, "api/v1/cotacao/boi_gordo/SP.json");
+      const r = await replay(dir, site, "2026-09-28T12:00:00-03:00");
+      const scot = r.outcomes.find((o) => o.source === "scot" && o.page === "boi-gordo");
+      expect(scot).toMatchObject({ ok: false, kind: "rejected", url: expect.stringContaining("noticiasagricolas.com.br") });
+      expect(scot!.ok === false && scot!.reason).toContain("boi_gordo/SP: o dia 05/02/2026 não está no histórico e fica 181 dias antes do último dia publicado (05/08/2026)");
+      expect(scot!.ok === false && scot!.reason).toContain("ou uma cópia antiga da página?");
+      expect((await readJson(site, "api/v1/cotacao/boi_gordo/SP.json")).historico).toEqual(antes.historico);
     } finally {
       await cleanup(site, dir);
     }

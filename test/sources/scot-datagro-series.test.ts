@@ -182,12 +182,12 @@ describe("the boi page is atomic and its mirror still serves it", () => {
       expect(outcome(first, "scot/boi-gordo")).toMatchObject({ ok: true });
       const chinaAntes = await readFile(join(site, "api/v1/cotacao/boi_china/SP.json"), "utf8");
       // then a recording made while Scot was blocked: the mirror's page stands in (dated
-      // 22/06/2026, older than the stored day, and a new day for boi_gordo)
+      // 06/07/2026, older than the stored day, and a new day for boi_gordo)
       await scotPeloEspelho(pages, ["boi-gordo"]);
       const via = await replay(pages, site, NOW);
       expect(outcome(via, "scot/boi-gordo")).toMatchObject({ ok: true, via: "noticias-agricolas" });
       const ms = await readJson(site, "api/v1/cotacao/boi_gordo/SP.json");
-      expect(ms.historico.map((e: { data: string }) => e.data)).toEqual(["2026-06-22", "2026-08-05"]);
+      expect(ms.historico.map((e: { data: string }) => e.data)).toEqual(["2026-07-06", "2026-08-05"]);
       expect(await readFile(join(site, "api/v1/cotacao/boi_china/SP.json"), "utf8")).toBe(chinaAntes);
     } finally {
       await cleanup(pages, site);

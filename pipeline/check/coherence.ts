@@ -19,7 +19,7 @@ export function cambioPlausivel(data: string): readonly [number, number] {
 /**
  * The devaluation of 1999: the band widened on 13/01 (1,21 to 1,32 in a day), the Real floated on
  * 15/01 and ran to about 2,16 by early March before settling near 1,7 in April, moving up to about
- * 8 % a day. In these weeks a page (or a backfill's window) of days has no common rate, so only
+ * 9 % a day. In these weeks a page (or a backfill's window) of days has no common rate, so only
  * the era's bounds judge a row, not the page's median: swapped columns still give 0,5 or less.
  */
 export const CAMBIO_TRANSICAO = ["1999-01-13", "1999-03-31"] as const;

@@ -88,11 +88,16 @@ export function checkUpdates(
           );
         }
       };
-      judge("", prev.valor, cur.valor);
-      // the US$ value too: a page scaled whole keeps its own implied rate; but not across the
-      // devaluation of 1999, when the rate itself moved up to 8 % a day (the R$ value still is)
+      const usd = prev.valor_usd !== undefined && cur.valor_usd !== undefined;
+      // across the devaluation of 1999 the rate itself moved up to 9 % a day: a price set in
+      // dollars (soja, algodão) jumped in R$, one set in reais (milho, boi) in US$. A day is
+      // refused only when both moved beyond the limit (a row scaled whole, or one misread: the
+      // era's rate band holds R$ against US$ on the same row)
       const desvalorizacao = cur.data >= CAMBIO_TRANSICAO[0] && prev.data <= CAMBIO_TRANSICAO[1];
-      if (prev.valor_usd !== undefined && cur.valor_usd !== undefined && !desvalorizacao) judge(" (US$)", prev.valor_usd, cur.valor_usd);
+      if (desvalorizacao && usd && Math.abs(variationPct(prev.valor_usd!, cur.valor_usd!)) <= limit) continue;
+      judge("", prev.valor, cur.valor);
+      // the US$ value too: a page scaled whole keeps its own implied rate
+      if (usd && !(desvalorizacao && Math.abs(variationPct(prev.valor, cur.valor)) <= limit)) judge(" (US$)", prev.valor_usd!, cur.valor_usd!);
     }
     // each praça against its own last quote, however many days back it was (a praça may be
     // absent some days), with the limit widened by that gap

@@ -102,14 +102,21 @@ describe("cross-field checks", () => {
     expect(checkRows(comTroca.slice(trocada - 5, trocada + 10))).toEqual([expect.stringMatching(/^milho em 01\/02\/1999: .* câmbio de 0,\d\d R\$\/US\$, fora do plausível \(1,2–2,4\)/)]);
   });
 
-  it("the US$ value's jump is not judged across the devaluation of 1999 (the rate moved up to 8 % a day); the R$ value's still is", () => {
-    const milho = def("milho");
+  it("across the devaluation of 1999 a day is refused only when both its R$ and its US$ value jump beyond the limit", () => {
     const now = new Date("2026-09-07T12:00:00-03:00");
-    // R$ 30,00 both days; the rate 1,32 then 1,55: US$ 22,73 to 19,35 (-14,87 %, milho's limit is 12 %)
-    const par = (a: string, b: string, rs = 30) => checkUpdates([{ def: milho, entries: [{ data: b, valor: rs, valor_usd: 19.35 }], pracas: null }], () => [{ data: a, valor: 30, valor_usd: 22.73 }], now);
-    expect(par("1999-01-14", "1999-01-15")).toEqual([]);
-    expect(par("2026-01-14", "2026-01-15")).toEqual([expect.stringContaining("milho (US$): salto de -14,87% de 14/01/2026")]);
-    expect(par("1999-01-14", "1999-01-15", 35)).toEqual([expect.stringContaining("milho: salto de 16,67% de 14/01/1999")]);
+    const par = (id: string, a: string, b: string, antes: [number, number], depois: [number, number]) =>
+      checkUpdates([{ def: def(id), entries: [{ data: b, valor: depois[0], valor_usd: depois[1] }], pracas: null }], () => [{ data: a, valor: antes[0], valor_usd: antes[1] }], now);
+    // milho, priced in reais: R$ 30,00 both days, the rate 1,32 then 1,55: US$ -14,87 % (limit 12 %)
+    expect(par("milho", "1999-01-14", "1999-01-15", [30, 22.73], [30, 19.35])).toEqual([]);
+    expect(par("milho", "2026-01-14", "2026-01-15", [30, 22.73], [30, 19.35])).toEqual([expect.stringContaining("milho (US$): salto de -14,87% de 14/01/2026")]);
+    // soja, priced in dollars: US$ 50,00 both days, R$ 66,00 then 74,00: +12,12 % (limit 10 %)
+    expect(par("soja", "1999-01-14", "1999-01-15", [66, 50], [74, 50])).toEqual([]);
+    expect(par("soja", "2026-01-14", "2026-01-15", [66, 50], [74, 50])).toEqual([expect.stringContaining("soja: salto de 12,12% de 14/01/2026")]);
+    // both beyond the limit (a row misread or scaled): refused, in R$ and in US$
+    expect(par("milho", "1999-01-14", "1999-01-15", [30, 22.73], [35, 19.35])).toEqual([
+      expect.stringContaining("milho: salto de 16,67% de 14/01/1999"),
+      expect.stringContaining("milho (US$): salto de -14,87% de 14/01/1999"),
+    ]);
   });
 
   it("Scot's à vista far from its own Funrural, Senar and 30-day columns is refused", async () => {

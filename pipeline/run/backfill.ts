@@ -288,8 +288,10 @@ export async function runBackfill(opts: BackfillOptions): Promise<BackfillReport
           `e mudaria ${v.suspeitas.length} valor(es) já publicado(s), que seriam os valores antigos do CEPEA, substituídos desde então; nada dele foi mesclado: `
         : `o arquivo mudaria ${v.suspeitas.length} valor(es) já publicado(s) além do limite de revisão; nada dele foi mesclado: `) +
       v.suspeitas.map(describeRevision).join("; ") +
-      (atrasado ? ". Baixe a série de novo (um arquivo que vai até o último dia publicado não é retido por estar atrás)" : "") +
-      `. Se a revisão for legítima, aceite-a: ${comando} ${report.revisoes.map((c) => `--aceitar-revisao ${c.aceitar}`).join(" ")}`;
+      // a stale file's values are superseded ones: the way out is a fresh download, not accepting them
+      (atrasado
+        ? ". Baixe a série de novo e importe o arquivo novo (um arquivo que vai até o último dia publicado não é retido por estar atrás)"
+        : `. Se a revisão for legítima, aceite-a: ${comando} ${report.revisoes.map((c) => `--aceitar-revisao ${c.aceitar}`).join(" ")}`);
     const outcome: PageOutcome = { source: source.id, page: serie.pagina, ok: false, url, kind: "revisao_suspeita", reason: report.motivo, revisoes: report.revisoes };
     const status = nextStatus(store.status, [outcome], series, config, now, env);
     const files = renderSiteFiles(series, status, config, { eventos: nextEventos(eventosAntes, [], now) });

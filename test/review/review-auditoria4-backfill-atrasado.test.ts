@@ -70,6 +70,9 @@ describe("a backfill file older than the published history (a stale download)", 
     expect(report).toMatchObject({ estado: "retido", exitCode: 1 });
     expect(report.motivo).toContain(`boi_gordo em 28/08/2026, valor: ${String(publicado.valor).replace(".", ",")}`);
     expect(report.motivo).toContain("o arquivo vai até 31/08/2026 e o histórico publicado até 04/09/2026");
+    // superseded values: the message sends the operator to a fresh download, not to accepting them
+    expect(report.motivo).toMatch(/Baixe a série de novo e importe o arquivo novo \(.*\)$/);
+    expect(report.motivo).not.toContain("aceite-a");
     const depois = await readJson<SerieFile>(site, "api/v1/cotacao/boi_gordo.json");
     expect(depois.historico).toEqual(antes.historico);
     const st = await readJson<StatusFile>(site, "api/v1/status.json");
@@ -77,7 +80,7 @@ describe("a backfill file older than the published history (a stale download)", 
     expect(page.estado).toBe("revisao_suspeita");
     expect(page.revisoes_suspeitas).toEqual([{ serie: "boi_gordo", data: "2026-08-28", campo: "valor", antes: publicado.valor, depois: velho, aceitar: `boi_gordo@2026-08-28=${velho}` }]);
 
-    // an operator who accepts that exact value gets it, with the file's new days
+    // an operator who accepts that exact value anyway (status.json lists how) gets it, with the file's new days
     const aceito = await runBackfill({ config: testConfig(site), now: NOW, serie: BOI, origem: { tipo: "arquivo", caminho: file }, env: {}, aceitar: [parseAceite(`boi_gordo@2026-08-28=${velho}`)] });
     expect(aceito).toMatchObject({ estado: "importado", exitCode: 0, revisados: 1, novos: walk.length });
   });

@@ -72,6 +72,10 @@ export function formatDecimalBR(value: number): string {
  * quoted in centavos (CEPEA's cotton) "439,98 centavos de R$/lb", never "R$ 439,98".
  */
 export function formatPreco(valor: number, unidade: Unidade): string {
-  const u = UNIDADE_INFO[unidade];
-  return u.emCentavos ? `${formatDecimalBR(valor)}${u.sufixo}` : `${formatBRL(valor)}${u.sufixo}`;
+  return `${formatNumeroDoPreco(valor, unidade)}${UNIDADE_INFO[unidade].sufixo}`;
+}
+
+/** The number of formatPreco without its unit: "R$ 347,70" in reais, "439,98" in a unit quoted in centavos. */
+export function formatNumeroDoPreco(valor: number, unidade: Unidade): string {
+  return UNIDADE_INFO[unidade].emCentavos ? formatDecimalBR(valor) : formatBRL(valor);
 }

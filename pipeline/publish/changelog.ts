@@ -6,7 +6,7 @@
 import type { Dirent } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
-import { diff, formatBRL, formatDecimalBR, formatPreco, variationPct } from "../domain/money.ts";
+import { diff, formatDecimalBR, formatNumeroDoPreco, formatPreco, variationPct } from "../domain/money.ts";
 import { isProduto, UNIDADE_INFO, type Unidade } from "../domain/products.ts";
 import { allSeries } from "../sources/index.ts";
 import type { HistoricoEntry, SerieFile, SourceState, StatusFile, StatusSource } from "../domain/publicados.ts";
@@ -79,7 +79,7 @@ function signed(n: number): string {
 /** "(+R$ 1,40; +0,40%)" from two money values, computed on integer centavos. */
 function variation(from: number, to: number, unidade: Unidade): string {
   const d = diff(from, to);
-  const money = UNIDADE_INFO[unidade]?.emCentavos ? signed(d) : `${d > 0 ? "+" : d < 0 ? "-" : ""}${formatBRL(Math.abs(d))}`;
+  const money = `${d > 0 ? "+" : d < 0 ? "-" : ""}${formatNumeroDoPreco(Math.abs(d), unidade)}`;
   return `(${money}; ${signed(variationPct(from, to))}%)`;
 }
 

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { REPO_ROOT } from "../config.ts";
 import { PipelineError } from "../domain/errors.ts";
 import { formatDateBR } from "../domain/dates.ts";
-import { formatBRL, formatDecimalBR, formatPreco } from "../domain/money.ts";
+import { formatNumeroDoPreco, formatPreco } from "../domain/money.ts";
 import { hrefDoIndice, resumoAviso } from "../domain/painel.ts";
 import { agregados, agregadosUf, PRODUTO_INFO, UNIDADE_INFO, type Produto, type Unidade } from "../domain/products.ts";
 import type { AggregateFile, IndexFile, IndexSeries, StatusFile } from "../domain/publicados.ts";
@@ -77,7 +77,7 @@ function esc(s: string): string {
 }
 
 function precoHtml(valor: number, unidade: Unidade): string {
-  const numero = UNIDADE_INFO[unidade].emCentavos ? formatDecimalBR(valor) : formatBRL(valor);
+  const numero = formatNumeroDoPreco(valor, unidade);
   return `<span class="preco"><span class="sem-quebra">${esc(numero)}</span><wbr><span class="sem-quebra">${esc(UNIDADE_INFO[unidade].sufixo)}</span></span>`;
 }
 

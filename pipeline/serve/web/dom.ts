@@ -3,7 +3,7 @@
  * through textContent or an attribute, never innerHTML.
  */
 import { formatDateBR } from "../../domain/dates.ts";
-import { formatBRL, formatDecimalBR, formatPreco } from "../../domain/money.ts";
+import { formatBRL, formatDecimalBR, formatNumeroDoPreco, formatPreco } from "../../domain/money.ts";
 import { UNIDADE_INFO, type Unidade } from "../../domain/products.ts";
 
 type Child = Node | string | null | undefined | false;
@@ -36,7 +36,7 @@ export function preco(valor: number, unidade: Unidade): string {
 
 /** The number of preco() without its unit: "R$ 347,70" in reais, "439,98" in a unit quoted in centavos (CEPEA's cotton). */
 export function numeroDoPreco(valor: number, unidade: Unidade): string {
-  return UNIDADE_INFO[unidade].emCentavos ? formatDecimalBR(valor) : formatBRL(valor);
+  return formatNumeroDoPreco(valor, unidade);
 }
 
 /** The unit of a column of prices: "R$/@", and "centavos de R$/lb" (never "R$ centavos de R$/lb"). */

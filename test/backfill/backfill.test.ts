@@ -4,7 +4,7 @@
  * read back and validated. No real CEPEA download can be recorded here.
  */
 import { createHash } from "node:crypto";
-import { copyFile, mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,7 +15,7 @@ import { runBackfill, type BackfillOptions } from "../../pipeline/run/backfill.t
 import { SERIES_CEPEA } from "../../pipeline/sources/cepea-series.ts";
 import { validateFiles } from "../../pipeline/validate/ajv.ts";
 import { startFakeSite, status as httpStatus, endlessChallenge, type FakeSite } from "../fetch/server.ts";
-import { cleanup, FIXTURES, listFiles, readJson, replay, tempSite, testConfig } from "../helpers/pipeline.ts";
+import { cleanup, FIXTURES, listFiles, readJson, siteComBoiCepea, tempSite, testConfig } from "../helpers/pipeline.ts";
 import { CABECALHO, csv, diasUteis, historia, planilha, type LinhaSerie } from "./planilhas.ts";
 
 const NOW = new Date("2026-09-07T12:00:00-03:00");
@@ -35,13 +35,7 @@ afterAll(() => cleanup(...dirs));
 
 /** A site holding what an update of the recorded CEPEA boi gordo page publishes (15 days). */
 async function siteComBoi(): Promise<string> {
-  const pages = await tmp("cotacao-bf-pages-");
-  await mkdir(join(pages, "cepea"));
-  await copyFile(join(FIXTURES, "cepea/boi-gordo.html"), join(pages, "cepea/boi-gordo.html"));
-  await copyFile(join(FIXTURES, "capturas.json"), join(pages, "capturas.json"));
-  const site = await tempSite();
-  dirs.push(site);
-  await replay(pages, site, NOW.toISOString());
+  const site = await siteComBoiCepea(NOW, dirs);
   const boi = await readJson<SerieFile>(site, "api/v1/cotacao/boi_gordo.json");
   expect(boi.historico).toHaveLength(15);
   return site;

@@ -1,37 +1,22 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PLACEHOLDERS, ROTULOS_REDOC, TRADUCOES_DOM } from "../../pipeline/openapi/docs.ts";
-import { startServer, type RunningServer } from "../../pipeline/serve/app.ts";
-import { buildTestSite } from "../serve/site.ts";
-import { openChromium } from "./chromium.ts";
+import { siteNoNavegador } from "./chromium.ts";
 
-let site: Awaited<ReturnType<typeof buildTestSite>>;
-let srv: RunningServer;
-let browser: Awaited<ReturnType<typeof openChromium>>;
-
-beforeAll(async () => {
-  site = await buildTestSite();
-  srv = await startServer({ publicDir: site.publicDir });
-  // the page as a visitor gets it: the server's Content-Security-Policy enforced
-  browser = await openChromium({ bypassCSP: false });
-});
-afterAll(async () => {
-  await browser?.close();
-  await srv?.close();
-  await site?.cleanup();
-});
+// the page as a visitor gets it: the server's Content-Security-Policy enforced
+const t = siteNoNavegador({ bypassCSP: false });
 
 describe("API docs page", () => {
   it("renders Redoc under the real server's Content-Security-Policy", async () => {
-    const spec = JSON.parse(await readFile(join(site.publicDir, "api/v1/openapi.json"), "utf8")) as { info: { title: string } };
-    const page = await browser.context.newPage();
+    const spec = JSON.parse(await readFile(join(t.site.publicDir, "api/v1/openapi.json"), "utf8")) as { info: { title: string } };
+    const page = await t.browser.context.newPage();
     const erros: string[] = [];
     page.on("pageerror", (e) => erros.push(e.message));
     page.on("console", (m) => {
       if (m.type() === "error" && /Content Security Policy/i.test(m.text())) erros.push(m.text());
     });
-    const res = await page.goto(new URL("docs/", srv.url).href);
+    const res = await page.goto(new URL("docs/", t.srv.url).href);
     expect(res?.headers()["content-security-policy"]).toContain("script-src 'self'");
     const titulo = page.locator("#redoc h1", { hasText: spec.info.title });
     await titulo.first().waitFor({ timeout: 30_000 });
@@ -43,18 +28,18 @@ describe("API docs page", () => {
   }, 60_000);
 
   it("renders the operations with Portuguese labels and code samples, requesting nothing off-origin", async () => {
-    const page = await browser.context.newPage();
+    const page = await t.browser.context.newPage();
     const pedidos: string[] = [];
     const erros: string[] = [];
     page.on("request", (r) => pedidos.push(r.url()));
     page.on("pageerror", (e) => erros.push(e.message));
-    await page.goto(new URL("docs/", srv.url).href);
+    await page.goto(new URL("docs/", t.srv.url).href);
     const redoc = page.locator("#redoc");
     // an operation of the description, its code samples and Redoc's own labels, translated
     await page.locator("#redoc", { hasText: "/api/v1/cotacao.json" }).first().waitFor({ timeout: 30_000 });
     await page.locator("#redoc", { hasText: ROTULOS_REDOC.requestSamples! }).first().waitFor({ timeout: 10_000 });
     // an operation of the query interface, further down (Redoc draws it when it is reached)
-    await page.goto(new URL("docs/#operation/consultarCotacao", srv.url).href);
+    await page.goto(new URL("docs/#operation/consultarCotacao", t.srv.url).href);
     await page.locator("#redoc", { hasText: TRADUCOES_DOM["query Parameters"]! }).first().waitFor({ timeout: 30_000 });
     // the observer translates after React draws: wait until the hard-coded strings are gone
     await page.waitForFunction(() => !/query Parameters|Response Schema:/.test(document.getElementById("redoc")!.textContent ?? ""), null, { timeout: 10_000 });
@@ -74,7 +59,7 @@ describe("API docs page", () => {
     const busca = await page.locator("#redoc input[placeholder]").first().getAttribute("placeholder");
     expect(busca).toBe(PLACEHOLDERS["Search..."]);
     expect(await page.getAttribute("html", "lang")).toBe("pt-BR");
-    const origem = new URL(srv.url).origin;
+    const origem = new URL(t.srv.url).origin;
     expect(pedidos.filter((u) => !u.startsWith(origem) && !u.startsWith("data:") && !u.startsWith("blob:")), pedidos.join(" ")).toEqual([]);
     expect(erros).toEqual([]);
     await page.close();

@@ -1,4 +1,4 @@
-import { cp, mkdtemp, readdir, readFile, writeFile, rm } from "node:fs/promises";
+import { copyFile, cp, mkdir, mkdtemp, readdir, readFile, writeFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { loadConfig, type Config } from "../../pipeline/config.ts";
@@ -112,4 +112,21 @@ export async function milhoComDiaNovo(paginas: string): Promise<void> {
   await editPage(paginas, "cepea/milho.html", (h) =>
     h.replace(/(<table id="imagenet-indicador1"[\s\S]*?<tbody>)/, "$1<tr><td>08/09/2026</td><td>71,10</td><td>0,24%</td><td>1,24%</td><td>13,86</td></tr>"),
   );
+}
+
+/**
+ * A temp site holding what an update of the recorded CEPEA boi gordo page publishes at `now`
+ * (its 15 days): where the backfill tests import a series file. Both temp dirs are pushed to
+ * `dirs`, for the caller's cleanup.
+ */
+export async function siteComBoiCepea(now: Date, dirs: string[]): Promise<string> {
+  const pages = await mkdtemp(join(tmpdir(), "cotacao-boi-pages-"));
+  dirs.push(pages);
+  await mkdir(join(pages, "cepea"));
+  await copyFile(join(FIXTURES, "cepea/boi-gordo.html"), join(pages, "cepea/boi-gordo.html"));
+  await copyFile(join(FIXTURES, "capturas.json"), join(pages, "capturas.json"));
+  const site = await tempSite();
+  dirs.push(site);
+  await replay(pages, site, now.toISOString());
+  return site;
 }

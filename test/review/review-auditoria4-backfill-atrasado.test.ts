@@ -10,7 +10,7 @@
  * the value and the argument that accepts it); its new days come in once it is accepted or
  * the file is downloaded again.
  */
-import { copyFile, mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -18,7 +18,7 @@ import { parseAceite } from "../../pipeline/check/revisions.ts";
 import type { SerieFile, StatusFile } from "../../pipeline/domain/publicados.ts";
 import { runBackfill } from "../../pipeline/run/backfill.ts";
 import { SERIES_CEPEA } from "../../pipeline/sources/cepea-series.ts";
-import { cleanup, FIXTURES, readJson, replay, tempSite, testConfig } from "../helpers/pipeline.ts";
+import { cleanup, FIXTURES, readJson, siteComBoiCepea, testConfig } from "../helpers/pipeline.ts";
 import { diasUteis, historia, planilha, type LinhaSerie } from "../backfill/planilhas.ts";
 
 const NOW = new Date("2026-09-07T12:00:00-03:00");
@@ -30,17 +30,7 @@ const GOLDEN = (JSON.parse(await readFile(join(FIXTURES, "cepea/boi-gordo.expect
 const dirs: string[] = [];
 afterAll(() => cleanup(...dirs));
 
-async function siteComBoi(): Promise<string> {
-  const pages = await mkdtemp(join(tmpdir(), "cotacao-bf4-pages-"));
-  dirs.push(pages);
-  await mkdir(join(pages, "cepea"));
-  await copyFile(join(FIXTURES, "cepea/boi-gordo.html"), join(pages, "cepea/boi-gordo.html"));
-  await copyFile(join(FIXTURES, "capturas.json"), join(pages, "capturas.json"));
-  const site = await tempSite();
-  dirs.push(site);
-  await replay(pages, site, NOW.toISOString());
-  return site;
-}
+const siteComBoi = () => siteComBoiCepea(NOW, dirs);
 
 async function arquivo(bytes: Buffer, nome: string): Promise<string> {
   const d = await mkdtemp(join(tmpdir(), "cotacao-bf4-file-"));

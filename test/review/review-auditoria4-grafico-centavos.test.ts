@@ -8,33 +8,18 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Page } from "playwright";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { SerieFile } from "../../pipeline/domain/publicados.ts";
-import { startServer, type RunningServer } from "../../pipeline/serve/app.ts";
-import { openChromium } from "../browser/chromium.ts";
-import { buildTestSite } from "../serve/site.ts";
+import { siteNoNavegador } from "../browser/chromium.ts";
 
-let site: Awaited<ReturnType<typeof buildTestSite>>;
-let srv: RunningServer;
-let browser: Awaited<ReturnType<typeof openChromium>>;
-
-beforeAll(async () => {
-  site = await buildTestSite();
-  srv = await startServer({ publicDir: site.publicDir });
-  browser = await openChromium();
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await srv?.close();
-  await site?.cleanup();
-});
+const t = siteNoNavegador();
 
 /** The chart of a series, with the pointer on its last day; the legend's text. */
 async function legendaNoUltimoDia(id: string): Promise<{ page: Page; legenda: string; f: SerieFile }> {
-  const f = JSON.parse(await readFile(join(site.publicDir, "api", "v1", "cotacao", `${id}.json`), "utf8")) as SerieFile;
-  const page = await browser.context.newPage();
+  const f = JSON.parse(await readFile(join(t.site.publicDir, "api", "v1", "cotacao", `${id}.json`), "utf8")) as SerieFile;
+  const page = await t.browser.context.newPage();
   await page.setViewportSize({ width: 1280, height: 900 });
-  await page.goto(`${new URL("", srv.url).href}#serie-${id.replace("/", "-")}`);
+  await page.goto(`${new URL("", t.srv.url).href}#serie-${id.replace("/", "-")}`);
   await page.waitForFunction((s) => document.querySelector("#grafico")?.getAttribute("data-serie") === s, id, { timeout: 20_000 });
   await page.locator("#grafico").scrollIntoViewIfNeeded();
   const caixa = (await page.locator("#grafico .u-over").boundingBox())!;

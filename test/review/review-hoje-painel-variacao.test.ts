@@ -7,33 +7,18 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { AggregateFile, IndexFile } from "../../pipeline/domain/publicados.ts";
-import { startServer, type RunningServer } from "../../pipeline/serve/app.ts";
-import { buildTestSite } from "../serve/site.ts";
-import { openChromium } from "../browser/chromium.ts";
+import { siteNoNavegador } from "../browser/chromium.ts";
 
-let site: Awaited<ReturnType<typeof buildTestSite>>;
-let srv: RunningServer;
-let browser: Awaited<ReturnType<typeof openChromium>>;
-
-beforeAll(async () => {
-  site = await buildTestSite();
-  srv = await startServer({ publicDir: site.publicDir });
-  browser = await openChromium();
-}, 180_000);
-afterAll(async () => {
-  await browser?.close();
-  await srv?.close();
-  await site?.cleanup();
-});
+const t = siteNoNavegador();
 
 const br = (iso: string) => iso.split("-").reverse().join("/");
 
 describe("a card's change belongs to the day of the price it shows", () => {
   it("with cotacao.json newer than the page, the change is index.json's for the new day, not the page's for the old one", async () => {
-    const agg = JSON.parse(await readFile(join(site.publicDir, "api/v1/cotacao.json"), "utf8")) as AggregateFile;
-    const index = JSON.parse(await readFile(join(site.publicDir, "api/v1/index.json"), "utf8")) as IndexFile;
+    const agg = JSON.parse(await readFile(join(t.site.publicDir, "api/v1/cotacao.json"), "utf8")) as AggregateFile;
+    const index = JSON.parse(await readFile(join(t.site.publicDir, "api/v1/index.json"), "utf8")) as IndexFile;
     const boi = index.series.find((s) => s.id === "boi_gordo")!;
     const antigo = agg.datas.boi_gordo_cepea_sp!;
     expect(boi.ultima_data).toBe(antigo);
@@ -45,13 +30,13 @@ describe("a card's change belongs to the day of the price it shows", () => {
     const variacao = { anterior: boi.valor!, absoluta: 5, percentual: Math.round((5 / boi.valor!) * 10000) / 100, data_anterior: antigo };
     const indexNovo: IndexFile = { ...index, series: index.series.map((s) => (s.id === "boi_gordo" ? { ...s, ultima_data: novoDia, valor: novoValor, variacao } : s)) };
 
-    const page = await browser.context.newPage();
+    const page = await t.browser.context.newPage();
     const json = (body: unknown) => ({ contentType: "application/json", body: JSON.stringify(body) });
     await page.route("**/api/v1/cotacao.json", (r) => r.fulfill(json(aggNovo)));
     await page.route("**/api/v1/index.json", (r) => r.fulfill(json(indexNovo)));
     const erros: string[] = [];
     page.on("pageerror", (e) => erros.push(e.message));
-    await page.goto(srv.url);
+    await page.goto(t.srv.url);
     await page.waitForSelector("body[data-pronto=ok]", { state: "attached", timeout: 20_000 });
     expect(erros).toEqual([]);
     const card = page.locator('.card[data-produto="boi_gordo"]');

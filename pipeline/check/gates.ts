@@ -208,19 +208,23 @@ export const DIAS_ATRAS_MAX = 45;
 /**
  * The longest step between two consecutive days of one series on a page: the recorded pages step
  * at most 4 days (a weekend and a holiday), the year's end and Carnaval at most about 9. A longer
- * step is a date mistyped within the page's span (the oldest row a month back), first run or not.
+ * step from a day no other series of the page has is a date mistyped within the page's span (the
+ * oldest row a month back), first run or not.
  */
 export const DIAS_SALTO_MAX = 14;
 
 /**
- * Dates a page may have mistyped while keeping its order, each refusing the page: a day the
- * history does not have more than DIAS_ATRAS_MAX days before the series' newest day (it would be
- * added as a gap fill: a wrong date with a real price); two consecutive days of a series more
- * than DIAS_SALTO_MAX days apart on the page; and, on a source's own page of one day (Scot's
- * tables), a new day older than the last published one (the source never publishes a day late;
- * a mirror may lag, and fills a missed day). Days the history has are revisions, judged by the
- * revision bound; a day in the future is refused by checkUpdates. Update runs only: a backfill
- * reads whole histories on purpose. Returns the reasons; empty when the page passes.
+ * Dates a page may have mistyped while keeping its order, each refusing the page:
+ * - a day the history does not have, more than DIAS_ATRAS_MAX days before the series' newest day
+ *   (it would be added as a gap fill: a wrong date with a real price);
+ * - a day more than DIAS_SALTO_MAX days before the series' next day on the page, when no other
+ *   series of the page has that day (a state of suíno vivo missing for two weeks, or a seasonal
+ *   table, steps over days the page's other series have; a typed date does not);
+ * - on a source's own page of one day (Scot's tables), a new day older than the last published
+ *   one (the source never publishes a day late; a mirror may lag, and fills a missed day).
+ * Days the history has are revisions, judged by the revision bound; a day in the future is refused
+ * by checkUpdates. Update runs only: a backfill reads whole histories on purpose. Returns the
+ * reasons; empty when the page passes.
  */
 export function checkDiasAntigos(
   updates: readonly SeriesUpdate[],
@@ -232,12 +236,14 @@ export function checkDiasAntigos(
   const problems: string[] = [];
   const today = dayBrasilia(now);
   const talvez = "é uma data digitada errada (dia e mês trocados, ano errado) ou uma cópia antiga da página?";
-  for (const u of updates) {
+  const diasDe = (u: SeriesUpdate) => [...new Set(u.entries.map((e) => e.data))].filter((d) => d <= today).sort();
+  const porSerie = updates.map((u) => ({ u, dias: diasDe(u) }));
+  const diasDaPagina = new Set(porSerie.flatMap((x) => x.dias));
+  for (const { u, dias } of porSerie) {
+    if (dias.length === 0) continue;
     const stored = history(u.def.id);
     const guardado = (d: string) => stored.some((s) => s.data === d);
     const ultimoGuardado = stored.at(-1)?.data;
-    const dias = [...new Set(u.entries.map((e) => e.data))].filter((d) => d <= today).sort();
-    if (dias.length === 0) continue;
     const maisNovo = ultimoGuardado !== undefined && ultimoGuardado > dias.at(-1)! ? ultimoGuardado : dias.at(-1)!;
     const deQue = maisNovo === ultimoGuardado ? "do último dia publicado" : "do dia mais novo da página";
     for (const d of dias) {
@@ -248,16 +254,17 @@ export function checkDiasAntigos(
           `nenhuma página mostra dias tão antigos (o máximo é ${DIAS_ATRAS_MAX}): ${talvez}`,
       );
     }
+    const outras = new Set(porSerie.filter((x) => x.u !== u && x.u.def.id !== u.def.id).flatMap((x) => x.dias));
     for (let i = 1; i < dias.length; i++) {
       const salto = daysBetween(dias[i - 1]!, dias[i]!);
-      if (salto <= DIAS_SALTO_MAX) continue;
+      if (salto <= DIAS_SALTO_MAX || outras.has(dias[i - 1]!)) continue;
       problems.push(
-        `${u.def.id}: na página, o dia seguinte a ${formatDateBR(dias[i - 1]!)} é ${formatDateBR(dias[i]!)}, ${salto} dias depois; ` +
+        `${u.def.id}: na página, o dia seguinte a ${formatDateBR(dias[i - 1]!)} é ${formatDateBR(dias[i]!)}, ${salto} dias depois, e nenhuma outra série da página tem ${formatDateBR(dias[i - 1]!)}; ` +
           `nenhuma página salta mais de ${DIAS_SALTO_MAX} dias entre dois dias seguidos: ${talvez}`,
       );
     }
     const [unico] = dias;
-    if (propria && dias.length === 1 && ultimoGuardado !== undefined && unico! < ultimoGuardado && !guardado(unico!)) {
+    if (propria && diasDaPagina.size === 1 && ultimoGuardado !== undefined && unico! < ultimoGuardado && !guardado(unico!)) {
       problems.push(
         `${u.def.id}: a página traz um só dia, ${formatDateBR(unico!)}, que o histórico não tem e que é anterior ao último dia publicado (${formatDateBR(ultimoGuardado)}); ` +
           `a própria fonte não publica um dia atrasado: ${talvez}`,

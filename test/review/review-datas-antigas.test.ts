@@ -60,13 +60,19 @@ describe("a new day long before the series' newest day refuses the page", () => 
     expect(checkDiasAntigos([upd("2027-09-04")], () => [], NOW)).toEqual([]);
   });
 
-  it("two consecutive days of a series more than DIAS_SALTO_MAX days apart: a month typed wrong within the page's span", () => {
+  it("a day more than DIAS_SALTO_MAX days before the series' next day, that no other series of the page has: a month typed wrong within the page's span", () => {
     const pagina = uteis("2026-08-17", "2026-09-04");
     // the oldest row, 17/08, typed 24/07: 42 days before the newest (within DIAS_ATRAS_MAX), 25 before the next row
     const r = checkDiasAntigos([upd("2026-07-24", ...pagina.slice(1))], () => [], NOW);
     expect(r).toEqual([
-      `milho: na página, o dia seguinte a 24/07/2026 é 18/08/2026, 25 dias depois; nenhuma página salta mais de ${DIAS_SALTO_MAX} dias entre dois dias seguidos: ${talvez}`,
+      `milho: na página, o dia seguinte a 24/07/2026 é 18/08/2026, 25 dias depois, e nenhuma outra série da página tem 24/07/2026; ` +
+        `nenhuma página salta mais de ${DIAS_SALTO_MAX} dias entre dois dias seguidos: ${talvez}`,
     ]);
+    // on a page of two tables, the other table's days do not vouch for a day they do not have
+    const outra = { def: allSeries().find((d) => d.id === "soja")!, entries: pagina.map((d) => dia(d)), pracas: null };
+    expect(checkDiasAntigos([upd("2026-07-24", ...pagina.slice(1)), outra], () => [], NOW)).toHaveLength(1);
+    // a series absent for more than two weeks (a state of suíno vivo) steps over days the others have
+    expect(checkDiasAntigos([upd(pagina[0]!, pagina.at(-1)!), outra], () => [], NOW)).toEqual([]);
     // Carnaval and the year's end step less than that
     expect(checkDiasAntigos([upd("2025-12-23", "2026-01-02", "2026-01-05")], () => [], new Date("2026-01-06T12:00:00-03:00"))).toEqual([]);
   });
@@ -81,6 +87,8 @@ describe("a new day long before the series' newest day refuses the page", () => 
     expect(checkDiasAntigos([upd("2026-06-07")], () => h, NOW, false)).toEqual([]);
     expect(checkDiasAntigos([upd("2026-07-02")], () => h, NOW)).toEqual([]);
     expect(checkDiasAntigos([upd("2026-07-06")], () => h, NOW)).toEqual([]);
+    // a page of several days where one series shows only one of them is not a one-day page
+    expect(checkDiasAntigos([upd("2026-06-30"), upd("2026-06-30", "2026-07-01", "2026-07-06")], () => h, NOW)).toEqual([]);
   });
 
   it("every recorded CEPEA page spans less than DIAS_ATRAS_MAX days, so none is refused by it", () => {

@@ -115,7 +115,7 @@ describe("POST /api/v1/romaneio in a cluster of two workers", () => {
     }
   }, 90_000);
 
-  it("readings in flight are capped per key in each worker (2 by default): 8 held at once through two workers, 2 reach each engine, the other 4 get 429 leituras_simultaneas", async () => {
+  it("readings in flight are capped per key in each worker (2 by default): of 8 held at once through two workers, at most 2 reach each worker's engine and the rest get 429 leituras_simultaneas", async () => {
     const portao = join(site.dir, "portao");
     const c = iniciar(["rota", site.publicDir, "50", portao], /\{"url":"([^"]+)"\}/);
     try {
@@ -123,20 +123,26 @@ describe("POST /api/v1/romaneio in a cluster of two workers", () => {
       const pedidos = Array.from({ length: 8 }, () => post(png(0xcc)));
       // the refused answer at once; the others are held at the engines until the file exists
       const recusadas: Response[] = [];
-      for (const p of pedidos) void p.then((r) => r.status === 429 && recusadas.push(r));
-      const pids = await linhasOcr(c.out, 4);
-      for (let i = 0; i < 250 && recusadas.length < 4; i++) await new Promise((r) => setTimeout(r, 20));
-      expect(recusadas).toHaveLength(4);
+      for (const p of pedidos) void p.then((r) => r.status === 429 && recusadas.push(r), () => undefined);
+      // the primary hands each connection to a worker that is free to take it: 4 and 4 on a quiet
+      // machine, as uneven as 7 and 1 on a loaded one, so the split is read, not assumed
+      let pids = await linhasOcr(c.out, 4);
+      for (let i = 0; i < 250 && pids.length + recusadas.length < 8; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        pids = await linhasOcr(c.out, 0);
+      }
+      expect(pids.length + recusadas.length).toBe(8);
       for (const r of recusadas) expect(await r.json()).toMatchObject({ erro: "leituras_simultaneas", simultaneas: 2 });
-      expect(pids).toHaveLength(4);
-      expect(new Set(pids).size).toBe(2);
-      for (const pid of new Set(pids)) expect(pids.filter((p) => p === pid)).toHaveLength(2);
+      for (const pid of new Set(pids)) expect(pids.filter((p) => p === pid).length).toBeLessThanOrEqual(2);
+      // at least one worker took more than two: its third reading was refused, not queued
+      expect(recusadas.length).toBeGreaterThanOrEqual(4);
       await writeFile(portao, "");
       const rs = await Promise.all(pedidos);
-      expect(rs.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 429, 429, 429, 429]);
+      const n = pids.length;
+      expect(rs.map((r) => r.status).sort()).toEqual([...Array(n).fill(200), ...Array(8 - n).fill(429)]);
       const restantes = await Promise.all(rs.filter((r) => r.status === 200).map(async (r) => ((await r.json()) as { rate_limit: { restante: number } }).rate_limit.restante));
       // the refused ones used no unit
-      expect(restantes.sort((a, b) => a - b)).toEqual([46, 47, 48, 49]);
+      expect(restantes.sort((a, b) => a - b)).toEqual(Array.from({ length: n }, (_, i) => 50 - n + i));
     } finally {
       await parar(c.child);
       await rm(portao, { force: true });

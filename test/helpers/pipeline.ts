@@ -21,6 +21,26 @@ export async function replayDir(): Promise<string> {
   return dir;
 }
 
+/** An edit of a recorded page: the first `de` written `para`; a page without `de` is an error of the test, not a pass. */
+export function trocarUma(de: string, para: string): (html: string) => string {
+  return (h) => {
+    const out = h.replace(de, para);
+    if (out === h) throw new Error(`edição de teste: "${de}" não está na página`);
+    return out;
+  };
+}
+
+/** An edit of a recorded page: the first `a` and the first `b` written as each other (two labels swapped, numbers kept). */
+export function trocarEntreSi(a: string, b: string): (html: string) => string {
+  return (h) => {
+    const i = h.indexOf(a);
+    const j = h.indexOf(b);
+    if (i < 0 || j < 0) throw new Error(`edição de teste: "${i < 0 ? a : b}" não está na página`);
+    const [p, q, x, y] = i < j ? [i, j, a, b] : [j, i, b, a];
+    return h.slice(0, p) + y + h.slice(p + x.length, q) + x + h.slice(q + y.length);
+  };
+}
+
 export async function editPage(dir: string, rel: string, edit: (html: string) => string): Promise<void> {
   const file = join(dir, rel);
   const before = await readFile(file, "utf8");

@@ -66,25 +66,52 @@ export function copiaRedatada(html: string): string {
 }
 
 /**
- * A second run, on a site published from the recorded pages, with Scot blocked (`paginas`) and
- * its Notícias Agrícolas copy edited by `editar`: the run's report, and the series `ids` as they
- * stand after it. Both temp dirs are removed before it returns.
+ * A second run, on a site published from the recorded pages, with the copy of the pages edited by
+ * `preparar`: the run's report, the outcome of each page by "fonte/pagina", and the series `ids`
+ * before and after it. Both temp dirs are removed before it returns.
+ */
+export async function segundaExecucao(
+  preparar: (pages: string) => Promise<void>,
+  ids: readonly string[],
+): Promise<{ r: UpdateReport; pagina: (id: string) => UpdateReport["outcomes"][number]; antes: Record<string, SerieFile>; series: Record<string, SerieFile> }> {
+  const site = await sitePublicado();
+  const pages = await replayDir();
+  const ler = async () => {
+    const out: Record<string, SerieFile> = {};
+    for (const id of ids) out[id] = await readJson<SerieFile>(site, `api/v1/cotacao/${id}.json`);
+    return out;
+  };
+  try {
+    const antes = await ler();
+    await preparar(pages);
+    const r = await replay(pages, site, "2026-09-27T13:00:00-03:00");
+    const pagina = (id: string) => {
+      const o = r.outcomes.find((x) => `${x.source}/${x.page}` === id);
+      if (!o) throw new Error(`a execução não tem a página ${id}`);
+      return o;
+    };
+    return { r, pagina, antes, series: await ler() };
+  } finally {
+    await cleanup(site, pages);
+  }
+}
+
+/** The recorded page `arquivo` ("cepea/frango.html") edited by `editar` for a second run (segundaExecucao). */
+export function comPaginaEditada(arquivo: string, editar: (html: string) => string, ids: readonly string[]): ReturnType<typeof segundaExecucao> {
+  return segundaExecucao((pages) => editPage(pages, arquivo, editar), ids);
+}
+
+/**
+ * A second run with Scot blocked (`paginas`) and its Notícias Agrícolas copy edited by `editar`
+ * (segundaExecucao).
  */
 export async function pelaCopiaEditada(
   editar: (html: string) => string,
   ids: readonly string[],
   paginas?: readonly string[],
 ): Promise<{ r: UpdateReport; series: Record<string, SerieFile> }> {
-  const site = await sitePublicado();
-  const pages = await replayDir();
-  try {
+  return segundaExecucao(async (pages) => {
     await scotPeloEspelho(pages, paginas);
     await editPage(pages, COPIA_DA_SCOT, editar);
-    const r = await replay(pages, site, "2026-09-27T13:00:00-03:00");
-    const series: Record<string, SerieFile> = {};
-    for (const id of ids) series[id] = await readJson<SerieFile>(site, `api/v1/cotacao/${id}.json`);
-    return { r, series };
-  } finally {
-    await cleanup(site, pages);
-  }
+  }, ids);
 }

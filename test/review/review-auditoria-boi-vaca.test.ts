@@ -9,14 +9,14 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { naBoiGordo, naVacaGorda } from "../../pipeline/sources/noticias-agricolas.ts";
-import { FIXTURES, cleanup, editPage, readJson, replay, replayDir } from "../helpers/pipeline.ts";
+import { FIXTURES, cleanup, editPage, readJson, replay, replayDir, trocarEntreSi } from "../helpers/pipeline.ts";
 import { scotPeloEspelho, sitePublicado } from "../helpers/publicado.ts";
 import { parseError } from "../helpers/parse-error.ts";
 
 const NA = "noticias-agricolas/boi-gordo-scot-consultoria.html";
 
 /** The republication's header with two labels swapped. */
-const trocaRotulos = (a: string, b: string) => (h: string) => h.replace(`<th>${a}</th>`, "<th>@@A@@</th>").replace(`<th>${b}</th>`, `<th>${a}</th>`).replace("<th>@@A@@</th>", `<th>${b}</th>`);
+const trocaRotulos = (a: string, b: string) => trocarEntreSi(`<th>${a}</th>`, `<th>${b}</th>`);
 const BOI_VISTA = "Boi Gordo - (R$/@ - à vista)";
 const VACA_VISTA = "Vaca Gorda (R$/@ - à vista)";
 

@@ -8,7 +8,7 @@
  * Replays of recorded pages into temp dirs only.
  */
 import { describe, expect, it } from "vitest";
-import { editPage, readJson, replay } from "../helpers/pipeline.ts";
+import { editPage, readJson, replay, trocarEntreSi } from "../helpers/pipeline.ts";
 import { pelaCopiaEditada, publicadoEPaginasDoDescribe } from "../helpers/publicado.ts";
 
 
@@ -24,7 +24,7 @@ function scotVistaTrocada(h: string): string {
 }
 
 /** The republication's header with two labels swapped. */
-const trocaRotulos = (a: string, b: string) => (h: string) => h.replace(`<th>${a}</th>`, "<th>@@A@@</th>").replace(`<th>${b}</th>`, `<th>${a}</th>`).replace("<th>@@A@@</th>", `<th>${b}</th>`);
+const trocaRotulos = (a: string, b: string) => trocarEntreSi(`<th>${a}</th>`, `<th>${b}</th>`);
 const BOI_VISTA = "Boi Gordo - (R$/@ - à vista)";
 const BOI_30 = "Boi Gordo - (R$/@ - prazo 30 dias)";
 

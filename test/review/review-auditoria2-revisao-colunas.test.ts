@@ -16,7 +16,7 @@ import { runValidate } from "../../pipeline/cli/validate.ts";
 import { mergeQuotes } from "../../pipeline/history/entry.ts";
 import { mergeHistorico } from "../../pipeline/history/merge.ts";
 import { milhoRevistoPeloEspelho } from "../helpers/espelho.ts";
-import { cleanup, readJson, replay, replayDir, tempSite } from "../helpers/pipeline.ts";
+import { cleanup, replay, replayDir, tempSite } from "../helpers/pipeline.ts";
 
 describe("audit: a revised value does not keep the columns of the value it replaces", () => {
   it("mergeHistorico: the same value through a page with fewer columns keeps them (no revision); a new value drops them", () => {

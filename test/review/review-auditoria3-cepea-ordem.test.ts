@@ -8,17 +8,14 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cepea } from "../../pipeline/sources/cepea.ts";
-import { cleanup, editPage, FIXTURES, readJson, replay, replayDir, tempSite } from "../helpers/pipeline.ts";
+import { FIXTURES, trocarUma } from "../helpers/pipeline.ts";
+import { comPaginaEditada } from "../helpers/publicado.ts";
 import { parseError } from "../helpers/parse-error.ts";
 
 const html = (id: string) => readFileSync(join(FIXTURES, "cepea", `${id}.html`), "utf8");
 const page = (id: string) => cepea.pages.find((p) => p.id === id)!;
 /** The first 04/09/2026 of the frango page (the congelado table's newest row) written 04/08/2026. */
-const mesErrado = (h: string) => {
-  const out = h.replace("<td>04/09/2026</td>", "<td>04/08/2026</td>");
-  if (out === h) throw new Error("edição não mudou frango");
-  return out;
-};
+const mesErrado = trocarUma("<td>04/09/2026</td>", "<td>04/08/2026</td>");
 
 describe("audit 3: CEPEA lists the days newest first", () => {
   it("frango: the newest row dated a month back refuses the page", () => {
@@ -35,19 +32,9 @@ describe("audit 3: CEPEA lists the days newest first", () => {
   });
 
   it("through the update: 04/08/2026 is never published", async () => {
-    const site = await tempSite();
-    const dir = await replayDir();
-    try {
-      expect((await replay(dir, site, "2026-09-27T12:00:00-03:00")).exitCode).toBe(0);
-      const antes = await readJson(site, "api/v1/cotacao/frango_congelado.json");
-      await editPage(dir, "cepea/frango.html", mesErrado);
-      const r = await replay(dir, site, "2026-09-28T12:00:00-03:00");
-      expect(r.outcomes.find((o) => o.source === "cepea" && o.page === "frango")).toMatchObject({ ok: false, kind: "parse_error" });
-      const depois = await readJson(site, "api/v1/cotacao/frango_congelado.json");
-      expect(depois.historico).toEqual(antes.historico);
-      expect(depois.historico.some((e: { data: string }) => e.data === "2026-08-04")).toBe(false);
-    } finally {
-      await cleanup(site, dir);
-    }
+    const { pagina, antes, series } = await comPaginaEditada("cepea/frango.html", mesErrado, ["frango_congelado"]);
+    expect(pagina("cepea/frango")).toMatchObject({ ok: false, kind: "parse_error" });
+    expect(series.frango_congelado!.historico).toEqual(antes.frango_congelado!.historico);
+    expect(series.frango_congelado!.historico.some((e) => e.data === "2026-08-04")).toBe(false);
   }, 60_000);
 });

@@ -16,7 +16,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cepea } from "../../pipeline/sources/cepea.ts";
-import { cleanup, editPage, FIXTURES, readJson, replay, replayDir, tempSite } from "../helpers/pipeline.ts";
+import { FIXTURES } from "../helpers/pipeline.ts";
+import { comPaginaEditada } from "../helpers/publicado.ts";
 import { parseError } from "../helpers/parse-error.ts";
 
 const html = (id: string) => readFileSync(join(FIXTURES, "cepea", `${id}.html`), "utf8");
@@ -76,20 +77,10 @@ describe("audit 3: two titles swapped on a CEPEA page", () => {
   });
 
   it("through the update: the swapped frango page changes no published number", async () => {
-    const site = await tempSite();
-    const dir = await replayDir();
-    try {
-      expect((await replay(dir, site, "2026-09-27T12:00:00-03:00")).exitCode).toBe(0);
-      const congelado = await readJson(site, "api/v1/cotacao/frango_congelado.json");
-      const resfriado = await readJson(site, "api/v1/cotacao/frango_resfriado.json");
-      await editPage(dir, "cepea/frango.html", (h) => trocar(h, CONGELADO, RESFRIADO));
-      const r = await replay(dir, site, "2026-09-28T12:00:00-03:00");
-      expect(r.outcomes.find((o) => o.source === "cepea" && o.page === "frango")).toMatchObject({ ok: false, kind: "parse_error" });
-      expect((await readJson(site, "api/v1/cotacao/frango_congelado.json")).historico).toEqual(congelado.historico);
-      expect((await readJson(site, "api/v1/cotacao/frango_resfriado.json")).historico).toEqual(resfriado.historico);
-      expect(congelado.historico.find((e: { data: string }) => e.data === "2026-09-02")).toEqual({ data: "2026-09-02", valor: 7.34 });
-    } finally {
-      await cleanup(site, dir);
-    }
+    const ids = ["frango_congelado", "frango_resfriado"];
+    const { pagina, antes, series } = await comPaginaEditada("cepea/frango.html", (h) => trocar(h, CONGELADO, RESFRIADO), ids);
+    expect(pagina("cepea/frango")).toMatchObject({ ok: false, kind: "parse_error" });
+    for (const id of ids) expect(series[id]!.historico, id).toEqual(antes[id]!.historico);
+    expect(antes.frango_congelado!.historico.find((e) => e.data === "2026-09-02")).toEqual({ data: "2026-09-02", valor: 7.34 });
   }, 60_000);
 });

@@ -12,7 +12,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cepea } from "../../pipeline/sources/cepea.ts";
-import { cleanup, editPage, FIXTURES, readJson, replay, replayDir, tempSite } from "../helpers/pipeline.ts";
+import { cleanup, editPage, FIXTURES, readJson, replay, replayDir, tempSite, trocarEntreSi } from "../helpers/pipeline.ts";
 import { parseError } from "../helpers/parse-error.ts";
 
 const html = (id: string) => readFileSync(join(FIXTURES, "cepea", `${id}.html`), "utf8");
@@ -25,11 +25,7 @@ const citrosRotulosTrocados = (h: string) => {
   return out;
 };
 /** Suíno vivo with the PR and SC labels swapped on the newest day (their first rows). */
-const suinoPrScTrocados = (h: string) => {
-  const out = h.replace(">PR - a retirar<", ">\u0002<").replace(">SC - a retirar<", ">PR - a retirar<").replace(">\u0002<", ">SC - a retirar<");
-  if (out === h) throw new Error("edição não mudou suíno");
-  return out;
-};
+const suinoPrScTrocados = trocarEntreSi(">PR - a retirar<", ">SC - a retirar<");
 
 describe("audit 3: CEPEA's Var./Dia ties the price read to the indicator where there is no US$", () => {
   it("the recorded pages are read as before", () => {

@@ -11,7 +11,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseReposicao } from "../../pipeline/sources/datagro.ts";
-import { FIXTURES, editPage, readJson, replay } from "../helpers/pipeline.ts";
+import { FIXTURES, editPage, readJson, replay, trocarEntreSi } from "../helpers/pipeline.ts";
 import { publicadoEPaginasDoDescribe } from "../helpers/publicado.ts";
 import { parseError } from "../helpers/parse-error.ts";
 
@@ -19,11 +19,7 @@ const PAGINA = "datagro/reposicao-nelore-macho.html";
 
 /** The newest table dated 09/02/2026, its "São Paulo" and "Minas Gerais" labels swapped (their numbers stay). */
 function estadosTrocados(h: string): string {
-  return h
-    .replace("Fechamento: 06/02/2026", "Fechamento: 09/02/2026")
-    .replace("<td>São Paulo</td>", "<td>@@SP@@</td>")
-    .replace("<td>Minas Gerais</td>", "<td>São Paulo</td>")
-    .replace("<td>@@SP@@</td>", "<td>Minas Gerais</td>");
+  return trocarEntreSi("<td>São Paulo</td>", "<td>Minas Gerais</td>")(h.replace("Fechamento: 06/02/2026", "Fechamento: 09/02/2026"));
 }
 
 const ESPERADOS = "São Paulo, Minas Gerais, Mato Grosso do Sul, Mato Grosso, Goiás, Tocantins, Pará, Paraná, Rio Grande do Sul, Rondônia";

@@ -10,16 +10,12 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { scot } from "../../pipeline/sources/scot.ts";
-import { FIXTURES } from "../helpers/pipeline.ts";
+import { FIXTURES, trocarUma } from "../helpers/pipeline.ts";
 import { parseError } from "../helpers/parse-error.ts";
 
 const html = (id: string) => readFileSync(join(FIXTURES, "scot", `${id}.html`), "utf8");
 const page = (id: string) => scot.pages.find((p) => p.id === id)!;
-const ufTrocada = (h: string) => {
-  const out = h.replace(">MS Dourados<", ">MT Dourados<");
-  if (out === h) throw new Error("edição não mudou a página");
-  return out;
-};
+const ufTrocada = trocarUma(">MS Dourados<", ">MT Dourados<");
 
 describe("audit 3: a praça of Scot's own table under another UF", () => {
   for (const id of ["boi-gordo", "vaca-gorda", "novilha-gorda"]) {

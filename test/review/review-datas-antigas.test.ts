@@ -15,8 +15,8 @@ import { checkDiasAntigos, DIAS_ATRAS_MAX, DIAS_SALTO_MAX } from "../../pipeline
 import type { SeriesUpdate } from "../../pipeline/history/assemble.ts";
 import { allSeries } from "../../pipeline/sources/index.ts";
 import { cepea } from "../../pipeline/sources/cepea.ts";
-import { cleanup, editPage, FIXTURES, readJson, replay, replayDir, tempSite } from "../helpers/pipeline.ts";
-import { sitePublicado } from "../helpers/publicado.ts";
+import { cleanup, editPage, FIXTURES, readJson, replay, replayDir, tempSite, trocarUma } from "../helpers/pipeline.ts";
+import { comPaginaEditada, segundaExecucao } from "../helpers/publicado.ts";
 
 const milho = allSeries().find((d) => d.id === "milho")!;
 const NOW = new Date("2026-09-10T12:00:00-03:00");
@@ -24,11 +24,7 @@ const dia = (data: string, valor = 70) => ({ data, valor });
 const upd = (...datas: string[]): SeriesUpdate => ({ def: milho, entries: datas.map((d) => dia(d)), pracas: null });
 
 /** The frango congelado table's oldest row (the first 17/08/2026 of the page) with the year typed wrong. */
-const anoErrado = (h: string) => {
-  const out = h.replace("<td>17/08/2026</td>", "<td>17/08/2025</td>");
-  if (out === h) throw new Error("edição não mudou frango");
-  return out;
-};
+const anoErrado = trocarUma("<td>17/08/2026</td>", "<td>17/08/2025</td>");
 
 describe("a new day long before the series' newest day refuses the page", () => {
   const talvez = "é uma data digitada errada (dia e mês trocados, ano errado) ou uma cópia antiga da página?";
@@ -123,39 +119,23 @@ describe("a new day long before the series' newest day refuses the page", () => 
   }, 90_000);
 
   it("through the update: Notícias Agrícolas' copy of Scot six months behind (its recording, 05/02/2026) is refused, naming the lag", async () => {
-    const site = await sitePublicado();
-    const dir = await replayDir();
-    try {
+    const { pagina, antes, series } = await segundaExecucao(async (dir) => {
       await rm(join(dir, "scot/boi-gordo.html"));
       await cp(join(FIXTURES, "noticias-agricolas"), join(dir, "noticias-agricolas"), { recursive: true });
-      const antes = await readJson(site, "api/v1/cotacao/boi_gordo/SP.json");
-      const r = await replay(dir, site, "2026-09-28T12:00:00-03:00");
-      const scot = r.outcomes.find((o) => o.source === "scot" && o.page === "boi-gordo");
-      expect(scot).toMatchObject({ ok: false, kind: "rejected", url: expect.stringContaining("noticiasagricolas.com.br") });
-      expect(scot!.ok === false && scot!.reason).toContain("boi_gordo/SP: o dia 05/02/2026 não está no histórico e fica 181 dias antes do último dia publicado (05/08/2026)");
-      expect(scot!.ok === false && scot!.reason).toContain("ou uma cópia antiga da página?");
-      expect((await readJson(site, "api/v1/cotacao/boi_gordo/SP.json")).historico).toEqual(antes.historico);
-    } finally {
-      await cleanup(site, dir);
-    }
+    }, ["boi_gordo/SP"]);
+    const scot = pagina("scot/boi-gordo");
+    expect(scot).toMatchObject({ ok: false, kind: "rejected", url: expect.stringContaining("noticiasagricolas.com.br") });
+    expect(scot.ok === false && scot.reason).toContain("boi_gordo/SP: o dia 05/02/2026 não está no histórico e fica 181 dias antes do último dia publicado (05/08/2026)");
+    expect(scot.ok === false && scot.reason).toContain("ou uma cópia antiga da página?");
+    expect(series["boi_gordo/SP"]!.historico).toEqual(antes["boi_gordo/SP"]!.historico);
   }, 90_000);
 
   it("through the update: Scot's table dated a year back is never added to the history", async () => {
-    const site = await tempSite();
-    const dir = await replayDir();
-    try {
-      expect((await replay(dir, site, "2026-09-27T12:00:00-03:00")).exitCode).toBe(0);
-      const antes = await readJson(site, "api/v1/cotacao/boi_gordo/SP.json");
-      await editPage(dir, "scot/boi-gordo.html", (h) => h.split("05/08/2026").join("05/08/2025"));
-      const r = await replay(dir, site, "2026-09-28T12:00:00-03:00");
-      const scot = r.outcomes.find((o) => o.source === "scot" && o.page === "boi-gordo");
-      expect(scot).toMatchObject({ ok: false, kind: "rejected" });
-      expect(scot!.ok === false && scot!.reason).toContain("o dia 05/08/2025 não está no histórico e fica 365 dias antes do último dia publicado (05/08/2026)");
-      const depois = await readJson(site, "api/v1/cotacao/boi_gordo/SP.json");
-      expect(depois.historico).toEqual(antes.historico);
-      expect(depois.historico.some((e: { data: string }) => e.data === "2025-08-05")).toBe(false);
-    } finally {
-      await cleanup(site, dir);
-    }
+    const { pagina, antes, series } = await comPaginaEditada("scot/boi-gordo.html", (h) => h.split("05/08/2026").join("05/08/2025"), ["boi_gordo/SP"]);
+    const scot = pagina("scot/boi-gordo");
+    expect(scot).toMatchObject({ ok: false, kind: "rejected" });
+    expect(scot.ok === false && scot.reason).toContain("o dia 05/08/2025 não está no histórico e fica 365 dias antes do último dia publicado (05/08/2026)");
+    expect(series["boi_gordo/SP"]!.historico).toEqual(antes["boi_gordo/SP"]!.historico);
+    expect(series["boi_gordo/SP"]!.historico.some((e) => e.data === "2025-08-05")).toBe(false);
   }, 90_000);
 });

@@ -20,6 +20,10 @@ const sections: Array<[string, () => Promise<void>]> = [
   ["romaneio", benchRomaneio],
 ];
 
+if (only && !sections.some(([name]) => name === only)) {
+  console.error(`bench: seção desconhecida "${only}"; as seções são: ${sections.map(([name]) => name).join(", ")}`);
+  process.exit(2);
+}
 console.log(`# Cotação Aberta — benchmark (${new Date().toISOString()}, Node ${process.version})`);
 for (const [name, fn] of sections) {
   if (only && only !== name) continue;

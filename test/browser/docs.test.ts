@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PLACEHOLDERS, ROTULOS_REDOC, TRADUCOES_DOM } from "../../pipeline/openapi/docs.ts";
-import { siteNoNavegador } from "./chromium.ts";
+import { siteNoNavegador } from "./site-no-navegador.ts";
 
 // the page as a visitor gets it: the server's Content-Security-Policy enforced
 const t = siteNoNavegador({ bypassCSP: false });

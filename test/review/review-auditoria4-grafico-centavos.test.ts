@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type { Page } from "playwright";
 import { describe, expect, it } from "vitest";
 import type { SerieFile } from "../../pipeline/domain/publicados.ts";
-import { siteNoNavegador } from "../browser/chromium.ts";
+import { siteNoNavegador } from "../browser/site-no-navegador.ts";
 
 const t = siteNoNavegador();
 

@@ -9,7 +9,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { AggregateFile, IndexFile } from "../../pipeline/domain/publicados.ts";
-import { siteNoNavegador } from "../browser/chromium.ts";
+import { siteNoNavegador } from "../browser/site-no-navegador.ts";
 
 const t = siteNoNavegador();
 

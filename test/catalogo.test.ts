@@ -40,6 +40,7 @@ const fonte: SourceDef = fonteDeTeste("teste", [
     id: "novilha",
     path: "/novilha",
     titulo: "Novilha de teste",
+    diasUteis: true,
     hasTable: (html) => html.includes('id="novilha"'),
     parse(html) {
       const $ = cheerio.load(html);

@@ -273,3 +273,37 @@ export function checkDiasAntigos(
   }
   return problems;
 }
+
+const FIM_DE_SEMANA: Readonly<Record<number, string>> = { 0: "domingo", 6: "sábado" };
+
+/** How many series a message names before it counts the rest. */
+const SERIES_CITADAS = 5;
+
+/**
+ * On a page that dates business days only (PageDef.diasUteis), a new day on a Saturday or Sunday
+ * is a mistyped date that kept the page's order: Monday typed one or two days early (09/11 as
+ * 08/11), Friday one or two days late. Merged, it would be a price under a day with no market,
+ * and the true day would be filled in beside it when the page is put right, the wrong one staying.
+ * A weekend day the history already has (a backfill's) is left to the revision bound. Holidays are
+ * not judged: which ones a source skips varies (regional ones, Carnaval). Update runs only.
+ * Returns the reasons, one per weekend day; empty when the page passes.
+ */
+export function checkFimDeSemana(updates: readonly SeriesUpdate[], history: (id: string) => readonly HistoricoEntry[], diasUteis: boolean): string[] {
+  if (!diasUteis) return [];
+  const porDia = new Map<string, string[]>();
+  for (const u of updates) {
+    const stored = history(u.def.id);
+    for (const d of new Set(u.entries.map((e) => e.data))) {
+      if (FIM_DE_SEMANA[new Date(`${d}T12:00:00Z`).getUTCDay()] === undefined || stored.some((s) => s.data === d)) continue;
+      const ids = porDia.get(d) ?? porDia.set(d, []).get(d)!;
+      ids.push(u.def.id);
+    }
+  }
+  return [...porDia].sort(([a], [b]) => a.localeCompare(b)).map(([d, ids]) => {
+    const nomes = ids.slice(0, SERIES_CITADAS).join(", ") + (ids.length > SERIES_CITADAS ? ` e mais ${ids.length - SERIES_CITADAS}` : "");
+    return (
+      `${nomes}: o dia ${formatDateBR(d)} é um ${FIM_DE_SEMANA[new Date(`${d}T12:00:00Z`).getUTCDay()]}, que o histórico não tem, e esta página só traz dias úteis: ` +
+      "é uma data digitada errada (a segunda-feira datada um ou dois dias antes, a sexta-feira depois)?"
+    );
+  });
+}

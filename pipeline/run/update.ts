@@ -2,7 +2,7 @@ import type { Config, RevisaoAceita } from "../config.ts";
 import { ParseError, PipelineError } from "../domain/errors.ts";
 import { PriceRowSchema, type PriceRow } from "../domain/row.ts";
 import { checkRows } from "../check/coherence.ts";
-import { checkDiasAntigos, checkRebase, checkUpdates } from "../check/gates.ts";
+import { checkDiasAntigos, checkFimDeSemana, checkRebase, checkUpdates } from "../check/gates.ts";
 import { aceiteArg, describeRevision, judgeRevisions } from "../check/revisions.ts";
 import type { RevisaoCampo, SeriesChange } from "../history/changes.ts";
 import { dayBrasilia, formatDateBR, isoBrasilia } from "../domain/dates.ts";
@@ -132,6 +132,7 @@ export async function runUpdate(opts: UpdateOptions): Promise<UpdateReport> {
         const problems = [
           ...checkUpdates(read.updates, (id) => series.get(id)?.historico ?? [], now, storedQuotes),
           ...checkDiasAntigos(read.updates, (id) => series.get(id)?.historico ?? [], now, !loaded.mirror),
+          ...checkFimDeSemana(read.updates, (id) => series.get(id)?.historico ?? [], page.diasUteis),
           ...checkRebase(read.updates, (id) => series.get(id)),
           ...read.incoerentes,
         ];

@@ -448,6 +448,7 @@ function pagina(id: string, path: string, titulo: string, indicadores: readonly 
     id,
     path,
     titulo,
+    diasUteis: true,
     hasTable(html: string): boolean {
       const $ = load(html);
       try {

@@ -296,6 +296,7 @@ const reposicao: PageDef = {
   path: DATAGRO_PATH,
   titulo: "Reposição Nelore macho por estado (Datagro, via Notícias Agrícolas)",
   series: seriesDaReposicao(),
+  diasUteis: true,
   hasTable,
   parse: parseReposicao,
 };

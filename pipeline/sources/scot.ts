@@ -359,6 +359,7 @@ function pagina(id: string, path: string, titulo: string, categoria: string, pro
     path,
     titulo,
     series,
+    diasUteis: true,
     hasTable(html: string): boolean {
       const $ = load(html);
       const found = tabelaMercadoFisico($);

@@ -20,6 +20,13 @@ export interface PageDef {
   parse(html: string): ParsedPage;
   /** the series this page feeds, in the order the source lists them (the catalogue's entries) */
   series: readonly SerieDecl[];
+  /**
+   * The page dates business days only (CEPEA's daily indicators, Scot's and Datagro's tables):
+   * a new day on a Saturday or Sunday, read from it or from a mirror of it, is a mistyped date
+   * and refuses the page (check/gates.ts checkFimDeSemana). False for a page that dates weekly
+   * or monthly prices by a calendar day, which may fall on a weekend.
+   */
+  diasUteis: boolean;
 }
 
 export interface Termos {

@@ -108,7 +108,7 @@ console.log(JSON.stringify({ confiados: f !== null }));
 
   it("two catalogues with a source registered at run time hash the same (the edition is a counter, not the catalogue)", async () => {
     const fonteCom = (regiao: string): SourceDef =>
-      fonteDeTeste("teste", [{ id: "novilha", path: "/novilha", titulo: "Novilha", hasTable: () => true, parse: () => ({ rows: [], avisos: [] }), series: [{ produto: "novilha_revisao" as never, uf: "GO", unidade: "@", regiao, praca: "Goiás (média)" }] }]);
+      fonteDeTeste("teste", [{ id: "novilha", path: "/novilha", titulo: "Novilha", diasUteis: true, hasTable: () => true, parse: () => ({ rows: [], avisos: [] }), series: [{ produto: "novilha_revisao" as never, uf: "GO", unidade: "@", regiao, praca: "Goiás (média)" }] }]);
     const com = async (regiao: string) => {
       vi.resetModules();
       const prod = await import("../../pipeline/domain/products.ts");

@@ -34,6 +34,7 @@ const fonte = (lugar: SerieDecl["lugar"]): SourceDef =>
       id: "novilha",
       path: "/novilha",
       titulo: "Novilha de revisão",
+      diasUteis: true,
       hasTable: () => true,
       parse: () => ({ rows: [], avisos: [] }),
       series: [{ produto: PRODUTO, uf: null, unidade: "@", regiao: "Praça de referência (revisão)", lugar }],

@@ -46,7 +46,8 @@ export function renderAggregate(series: ReadonlyMap<string, Cabeca>, uf: UF | nu
     doc[a.chave] = f?.valor ?? null;
     if (a.praca) doc[a.praca.chave] = a.praca.texto;
     datas[a.chave] = f?.data_cotacao ?? null;
-    unidades[a.chave] = PRODUTO_INFO[a.produto].unidade;
+    // the unit of the value shown, from its own series; the product's only when there is none
+    unidades[a.chave] = f?.unidade ?? a.serie?.unidade ?? PRODUTO_INFO[a.produto].unidade;
   }
   doc.unidades = unidades;
   doc.datas = datas;

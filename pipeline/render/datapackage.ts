@@ -78,6 +78,15 @@ function porUnidade(u: Unidade): string {
   return info.emCentavos ? info.nome : `R$ por ${info.nome}`;
 }
 
+/**
+ * The unit of CEPEA's US$ column: the same unit as the R$ one, and in cents where that one is
+ * (cotton, whose download quotes "centavos de US$/lp"): "em dólares" alone read 80 cents as US$ 80.
+ */
+function porUnidadeUsd(u: Unidade): string {
+  const info = UNIDADE_INFO[u];
+  return info.emCentavos ? `centavos de US$ ${info.por}` : `US$ por ${info.nome}`;
+}
+
 // the terms in short (the full sentence is in index.json and LICENSE): one per resource adds up
 const licencasDaFonte = (s: SourceDef) => [{ title: `${s.nome}: ${s.termos.licenca}`, path: s.termos.url }];
 const fonteDoRecurso = (s: SourceDef) => ({ title: s.nome, path: s.site });
@@ -102,10 +111,12 @@ function recursoSerie(def: SeriesDef, f: SerieOuResumo, desc: Record<string, str
     if (c === "data") return campoData();
     if (c === "valor") return campoValor(unidade, "Valor de referência da série");
     if (c === "unidade") return campoUnidade([unidade]);
-    // the Scot columns quote the reference praça in reais of the same unit; base_sp is a percentage
+    // the Scot columns quote the reference praça in reais of the same unit; base_sp is a
+    // percentage; CEPEA's US$ is in dollars (cotton: cents of a dollar) of the same unit
     const d = desc[c] ?? c;
+    if (c === "valor_usd") return { name: c, type: "number", description: `CEPEA: o mesmo indicador em dólares, em ${porUnidadeUsd(unidade)}.` };
     return COLUNAS_NUMERICAS.has(c)
-      ? { name: c, type: "number", description: c === "base_sp" || c === "valor_usd" ? d : `${d.replace(/, em R\$\.$/, "")}, em ${porUnidade(unidade)}.` }
+      ? { name: c, type: "number", description: c === "base_sp" ? d : `${d.replace(/, em R\$\.$/, "")}, em ${porUnidade(unidade)}.` }
       : { name: c, type: "string", description: d };
   });
   return {

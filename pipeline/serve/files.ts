@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { statSync, type Stats } from "node:fs";
-import { open, readFile, realpath, stat } from "node:fs/promises";
+import { readFileSync, statSync, type Stats } from "node:fs";
+import { open, realpath, stat } from "node:fs/promises";
 import { extname, join, sep } from "node:path";
 import { brotliCompressSync, constants as zc, gzipSync } from "node:zlib";
 import { isControlPath, JOURNAL_NAME, STAGING_DIR } from "../publish/journal.ts";
@@ -103,9 +103,14 @@ export class FileCache {
       }
       if (st.isDirectory()) return { kind: "dir" };
       if (!st.isFile()) return { kind: "missing" };
+      // confirmed where the set names the file now, not where it did when the stat was asked
       if (cached && this.entries.get(rel) === cached && mesmoArquivo(cached, st)) {
-        cached.checkedAt = now;
-        return { kind: "file", entry: cached };
+        const agora = this.ondeAgora(rel, semPreparado);
+        if (agora && mesmoArquivo(cached, agora)) {
+          cached.checkedAt = now;
+          return { kind: "file", entry: cached };
+        }
+        continue;
       }
       const real = await realpath(full).catch(() => null);
       // renamed away (a staged file into its place) between the stat and here: look again
@@ -131,14 +136,14 @@ export class FileCache {
         semPreparado = true;
         continue;
       }
-      let agora;
-      try {
-        agora = statSync(full);
-      } catch {
-        agora = null;
-      }
-      // replaced (or renamed into place) while read: read what the path names now
-      if (agora && mesmoArquivo({ ino: hst.ino, mtimeMs: hst.mtimeMs, body }, agora)) lido = { body, st: hst };
+      const lida = { ino: hst.ino, mtimeMs: hst.mtimeMs, body };
+      // What the set names the file as now, synchronously, so that nothing runs between this and
+      // the install below: the path, or from a journal's commit point its staged copy. Replaced
+      // (or committed) while read: read again. The path alone is not enough: a request that opened
+      // the old target just before a commit finds it still there (the renames come later), while
+      // another already installed and served the staged copy.
+      const agora = this.ondeAgora(rel, semPreparado);
+      if (agora && mesmoArquivo(lida, agora)) lido = { body, st: hst };
     }
     const atual = this.entries.get(rel);
     if (!lido) {
@@ -180,7 +185,7 @@ export class FileCache {
    */
   private async caminho(rel: string, semPreparado: boolean): Promise<{ full: string; op?: OperacaoDoDiario; st?: Stats }> {
     const full = join(this.root, rel);
-    const op = semPreparado ? undefined : (await this.diario())?.get(rel);
+    const op = semPreparado ? undefined : this.diario()?.get(rel);
     if (!op) return { full };
     const preparado = join(this.root, STAGING_DIR, rel);
     try {
@@ -194,12 +199,15 @@ export class FileCache {
 
   private diarioLido: { chave: string; ops: Map<string, OperacaoDoDiario> } | null = null;
 
-  /** The committed journal's files, or null without one (read again only when it changes). */
-  private async diario(): Promise<Map<string, OperacaoDoDiario> | null> {
+  /**
+   * The committed journal's files, or null without one (read again only when it changes). Read
+   * synchronously: ondeAgora judges the set at one instant.
+   */
+  private diario(): Map<string, OperacaoDoDiario> | null {
     const arquivo = join(this.root, JOURNAL_NAME);
     let st;
     try {
-      st = await stat(arquivo);
+      st = statSync(arquivo);
     } catch {
       this.diarioLido = null;
       return null;
@@ -209,7 +217,7 @@ export class FileCache {
     const ops = new Map<string, OperacaoDoDiario>();
     try {
       // renamed into place whole: an unreadable one is not this server's to judge (every command refuses it)
-      const j = JSON.parse(await readFile(arquivo, "utf8")) as { operacoes?: unknown };
+      const j = JSON.parse(readFileSync(arquivo, "utf8")) as { operacoes?: unknown };
       if (!Array.isArray(j.operacoes)) return null;
       for (const o of j.operacoes as Array<Partial<OperacaoDoDiario> & { arquivo?: unknown }>) {
         if (typeof o?.arquivo === "string" && typeof o.sha256 === "string" && typeof o.tamanho === "number") ops.set(o.arquivo, { sha256: o.sha256, tamanho: o.tamanho });
@@ -219,6 +227,24 @@ export class FileCache {
     }
     this.diarioLido = { chave, ops };
     return ops;
+  }
+
+  /** The stat of what the set names `rel` as at this instant (caminho's answer, synchronously), or null. */
+  private ondeAgora(rel: string, semPreparado: boolean): Stats | null {
+    const op = semPreparado ? undefined : this.diario()?.get(rel);
+    if (op) {
+      try {
+        const st = statSync(join(this.root, STAGING_DIR, rel));
+        if (st.isFile() && st.size === op.tamanho) return st;
+      } catch {
+        // renamed into place already
+      }
+    }
+    try {
+      return statSync(join(this.root, rel));
+    } catch {
+      return null;
+    }
   }
 
   /**

@@ -6,7 +6,7 @@ import { getRequestListener, type HttpBindings } from "@hono/node-server";
 import { Hono, type Context } from "hono";
 import { brotliCompressSync, constants as zc, crc32, gzipSync } from "node:zlib";
 import { PipelineError } from "../domain/errors.ts";
-import { chooseEncoding, FileCache, safePath, type FileEntry } from "./files.ts";
+import { chooseEncoding, FileCache, safePath, type Coordenacao, type FileEntry } from "./files.ts";
 import { hojeEmBrasilia } from "../simulator/simulator.ts";
 import { ApiError, AVISO, cabecalhoIgnorados, cotacao, type Answer, COTACAO_PARAMS, historico, HISTORICO_PARAMS, parseQuery, simulador, SIMULADOR_PARAMS } from "./query.ts";
 import { clientAddress, Quota, quotaState, seguir, type QuotaCheck, type QuotaConsumed, type QuotaOptions, type QuotaStore, type Talvez } from "./quota.ts";
@@ -47,6 +47,8 @@ export interface ServeOptions {
    * characters plus their compressed forms' bytes (default 8 Mi); past either, the table starts over
    */
   prontas?: { respostas?: number; tamanho?: number };
+  /** in a cluster's worker: the link that keeps every worker's files from going back to an older version (./arquivos-cluster.ts) */
+  arquivos?: Coordenacao & { ligar(files: FileCache): void };
 }
 
 export const CACHE_CONTROL = "public, max-age=1800";
@@ -316,7 +318,8 @@ export interface MemoriaPronta {
 
 function montarServico(opts: ServeOptions): { app: Hono<Env>; rapido: CaminhoRapido; respostasRapidas: () => number; memoriaPronta: () => MemoriaPronta } {
   const now = opts.now ?? Date.now;
-  const files = new FileCache(opts.publicDir, { now });
+  const files = new FileCache(opts.publicDir, { now, ...(opts.arquivos ? { coordenacao: opts.arquivos } : {}) });
+  opts.arquivos?.ligar(files);
   const quota: QuotaStore = opts.quotaStore ?? new Quota(opts.quota);
   const romaneio = opts.romaneio;
   const romaneioKeys = new Set([...(romaneio?.chaves ?? [])].map(hashKey));

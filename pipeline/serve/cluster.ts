@@ -2,6 +2,7 @@ import cluster, { type Worker } from "node:cluster";
 import { availableParallelism } from "node:os";
 import { PipelineError } from "../domain/errors.ts";
 import { startServer, type ServeOptions } from "./app.ts";
+import { ArquivosNoCluster, servirArquivosNoPrimario } from "./arquivos-cluster.ts";
 import { Quota, type QuotaOptions, type QuotaStore } from "./quota.ts";
 import { PrimaryQuota, servirCotaNoPrimario } from "./quota-cluster.ts";
 import { QuotaEmLotes, type OpcoesLotes } from "./quota-lotes.ts";
@@ -16,7 +17,7 @@ import { COTA_ROMANEIO_PADRAO, MAX_MB_PADRAO, SIMULTANEAS_PADRAO, TEMPO_S_PADRAO
  */
 export interface Instancia {
   /** the server's options, without the store and the romaneio engine (made here, one per process) */
-  serve: Omit<ServeOptions, "quotaStore" | "quota" | "romaneio"> & { port: number; host: string };
+  serve: Omit<ServeOptions, "quotaStore" | "quota" | "romaneio" | "arquivos"> & { port: number; host: string };
   quota: QuotaOptions;
   redis?: { url: string; falha: FalhaRedis };
   /** a key's leases with a shared store (tests lengthen their give-back time); default: ./quota-lotes.ts's */
@@ -153,12 +154,15 @@ async function loja(inst: Instancia, emCluster: boolean): Promise<QuotaStore> {
 
 /** One process, as `npm start` has always served (the store: memory, or Redis when configured); or a worker's server. */
 export async function servirUmProcesso(inst: Instancia, emCluster = false): Promise<Servindo> {
+  // before the server's cache holds anything: from here on the primary counts this worker in
+  const arquivos = emCluster ? new ArquivosNoCluster() : undefined;
   const store = await loja(inst, emCluster);
   const rom = inst.romaneio;
   let leitor: Leitor | undefined;
   const fechar = async () => {
     await leitor?.fechar();
     await store.close?.();
+    arquivos?.close();
   };
   try {
     // one engine per process (each cluster worker its own): its OCR workers stay warm between requests
@@ -166,6 +170,7 @@ export async function servirUmProcesso(inst: Instancia, emCluster = false): Prom
     const server = await startServer({
       ...inst.serve,
       quotaStore: store,
+      ...(arquivos ? { arquivos } : {}),
       ...(rom && leitor ? { romaneio: { chaves: rom.chaves, leitor, cotaDiaria: rom.cotaDiaria, maxBytes: rom.maxBytes, tempoS: rom.tempoS, simultaneas: rom.simultaneas } } : {}),
     });
     return {
@@ -207,6 +212,7 @@ export async function servirCluster(inst: Instancia, workers: number): Promise<S
   const log = inst.log ?? ((l: string) => console.log(l));
   const erro = inst.erro ?? ((l: string) => console.error(l));
   const pararCota = inst.redis ? () => undefined : servirCotaNoPrimario(new Quota(inst.quota));
+  const pararArquivos = servirArquivosNoPrimario({ erro });
   const reinicios: number[] = [];
   const limite = 2 * workers + 3;
   let parando = false;
@@ -227,6 +233,7 @@ export async function servirCluster(inst: Instancia, workers: number): Promise<S
     ).then(() => {
       // answered until the last worker is gone: a stopping worker gives its leased units back
       pararCota();
+      pararArquivos();
     });
   };
 

@@ -51,15 +51,58 @@ const CONTENT_TYPES_POR_NOME: Record<string, string> = { LICENSE: "text/plain; c
 
 export type Resolved = { kind: "file"; entry: FileEntry } | { kind: "dir" } | { kind: "missing" };
 
+/**
+ * Where a cache tells the other processes serving the same root (the workers of a cluster,
+ * ./arquivos-cluster.ts) that it is about to hand out a version of a file. It resolves once none of
+ * them can hand out an older one any more; `tudo`: a new version of a file it knew (a publish),
+ * so the caller drops what it holds too (every entry is checked on disk again before its next use).
+ */
+export interface Coordenacao {
+  anunciar(rel: string, versao: string, geracao: number): Promise<{ tudo: boolean }>;
+}
+
+/**
+ * Whether a version about to be handed out means a new set: a file known in another version, or
+ * the site root changed since the last version seen (a publish's journal is renamed into it and
+ * removed at the commit point, so a file it adds counts too). The cluster's primary holds one for
+ * all workers; a single process, its own.
+ */
+export class Versoes {
+  private readonly conhecidas = new Map<string, string>();
+  private geracao: number | undefined;
+
+  nova(rel: string, versao: string, geracao: number): boolean {
+    const antes = this.conhecidas.get(rel);
+    // bounded by the files of the site: only a file that exists gets a version
+    this.conhecidas.set(rel, versao);
+    const g = this.geracao;
+    this.geracao = geracao;
+    return (antes !== undefined && antes !== versao) || (g !== undefined && g !== geracao);
+  }
+}
+
+const versaoDe = (e: { ino: number; mtimeMs: number; body: { length: number } }) => `${e.ino}:${e.mtimeMs}:${e.body.length}`;
+
 export class FileCache {
   private readonly entries = new Map<string, FileEntry>();
   private bytes = 0;
   private rootReal: string | null = null;
 
+  /** a single process's own judge of a new set (a cluster's is in its primary) */
+  private readonly versoes = new Versoes();
+
   constructor(
     readonly root: string,
-    private readonly opts: { maxBytes?: number; recheckMs?: number; now?: () => number } = {},
+    private readonly opts: { maxBytes?: number; recheckMs?: number; now?: () => number; coordenacao?: Coordenacao } = {},
   ) {}
+
+  /**
+   * Every entry is checked on disk again before its next use (another process handed out a new
+   * version of some file: this one's other entries may be of the set before it).
+   */
+  invalidarTudo(): void {
+    for (const e of this.entries.values()) e.checkedAt = -Infinity;
+  }
 
   private async realRoot(): Promise<string> {
     this.rootReal ??= await realpath(this.root);
@@ -103,7 +146,9 @@ export class FileCache {
       }
       if (st.isDirectory()) return { kind: "dir" };
       if (!st.isFile()) return { kind: "missing" };
-      // confirmed where the set names the file now, not where it did when the stat was asked
+      // confirmed where the set names the file now, not where it did when the stat was asked:
+      // an entry marked stale meanwhile (another process handed out a newer version) is not revived
+      // by a stat that saw the disk before that
       if (cached && this.entries.get(rel) === cached && mesmoArquivo(cached, st)) {
         const agora = this.ondeAgora(rel, semPreparado);
         if (agora && mesmoArquivo(cached, agora)) {
@@ -137,6 +182,19 @@ export class FileCache {
         continue;
       }
       const lida = { ino: hst.ino, mtimeMs: hst.mtimeMs, body };
+      const instalada = this.entries.get(rel);
+      if (!(instalada && versaoDe(instalada) === versaoDe(lida))) {
+        // a version not handed out yet: the other processes drop what they hold first, or a
+        // client whose requests land on two workers would get the new bytes, then the old ones
+        let geracao = 0;
+        try {
+          geracao = statSync(this.root).mtimeMs;
+        } catch {
+          // the root itself gone: the file's own version still counts
+        }
+        const tudo = this.opts.coordenacao ? (await this.opts.coordenacao.anunciar(rel, versaoDe(lida), geracao)).tudo : this.versoes.nova(rel, versaoDe(lida), geracao);
+        if (tudo) this.invalidarTudo();
+      }
       // What the set names the file as now, synchronously, so that nothing runs between this and
       // the install below: the path, or from a journal's commit point its staged copy. Replaced
       // (or committed) while read: read again. The path alone is not enough: a request that opened

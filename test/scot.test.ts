@@ -142,6 +142,7 @@ describe("Scot: praça labels", () => {
     ["SC", { uf: "SC", praca: "Santa Catarina", unidade: null, marca: null }],
     ["Alagoas", { uf: "AL", praca: "Alagoas", unidade: null, marca: null }],
     ["Mato Grosso do Sul - Dourados", { uf: "MS", praca: "Dourados", unidade: null, marca: null }],
+    ["MS - Dourados", { uf: "MS", praca: "Dourados", unidade: null, marca: null }],
     ["Pará", { uf: "PA", praca: "Pará", unidade: null, marca: null }],
   ])("%s", (label, expected) => {
     expect(lerPraca(label)).toEqual(expected);

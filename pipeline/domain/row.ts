@@ -14,7 +14,12 @@ export const PriceRowSchema = z.strictObject({
   fonte: z.string().regex(/^[a-z][a-z0-9-]*$/),
   produto: z.string().refine(isProduto, "produto fora do catálogo (domain/products.ts)"),
   uf: z.enum(ALL_UFS as [string, ...string[]]).nullable(),
-  praca: z.string().min(1).nullable(),
+  // a name is text from the source's page: one that starts with "=", "+", "-" or "@" is no
+  // praça's, and in the Excel files it would be a formula (CSV injection)
+  praca: z
+    .string()
+    .regex(/^[\p{L}\p{N}]/u, "o nome da praça tem de começar por uma letra ou um algarismo (um nome que começa por =, +, - ou @ seria uma fórmula no Excel)")
+    .nullable(),
   data: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
   valor: money.positive(),
   unidade: z.enum(UNIDADES),

@@ -119,12 +119,16 @@ export function checkedRow(row: PriceRow, where: string): PriceRow {
 
 /**
  * Sorts rows oldest first within each series (produto, uf, praça), keeping the series in the
- * order the page shows them, and rejects a day that appears twice in one series.
+ * order the page shows them, and rejects a day that appears twice in one series. A praça is one
+ * whatever its accents and case, as the reference praça is found (history/assemble.ts): "MT
+ * Cuiaba" on another row beside "MT Cuiabá" is a label typed wrong, and the series would take
+ * one row's price while its praças kept the other's.
  */
 export function sortBySeries(rows: PriceRow[], where: string): PriceRow[] {
   const groups = new Map<string, PriceRow[]>();
   for (const row of rows) {
-    const key = `${row.produto}|${row.uf ?? ""}|${row.praca ?? ""}`;
+    const praca = row.praca?.normalize("NFD").replace(/\p{Diacritic}/gu, "").trim().toLowerCase() ?? "";
+    const key = `${row.produto}|${row.uf ?? ""}|${praca}`;
     const list = groups.get(key) ?? [];
     list.push(row);
     groups.set(key, list);

@@ -207,7 +207,8 @@ export function lerPraca(rotulo: string): Praca | null {
   const code = s.match(/^([A-Z]{2})(?:\s+(.+))?$/);
   if (code && isUF(code[1]!)) {
     const uf = code[1] as UF;
-    return { uf, praca: code[2]?.trim() || UFS[uf], unidade, marca };
+    // "MS - Dourados" as "MS Dourados", as a state's name followed by a dash is read below
+    return { uf, praca: code[2]?.replace(/^[\s\-–—]+/, "").trim() || UFS[uf], unidade, marca };
   }
   const key = normKey(s);
   for (const { uf, key: nome } of NOMES_UF) {

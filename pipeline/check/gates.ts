@@ -307,3 +307,42 @@ export function checkFimDeSemana(updates: readonly SeriesUpdate[], history: (id:
     );
   });
 }
+
+/**
+ * A page of several days that does not list a day the history has, inside the span it shows for
+ * that series. With a day the history lacks before its newest one (a gap fill), it is a row whose
+ * date was retyped: the oldest row 17/08 typed 10/08 keeps the page's order and would be merged
+ * as 10/08 with 17/08's price; the page is refused (`problemas`) until it lists the day again or
+ * the day leaves its window. Without one, the source withdrew the day (or the page is missing a
+ * row): nothing new is wrong, the published day stays, and it is said (`avisos`). The source's own
+ * page only: a mirror may skip a day the source has.
+ */
+export function checkDiasSumidos(
+  updates: readonly SeriesUpdate[],
+  history: (id: string) => readonly HistoricoEntry[],
+  propria: boolean,
+): { problemas: string[]; avisos: string[] } {
+  const out = { problemas: [] as string[], avisos: [] as string[] };
+  if (!propria) return out;
+  for (const u of updates) {
+    const dias = new Set(u.entries.map((e) => e.data));
+    if (dias.size < 2) continue;
+    const ordenados = [...dias].sort();
+    const [de, ate] = [ordenados[0]!, ordenados.at(-1)!];
+    const guardados = new Set(history(u.def.id).map((e) => e.data));
+    const sumidos = [...guardados].filter((d) => d > de && d < ate && !dias.has(d)).sort();
+    if (sumidos.length === 0) continue;
+    const ultimo = [...guardados].sort().at(-1)!;
+    const preenchidos = ordenados.filter((d) => !guardados.has(d) && d < ultimo);
+    const falta = `${u.def.id}: a página vai de ${formatDateBR(de)} a ${formatDateBR(ate)} e não traz ${sumidos.map(formatDateBR).join(", ")}, que o histórico tem`;
+    if (preenchidos.length > 0) {
+      out.problemas.push(
+        `${falta}, mas traz ${preenchidos.map(formatDateBR).join(", ")}, que o histórico não tem: a data de uma linha foi trocada? ` +
+          "A página volta a ser aceita quando trouxer o dia de novo ou quando ele sair da janela dela",
+      );
+    } else {
+      out.avisos.push(`${falta} (a fonte retirou o dia? o valor publicado fica como está)`);
+    }
+  }
+  return out;
+}

@@ -2,7 +2,7 @@ import type { Config, RevisaoAceita } from "../config.ts";
 import { ParseError, PipelineError } from "../domain/errors.ts";
 import { PriceRowSchema, type PriceRow } from "../domain/row.ts";
 import { checkRows } from "../check/coherence.ts";
-import { checkDiasAntigos, checkFimDeSemana, checkRebase, checkUpdates } from "../check/gates.ts";
+import { checkDiasAntigos, checkDiasSumidos, checkFimDeSemana, checkRebase, checkUpdates } from "../check/gates.ts";
 import { aceiteArg, describeRevision, judgeRevisions } from "../check/revisions.ts";
 import type { RevisaoCampo, SeriesChange } from "../history/changes.ts";
 import { dayBrasilia, formatDateBR, isoBrasilia } from "../domain/dates.ts";
@@ -129,10 +129,12 @@ export async function runUpdate(opts: UpdateOptions): Promise<UpdateReport> {
           const f = series.get(id);
           return f?.pracas ? { data: f.data_cotacao, quotes: f.pracas } : null;
         };
+        const sumidos = checkDiasSumidos(read.updates, (id) => series.get(id)?.historico ?? [], !loaded.mirror);
         const problems = [
           ...checkUpdates(read.updates, (id) => series.get(id)?.historico ?? [], now, storedQuotes),
           ...checkDiasAntigos(read.updates, (id) => series.get(id)?.historico ?? [], now, !loaded.mirror),
           ...checkFimDeSemana(read.updates, (id) => series.get(id)?.historico ?? [], page.diasUteis),
+          ...sumidos.problemas,
           ...checkRebase(read.updates, (id) => series.get(id)),
           ...read.incoerentes,
         ];
@@ -177,7 +179,7 @@ export async function runUpdate(opts: UpdateOptions): Promise<UpdateReport> {
           record({ source: source.id, page: page.id, ok: false, url: where, kind: "revisao_suspeita", reason, revisoes: lista });
           continue;
         }
-        for (const a of read.avisos) avisos.push(`${source.id}/${page.id}: ${a}`);
+        for (const a of [...read.avisos, ...sumidos.avisos]) avisos.push(`${source.id}/${page.id}: ${a}`);
         // an acceptance counts as used only by a page that was merged
         for (const a of usadasAqui) usadas.add(a);
         for (const rv of revisoes) {

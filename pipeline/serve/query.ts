@@ -33,7 +33,8 @@ export interface Consulta {
 /**
  * The query string, read strictly where it matters: every key and value percent-decoded once (a
  * bad escape or invalid UTF-8 is refused instead of silently becoming U+FFFD), no repeated known
- * keys, no control characters, bounded length and count. Unknown keys are ignored, not refused:
+ * keys (a known key in any case is that key), no control characters, bounded length and count.
+ * Unknown keys are ignored, not refused:
  * the original service ignored them, and its clients send cache busters (`_=1732300000`) and
  * harmless extras (`cidade=Maringá`); the answer names them in a header.
  */
@@ -63,6 +64,10 @@ export function parseQuery(rawQuery: string, allowed: readonly string[]): Consul
     if (/[\u0000-\u001f\u007f]/.test(key + value)) {
       throw new ApiError(400, "caractere_invalido", `o parâmetro "${key.slice(0, 40)}" contém caracteres de controle`);
     }
+    // a known name in another case (`UF=MT` from a form) is that parameter: ignored, it answered
+    // another state's price (the national one) under a request for MT
+    const minusculo = key.toLowerCase();
+    if (minusculo !== key && allowed.includes(minusculo)) key = minusculo;
     if (!allowed.includes(key)) {
       const nome = key.slice(0, 40);
       if (!ignorados.includes(nome)) ignorados.push(nome);

@@ -347,9 +347,16 @@ export async function lerEComparar(
   const leitura = o.etapas.ler({ texto: r.texto, origem: r.origem, ...(r.palavras ? { palavras: r.palavras } : {}) });
   const ids = o.etapas.series(leitura);
   // an id is a catalogue name and maybe a UF; anything else never becomes a path
-  const serie = async (id: string | null): Promise<Serie | null> =>
-    id && /^[a-z0-9_]+(\/[A-Z]{2})?$/.test(id) ? ((await o.files.json<Serie>(`api/v1/cotacao/${id}.json`))?.doc ?? null) : null;
-  const [estadual, nacional] = await Promise.all([serie(ids.estadual), serie(ids.nacional)]);
+  const serie = async (id: string | null) =>
+    id && /^[a-z0-9_]+(\/[A-Z]{2})?$/.test(id) ? await o.files.json<Serie>(`api/v1/cotacao/${id}.json`) : null;
+  // both references of one publish: a new version of one of them handed out while the other came
+  // from the cache (a publish) leaves the other stale, and the comparison would set the state's
+  // price of one publish beside the national one of another
+  let lidas = await Promise.all([serie(ids.estadual), serie(ids.nacional)]);
+  for (let vez = 0; vez < 4 && lidas.some((l) => l && !o.files.isFresh(l.entry)); vez++) {
+    lidas = await Promise.all([serie(ids.estadual), serie(ids.nacional)]);
+  }
+  const [estadual, nacional] = lidas.map((l) => l?.doc ?? null) as [Serie | null, Serie | null];
   const comparacao = o.etapas.comparar(leitura, { estadual, nacional }, { hoje: o.hoje });
   return {
     leitura,

@@ -124,6 +124,27 @@ describe("compressed query answers kept ready", () => {
     expect(s.memoriaPronta()).toEqual({ respostas: 1, tamanho: pesoEsperado(plana, [br[0]!, gz[0]!]), compressoes: 2 });
   });
 
+  it("a file checked again and unchanged keeps its answer and its compressed forms (not compressed again every second)", async () => {
+    const s = await servidor();
+    const plana = await pedir(s);
+    const br = await pedir(s, "br");
+    await pedir(s, "gzip");
+    expect(s.memoriaPronta().compressoes).toBe(2);
+    const saved = clock;
+    try {
+      for (let i = 0; i < 3; i++) {
+        clock += 5000; // past the files' recheck interval: the file is checked on disk, unchanged
+        const de_novo = await pedir(s, "br");
+        expect(de_novo.headers.etag).toBe(plana.headers.etag);
+        expect(semContador(de_novo).antes).toBe(semContador(br).antes);
+        await pedir(s, "gzip");
+      }
+      expect(s.memoriaPronta().compressoes).toBe(2);
+    } finally {
+      clock = saved;
+    }
+  });
+
   it("a rebuilt file drops the compressed forms with the answer: the new answer, compressed anew", async () => {
     const s = await servidor();
     const path = join(site().publicDir, "api/v1/cotacao/uf/MS.json");

@@ -313,7 +313,8 @@ export function checkFimDeSemana(updates: readonly SeriesUpdate[], history: (id:
  * that series. With a day the history lacks before its newest one (a gap fill), it is a row whose
  * date was retyped: the oldest row 17/08 typed 10/08 keeps the page's order and would be merged
  * as 10/08 with 17/08's price; the page is refused (`problemas`) until it lists the day again or
- * the day leaves its window. Without one, the source withdrew the day (or the page is missing a
+ * the day leaves its window (a stored day the source never had, from a mirror or a backfill, beside
+ * a late fill refuses it too: the message says so). Without one, the source withdrew the day (or the page is missing a
  * row): nothing new is wrong, the published day stays, and it is said (`avisos`). The source's own
  * page only: a mirror may skip a day the source has.
  */
@@ -337,7 +338,8 @@ export function checkDiasSumidos(
     const falta = `${u.def.id}: a página vai de ${formatDateBR(de)} a ${formatDateBR(ate)} e não traz ${sumidos.map(formatDateBR).join(", ")}, que o histórico tem`;
     if (preenchidos.length > 0) {
       out.problemas.push(
-        `${falta}, mas traz ${preenchidos.map(formatDateBR).join(", ")}, que o histórico não tem: a data de uma linha foi trocada? ` +
+        `${falta}, mas traz ${preenchidos.map(formatDateBR).join(", ")}, que o histórico não tem: a data de uma linha foi trocada ` +
+          "(ou o dia publicado veio de um espelho ou de um backfill e a fonte não o tem)? " +
           "A página volta a ser aceita quando trouxer o dia de novo ou quando ele sair da janela dela",
       );
     } else {

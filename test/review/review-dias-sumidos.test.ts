@@ -24,7 +24,8 @@ describe("a day the history has, missing inside the page's span", () => {
     expect(checkDiasSumidos([upd("2026-08-10", "2026-08-18", "2026-08-19", "2026-08-20")], () => guardado, true)).toEqual({
       problemas: [
         "milho: a página vai de 10/08/2026 a 20/08/2026 e não traz 17/08/2026, que o histórico tem, mas traz 10/08/2026, que o histórico não tem: " +
-          "a data de uma linha foi trocada? A página volta a ser aceita quando trouxer o dia de novo ou quando ele sair da janela dela",
+          "a data de uma linha foi trocada (ou o dia publicado veio de um espelho ou de um backfill e a fonte não o tem)? " +
+          "A página volta a ser aceita quando trouxer o dia de novo ou quando ele sair da janela dela",
       ],
       avisos: [],
     });

@@ -67,7 +67,14 @@ export function servirArquivosNoPrimario(o: { erro?: (linha: string) => void; pr
           resolve();
         },
       });
-      for (const w of faltam) w.send({ arquivos: "invalidar", b } satisfies Mensagem);
+      for (const w of faltam) {
+        try {
+          w.send({ arquivos: "invalidar", b } satisfies Mensagem);
+        } catch {
+          // gone: it serves nothing any more, and its exit removes it from the waiting list
+          saiu(w);
+        }
+      }
     });
   };
 
@@ -89,9 +96,20 @@ export function servirArquivosNoPrimario(o: { erro?: (linha: string) => void; pr
     } else if (m.arquivos === "versao") {
       const { id, rel, versao, geracao } = m;
       fila = fila.then(async () => {
-        const tudo = versoes.nova(rel, versao, geracao);
-        if (tudo) await difundir(w);
-        if (w.isConnected()) w.send({ arquivos: "pode", id, tudo } satisfies Mensagem);
+        // a send to a worker that went away between isConnected() and send() throws: the queue
+        // must go on (a rejected queue answers no worker again) and the asking worker be answered
+        let tudo = false;
+        try {
+          tudo = versoes.nova(rel, versao, geracao);
+          if (tudo) await difundir(w);
+        } catch (err) {
+          erro(`[cluster] aviso de versão nova de ${rel} falhou: ${(err as Error).message}`);
+        }
+        try {
+          if (w.isConnected()) w.send({ arquivos: "pode", id, tudo } satisfies Mensagem);
+        } catch (err) {
+          erro(`[cluster] resposta ao worker ${w.id} falhou: ${(err as Error).message}`);
+        }
       });
     }
   };

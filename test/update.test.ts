@@ -152,8 +152,9 @@ describe("bad input never costs good data", () => {
     const milhoBefore = await readFile(join(site, "api/v1/cotacao/milho.json"), "utf8");
     const r = await withPages(async (d) => {
       await import("node:fs/promises").then((fs) => fs.rm(join(d, "cepea/milho.html")));
-      await editPage(d, "cepea/soja.html", (h) => h.replace("<td>25/09/2026</td>", "<td>26/09/2026</td>"));
-    });
+      // the next business day (the pages date business days only), on its evening
+      await editPage(d, "cepea/soja.html", (h) => h.replace("<td>25/09/2026</td>", "<td>28/09/2026</td>"));
+    }, "2026-09-28T20:00:00-03:00");
     expect(r.exitCode).toBe(1);
     const milho = r.outcomes.find((o) => o.page === "milho")!;
     expect(milho).toMatchObject({ ok: false, kind: "missing" });
@@ -270,16 +271,16 @@ describe("the store is never damaged", () => {
     const site = await tempSite();
     const pages = await replayDir();
     try {
-      // first a page with a newer day only
-      await editPage(pages, "cepea/milho.html", (h) => h.replace("<td>04/09/2026</td>", "<td>05/09/2026</td>").replace("<td>70,93</td>", "<td>71,00</td>"));
+      // first a page with a newer day only (the next business day)
+      await editPage(pages, "cepea/milho.html", (h) => h.replace("<td>04/09/2026</td>", "<td>07/09/2026</td>").replace("<td>70,93</td>", "<td>71,00</td>"));
       await replay(pages, site, NOW);
-      // then the original page: 04/09 fills in, 05/09 stays the latest
+      // then the original page: 04/09 fills in, 07/09 stays the latest
       const r = await replay(FIXTURES, site, NOW);
       expect(r.changes.find((c) => c.id === "milho")!.added).toEqual(["2026-09-04"]);
       const milho = await readJson(site, "api/v1/cotacao/milho.json");
-      expect(milho.data_cotacao).toBe("2026-09-05");
+      expect(milho.data_cotacao).toBe("2026-09-07");
       expect(milho.valor).toBe(71);
-      expect(milho.historico.slice(-2).map((e: { data: string }) => e.data)).toEqual(["2026-09-04", "2026-09-05"]);
+      expect(milho.historico.slice(-2).map((e: { data: string }) => e.data)).toEqual(["2026-09-04", "2026-09-07"]);
     } finally {
       await cleanup(site, pages);
     }

@@ -185,7 +185,7 @@ function fields(e: Entry): Map<string, unknown> {
   return out;
 }
 
-/** "milho@2026-09-05 novo", "boi_gordo@2026-09-03:valor 347.6→347.55", "x@d removido" */
+/** "milho@2026-09-07 novo", "boi_gordo@2026-09-03:valor 347.6→347.55", "x@d removido" */
 export function valueChanges(before: Tree, after: Tree): string[] {
   const a = seriesHistories(before);
   const b = seriesHistories(after);
@@ -665,9 +665,10 @@ const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
  */
 async function heldLiveRun(site: string) {
   const s = await startSources();
-  const soja = held(ok(page(CEPEA_SOJA, nextDayAt("25/09/2026", "26/09/2026", "161,50"))));
+  const soja = held(ok(page(CEPEA_SOJA, nextDayAt("25/09/2026", "28/09/2026", "161,50"))));
   s.cepea.route(SOJA_PATH, soja);
-  const a = cli("update", [], site, { ...s.env });
+  // soja's next business day after 25/09 is Monday 28/09: A runs that evening
+  const a = cli("update", [], site, { ...s.env, COTACAO_NOW: "2026-09-28T20:00:00-03:00" });
   const locked = () => readdirSync(site).some((n) => n.startsWith(".") && /lock/.test(n));
   await until(() => locked() || soja.waiting() > 0, 60_000);
   return { a, soja, close: () => s.close() };
@@ -738,7 +739,7 @@ export const CASES: readonly FaultCase[] = [
     group: "páginas gravadas",
     fault: 'mudança de layout: milho com a coluna "Valor R$*" renomeada "Preço R$*" (e um dia novo)',
     expect: { exit: 1, page: { id: "cepea/milho", estado: "parse_error", motivo: /Preço R\$|coluna/ }, values: "inalterados", events: "nenhum" },
-    run: onReplay((d) => edit(d, CEPEA_MILHO, (h) => nextDayAt("04/09/2026", "05/09/2026", "71,00")(h).replace("<th>Valor R$*</th>", "<th>Preço R$*</th>"))),
+    run: onReplay((d) => edit(d, CEPEA_MILHO, (h) => nextDayAt("04/09/2026", "07/09/2026", "71,00")(h).replace("<th>Valor R$*</th>", "<th>Preço R$*</th>"))),
   },
   {
     id: "fora-da-faixa",
@@ -805,8 +806,8 @@ export const CASES: readonly FaultCase[] = [
     expect: { exit: 1, values: "inalterados", treeUnchanged: true, events: "nenhum", output: /ENOSPC|espaço/ },
     run: async (lab) => {
       const pages = await lab.pages(async (d) => {
-        await edit(d, CEPEA_BOI, nextDayAt("04/09/2026", "05/09/2026", "348,00"));
-        await edit(d, CEPEA_MILHO, nextDayAt("04/09/2026", "05/09/2026", "71,00"));
+        await edit(d, CEPEA_BOI, nextDayAt("04/09/2026", "07/09/2026", "348,00"));
+        await edit(d, CEPEA_MILHO, nextDayAt("04/09/2026", "07/09/2026", "71,00"));
       });
       const site = await lab.site();
       const before = await snapshot(site);
@@ -965,14 +966,14 @@ export const CASES: readonly FaultCase[] = [
     fault: "duas atualizações ao mesmo tempo (a segunda espera)",
     expect: {
       exit: 0,
-      values: ["milho@2026-09-05 novo", "soja@2026-09-26 novo"],
+      values: ["milho@2026-09-07 novo", "soja@2026-09-28 novo"],
       events: [/^price_changed milho$/, /^price_changed soja$/],
     },
     run: async (lab) => {
       const site = await lab.site();
       const before = await snapshot(site);
       // B brings a day A does not have
-      const pages = await lab.pages((d) => edit(d, CEPEA_MILHO, nextDayAt("04/09/2026", "05/09/2026", "71,00")));
+      const pages = await lab.pages((d) => edit(d, CEPEA_MILHO, nextDayAt("04/09/2026", "07/09/2026", "71,00")));
       const { a, soja, close } = await heldLiveRun(site);
       try {
         const b = cli("update", ["--replay", pages], site);
@@ -995,7 +996,7 @@ export const CASES: readonly FaultCase[] = [
     fault: "duas atualizações ao mesmo tempo, a segunda com --sem-espera",
     expect: {
       exit: "não zero",
-      values: ["soja@2026-09-26 novo"],
+      values: ["soja@2026-09-28 novo"],
       check: (o) => {
         const [pidNote, aNote] = [o.notes.find((n) => n.startsWith("A: PID")), o.notes.find((n) => n.startsWith("A saiu"))];
         const pid = pidNote?.match(/PID (\d+)/)?.[1];
@@ -1030,7 +1031,7 @@ export const CASES: readonly FaultCase[] = [
       fault,
       expect: {
         exit: 0,
-        values: ["boi_gordo@2026-09-05 novo", "milho@2026-09-05 novo"],
+        values: ["boi_gordo@2026-09-07 novo", "milho@2026-09-07 novo"],
         events: [/^price_changed boi_gordo$/, /^price_changed milho$/],
         check: (o) => o.notes.filter((n) => n.startsWith("✗ ")).map((n) => n.slice(2)),
       },
@@ -1038,8 +1039,8 @@ export const CASES: readonly FaultCase[] = [
         // the pages, and what an uninterrupted run of them writes
         const { pages, refTree, n } = await lab.memo("sigkill", async () => {
           const pages = await lab.pages(async (d) => {
-            await edit(d, CEPEA_BOI, nextDayAt("04/09/2026", "05/09/2026", "348,00"));
-            await edit(d, CEPEA_MILHO, nextDayAt("04/09/2026", "05/09/2026", "71,00"));
+            await edit(d, CEPEA_BOI, nextDayAt("04/09/2026", "07/09/2026", "348,00"));
+            await edit(d, CEPEA_MILHO, nextDayAt("04/09/2026", "07/09/2026", "71,00"));
           });
           const ref = await lab.site();
           const base = await snapshot(ref);

@@ -14,12 +14,12 @@ import { sitePublicado } from "../helpers/publicado.ts";
 
 const BOI = "cepea/boi-gordo.html";
 
-/** CEPEA's boi page a day later: 05/09/2026 on top, and 03/09/2026 revised from 347,60 to 347,65. */
+/** CEPEA's boi page of the next business day: 07/09/2026 on top, and 03/09/2026 revised from 347,60 to 347,65. */
 function diaSeguinte(h: string): string {
   const linha03 = /(<td>03\/09\/2026<\/td>\s*<td>)347,60(<\/td>)/;
   if (!linha03.test(h)) throw new Error("linha de 03/09/2026 não encontrada");
   const topo = h.indexOf("<tbody>", h.indexOf("INDICADOR DO BOI GORDO CEPEA/ESALQ"));
-  const novo = "<tbody>\n<tr><td>05/09/2026</td><td>348,00</td><td>0,09%</td><td>1,05%</td><td>67,90</td></tr>";
+  const novo = "<tbody>\n<tr><td>07/09/2026</td><td>348,00</td><td>0,09%</td><td>1,05%</td><td>67,90</td></tr>";
   return (h.slice(0, topo) + novo + h.slice(topo + "<tbody>".length)).replace(linha03, "$1347,65$2");
 }
 
@@ -40,7 +40,7 @@ describe("audit: a stale copy of a page after the source revised a day", () => {
     const r = await replay(depois, site, "2026-09-27T13:00:00-03:00");
     expect(r.outcomes.find((o) => o.source === "cepea" && o.page === "boi-gordo")).toMatchObject({ ok: true, changed: true });
     const boi = await readJson(site, "api/v1/cotacao/boi_gordo.json");
-    expect(boi.data_cotacao).toBe("2026-09-05");
+    expect(boi.data_cotacao).toBe("2026-09-07");
     expect(boi.historico.find((e: { data: string }) => e.data === "2026-09-03").valor).toBe(347.65);
   });
 
@@ -49,11 +49,11 @@ describe("audit: a stale copy of a page after the source revised a day", () => {
     const o = r.outcomes.find((x) => x.source === "cepea" && x.page === "boi-gordo")!;
     expect(o).toMatchObject({ ok: false, kind: "revisao_suspeita" });
     expect(!o.ok && o.reason).toMatch(
-      /a página está atrás do que já foi publicado: boi_gordo vai até 04\/09\/2026 na página e até 05\/09\/2026 no histórico \(cópia antiga, de cache ou de um espelho atrasado\?\)/,
+      /a página está atrás do que já foi publicado: boi_gordo vai até 04\/09\/2026 na página e até 07\/09\/2026 no histórico \(cópia antiga, de cache ou de um espelho atrasado\?\)/,
     );
     expect(!o.ok && o.reason).toMatch(/boi_gordo em 03\/09\/2026, valor: 347,65 → 347,6/);
     const boi = await readJson(site, "api/v1/cotacao/boi_gordo.json");
     expect(boi.historico.find((e: { data: string }) => e.data === "2026-09-03").valor).toBe(347.65);
-    expect(boi.data_cotacao).toBe("2026-09-05");
+    expect(boi.data_cotacao).toBe("2026-09-07");
   });
 });

@@ -10,10 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cleanup, editPage, milhoComDiaNovo, readJson, replay, replayDir } from "../helpers/pipeline.ts";
 import { sitePublicado } from "../helpers/publicado.ts";
 
-/** CEPEA's boi page with 05/09/2026 on top. */
+/** CEPEA's boi page with 07/09/2026 on top. */
 function boiDiaNovo(h: string): string {
   const topo = h.indexOf("<tbody>", h.indexOf("INDICADOR DO BOI GORDO CEPEA/ESALQ"));
-  return h.slice(0, topo) + "<tbody>\n<tr><td>05/09/2026</td><td>348,00</td><td>0,09%</td><td>1,05%</td><td>67,90</td></tr>" + h.slice(topo + "<tbody>".length);
+  return h.slice(0, topo) + "<tbody>\n<tr><td>07/09/2026</td><td>348,00</td><td>0,09%</td><td>1,05%</td><td>67,90</td></tr>" + h.slice(topo + "<tbody>".length);
 }
 
 describe("audit: two updates of one tree at once, in one process", () => {
@@ -34,8 +34,8 @@ describe("audit: two updates of one tree at once, in one process", () => {
     expect(a.changes.map((c) => c.id)).toContain("milho");
     expect(b.changes.map((c) => c.id)).toContain("boi_gordo");
     expect((await readJson(site, "api/v1/cotacao/milho.json")).data_cotacao).toBe("2026-09-08");
-    expect((await readJson(site, "api/v1/cotacao/boi_gordo.json")).data_cotacao).toBe("2026-09-05");
+    expect((await readJson(site, "api/v1/cotacao/boi_gordo.json")).data_cotacao).toBe("2026-09-07");
     const agregado = await readJson(site, "api/v1/cotacao.json");
-    expect(agregado.datas).toMatchObject({ milho: "2026-09-08", boi_gordo_cepea_sp: "2026-09-05" });
+    expect(agregado.datas).toMatchObject({ milho: "2026-09-08", boi_gordo_cepea_sp: "2026-09-07" });
   });
 });

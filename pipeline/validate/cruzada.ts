@@ -35,6 +35,7 @@ interface ResumoSerie {
   data_cotacao: unknown;
   praca: unknown;
   variacao: unknown;
+  unidade: unknown;
 }
 
 /** A recent window as the check keeps it: the headline, and each day with a hash of its entry. */
@@ -106,6 +107,7 @@ export class ChecagemCruzada {
         data_cotacao: data.data_cotacao,
         praca: data.praca,
         variacao: data.variacao,
+        unidade: data.unidade,
       });
     }
   }
@@ -121,6 +123,7 @@ export class ChecagemCruzada {
       data_cotacao: r.data_cotacao,
       praca: r.praca,
       variacao: r.variacao,
+      unidade: r.unidade,
     });
   }
 
@@ -139,12 +142,17 @@ export class ChecagemCruzada {
 
     for (const [p, agg] of this.agregados) {
       const datas = isObj(agg.datas) ? agg.datas : {};
+      const unidades = isObj(agg.unidades) ? agg.unidades : {};
       for (const [k, id] of Object.entries(serieDoAgregado())) {
         const sp = serieDoId(id);
         const s = this.series.get(sp);
         if (!s || !(k in agg)) continue;
         if (agg[k] !== s.valorUltimo || datas[k] !== s.ultima) {
           push(p, `/${k}: ${mostrar(agg[k])} de ${mostrar(datas[k])} não confere com ${sp}, cujo último dia é ${mostrar(s.ultima)} (${mostrar(s.valorUltimo)}); ${mix}`);
+        }
+        // a price read in another unit is another number: R$ 15 the kg is not R$ 15 the arroba
+        if (k in unidades && unidades[k] !== s.unidade) {
+          push(p, `/unidades/${k}: ${mostrar(unidades[k])} não confere com a unidade de ${sp} (${mostrar(s.unidade)}); ${mix}`);
         }
       }
       const uf = /uf\/([A-Z]{2})\.json$/.exec(p)?.[1];
@@ -162,11 +170,11 @@ export class ChecagemCruzada {
           if (s.pontos > 0) push(p, `/${campo}: é null, mas ${sp} tem histórico (último dia ${mostrar(s.ultima)}); ${mix}`);
           continue;
         }
-        if (q.preco !== s.valorUltimo || q.data !== s.ultima || (q.data_cotacao ?? q.data) !== s.ultima || (q.praca ?? "") !== (s.praca ?? "")) {
+        if (q.preco !== s.valorUltimo || q.data !== s.ultima || (q.data_cotacao ?? q.data) !== s.ultima || (q.praca ?? "") !== (s.praca ?? "") || q.unidade !== s.unidade) {
           push(
             p,
-            `/${campo}: ${mostrar(q.preco)} de ${mostrar(q.data)} (data_cotacao ${mostrar(q.data_cotacao)}, praça ${mostrar(q.praca)}) não confere com ${sp}, cujo último dia é ` +
-              `${mostrar(s.ultima)} (${mostrar(s.valorUltimo)}, praça ${mostrar(s.praca)}); ${mix}`,
+            `/${campo}: ${mostrar(q.preco)} ${mostrar(q.unidade)} de ${mostrar(q.data)} (data_cotacao ${mostrar(q.data_cotacao)}, praça ${mostrar(q.praca)}) não confere com ${sp}, cujo último dia é ` +
+              `${mostrar(s.ultima)} (${mostrar(s.valorUltimo)} ${mostrar(s.unidade)}, praça ${mostrar(s.praca)}); ${mix}`,
           );
         }
       }
@@ -224,7 +232,7 @@ export class ChecagemCruzada {
 }
 
 function pickAgregado(d: Obj): Obj {
-  const out: Obj = { datas: d.datas };
+  const out: Obj = { datas: d.datas, unidades: d.unidades };
   for (const k of [...Object.keys(serieDoAgregado()), ...Object.keys(cotacaoUf())]) if (k in d) out[k] = d[k];
   return out;
 }

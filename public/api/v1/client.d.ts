@@ -266,11 +266,11 @@ export interface HistoricoEntrada {
    */
   data: Data;
   /**
-   * Valor de referência da série nesse dia, em R$ por unidade.
+   * Valor de referência da série nesse dia, em R$ por unidade (no algodão, unidade ct_lb, em centavos de R$ por libra-peso: 421.71 = R$ 4,2171/lb).
    */
   valor: Preco;
   /**
-   * CEPEA: o mesmo indicador em dólares (US$).
+   * CEPEA: o mesmo indicador em dólares, em US$ por unidade (no algodão, unidade ct_lb, em centavos de US$ por libra-peso).
    */
   valor_usd?: Preco;
   /**
@@ -874,7 +874,7 @@ export interface Serie {
    */
   regiao: Texto;
   /**
-   * Último valor da série (igual ao da última entrada do histórico), em R$ por unidade.
+   * Último valor da série (igual ao da última entrada do histórico), em R$ por unidade (no algodão, unidade ct_lb, em centavos de R$ por libra-peso).
    */
   valor: Preco;
   /**

@@ -5,7 +5,7 @@
  */
 import { cp, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import type { SerieFile } from "../../pipeline/domain/publicados.ts";
 import type { UpdateReport } from "../../pipeline/run/update.ts";
 import { cleanup, editPage, FIXTURES, readJson, replay, replayDir, tempSite } from "./pipeline.ts";
@@ -99,6 +99,27 @@ export async function segundaExecucao(
 /** The recorded page `arquivo` ("cepea/frango.html") edited by `editar` for a second run (segundaExecucao). */
 export function comPaginaEditada(arquivo: string, editar: (html: string) => string, ids: readonly string[]): ReturnType<typeof segundaExecucao> {
   return segundaExecucao((pages) => editPage(pages, arquivo, editar), ids);
+}
+
+/**
+ * The recorded page `arquivo` edited by `editar`, read in a second run: the page `pagina`
+ * ("scot/boi-gordo") must be refused as `kind`, saying `motivo` if given, and none of the series `ids` may
+ * change. Returns the reason and the series before and after, for what a test checks besides.
+ */
+export async function paginaEditadaRecusada(
+  arquivo: string,
+  editar: (html: string) => string,
+  ids: readonly string[],
+  esperado: { pagina: string; kind: "rejected" | "parse_error"; motivo?: string | RegExp },
+): Promise<{ reason: string; antes: Record<string, SerieFile>; series: Record<string, SerieFile> }> {
+  const { pagina, antes, series } = await comPaginaEditada(arquivo, editar, ids);
+  const o = pagina(esperado.pagina);
+  expect(o).toMatchObject({ ok: false, kind: esperado.kind });
+  const reason = o.ok ? "" : o.reason;
+  if (typeof esperado.motivo === "string") expect(reason).toContain(esperado.motivo);
+  else if (esperado.motivo) expect(reason).toMatch(esperado.motivo);
+  for (const id of ids) expect(series[id], id).toEqual(antes[id]);
+  return { reason, antes, series };
 }
 
 /**

@@ -16,7 +16,7 @@ import type { SeriesUpdate } from "../../pipeline/history/assemble.ts";
 import { allSeries } from "../../pipeline/sources/index.ts";
 import { cepea } from "../../pipeline/sources/cepea.ts";
 import { cleanup, editPage, FIXTURES, readJson, replay, replayDir, tempSite, trocarUma } from "../helpers/pipeline.ts";
-import { comPaginaEditada, segundaExecucao } from "../helpers/publicado.ts";
+import { paginaEditadaRecusada, segundaExecucao } from "../helpers/publicado.ts";
 
 const milho = allSeries().find((d) => d.id === "milho")!;
 const NOW = new Date("2026-09-10T12:00:00-03:00");
@@ -131,11 +131,11 @@ describe("a new day long before the series' newest day refuses the page", () => 
   }, 90_000);
 
   it("through the update: Scot's table dated a year back is never added to the history", async () => {
-    const { pagina, antes, series } = await comPaginaEditada("scot/boi-gordo.html", (h) => h.split("05/08/2026").join("05/08/2025"), ["boi_gordo/SP"]);
-    const scot = pagina("scot/boi-gordo");
-    expect(scot).toMatchObject({ ok: false, kind: "rejected" });
-    expect(scot.ok === false && scot.reason).toContain("o dia 05/08/2025 não está no histórico e fica 365 dias antes do último dia publicado (05/08/2026)");
-    expect(series["boi_gordo/SP"]!.historico).toEqual(antes["boi_gordo/SP"]!.historico);
+    const { series } = await paginaEditadaRecusada("scot/boi-gordo.html", (h) => h.split("05/08/2026").join("05/08/2025"), ["boi_gordo/SP"], {
+      pagina: "scot/boi-gordo",
+      kind: "rejected",
+      motivo: "o dia 05/08/2025 não está no histórico e fica 365 dias antes do último dia publicado (05/08/2026)",
+    });
     expect(series["boi_gordo/SP"]!.historico.some((e) => e.data === "2025-08-05")).toBe(false);
   }, 90_000);
 });

@@ -14,7 +14,7 @@ import type { PriceRow } from "../../pipeline/domain/row.ts";
 import { PriceRowSchema } from "../../pipeline/domain/row.ts";
 import { sortBySeries } from "../../pipeline/sources/html.ts";
 import { trocarUma } from "../helpers/pipeline.ts";
-import { comPaginaEditada } from "../helpers/publicado.ts";
+import { paginaEditadaRecusada } from "../helpers/publicado.ts";
 
 const linha = (r: Partial<PriceRow>): PriceRow => ({ fonte: "scot", produto: "boi_gordo", uf: "SP", praca: "Barretos", data: "2026-08-05", valor: 345.5, unidade: "@", extras: {}, ...r });
 
@@ -29,11 +29,11 @@ describe("a praça listed twice on one day, accents and case aside, refuses the 
   });
 
   it("through the update: Scot's MT Sudeste row labelled 'MT Cuiaba' beside 'MT Cuiabá*' is refused, and MT keeps its prices", async () => {
-    const { pagina, antes, series } = await comPaginaEditada("scot/boi-gordo.html", trocarUma(">MT Sudeste<", ">MT Cuiaba<"), ["boi_gordo/MT"]);
-    const scotBoi = pagina("scot/boi-gordo");
-    expect(scotBoi).toMatchObject({ ok: false, kind: "parse_error" });
-    expect(scotBoi.ok === false && scotBoi.reason).toContain("a data 2026-08-05 aparece duas vezes (boi_gordo MT Cuiaba)");
-    expect(series["boi_gordo/MT"]).toEqual(antes["boi_gordo/MT"]);
+    await paginaEditadaRecusada("scot/boi-gordo.html", trocarUma(">MT Sudeste<", ">MT Cuiaba<"), ["boi_gordo/MT"], {
+      pagina: "scot/boi-gordo",
+      kind: "parse_error",
+      motivo: "a data 2026-08-05 aparece duas vezes (boi_gordo MT Cuiaba)",
+    });
   }, 90_000);
 });
 
@@ -48,10 +48,10 @@ describe("a praça named like a formula refuses the page", () => {
   });
 
   it("through the update: Scot's table with a praça '=HYPERLINK(...)' is refused whole", async () => {
-    const { pagina, antes, series } = await comPaginaEditada("scot/boi-gordo.html", trocarUma(">SP Araçatuba<", '>SP =HYPERLINK("http://exemplo.invalid","Araçatuba")<'), ["boi_gordo/SP"]);
-    const scotBoi = pagina("scot/boi-gordo");
-    expect(scotBoi).toMatchObject({ ok: false, kind: "parse_error" });
-    expect(scotBoi.ok === false && scotBoi.reason).toContain("praca: o nome da praça tem de começar por uma letra ou um algarismo");
-    expect(series["boi_gordo/SP"]).toEqual(antes["boi_gordo/SP"]);
+    await paginaEditadaRecusada("scot/boi-gordo.html", trocarUma(">SP Araçatuba<", '>SP =HYPERLINK("http://exemplo.invalid","Araçatuba")<'), ["boi_gordo/SP"], {
+      pagina: "scot/boi-gordo",
+      kind: "parse_error",
+      motivo: "praca: o nome da praça tem de começar por uma letra ou um algarismo",
+    });
   }, 90_000);
 });

@@ -619,6 +619,17 @@ export function simular(entrada: Entrada, preco: PrecoReferencia | null, opcoes:
       },
     ]);
   }
+  // likewise grain from a series per tonne or per 50 kg sack, cattle from one per head: the
+  // quantity would be counted in one unit and priced in another
+  if (!unidadeSimulavel(entrada.produto, unidade)) {
+    const info = PRODUTO_INFO[entrada.produto];
+    throw new SimulacaoForaDoLimite([
+      {
+        campo: "uf",
+        mensagem: `${info.nome}${entrada.uf ? ` em ${entrada.uf}` : ""} é cotado ${UNIDADE_INFO[unidade].por}, e o simulador vende ${info.nome.toLowerCase()} ${UNIDADE_INFO[info.unidade].por}: informe o preço ${UNIDADE_INFO[info.unidade].por}`,
+      },
+    ]);
+  }
 
   const semFunrural = informado ? null : precoSemFunrural(preco!, entrada.coluna);
   const funruralCent = semFunrural ? 0n : entrada.funruralCentesimosPct;
@@ -639,6 +650,23 @@ export function simular(entrada: Entrada, preco: PrecoReferencia | null, opcoes:
         `Preço de ${dataBR(preco!.data_cotacao)}, há ${idade} ${idade === 1 ? "dia" : "dias"}: é o último desta série (${preco!.fonte_nome ?? preco!.fonte ?? "fonte desconhecida"}) ` +
           `e pode estar longe do mercado de hoje. Confira o preço atual ou informe-o no campo "${rotulo("preco")}".`,
       );
+    }
+  }
+
+  // a typed price is read in the chosen series' unit (RS's boi per kg of live weight): one far
+  // outside what that unit ever costs is most likely in another unit (R$/@ typed for RS would
+  // make a sale 16 times too big), so the figures come with a warning
+  if (informado) {
+    const faixaDaUnidade = PRODUTO_INFO[entrada.produto].faixa[unidade];
+    if (faixaDaUnidade) {
+      const [lo, hi] = faixaDaUnidade.map((v) => BigInt(Math.round(v * 100)));
+      if (precoCent < lo! || precoCent > hi!) {
+        avisos.push(
+          `Preço informado de ${formatarReais(precoCent)}${UNIDADE_TEXTO(unidade)}: fora da faixa usual de ${PRODUTO_INFO[entrada.produto].nome.toLowerCase()} ${UNIDADE_INFO[unidade].por} ` +
+            `(${formatarReais(lo!)} a ${formatarReais(hi!)}). O preço informado é lido ${UNIDADE_INFO[unidade].por}` +
+            `${preco?.serie ? `, a unidade da série escolhida (${preco.nome ?? preco.serie})` : ""}; confira a unidade e o valor.`,
+        );
+      }
     }
   }
 

@@ -27,6 +27,7 @@ import {
   type ColunaPreco,
   type PrecoReferencia,
   type Resultado,
+  ROTULOS,
 } from "../../simulator/simulator.ts";
 import { clear, dataBR, el, getJSON, preco, unidadeDoPreco } from "./dom.ts";
 import { formatBRL, formatDecimalBR } from "../../domain/money.ts";
@@ -61,10 +62,19 @@ function produtoAtual(): Produto {
   return ($<HTMLSelectElement>("produto").value || PRODUTOS[0]) as Produto;
 }
 
-/** The catalogue's series of the form's produto and uf (a national series has no "/" in its id). */
+/**
+ * The catalogue's series of a produto and uf, as the server's /api/v1/simulador finds it: the
+ * state series when there is one, else the national series when it is quoted at that UF (CEPEA's
+ * bezerro is MS's, its milho SP's); a national series has no "/" in its id.
+ */
+function serieDoCatalogo(produto: Produto, uf: UF | null): IndexSeries | undefined {
+  const id = serieDaEntrada({ produto, uf });
+  return index?.series.find((s) => s.id === id) ?? (uf ? index?.series.find((s) => s.id === produto && s.uf === uf) : undefined);
+}
+
+/** The catalogue's series of the form's produto and uf. */
 function serieEscolhida(): IndexSeries | undefined {
-  const id = serieDaEntrada({ produto: produtoAtual(), uf: ($<HTMLSelectElement>("uf").value || null) as UF | null });
-  return index?.series.find((s) => s.id === id);
+  return serieDoCatalogo(produtoAtual(), ($<HTMLSelectElement>("uf").value || null) as UF | null);
 }
 
 function nomeDaFonte(id: string): string {
@@ -274,10 +284,9 @@ async function simularForm(ev?: Event): Promise<void> {
     return;
   }
   let ref: PrecoReferencia | null = null;
-  const id = serieDaEntrada(v.entrada);
-  const s = index?.series.find((x) => x.id === id);
+  const s = serieDoCatalogo(v.entrada.produto, v.entrada.uf);
   if (s) {
-    ref = referenciaDaSerie(await arquivo(s), id);
+    ref = referenciaDaSerie(await arquivo(s), s.id);
     ref.fonte_nome ??= nomeDaFonte(s.fonte);
   } else if (v.entrada.precoCentavos === null) {
     geral.textContent = `Não há preço publicado de ${PRODUTO_INFO[v.entrada.produto].nome.toLowerCase()}${v.entrada.uf ? ` em ${nomeDaUF(v.entrada.uf)}` : ""}; informe o preço.`;
@@ -312,13 +321,43 @@ function mostrarErros(erros: CampoErro[]): void {
   $("resultado").hidden = true;
 }
 
+/**
+ * A link's query string as the server reads the same query (pipeline/serve/query.ts parseQuery):
+ * a known parameter's name in any case (`UF=MT` is `uf=MT`; ignored, the sale was priced at the
+ * national boi gordo, São Paulo's, under a link asking for MT), a known parameter given twice is
+ * an error (which of `uf=MS&UF=SP`?), unknown ones (`_=`, `utm_source`) are ignored.
+ */
+function lerLink(search: string): { valores: Map<string, string>; erros: CampoErro[] } {
+  const valores = new Map<string, string>();
+  const erros: CampoErro[] = [];
+  for (const [nome, valor] of new URLSearchParams(search)) {
+    const campo = nome.toLowerCase();
+    if (!CAMPOS_SIMULADOR.includes(campo)) continue;
+    if (valores.has(campo)) {
+      if (!erros.some((e) => e.campo === campo)) {
+        erros.push({ campo, mensagem: `${ROTULOS[campo as keyof typeof ROTULOS].replace(/, opcional\)$/, ")")}: o parâmetro "${campo}" aparece mais de uma vez no link; informe-o uma só vez` });
+      }
+      continue;
+    }
+    valores.set(campo, valor);
+  }
+  return { valores, erros };
+}
+
 /** The inputs of a shared link, into the form; true when the link asks for a simulation. */
 async function restaurarDaURL(): Promise<boolean> {
-  const q = new URLSearchParams(location.search);
-  const produto = q.get("produto")?.trim().toLowerCase();
+  const { valores: q, erros } = lerLink(location.search);
+  const produtoTxt = q.get("produto");
+  const produto = produtoTxt?.trim().toLowerCase();
   if (!produto) return false;
   const sel = $<HTMLSelectElement>("produto");
-  if ([...sel.options].some((o) => o.value === produto)) sel.value = produto;
+  if (![...sel.options].some((o) => o.value === produto)) {
+    // the form would keep its first product and simulate that one: the link's product is refused
+    const v = validarEntrada({ produto: produtoTxt });
+    mostrarErros(v.ok ? [] : v.erros.filter((e) => e.campo === "produto"));
+    return false;
+  }
+  sel.value = produto;
   ajustarCampos();
   const uf = q.get("uf")?.trim().toUpperCase() ?? "";
   const ufSel = $<HTMLSelectElement>("uf");
@@ -330,9 +369,22 @@ async function restaurarDaURL(): Promise<boolean> {
     if (campo === "produto" || campo === "uf") continue;
     const v = q.get(campo);
     const input = $<HTMLInputElement | HTMLSelectElement>(campo);
-    if (v === null || !input) continue;
+    if (!input) continue;
+    if (v === undefined) {
+      // a quantity the link does not give is asked for, as the server asks: the form's example
+      // (10 cabeças, 540 kg, 52 %, 1.000 sacas) would be a sale nobody described
+      if (camposDo(produto as Produto).includes(campo)) input.value = "";
+      continue;
+    }
     if (input instanceof HTMLSelectElement && ![...input.options].some((o) => o.value === v)) input.append(el("option", { value: v }, v));
     input.value = v;
+    // a column the series does not publish is shown, so the simulation refuses it (hidden, it
+    // was left out and the headline price used instead)
+    if (campo === "coluna" && v.trim() !== "") document.querySelector<HTMLElement>('[data-grupo="coluna"]')!.hidden = false;
+  }
+  if (erros.length > 0) {
+    mostrarErros(erros);
+    return false;
   }
   return true;
 }

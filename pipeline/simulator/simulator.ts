@@ -229,7 +229,13 @@ export class SimulacaoForaDoLimite extends Error {
  * must be positive); null when it is not such a number or has more decimals than allowed.
  */
 export function lerDecimal(texto: string, casas: 0 | 2): bigint | null {
-  const s = texto.replace(/\s/g, "");
+  let s = texto.trim().replace(/^R\$\s*/, "");
+  // a space inside a number groups thousands ("1 000", as the SI and many forms write it) only in
+  // threes: "10 5" is a typo, and read as 105 it would be a sale of another size
+  if (/\s/.test(s)) {
+    if (!/^-?\d{1,3}(\s\d{3})+([.,]\d{1,2})?$/.test(s)) return null;
+    s = s.replace(/\s/g, "");
+  }
   if (s === "" || s.length > 32) return null;
   let centesimos: number | null = parseBRDecimal(s);
   if (centesimos === null && /^-?\d+\.\d{1,2}$/.test(s)) centesimos = parseBRDecimal(s.replace(".", ","));

@@ -173,3 +173,18 @@ describe("a typed price far outside the product's range for the unit it is read 
     expect(arroba.avisos).toEqual([]);
   });
 });
+
+describe("spaces inside a typed number", () => {
+  it("group thousands only in threes (1 000, 12 345,67): 10 5 cabeças is no number, never 105", async () => {
+    const { lerDecimal } = await import("../../pipeline/simulator/simulator.ts");
+    expect(lerDecimal("1 000", 0)).toBe(1000n);
+    expect(lerDecimal("12 345,67", 2)).toBe(1234567n);
+    expect(lerDecimal("1\u00a0000", 0)).toBe(1000n);
+    expect(lerDecimal(" 540,5 ", 2)).toBe(54050n);
+    expect(lerDecimal("R$ 1.500,00", 2)).toBe(150000n);
+    for (const bad of ["10 5", "54 0", "338 5", "1 00", "1 0000", "1.000 000"]) expect(lerDecimal(bad, 2), bad).toBeNull();
+    const v = validarEntrada({ ...GADO, cabecas: "10 5" });
+    expect(v.ok).toBe(false);
+    expect((await api("produto=boi_gordo&uf=MS&cabecas=10+5&peso_vivo_kg=540&rendimento_pct=52")).status).toBe(400);
+  });
+});

@@ -88,8 +88,13 @@ export function applyUpdate(
     atualizado: isoBrasilia(now),
   });
   // the last day before this run, on the praça the series names now: a new reference praça makes
-  // the old praça's price no "before" of the new one's (their difference is no market move)
-  const before = rebaseTo ? base[base.length - 1] : existing?.historico[existing.historico.length - 1];
+  // the old praça's price no "before" of the new one's (their difference is no market move).
+  // When this run also revises that day (CEPEA often corrects the day before along with a new
+  // one), its value is the revised one the series now shows: measured from the superseded
+  // number, the event's variation would disagree with the series' own `variacao`, even in sign;
+  // the revision itself goes to historico_revisado.
+  const ultimo = rebaseTo ? base[base.length - 1] : existing?.historico[existing.historico.length - 1];
+  const before = ultimo && ultimo.data !== newest.data ? (merged.historico.find((e) => e.data === ultimo.data) ?? ultimo) : ultimo;
   return {
     file,
     change: {

@@ -81,7 +81,8 @@ export function eventsFromChanges(changes: readonly SeriesChange[], now: Date): 
   for (const c of sorted) {
     const def = defs.get(c.id);
     if (!def) continue;
-    if (c.antes && c.antes.valor !== c.depois.valor) {
+    const mudou = c.antes !== null && c.antes.valor !== c.depois.valor;
+    if (c.antes && mudou) {
       const dados: PriceChangedDados = {
         ...serieRef(def),
         anterior: { data: c.antes.data, valor: c.antes.valor },
@@ -92,8 +93,14 @@ export function eventsFromChanges(changes: readonly SeriesChange[], now: Date): 
       };
       precos.push({ id: eventoId("price_changed", [c.id, dados.anterior, dados.atual]), tipo: "price_changed", criado_em, dados });
     }
-    // a revision of the latest day is already the price_changed above; the others are past days
-    const past = c.revised.filter((r) => r.antes.valor !== r.depois.valor && !(c.antes && r.data === c.antes.data && r.data === c.depois.data));
+    // a revision of the latest day is already the price_changed above when that event tells it
+    // (same day, from the value published before); the latest day re-based on a new reference
+    // praça with no new day tells no price change (anterior is the new praça's own value), so
+    // its move from the old praça's price is told here, or nothing but the summary would say
+    // that the latest published number changed
+    const contado = (r: (typeof c.revised)[number]) =>
+      mudou && c.antes !== null && r.data === c.antes.data && r.data === c.depois.data && r.antes.valor === c.antes.valor;
+    const past = c.revised.filter((r) => r.antes.valor !== r.depois.valor && !contado(r));
     if (past.length > 0) {
       const dados: HistoricoRevisadoDados = {
         ...serieRef(def),
@@ -126,11 +133,39 @@ export function eventsFromChanges(changes: readonly SeriesChange[], now: Date): 
   return [atualizada, ...precos, ...revisoes];
 }
 
+/** What an event is about: its type and, but for the run summary, its series. */
+function assunto(e: Evento): string {
+  return e.tipo === "cotacao_atualizada" ? e.tipo : `${e.tipo}|${e.dados.serie}`;
+}
+
+/**
+ * This run's event as it enters the file, or null when the file already has it. The same content
+ * comes back legitimately: a source flip-flopping a day (origin 347,70, then a lagging mirror's
+ * 347,60, then the origin again, each within the revision bound) makes the third run's events
+ * identical to the first's. Dropped as already seen, the third would leave subscribers on
+ * 347,60 while the series says 347,70. So an event is "already there" only when it is the
+ * latest one about the same subject (a replay of the same run against the file it wrote); an
+ * older twin gives a new id, derived from the content and how many twins the file holds, so a
+ * replay of that run finds it as the latest again and adds nothing.
+ */
+function comoNovo(e: Evento, seen: ReadonlySet<string>, ultimo: ReadonlyMap<string, string>): Evento | null {
+  const latest = ultimo.get(assunto(e));
+  let id = e.id;
+  for (let n = 1; seen.has(id); n++) {
+    if (id === latest) return null;
+    id = eventoId(e.tipo, [e.id, n]);
+  }
+  return id === e.id ? e : { ...e, id };
+}
+
 /** The new eventos.json: this run's events (ids not seen before) on top of the previous ones, bounded. */
 export function nextEventos(previous: EventosFile | null, changes: readonly SeriesChange[], now: Date, limite = EVENTOS_LIMITE): EventosFile {
   const prev = previous ?? emptyEventos();
   const seen = new Set(prev.eventos.map((e) => e.id));
-  const novos = eventsFromChanges(changes, now).filter((e) => !seen.has(e.id));
+  // newest first: the first event of each subject is its latest
+  const ultimo = new Map<string, string>();
+  for (const e of prev.eventos) if (!ultimo.has(assunto(e))) ultimo.set(assunto(e), e.id);
+  const novos = eventsFromChanges(changes, now).flatMap((e) => comoNovo(e, seen, ultimo) ?? []);
   const eventos = [...novos, ...prev.eventos].slice(0, limite);
   return {
     api_version: "v1",

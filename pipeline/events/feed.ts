@@ -62,8 +62,12 @@ export function describeEvento(e: Evento): { titulo: string; resumo: string; pat
       const d = e.dados;
       const abs = d.variacao.absoluta;
       const quando = d.dias === 0 ? `o valor de ${formatDateBR(d.atual.data)} foi revisado` : `de ${formatDateBR(d.anterior.data)} para ${formatDateBR(d.atual.data)}`;
+      // a run that brings several days (a missed run, a holiday's backlog) compares with the last
+      // day published before it, not with the day before the new one, which is what the series'
+      // `variacao` and a bare "alta de x%" beside a date say: the title names where it starts
+      const entre = d.dias_novos.some((dia) => dia > d.anterior.data && dia < d.atual.data);
       return {
-        titulo: `${onde(d)}: ${preco(d.atual.valor, d.unidade)} em ${formatDateBR(d.atual.data)}, ${direcao(d)}`,
+        titulo: `${onde(d)}: ${preco(d.atual.valor, d.unidade)} em ${formatDateBR(d.atual.data)}, ${direcao(d)}${entre ? ` desde ${formatDateBR(d.anterior.data)}` : ""}`,
         resumo:
           `${ondeLongo(d)} passou de ${preco(d.anterior.valor, d.unidade)} para ${preco(d.atual.valor, d.unidade)} (${quando}): ` +
           `${sinal(abs)}${variacaoAbsoluta(Math.abs(abs), d.unidade)} (${sinal(d.variacao.percentual)}${formatDecimalBR(Math.abs(d.variacao.percentual))}%). Fonte: ${nomeFonte(d.fonte)}.`,

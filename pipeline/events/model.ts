@@ -24,7 +24,12 @@ import { readPublished } from "../contract/schemas.ts";
 
 export const EVENTOS_PATH = "api/v1/eventos.json";
 export const FEED_PATH = "api/v1/feed.xml";
-/** How many events eventos.json (and so the feed) keeps. */
+/**
+ * How many events eventos.json (and so the feed) keeps of the runs before the latest one. The
+ * latest run's own events are all kept even when they alone pass it: one run can bring
+ * 1 + 2 × (number of series) events (the summary, a price_changed and a historico_revisado per
+ * series), and one of them cut here would never reach the file, the feed or any webhook.
+ */
 export const EVENTOS_LIMITE = 200;
 const EPOCH = "1970-01-01T00:00:00-03:00";
 
@@ -158,7 +163,10 @@ function comoNovo(e: Evento, seen: ReadonlySet<string>, ultimo: ReadonlyMap<stri
   return id === e.id ? e : { ...e, id };
 }
 
-/** The new eventos.json: this run's events (ids not seen before) on top of the previous ones, bounded. */
+/**
+ * The new eventos.json: this run's events (ids not seen before), all of them, on top of the
+ * previous ones, which fill what is left of `limite` (the bound trims only older runs' events).
+ */
 export function nextEventos(previous: EventosFile | null, changes: readonly SeriesChange[], now: Date, limite = EVENTOS_LIMITE): EventosFile {
   const prev = previous ?? emptyEventos();
   const seen = new Set(prev.eventos.map((e) => e.id));
@@ -166,7 +174,7 @@ export function nextEventos(previous: EventosFile | null, changes: readonly Seri
   const ultimo = new Map<string, string>();
   for (const e of prev.eventos) if (!ultimo.has(assunto(e))) ultimo.set(assunto(e), e.id);
   const novos = eventsFromChanges(changes, now).flatMap((e) => comoNovo(e, seen, ultimo) ?? []);
-  const eventos = [...novos, ...prev.eventos].slice(0, limite);
+  const eventos = [...novos, ...prev.eventos.slice(0, Math.max(0, limite - novos.length))];
   return {
     api_version: "v1",
     atualizado: eventos[0]?.criado_em ?? EPOCH,

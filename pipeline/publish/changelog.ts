@@ -150,10 +150,21 @@ export function tipoDaMudanca(c: SerieChange): Tipo {
   if (c.novos.length > 0 && d.data_cotacao !== a.data_cotacao) {
     // another unit or another reference praça: the two values are not one price that moved
     if (a.unidade !== d.unidade || trocouDePraca(a, d)) return "outra";
-    return a.valor === d.valor ? "sem_mudanca" : "variacao";
+    return anterior(c) === d.valor ? "sem_mudanca" : "variacao";
   }
   if (c.novos.length > 0 || c.removidos.length > 0) return "outra";
   return "revisao";
+}
+
+/**
+ * The value a move is measured from: the last day published before, as the series publishes it
+ * now. CEPEA often corrects the day before along with a new one; measured from the superseded
+ * number, the message would disagree with the series' own `variacao` (even in sign), and the
+ * correction is told apart, under Revisões.
+ */
+function anterior(c: SerieChange): number {
+  const a = c.antes!;
+  return c.depois?.historico.find((e) => e.data === a.data_cotacao)?.valor ?? a.valor;
 }
 
 /** A state series whose reference praça is another one (cotacao.config.json's pracasReferencia changed). */
@@ -163,7 +174,7 @@ function trocouDePraca(a: SerieFile, d: SerieFile): boolean {
 
 /** The variation of the latest value, in percent (0 for anything but a move). */
 function pctDa(c: SerieChange): number {
-  return tipoDaMudanca(c) === "variacao" ? variationPct(c.antes!.valor, c.depois!.valor) : 0;
+  return tipoDaMudanca(c) === "variacao" ? variationPct(anterior(c), c.depois!.valor) : 0;
 }
 
 /**
@@ -187,7 +198,8 @@ export function serieLines(c: SerieChange): string[] {
   const a = c.antes!;
   const mais = c.novos.length > 1 ? `; ${c.novos.length} dias novos` : "";
   if (tipo === "variacao" || tipo === "sem_mudanca") {
-    lines.push(`- ${label(c)}: ${preco(a.valor, a)} → ${preco(d.valor, d)} ${variation(a.valor, d.valor, d.unidade)} em ${dataBR(d.data_cotacao)} (antes: ${dataBR(a.data_cotacao)})${mais}`);
+    const de = anterior(c);
+    lines.push(`- ${label(c)}: ${preco(de, a)} → ${preco(d.valor, d)} ${variation(de, d.valor, d.unidade)} em ${dataBR(d.data_cotacao)} (antes: ${dataBR(a.data_cotacao)})${mais}`);
   } else if (tipo === "outra") {
     if (c.novos.length > 0 && d.data_cotacao !== a.data_cotacao) {
       const mudou = a.unidade !== d.unidade ? "unidade mudou" : `praça de referência mudou de ${a.praca} para ${d.praca}`;

@@ -10,6 +10,14 @@
  * only ids still listed in eventos.json are kept (an id that left the list can never be a
  * candidate again).
  *
+ * Losses: eventos.json is bounded, so an event a subscriber has not received yet (its receiver
+ * keeps failing, its secret is missing) leaves the list after enough runs, and can then never be
+ * sent. The state records each subscriber's queue left for the next run (`pendentes`); an entry
+ * of it that is no longer listed is lost: logged, recorded in `perdidos` and reported with a
+ * failing exit. The state also records the newest event notify worked from (`ultimo_evento`):
+ * when that one left the list, runs whose notify never happened (a failed deploy skips it) may
+ * have pushed events out unseen, which is reported the same way, as a possible loss.
+ *
  * Signatures follow Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature), so any
  * receiver library verifies them and rejects replays by the timestamp; the older
  * X-Cotacao-Signature is still sent, deprecated, for one more version.
@@ -36,7 +44,7 @@ import {
   type Response,
 } from "../io/http.ts";
 import { z } from "zod";
-import { TIPOS_EVENTO, type Evento, type EventosFile } from "./model.ts";
+import { EVENTOS_LIMITE, TIPOS_EVENTO, type Evento, type EventosFile } from "./model.ts";
 import { lookupPublico, motivoUrlRecusada } from "./net.ts";
 import { PROJECT_URL } from "../domain/site.ts";
 
@@ -66,14 +74,42 @@ export const AssinanteSchema = z.strictObject({
 });
 export type Assinante = z.infer<typeof AssinanteSchema>;
 
+/** An event named in the state after it may have left eventos.json. */
+export interface EventoRef {
+  id: string;
+  tipo: string;
+  criado_em: string;
+}
+
+export interface EstadoAssinante {
+  url: string;
+  /** ids delivered, of those still listed in eventos.json */
+  entregues: string[];
+  /** the subscriber's events not delivered yet, oldest first (absent: none) */
+  pendentes?: EventoRef[];
+  /** events that left eventos.json before being delivered, the newest PERDIDOS_MAX (absent: none) */
+  perdidos?: EventoRef[];
+}
+
+/**
+ * Delivery state. Format 1 without `ultimo_evento`, `pendentes` and `perdidos` (files written
+ * before losses were tracked) still reads: no loss can be told about that run, only later ones.
+ */
 export interface EstadoEntregas {
   versao: 1;
-  assinantes: Array<{ url: string; entregues: string[] }>;
+  /** the newest event of the eventos.json the last notify worked from */
+  ultimo_evento?: EventoRef;
+  assinantes: EstadoAssinante[];
 }
+
+/** How many lost events the state keeps per subscriber (git keeps the rest). */
+export const PERDIDOS_MAX = EVENTOS_LIMITE;
 
 export function estadoVazio(): EstadoEntregas {
   return { versao: 1, assinantes: [] };
 }
+
+const ref = (e: EventoRef): EventoRef => ({ id: e.id, tipo: e.tipo, criado_em: e.criado_em });
 
 /** "[0].eventos.1" for the path of a problem in the list. */
 function onde(path: readonly PropertyKey[]): string {
@@ -127,18 +163,33 @@ export async function loadEstado(file: string): Promise<EstadoEntregas> {
   } catch (err) {
     throw new PipelineError({ stage: "notify", reason: `${file}: JSON inválido (${(err as Error).message}); restaure o arquivo com git`, cause: err });
   }
+  const evento = z.strictObject({ id: z.string(), tipo: z.string(), criado_em: z.string() });
   const r = z
-    .strictObject({ versao: z.literal(1), assinantes: z.array(z.strictObject({ url: z.string(), entregues: z.array(z.string()) })) })
+    .strictObject({
+      versao: z.literal(1),
+      ultimo_evento: evento.optional(),
+      assinantes: z.array(
+        z.strictObject({ url: z.string(), entregues: z.array(z.string()), pendentes: z.array(evento).optional(), perdidos: z.array(evento).optional() }),
+      ),
+    })
     .safeParse(raw);
   // a damaged state would re-send everything: stop instead
   if (!r.success) throw new PipelineError({ stage: "notify", reason: `${file}: estado de entregas inválido (${r.error.issues[0]?.message}); restaure o arquivo com git` });
   return r.data;
 }
 
-/** Deterministic bytes: subscribers by URL, ids in eventos.json order. */
+/** Deterministic bytes: subscribers by URL, ids in eventos.json order; empty lists left out. */
 export function stringifyEstado(estado: EstadoEntregas): string {
-  const assinantes = [...estado.assinantes].sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
-  return JSON.stringify({ versao: 1, assinantes }, null, 2) + "\n";
+  const assinantes = [...estado.assinantes]
+    .sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0))
+    .map((a) => ({
+      url: a.url,
+      entregues: a.entregues,
+      ...(a.pendentes?.length ? { pendentes: a.pendentes.map(ref) } : {}),
+      ...(a.perdidos?.length ? { perdidos: a.perdidos.map(ref) } : {}),
+    }));
+  const ultimo = estado.ultimo_evento ? { ultimo_evento: ref(estado.ultimo_evento) } : {};
+  return JSON.stringify({ versao: 1, ...ultimo, assinantes }, null, 2) + "\n";
 }
 
 async function saveEstado(file: string, estado: EstadoEntregas): Promise<void> {
@@ -222,17 +273,39 @@ export interface ResultadoEntrega {
 
 export interface RelatorioNotify {
   entregas: ResultadoEntrega[];
-  /** per subscriber: delivered now, failed, pending (not tried after a failure), already sent */
-  resumo: Array<{ url: string; entregues: number; falhas: number; pendentes: number; ja_entregues: number; erro: string | null }>;
+  /**
+   * per subscriber: delivered now, failed, pending (not tried after a failure), already sent,
+   * lost (left eventos.json undelivered, found in this run) and a possible loss not countable
+   */
+  resumo: Array<{
+    url: string;
+    entregues: number;
+    falhas: number;
+    pendentes: number;
+    ja_entregues: number;
+    erro: string | null;
+    perdidos: EventoRef[];
+    aviso: string | null;
+  }>;
   estado: EstadoEntregas;
   ok: boolean;
 }
 
+/** Whether a subscriber wants an event (its types, since `desde`). */
+function quer(a: Assinante, e: EventoRef): boolean {
+  return (a.eventos as readonly string[]).includes(e.tipo) && (a.desde === undefined || Date.parse(e.criado_em) >= Date.parse(a.desde));
+}
+
 function pendentesPara(a: Assinante, eventos: EventosFile, entregues: ReadonlySet<string>): Evento[] {
-  const desde = a.desde ? Date.parse(a.desde) : null;
   return eventos.eventos
-    .filter((e) => a.eventos.includes(e.tipo) && !entregues.has(e.id) && (desde === null || Date.parse(e.criado_em) >= desde))
+    .filter((e) => quer(a, e) && !entregues.has(e.id))
     .reverse(); // oldest first: a subscriber sees events in the order they happened
+}
+
+/** "evt_… (price_changed de 28/09/2026 12:00)" */
+function nomeEvento(e: EventoRef): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})/.exec(e.criado_em);
+  return `${e.id} (${e.tipo}${m ? ` de ${m[3]}/${m[2]}/${m[1]} ${m[4]}:${m[5]}` : ""})`;
 }
 
 type Entrega = { ok: boolean; status: number | null; motivo: string | null };
@@ -315,14 +388,36 @@ export async function entregarEventos(
   const env = opts.env ?? process.env;
   const log = opts.log ?? (() => {});
   const idsAtuais = new Set(eventos.eventos.map((e) => e.id));
+  // the newest event the previous notify worked from is gone: the list moved past everything
+  // it saw, and runs in between whose notify never happened may have pushed events out unseen
+  const visto = estadoAnterior.ultimo_evento;
+  const maisAntigo = eventos.eventos.at(-1);
+  const lacuna =
+    visto && !idsAtuais.has(visto.id)
+      ? `o evento mais novo que o notify anterior viu, ${nomeEvento(visto)}, já saiu de eventos.json` +
+        (maisAntigo ? ` (o mais antigo listado agora é ${nomeEvento(maisAntigo)})` : "") +
+        ": eventos criados entre os dois podem ter saído da lista sem passar por nenhuma entrega, e não há como saber quais"
+      : null;
 
-  // bounded state: keep only subscribers still listed and ids still in eventos.json
+  // bounded state: keep only subscribers still listed and ids still in eventos.json; what was
+  // pending and is no longer listed is lost, and recorded
+  const anterior = (a: Assinante) => estadoAnterior.assinantes.find((s) => s.url === a.url);
+  const perdidosPor = new Map<string, EventoRef[]>();
   const estado: EstadoEntregas = {
     versao: 1,
-    assinantes: assinantes.map((a) => ({
-      url: a.url,
-      entregues: (estadoAnterior.assinantes.find((s) => s.url === a.url)?.entregues ?? []).filter((id) => idsAtuais.has(id)),
-    })),
+    ...(eventos.eventos[0] ? { ultimo_evento: ref(eventos.eventos[0]) } : {}),
+    assinantes: assinantes.map((a) => {
+      const s = anterior(a);
+      // only what the subscriber still wants (its entry in webhooks.json may have changed)
+      const perdidos = (s?.pendentes ?? []).filter((p) => !idsAtuais.has(p.id) && quer(a, p));
+      perdidosPor.set(a.url, perdidos);
+      const registro: EstadoAssinante = { url: a.url, entregues: (s?.entregues ?? []).filter((id) => idsAtuais.has(id)) };
+      // the queue as it stands, saved with every delivery: a run cut short still tells the next one
+      registro.pendentes = pendentesPara(a, eventos, new Set(registro.entregues)).map(ref);
+      const todos = [...(s?.perdidos ?? []), ...perdidos].slice(-PERDIDOS_MAX);
+      if (todos.length > 0) registro.perdidos = todos;
+      return registro;
+    }),
   };
   const dispatcher = createDispatcher({
     connectTimeoutMs: timeoutMs,
@@ -347,8 +442,18 @@ export async function entregarEventos(
       const entregues = new Set(registro.entregues);
       const ja = eventos.eventos.filter((e) => entregues.has(e.id)).length;
       const fila = pendentesPara(a, eventos, entregues);
-      const linha = { url: a.url, entregues: 0, falhas: 0, pendentes: 0, ja_entregues: ja, erro: null as string | null };
+      const perdidos = perdidosPor.get(a.url) ?? [];
+      // a subscriber new in webhooks.json missed nothing before it was listed
+      const aviso = lacuna && anterior(a) ? lacuna : null;
+      const linha = { url: a.url, entregues: 0, falhas: 0, pendentes: 0, ja_entregues: ja, erro: null as string | null, perdidos, aviso };
       resumo.push(linha);
+      if (perdidos.length > 0) {
+        log(
+          `${a.url}: ${perdidos.length} evento(s) PERDIDO(S): saíram de eventos.json sem ser entregues e não serão mais enviados: ` +
+            `${perdidos.map(nomeEvento).join(", ")}; o assinante precisa buscá-los no histórico de api/v1/eventos.json`,
+        );
+      }
+      if (aviso) log(`${a.url}: possível perda de eventos: ${aviso}`);
       const recusa = motivoUrlRecusada(a.url, opts.permitirInseguro);
       const segredo = env[a.segredo_env];
       let problemaSegredo: string | null = segredo ? null : `variável de ambiente ${a.segredo_env} (segredo_env) não definida ou vazia`;
@@ -375,6 +480,7 @@ export async function entregarEventos(
           linha.entregues++;
           entregues.add(e.id);
           registro.entregues = eventos.eventos.filter((x) => entregues.has(x.id)).map((x) => x.id);
+          registro.pendentes = fila.slice(i + 1).map(ref);
           if (opts.estadoFile) await saveEstado(opts.estadoFile, estado);
         } else {
           linha.falhas++;
@@ -388,7 +494,7 @@ export async function entregarEventos(
     await dispatcher.close();
   }
   if (opts.estadoFile) await saveEstado(opts.estadoFile, estado);
-  return { entregas, resumo, estado, ok: resumo.every((l) => l.falhas === 0 && l.erro === null) };
+  return { entregas, resumo, estado, ok: resumo.every((l) => l.falhas === 0 && l.erro === null && l.perdidos.length === 0 && l.aviso === null) };
 }
 
 /** The report printed by `npm run notify`, in pt-BR. */
@@ -399,7 +505,12 @@ export function formatarRelatorio(r: RelatorioNotify): string[] {
     const partes = [`${l.entregues} entregue(s) agora`, `${l.ja_entregues} já entregue(s) antes`];
     if (l.falhas) partes.push(`${l.falhas} falha(s)`);
     if (l.pendentes) partes.push(`${l.pendentes} pendente(s)`);
+    if (l.perdidos.length) partes.push(`${l.perdidos.length} PERDIDO(S)`);
     out.push(`  ${l.url}: ${partes.join(", ")}${l.erro ? ` — ERRO: ${l.erro}` : ""}`);
+    if (l.perdidos.length) {
+      out.push(`    perdido(s), saíram de eventos.json sem ser entregues: ${l.perdidos.map(nomeEvento).join(", ")}`);
+    }
+    if (l.aviso) out.push(`    AVISO, possível perda: ${l.aviso}`);
     for (const e of r.entregas.filter((x) => x.url === l.url && !x.ok)) {
       out.push(`    ${e.evento} (${e.tipo}): ${e.motivo} após ${e.tentativas} tentativa(s)`);
     }

@@ -126,7 +126,12 @@ describe("webhook delivery to a local receiver", () => {
     }
     expect(assinatura("{}", "k")).toBe(`sha256=${createHmac("sha256", "k").update("{}").digest("hex")}`);
     const estado = JSON.parse(await readFile(estadoFile, "utf8"));
-    expect(estado).toEqual({ versao: 1, assinantes: [{ url: assinante.url, entregues: ev.eventos.map((e) => e.id) }] });
+    const [novo] = ev.eventos;
+    expect(estado).toEqual({
+      versao: 1,
+      ultimo_evento: { id: novo!.id, tipo: novo!.tipo, criado_em: novo!.criado_em },
+      assinantes: [{ url: assinante.url, entregues: ev.eventos.map((e) => e.id) }],
+    });
   });
 
   it("signs with Standard Webhooks: a receiver's Webhook.verify accepts it, and rejects a replay, a tampered body and another secret", async () => {
@@ -236,7 +241,11 @@ describe("webhook delivery to a local receiver", () => {
     expect(r.ok).toBe(false);
     expect(r.entregas[0]).toMatchObject({ ok: false, tentativas: 2, status: null, motivo: "sem resposta em 300 ms" });
     expect(rx.recebidos).toHaveLength(2);
-    expect(await loadEstado(estadoFile)).toEqual({ versao: 1, assinantes: [{ url: assinante.url, entregues: [] }] });
+    // nothing delivered: the whole queue stays pending, oldest first
+    const ev = eventos();
+    expect((await loadEstado(estadoFile)).assinantes).toEqual([
+      { url: assinante.url, entregues: [], pendentes: [...ev.eventos].reverse().map(({ id, tipo, criado_em }) => ({ id, tipo, criado_em })) },
+    ]);
   });
 
   describe("a receiver's reply is bounded in size and in time", () => {

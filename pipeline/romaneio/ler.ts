@@ -396,8 +396,11 @@ function lerParte(tx: Texto, linhaNome: number, nome: string | null, confNome: n
 
 /** Where the sale happened: "Unidade: Campo Grande - MS", "· Barra do Garças/MT", "Rio Verde (GO), 09 de...". */
 function lerLocal(tx: Texto, ate: number): { municipio: string; uf: Uf; conf: number } | null {
+  const achados: Array<{ municipio: string; uf: Uf; conf: number; unidade: boolean }> = [];
   for (let i = 0; i < Math.min(ate, tx.linhas.length); i++) {
-    if (/procedencia|fazenda|origem|sitio|produtor|fornecedor|vendedor|depositante/.test(tx.norm[i]!)) continue;
+    // the buyer's head office ("Matriz: São Paulo - SP") is not where the cattle or grain was
+    // delivered, and its state's price is not this sale's reference
+    if (/procedencia|fazenda|origem|sitio|produtor|fornecedor|vendedor|depositante|matriz|\bsede\b|escritorio/.test(tx.norm[i]!)) continue;
     const l = tx.linhas[i]!;
     for (const m of l.matchAll(/(?:\s+[-–]\s+|\/|\s*\()([A-Z]{2})(?![A-Za-z0-9])/g)) {
       if (!UFS.has(m[1]!)) continue;
@@ -407,10 +410,22 @@ function lerLocal(tx: Texto, ate: number): { municipio: string; uf: Uf; conf: nu
       mun = mun.replace(/[“”"|]/g, "").trim();
       if (!/^[A-ZÀ-Ú][A-Za-zÀ-ÿ' .-]+$/.test(mun) || /\d/.test(mun)) continue;
       const ini = l.indexOf(mun);
-      return { municipio: mun, uf: m[1]! as Uf, conf: Math.min(confianca(tx, i, ini, ini + mun.length), confianca(tx, i, m.index!, m.index! + m[0].length)) };
+      achados.push({
+        municipio: mun,
+        uf: m[1]! as Uf,
+        conf: Math.min(confianca(tx, i, ini, ini + mun.length), confianca(tx, i, m.index!, m.index! + m[0].length)),
+        unidade: /unidade|filial|planta|local/.test(tx.norm[i]!),
+      });
+      break;
     }
   }
-  return null;
+  const escolhido = achados.find((a) => a.unidade) ?? achados[0];
+  if (!escolhido) return null;
+  // two places in different states above the seller, neither labelled as the plant over the
+  // other (a head office without its label, a branch): which one is the sale's is not known,
+  // and the UF picks the reference series
+  if (achados.some((a) => a.uf !== escolhido.uf && (a.unidade || !escolhido.unidade))) return { ...escolhido, conf: escolhido.conf * FATOR_CONFERENCIA };
+  return escolhido;
 }
 
 const POSTO_SEM_ROTULO = 2;
@@ -597,6 +612,27 @@ export function lerRomaneio(t: TextoLido): LeituraRomaneio {
   // that lost its comma, with the gross value unread, would otherwise go out with full confidence
   const conferidos = camposConferidos(leitura);
   for (const c of camposConferiveis(leitura)) if (!conferidos.has(c) && conf[c] !== undefined) conf[c] = Math.min(conf[c]!, CONFIANCA_MINIMA) * FATOR_CONFERENCIA;
+  // an animal's numbers no check reaches: a row whose carcass and arrobas columns OCR lost keeps
+  // bands nothing adds up, and a weight without its arrobas is only summed when every row has one
+  const ta = leitura.totais;
+  if (ta && ehTotaisAbate(ta)) {
+    const somaKg = ta.peso_carcaca_kg !== null && leitura.linhas.every((x) => x.peso_carcaca_kg !== null);
+    const somaArr = ta.arrobas !== null && leitura.linhas.every((x) => x.arrobas !== null);
+    leitura.linhas.forEach((x, i) => {
+      const sem: string[] = [];
+      if (x.bandas_kg !== null && x.peso_carcaca_kg === null) sem.push("bandas_kg");
+      if (x.peso_carcaca_kg !== null && x.arrobas === null && x.bandas_kg === null && !somaKg) sem.push("peso_carcaca_kg");
+      if (x.arrobas !== null && x.peso_carcaca_kg === null && !somaArr) sem.push("arrobas");
+      for (const k of sem) {
+        const c = `linhas[${i}].${k}`;
+        if (conf[c] !== undefined) conf[c] = Math.min(conf[c]!, CONFIANCA_MINIMA) * FATOR_CONFERENCIA;
+      }
+    });
+  }
+  // the moisture and impurity rates of a grain load: no check ever reaches them (the kg each one
+  // discounts follow the buyer's own table of base and factor), so a digit OCR got wrong ("15,30%"
+  // for 15,80%) would go out believed; a text layer is the issuer's own text
+  if (tx.origem === "ocr") for (const c of ["totais.umidade_pct", "totais.impureza_pct"]) if (conf[c] !== undefined) conf[c] = Math.min(conf[c]!, CONFIANCA_MINIMA) * FATOR_CONFERENCIA;
   for (const k of Object.keys(conf)) conf[k] = arred3(conf[k]!);
   leitura.avisos = [...avisos, ...conferencias];
   return leitura;
@@ -648,28 +684,50 @@ function camposConferidos(l: LeituraRomaneio): Set<string> {
   if (!t) return s;
   const add = (...cs: string[]): void => cs.forEach((c) => s.add(c));
   const nn = (x: number | null): x is number => x !== null;
+  // a check that accepts the centésimo rounded or truncated cannot tell the two apart: where they
+  // differ, a last digit misread from one to the other ("46,45" for 46,46) passes it, so such a
+  // check confirms its result only where both ways give the same number
+  const umSo = (a: number, b: number, d: number): boolean => mulDivArredonda(a, b, d) === mulDivTrunca(a, b, d);
   if (ehTotaisAbate(t)) {
     const rows = l.linhas.length > 0;
     if (rows && nn(t.cabecas)) add("totais.cabecas");
     if (rows && l.linhas.every((x) => x.peso_carcaca_kg !== null) && nn(t.peso_carcaca_kg)) add("totais.peso_carcaca_kg");
     if (rows && l.linhas.every((x) => x.arrobas !== null) && nn(t.arrobas)) add("totais.arrobas");
+    // kg ÷ 15 to the centésimo (animal rows whose numbers OCR lost confirm nothing): it confirms
+    // the arrobas, and the kg only when they are exactly arrobas × 15, since a few centésimos of
+    // kg ("1.167,66" for 1.167,60) move kg ÷ 15 by less than a centésimo of arroba
     if (nn(t.arrobas) && nn(t.peso_carcaca_kg)) {
       const kg = h(t.peso_carcaca_kg);
       const a = h(t.arrobas);
-      if (rows || a === mulDivArredonda(kg, 1, 15) || a === mulDivTrunca(kg, 1, 15)) add("totais.arrobas", "totais.peso_carcaca_kg");
+      if ((a === mulDivArredonda(kg, 1, 15) || a === mulDivTrunca(kg, 1, 15)) && umSo(kg, 1, 15)) add("totais.arrobas");
+      if (kg === 15 * a) add("totais.peso_carcaca_kg");
     }
-    if (nn(t.arrobas) && nn(t.preco_arroba) && nn(t.valor_bruto)) add("totais.arrobas", "totais.preco_arroba", "totais.valor_bruto");
+    if (nn(t.arrobas) && nn(t.preco_arroba) && nn(t.valor_bruto)) {
+      add("totais.arrobas", "totais.preco_arroba");
+      if (umSo(h(t.arrobas), h(t.preco_arroba), 100)) add("totais.valor_bruto");
+    }
   } else {
     const partes = [t.peso_bruto_kg, t.tara_kg, t.desconto_umidade_kg, t.desconto_impureza_kg, t.peso_liquido_kg];
     if (partes.every(nn)) add("totais.peso_bruto_kg", "totais.tara_kg", "totais.desconto_umidade_kg", "totais.desconto_impureza_kg", "totais.peso_liquido_kg");
-    if (nn(t.peso_liquido_kg) && nn(t.sacas)) add("totais.peso_liquido_kg", "totais.sacas");
-    if (nn(t.sacas) && nn(t.preco_saca) && nn(t.valor_bruto)) add("totais.sacas", "totais.preco_saca", "totais.valor_bruto");
+    if (nn(t.peso_liquido_kg) && nn(t.sacas)) {
+      add("totais.peso_liquido_kg");
+      if (umSo(h(t.peso_liquido_kg), 1, 60)) add("totais.sacas");
+    }
+    if (nn(t.sacas) && nn(t.preco_saca) && nn(t.valor_bruto)) {
+      add("totais.sacas", "totais.preco_saca");
+      if (umSo(h(t.sacas), h(t.preco_saca), 100)) add("totais.valor_bruto");
+    }
   }
   if (nn(t.valor_bruto) && nn(t.valor_liquido) && t.descontos.every((d) => d.valor !== null)) {
     add("totais.valor_bruto", "totais.valor_liquido", ...t.descontos.map((_, i) => `totais.descontos[${i}].valor`));
   }
+  // a deduction's printed rate: it confirms the rate and, unambiguous, the deduction; not the
+  // gross, whose last centavos barely move 1,5% of it
   t.descontos.forEach((d, i) => {
-    if (nn(d.valor) && nn(d.aliquota_pct) && nn(t.valor_bruto)) add(`totais.descontos[${i}].valor`, `totais.descontos[${i}].aliquota_pct`, "totais.valor_bruto");
+    if (nn(d.valor) && nn(d.aliquota_pct) && nn(t.valor_bruto)) {
+      add(`totais.descontos[${i}].aliquota_pct`);
+      if (umSo(h(t.valor_bruto), h(d.aliquota_pct), 10000)) add(`totais.descontos[${i}].valor`);
+    }
   });
   return s;
 }
@@ -714,7 +772,33 @@ export function conferirLeitura(l: LeituraRomaneio): AvisoRomaneio[] {
     if (t.cabecas !== null && l.linhas.length > 0 && l.linhas.length !== t.cabecas) {
       av.push({ codigo: "cabecas_linhas", mensagem: `O romaneio diz ${t.cabecas} cabeças, mas foram lidas ${l.linhas.length} linhas de animais.`, campos: ["totais.cabecas"] });
     }
+    // one system computes every animal's arrobas the same way, rounding or truncating the
+    // centésimo: a row that matches only the other way is a misread (a lost last digit, "20,6"
+    // for 20,61, is exactly the truncation of 309,1 kg ÷ 15)
+    const modo = l.linhas.map((x) => {
+      if (x.peso_carcaca_kg === null || x.arrobas === null) return null;
+      const kg = h(x.peso_carcaca_kg);
+      const a = h(x.arrobas);
+      const r = mulDivArredonda(kg, 1, 15);
+      const tr = mulDivTrunca(kg, 1, 15);
+      return r === tr ? null : a === r ? "arredonda" : a === tr ? "trunca" : null;
+    });
+    const nArred = modo.filter((m) => m === "arredonda").length;
+    const nTrunca = modo.filter((m) => m === "trunca").length;
+    const fora = nArred > 0 && nTrunca > 0 ? (nArred > nTrunca ? ["trunca"] : nTrunca > nArred ? ["arredonda"] : ["arredonda", "trunca"]) : [];
+    // the way the rows show, when they show only one: the total is held to it too
+    const modoDoc = nArred > 0 && nTrunca === 0 ? "arredonda" : nTrunca > 0 && nArred === 0 ? "trunca" : null;
     l.linhas.forEach((x, i) => {
+      if (x.peso_carcaca_kg !== null && x.arrobas !== null && fora.includes(modo[i]!)) {
+        const kg = h(x.peso_carcaca_kg);
+        const outro = modo[i] === "trunca" ? mulDivArredonda(kg, 1, 15) : mulDivTrunca(kg, 1, 15);
+        const como = modo[i] === "trunca" ? "arredondadas" : "truncadas";
+        av.push({
+          codigo: "arrobas_kg",
+          mensagem: `Animal ${x.identificacao ?? i + 1}: ${fmt(kg)} kg ÷ 15 = ${fmt(outro)} @ com as arrobas ${como}, como nas outras linhas, mas a linha diz ${fmt(h(x.arrobas))} @.`,
+          campos: [`linhas[${i}].peso_carcaca_kg`, `linhas[${i}].arrobas`],
+        });
+      }
       if (x.bandas_kg && x.peso_carcaca_kg !== null) {
         const s = h(x.bandas_kg[0]!) + h(x.bandas_kg[1]!);
         if (s !== h(x.peso_carcaca_kg)) {
@@ -736,6 +820,9 @@ export function conferirLeitura(l: LeituraRomaneio): AvisoRomaneio[] {
         av.push({ codigo: "soma_linhas", mensagem: `Os pesos dos animais somam ${fmt(s)} kg, mas o total diz ${fmt(h(t.peso_carcaca_kg))} kg.`, campos: ["totais.peso_carcaca_kg", ...l.linhas.map((_, i) => `linhas[${i}].peso_carcaca_kg`)] });
       }
     }
+    // the total's arrobas as kg ÷ 15 the document's way ("77,10" of 1.156,6 kg truncated, in a
+    // document whose rows round, is 77,11 with its last digit lost)
+    const doModo = (a: number, r: number, tr: number): boolean => (modoDoc !== "trunca" && a === r) || (modoDoc !== "arredonda" && a === tr);
     const arrLinhas = l.linhas.map((x) => x.arrobas);
     const todasArr = l.linhas.length > 0 && arrLinhas.every((x) => x !== null);
     const somaArr = todasArr ? arrLinhas.reduce<number>((acc, x) => acc + h(x!), 0) : null;
@@ -749,13 +836,13 @@ export function conferirLeitura(l: LeituraRomaneio): AvisoRomaneio[] {
         // (each animal's rounding moves the sum by at most half a centésimo)
         const n = t.cabecas ?? l.linhas.length;
         const porLinha = somaArr !== null ? a === somaArr && Math.abs(a - r) <= l.linhas.length : n > 0 && Math.abs(a - r) <= Math.max(1, Math.floor(n / 2));
-        if (a !== r && a !== tr && !porLinha) {
+        if (!doModo(a, r, tr) && !porLinha) {
           const perto = Math.abs(a - r) === 1 ? " (diferença de um centésimo: o documento parece arredondar de outro jeito, por animal ou truncando)" : "";
           av.push({ codigo: "arrobas_kg", mensagem: `${fmt(kg)} kg ÷ 15 = ${fmt(r)} @, mas o total diz ${fmt(a)} @${perto}.`, campos: ["totais.peso_carcaca_kg", "totais.arrobas"] });
         }
       }
       if (somaArr !== null && somaArr !== a) {
-        const kgOk = t.peso_carcaca_kg !== null && (a === mulDivArredonda(h(t.peso_carcaca_kg), 1, 15) || a === mulDivTrunca(h(t.peso_carcaca_kg), 1, 15));
+        const kgOk = t.peso_carcaca_kg !== null && doModo(a, mulDivArredonda(h(t.peso_carcaca_kg), 1, 15), mulDivTrunca(h(t.peso_carcaca_kg), 1, 15));
         // the total rounded from the total kg legitimately differs from the sum of rounded lines
         if (!(kgOk && Math.abs(somaArr - a) <= l.linhas.length && todasKg)) {
           av.push({ codigo: "soma_linhas", mensagem: `As arrobas dos animais somam ${fmt(somaArr)} @, mas o total diz ${fmt(a)} @.`, campos: ["totais.arrobas", ...l.linhas.map((_, i) => `linhas[${i}].arrobas`)] });

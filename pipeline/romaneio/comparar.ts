@@ -459,6 +459,16 @@ export function compararRomaneio(
       avisos.push(`${incertos.join(", ")}: lidos com pouca confiança (nenhuma conferência os confirmou); confira-os no documento antes de usar a comparação.`);
     }
   }
+  // the fields that pick the reference: a date or UF the reading doubts (OCR unsure, two dates
+  // with labels of the same weight, two states in the letterhead) may give another day's or
+  // another state's price, as silently as a wrong price would
+  const duvida = (c: string): boolean => l.avisos.some((a) => a.campos.includes(c)) || (l.confianca[c] ?? 1) < CONFIANCA_MINIMA;
+  if (l.data && referencias.length && duvida("data")) {
+    avisos.push(`Data do romaneio (${dataBR(l.data)}) lida com dúvida (veja a leitura): as referências são as desse dia; confira a data no documento antes de usar a comparação.`);
+  }
+  if (l.uf && referencias.some((r) => r.escopo === "estadual") && duvida("uf")) {
+    avisos.push(`UF do romaneio (${l.uf}) lida com dúvida (veja a leitura): a referência estadual é a dessa UF; confira no documento o local da venda antes de usar a comparação.`);
+  }
   // a price far from every reference is more likely a misread (a lost comma: 32000 for 320,00) than a sale
   for (const r of referencias) {
     if (r.diferenca_pct !== null && Math.abs(r.diferenca_pct) > DIFERENCA_PLAUSIVEL_PCT) {

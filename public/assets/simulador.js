@@ -434,7 +434,11 @@ var SimulacaoForaDoLimite = class extends Error {
   }
 };
 function lerDecimal(texto, casas) {
-  const s = texto.replace(/\s/g, "");
+  let s = texto.trim().replace(/^R\$\s*/, "");
+  if (/\s/.test(s)) {
+    if (!/^-?\d{1,3}(\s\d{3})+([.,]\d{1,2})?$/.test(s)) return null;
+    s = s.replace(/\s/g, "");
+  }
   if (s === "" || s.length > 32) return null;
   let centesimos = parseBRDecimal(s);
   if (centesimos === null && /^-?\d+\.\d{1,2}$/.test(s)) centesimos = parseBRDecimal(s.replace(".", ","));
@@ -718,6 +722,15 @@ function simular(entrada, preco, opcoes = {}) {
       }
     ]);
   }
+  if (!unidadeSimulavel(entrada.produto, unidade)) {
+    const info = PRODUTO_INFO[entrada.produto];
+    throw new SimulacaoForaDoLimite([
+      {
+        campo: "uf",
+        mensagem: `${info.nome}${entrada.uf ? ` em ${entrada.uf}` : ""} é cotado ${UNIDADE_INFO[unidade].por}, e o simulador vende ${info.nome.toLowerCase()} ${UNIDADE_INFO[info.unidade].por}: informe o preço ${UNIDADE_INFO[info.unidade].por}`
+      }
+    ]);
+  }
   const semFunrural = informado ? null : precoSemFunrural(preco, entrada.coluna);
   const funruralCent = semFunrural ? 0n : entrada.funruralCentesimosPct;
   const c = contas(entrada, precoCent, unidade, funruralCent);
@@ -734,6 +747,17 @@ function simular(entrada, preco, opcoes = {}) {
       avisos.push(
         `Preço de ${dataBR(preco.data_cotacao)}, há ${idade} ${idade === 1 ? "dia" : "dias"}: é o último desta série (${preco.fonte_nome ?? preco.fonte ?? "fonte desconhecida"}) e pode estar longe do mercado de hoje. Confira o preço atual ou informe-o no campo "${rotulo("preco")}".`
       );
+    }
+  }
+  if (informado) {
+    const faixaDaUnidade = PRODUTO_INFO[entrada.produto].faixa[unidade];
+    if (faixaDaUnidade) {
+      const [lo, hi] = faixaDaUnidade.map((v) => BigInt(Math.round(v * 100)));
+      if (precoCent < lo || precoCent > hi) {
+        avisos.push(
+          `Preço informado de ${formatarReais(precoCent)}${UNIDADE_TEXTO(unidade)}: fora da faixa usual de ${PRODUTO_INFO[entrada.produto].nome.toLowerCase()} ${UNIDADE_INFO[unidade].por} (${formatarReais(lo)} a ${formatarReais(hi)}). O preço informado é lido ${UNIDADE_INFO[unidade].por}${preco?.serie ? `, a unidade da série escolhida (${preco.nome ?? preco.serie})` : ""}; confira a unidade e o valor.`
+        );
+      }
     }
   }
   if (semFunrural) obs.push(semFunrural);

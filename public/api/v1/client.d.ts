@@ -627,7 +627,7 @@ export interface Datapackage {
 }
 
 /**
- * Os eventos mais recentes das atualizações, do mais novo para o mais antigo, limitados a `limite` itens. Cada evento tem um id estável derivado do seu conteúdo (série, dias, valores): o mesmo dado nunca gera dois ids. É o mesmo corpo JSON enviado aos webhooks e a mesma lista do feed Atom (api/v1/feed.xml).
+ * Os eventos mais recentes das atualizações, do mais novo para o mais antigo: todos os da última execução que trouxe dados novos e, das anteriores, os mais novos até completar `limite` itens (uma execução que sozinha gere mais de `limite` eventos fica inteira, e a lista passa de `limite`). O id de um evento vem do seu conteúdo (série, dias, valores), nunca do horário: repetir uma execução com os mesmos dados não acrescenta nada, e um conteúdo que volta depois (um valor revisado, desfeito e refeito) é um evento novo, com outro id. É o mesmo corpo JSON enviado aos webhooks e a mesma lista do feed Atom (api/v1/feed.xml).
  *
  * schemas/eventos.schema.json
  */
@@ -638,7 +638,7 @@ export interface Eventos {
    */
   atualizado: DataHora;
   /**
-   * Quantos eventos o arquivo guarda, no máximo.
+   * Quantos eventos o arquivo guarda, no máximo, contando os das execuções anteriores: os da última execução ficam todos, mesmo quando sozinhos passam desse número.
    */
   limite: number;
   /**
@@ -1363,7 +1363,7 @@ export interface Campo {
 }
 
 /**
- * Identificador estável do evento: "evt_" e 20 dígitos hexadecimais do SHA-256 do tipo e do conteúdo.
+ * Identificador do evento: "evt_" e 20 dígitos hexadecimais do SHA-256 do tipo e do conteúdo (num conteúdo que volta depois, também de quantas vezes ele já está na lista).
  *
  * schemas/eventos.schema.json#/$defs/id
  */

@@ -76,8 +76,8 @@ export interface CotacaoClient {
   /** the JSON file a path of index.json names (e.g. a series' `path`) */
   arquivo(caminho: string): Promise<Record<string, unknown> & Origem>;
   /** days of a series from `de` to `ate` (inclusive), oldest first */
-  historico(produto: Produto, uf?: UFArg | null, intervalo?: Intervalo): Promise<HistoricoEntry[]>;
-  historico(produto: Produto, intervalo: Intervalo): Promise<HistoricoEntry[]>;
+  historico(produto: Produto, uf?: UFArg | null, intervalo?: Intervalo): Promise<HistoricoEntry[] & Origem>;
+  historico(produto: Produto, intervalo: Intervalo): Promise<HistoricoEntry[] & Origem>;
 }
 
 export declare class CotacaoError extends Error {

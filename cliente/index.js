@@ -229,7 +229,12 @@ export function createClient(options = {}) {
       const ate = checkDia("ate", intervalo?.ate);
       if (de && ate && de > ate) throw new RangeError(`intervalo inválido: de (${de}) depois de ate (${ate})`);
       const doc = await serie(produto, uf);
-      return doc.historico.filter((e) => (!de || e.data >= de) && (!ate || e.data <= ate));
+      const dias = doc.historico.filter((e) => (!de || e.data >= de) && (!ate || e.data <= ate));
+      // a new array: it carries its file's marks, or a fallback mirror's older days would pass for current
+      for (const k of ["origem", "espelho", "defasado"]) {
+        Object.defineProperty(dias, k, { value: doc[k], enumerable: false, configurable: true });
+      }
+      return dias;
     },
   };
 }

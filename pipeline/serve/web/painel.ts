@@ -140,15 +140,39 @@ function contextoIdade(status: StatusFile): Idade {
 /** "25/09/2026 · há 58 dias · desatualizado", with the freshness on `alvo` for its colour. */
 function diaEIdade(alvo: HTMLElement, data: string | null | undefined, serie: string, fonte: string | undefined): Node[] {
   if (!data) return [document.createTextNode("sem data")];
-  const f: Frescor = frescor(data, idade.hoje, { atrasadaNoStatus: idade.atrasadas.has(serie), maxIdadeDias: (fonte ? idade.maxIdade.get(fonte) : undefined) ?? MAX_IDADE_PADRAO });
+  const f = frescorDe(data, serie, fonte);
   alvo.dataset.frescor = f;
   return [
     el("time", { datetime: data.slice(0, 10) }, dataBR(data)),
     document.createTextNode(" · "),
-    el("span", { "data-campo": "idade" }, idadeBR(diasCorridos(data, idade.hoje))),
+    // what idadesDoDia needs to say it again on another day
+    el("span", { "data-campo": "idade", "data-dia": data.slice(0, 10), "data-serie": serie, "data-fonte": fonte }, idadeBR(diasCorridos(data, idade.hoje))),
     document.createTextNode(" · "),
     el("span", { class: "selo" }, FRESCOR_ROTULO[f]),
   ];
+}
+
+function frescorDe(data: string, serie: string, fonte: string | undefined): Frescor {
+  return frescor(data, idade.hoje, { atrasadaNoStatus: idade.atrasadas.has(serie), maxIdadeDias: (fonte ? idade.maxIdade.get(fonte) : undefined) ?? MAX_IDADE_PADRAO });
+}
+
+/**
+ * A page left open past midnight in Brasília (an office screen, a tab kept for days): every age
+ * written on the day it loaded ("hoje", "recente") is written again for the visitor's new day.
+ */
+function idadesDoDia(): void {
+  const hoje = hojeBrasilia();
+  if (hoje === idade.hoje) return;
+  idade = { ...idade, hoje };
+  for (const span of document.querySelectorAll<HTMLElement>('[data-campo="idade"][data-dia]')) {
+    const dia = span.dataset.dia!;
+    const f = frescorDe(dia, span.dataset.serie ?? "", span.dataset.fonte);
+    span.textContent = idadeBR(diasCorridos(dia, hoje));
+    const alvo = span.closest<HTMLElement>("[data-frescor]");
+    if (alvo) alvo.dataset.frescor = f;
+    const selo = span.parentElement?.querySelector(".selo");
+    if (selo) selo.textContent = FRESCOR_ROTULO[f];
+  }
 }
 
 /** The aggregate's products, one card each; their national series is the product's id. */
@@ -251,8 +275,9 @@ function cards(agg: AggregateFile, index: Indice): void {
         el("p", { class: "valor", "data-campo": "valor" }, valor === null ? "sem dado" : precoEl(valor, unidade)),
         dataEl,
         // the change comes from the catalogue (the page's own part of it may be older than
-        // cotacao.json): only the change of the very day shown
-        s && s.ultima_data !== agg.datas[c.key] ? el("p", { class: "variacao", "data-campo": "variacao" }) : variacao(s),
+        // cotacao.json): only the change of the very day and price shown (a source may revise a
+        // day it already published: same day, another price, another change)
+        s && !doCartao(s, agg, c.key) ? el("p", { class: "variacao", "data-campo": "variacao" }) : variacao(s),
         el("p", { class: "regiao" }, s ? localSerie(index, s).replace(/^Referência: /, "") : ""),
         el("p", { class: "unidade" }, `Unidade: ${UNIDADE_INFO[unidade].nome}`),
         s ? el("p", { class: "links" }, el("a", { href: url(s.path) }, "JSON"), " · ", el("a", { href: url(s.csv) }, "CSV"), " · ", el("a", { href: `#${ancoraSerie(s.id)}` }, "série")) : null,
@@ -262,6 +287,11 @@ function cards(agg: AggregateFile, index: Indice): void {
   $("atualizado").textContent = dataHoraBR(agg.atualizado);
   performance.mark("precos-visiveis");
   document.body.dataset.precos = "ok";
+}
+
+/** The catalogue's entry is of the very price a card shows: same day, same value. */
+function doCartao(s: Pick<IndexSeries, "ultima_data" | "valor">, agg: AggregateFile, key: AggregateKey): boolean {
+  return s.ultima_data === agg.datas[key] && s.valor === agg[key];
 }
 
 /** The day change of a series, from index.json. */
@@ -767,9 +797,13 @@ async function main(): Promise<void> {
   ]);
   if (inicial && !inteiro) indice = inicial;
   // a page older than cotacao.json (kept by a cache, or revalidated while cotacao.json was not)
-  // carries the change of another day than the cards show: index.json has the shown day's
-  const diaDoCartao = (c: (typeof CARDS)[number]) => indice.series.find((x) => x.id === c.serie)?.ultima_data;
-  if (!inteiro && CARDS.some((c) => diaDoCartao(c) !== undefined && diaDoCartao(c) !== agg.datas[c.key])) await lerIndice().catch(() => undefined);
+  // carries the change of another day, or of a price since revised, than the cards show:
+  // index.json has the shown price's
+  const outroPreco = (c: (typeof CARDS)[number]) => {
+    const s = indice.series.find((x) => x.id === c.serie);
+    return s !== undefined && !doCartao(s, agg, c.key);
+  };
+  if (!inteiro && CARDS.some(outroPreco)) await lerIndice().catch(() => undefined);
   idade = contextoIdade(status);
   avisos(status);
   cards(agg, indice);
@@ -779,6 +813,9 @@ async function main(): Promise<void> {
   if (inteiro) catalogo(indice);
   else catalogoAdiado(inicial!.total);
   aoLerIndice.push((i) => seletor(i), catalogo, () => avisos(status));
+  // a background tab's timers are slowed down: its ages are checked again when it is shown
+  setInterval(idadesDoDia, 60_000);
+  document.addEventListener("visibilitychange", idadesDoDia);
   const sel = $("serie") as HTMLSelectElement;
   sel.addEventListener("change", () => void desenhar(sel.value).catch(erro));
   // choosing another series: the whole list is in index.json

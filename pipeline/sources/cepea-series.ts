@@ -17,9 +17,11 @@
  * column, or fewer rows than declared (a cut download) is refused, naming what was expected and
  * what was found. Values are never rounded: a value with more than two decimals refuses the file.
  * The dates run in one order from the first row to the last (oldest first or newest first): a row
- * out of it (day and month swapped, a year mistyped) refuses the file, never becomes another day.
+ * out of it (day and month swapped, a year mistyped) refuses the file, never becomes another day;
+ * so does an oldest or newest row standing alone (a year mistyped on an end row keeps the order),
+ * and a value under an empty header cell (the labelled columns would be read one off).
  */
-import { formatDateBR, parseDateBR } from "../domain/dates.ts";
+import { daysBetween, formatDateBR, parseDateBR } from "../domain/dates.ts";
 import { ParseError } from "../domain/errors.ts";
 import { fromHundredths, hasAtMostTwoDecimals, parseBRDecimal } from "../domain/money.ts";
 import { normKey } from "./html.ts";
@@ -65,6 +67,12 @@ export const INICIO_DO_REAL = "1994-07-01";
 const MAX_LINHA_CABECALHO = 20;
 /** The row CEPEA's files put the header on (1-based); elsewhere it is still read, with a warning. */
 const LINHA_CABECALHO_CEPEA = 4;
+/**
+ * An end row (the oldest or the newest day) this many days or more from its neighbour, and more
+ * than twice as far as any other two rows of the file, is a date typed wrong (see lerSerieCepea).
+ * CEPEA's daily series step over 9 days at most (year end, Carnival).
+ */
+const MIN_DIAS_PONTA_ISOLADA = 20;
 /** Problems listed in one refusal before "e mais N". */
 const MAX_PROBLEMAS = 10;
 
@@ -125,7 +133,7 @@ function checkTitulo(p: Planilha, s: SerieCepea): string {
 }
 
 /** The header row, found by its labels; every column read by label. */
-function acharCabecalho(p: Planilha, s: SerieCepea): { linha: number; col: Map<Campo, number>; largura: number } {
+function acharCabecalho(p: Planilha, s: SerieCepea): { linha: number; col: Map<Campo, number>; largura: number; cells: Celula[] } {
   const esperadas = colunasEsperadas(s);
   const esperadoTexto = esperadas.map((c) => c.rotulo).join(" | ");
   const limite = Math.min(p.linhas, MAX_LINHA_CABECALHO);
@@ -148,7 +156,7 @@ function acharCabecalho(p: Planilha, s: SerieCepea): { linha: number; col: Map<C
         `layout desconhecido na linha ${r + 1} (cabeçalho): ${problemas.join("; ")}; esperado "${esperadoTexto}", encontrado "${linhaComoTexto(cells)}"`,
       );
     }
-    return { linha: r, col, largura: cells.length };
+    return { linha: r, col, largura: cells.length, cells };
   }
   const vistas = Array.from({ length: Math.min(limite, 6) }, (_, r) => `linha ${r + 1}: "${linhaComoTexto(p.linha(r))}"`);
   throw new ParseError(
@@ -181,7 +189,7 @@ function checkInteira(p: Planilha): void {
 export function lerSerieCepea(p: Planilha, s: SerieCepea, progresso: (lidas: number, total: number) => void = () => {}): SerieLida {
   checkInteira(p);
   const titulo = checkTitulo(p, s);
-  const { linha: h, col, largura } = acharCabecalho(p, s);
+  const { linha: h, col, largura, cells: cabecalho } = acharCabecalho(p, s);
   const avisos: string[] = [];
   if (h + 1 !== LINHA_CABECALHO_CEPEA) avisos.push(`cabeçalho na linha ${h + 1} (o CEPEA o põe na linha ${LINHA_CABECALHO_CEPEA}); lido pelos rótulos`);
   const cData = col.get("data")!;
@@ -244,6 +252,16 @@ export function lerSerieCepea(p: Planilha, s: SerieCepea, progresso: (lidas: num
       problema(`linha ${r + 1}: célula ${nomeDaCelula(r, cells.length - 1)} fora das colunas do cabeçalho (${mostra(cells[cells.length - 1]!)})`);
       continue;
     }
+    // a value under a header cell left empty is read by no label: the labelled columns would
+    // then be read one off from the data (a header shifted by an empty cell reads the US$ value
+    // as the R$ one), so it refuses the file, as a column beyond the header does
+    const semRotulo = cells.findIndex((c, i) => c !== null && !rotulo.has(i));
+    if (semRotulo !== -1) {
+      problema(
+        `linha ${r + 1}: valor ${mostra(cells[semRotulo]!)} em ${nomeDaCelula(r, semRotulo)}, coluna sem rótulo no cabeçalho (linha ${h + 1}: "${linhaComoTexto(cabecalho)}")`,
+      );
+      continue;
+    }
     const d = cells[cData] ?? null;
     if (typeof d !== "string") {
       problema(
@@ -284,6 +302,7 @@ export function lerSerieCepea(p: Planilha, s: SerieCepea, progresso: (lidas: num
   // one order from the first dated row to the last: a row out of it is a date typed wrong (day
   // and month swapped, a year mistyped) that sorting would turn into a day of its own, with the
   // price of the day it really was
+  let emOrdem = true;
   if (ordem.length >= 2) {
     const crescente = ordem[0]![1] < ordem[ordem.length - 1]![1];
     const sentido = crescente ? "do mais antigo ao mais novo" : "do mais novo ao mais antigo";
@@ -291,9 +310,32 @@ export function lerSerieCepea(p: Planilha, s: SerieCepea, progresso: (lidas: num
       const [la, a] = ordem[i - 1]!;
       const [lb, b] = ordem[i]!;
       if (crescente ? a < b : a > b) continue;
+      emOrdem = false;
       problema(
         `linhas ${la} e ${lb} fora de ordem: ${formatDateBR(a)} seguido de ${formatDateBR(b)} (o arquivo vai ${sentido}); ` +
           "dia e mês trocados ou ano errado numa delas?",
+      );
+    }
+  }
+  // a year (or a month) typed wrong on the oldest or the newest row keeps that order: the row
+  // becomes a lone day a year from the rest, with the price of the day it really was (the jump
+  // rule allows three times the limit after such a gap). Refused when the end row stands at
+  // least MIN_DIAS_PONTA_ISOLADA days and more than twice the file's longest other step from its neighbour
+  // (a series with a real pause has steps as long). A row before the Real is not imported anyway.
+  if (emOrdem && ordem.length >= 3) {
+    const cron = ordem[0]![1] < ordem[ordem.length - 1]![1] ? ordem : [...ordem].reverse();
+    const passos = cron.slice(1).map(([, d], i) => daysBetween(cron[i]![1], d));
+    const pontas: Array<{ ponta: [number, string]; vizinho: [number, string]; passo: number; outros: number[]; qual: string; lado: string }> = [
+      { ponta: cron[0]!, vizinho: cron[1]!, passo: passos[0]!, outros: passos.slice(1), qual: "o dia mais antigo", lado: "do seguinte" },
+      { ponta: cron[cron.length - 1]!, vizinho: cron[cron.length - 2]!, passo: passos[passos.length - 1]!, outros: passos.slice(0, -1), qual: "o dia mais novo", lado: "do anterior" },
+    ];
+    for (const { ponta, vizinho, passo, outros, qual, lado } of pontas) {
+      const maior = Math.max(...outros);
+      if (ponta[1] < INICIO_DO_REAL || passo < MIN_DIAS_PONTA_ISOLADA || passo <= 2 * maior) continue;
+      problema(
+        `linha ${ponta[0]}: ${formatDateBR(ponta[1])}, ${qual} do arquivo, fica a ${passo} dias ${lado} (${formatDateBR(vizinho[1])}, linha ${vizinho[0]}), ` +
+          `mais que o dobro do maior intervalo entre as outras linhas (${maior} dias): ano ou mês digitado errado nessa linha? ` +
+          "Corrija a data (ou apague a linha) e importe de novo",
       );
     }
   }

@@ -9,11 +9,14 @@
  * 2. The age of each price ("hoje", "há 1 dia", "recente") was computed once, when the page
  *    loaded: a dashboard left open (an office screen, a tab kept for days) said "hoje" and
  *    "recente" of a price that had become days old, never telling the reader.
+ * 3. The chart's value axis wrote its ticks to two decimals whatever their step: a series that
+ *    moved one centavo in view got ticks a fifth of a centavo apart, labelled "347,70" three times
+ *    and "347,71" at 347,705: gridlines with wrong values. Prices have centavos, no less.
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { AggregateFile, IndexFile } from "../../pipeline/domain/publicados.ts";
+import type { AggregateFile, IndexFile, SerieFile } from "../../pipeline/domain/publicados.ts";
 import { siteNoNavegador } from "../browser/site-no-navegador.ts";
 
 const t = siteNoNavegador();
@@ -80,6 +83,40 @@ describe("dashboard: the age of a price follows the visitor's clock while the pa
     const card = page.locator('.card[data-produto="boi_gordo"]');
     expect(await card.getAttribute("data-frescor")).not.toBe("em_dia");
     expect(await card.locator(".selo").innerText()).not.toBe("recente");
+    await page.close();
+  });
+});
+
+describe("dashboard chart: the value axis never labels a fraction of a centavo", () => {
+  it("a series that moves one centavo in view: each label is its tick's value, none repeated", async () => {
+    const rel = "api/v1/recente/boi_gordo.json";
+    const f = JSON.parse(await readFile(join(t.site.publicDir, rel), "utf8")) as SerieFile;
+    // twenty business days at 347,70 and the last one at 347,71
+    const dias = f.historico.slice(-21).map((h, i, a) => ({ ...h, valor: i === a.length - 1 ? 347.71 : 347.7 }));
+    const plano: SerieFile = { ...f, valor: 347.71, historico: dias };
+    const page = await t.browser.context.newPage();
+    await page.setViewportSize({ width: 1280, height: 900 });
+    // what uPlot writes on its canvas: the axes' labels
+    await page.addInitScript(() => {
+      const w = window as unknown as { textosDoCanvas: string[] };
+      w.textosDoCanvas = [];
+      const original = CanvasRenderingContext2D.prototype.fillText;
+      CanvasRenderingContext2D.prototype.fillText = function (texto: string, x: number, y: number, max?: number) {
+        w.textosDoCanvas.push(texto);
+        return max === undefined ? original.call(this, texto, x, y) : original.call(this, texto, x, y, max);
+      };
+    });
+    await page.route(`**/${rel}`, (r) => r.fulfill(json(plano)));
+    await page.goto(t.srv.url);
+    await page.waitForSelector("body[data-pronto=ok]", { state: "attached", timeout: 20_000 });
+    expect(await page.locator("#grafico").getAttribute("data-serie")).toBe("boi_gordo");
+    const textos = await page.evaluate(() => (window as unknown as { textosDoCanvas: string[] }).textosDoCanvas);
+    // the value axis's labels (the dates have "/"; the values over the points are "347,70" and "347,71" too)
+    // the value axis's labels (the dates have "/"; with 21 points in view none carries its value)
+    const rotulos = textos.filter((x) => /^\d{1,3}(\.\d{3})*,\d{2}$/.test(x));
+    expect(rotulos.length).toBeGreaterThan(1);
+    // one drawing: each tick its own label, never "347,70" on three gridlines
+    expect(rotulos).toEqual([...new Set(rotulos)]);
     await page.close();
   });
 });

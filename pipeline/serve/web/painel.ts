@@ -526,6 +526,12 @@ function valoresNosPontos(u: uPlot): void {
   ctx.restore();
 }
 
+/**
+ * The value axis's steps, whole centavos at least: a series that moved a centavo in view got
+ * ticks a fifth of a centavo apart, written to two decimals ("347,70" on three gridlines).
+ */
+const INCREMENTOS_Y = [-2, -1, 0, 1, 2, 3, 4, 5, 6].flatMap((e) => [1, 2, 5].map((m) => Number((m * 10 ** e).toFixed(2))));
+
 function larguraGrafico(alvo: HTMLElement): number {
   return Math.max(260, alvo.clientWidth || 600);
 }
@@ -577,7 +583,7 @@ function montarGrafico(index: Indice, s: IndexSeries, f: SerieFile, o: Pick<Graf
       ],
       axes: [
         { space: 110, values: rotulosX(alvo) },
-        { values: (_u, vals) => vals.map((v) => formatDecimalBR(v)), size: 70 },
+        { values: (_u, vals) => vals.map((v) => formatDecimalBR(v)), size: 70, incrs: INCREMENTOS_Y },
       ],
       hooks: {
         draw: [valoresNosPontos],

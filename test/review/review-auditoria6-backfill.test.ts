@@ -143,3 +143,14 @@ describe("guards: a date stored as an Excel serial is refused, never converted",
     expect(() => lerSerieCepea(abrirPlanilha(comSerial(60, false)), BOI)).toThrow("linha 6: data 60 em A6");
   });
 });
+
+describe("guards: a CSV saved by Excel (BOM, CRLF, Windows-1252)", () => {
+  it("reads the same days with a UTF-8 BOM and CRLF, and in Windows-1252", () => {
+    const h = linhas(historia(diasUteis("2026-06-01", "2026-08-14"), { brl: 344.9, usd: 66.3 }, 330, 23));
+    const texto = csv(h);
+    const esperado = lerSerieCepea(abrirPlanilha(Buffer.from(texto)), BOI).dias;
+    expect(esperado).toHaveLength(h.length);
+    expect(lerSerieCepea(abrirPlanilha(Buffer.from("\uFEFF" + texto)), BOI).dias).toEqual(esperado);
+    expect(lerSerieCepea(abrirPlanilha(Buffer.from(texto, "latin1")), BOI).dias).toEqual(esperado);
+  });
+});

@@ -7,6 +7,11 @@
  * no `defasado`, no `origem`: older data passing for current unless the caller had set onAviso.
  * The README promises "Todo resultado diz de onde veio ... dados mais velhos nunca passam por
  * atuais em silêncio".
+ *
+ * And `defasado` was only ever set on a fallback mirror's answer. The first mirror can answer
+ * older than it did a moment before: GitHub Pages is served by a CDN whose edges each keep a
+ * file up to 10 minutes (max-age=600), so the next request, on another edge, gets the previous
+ * publish. That older file came back as current, `defasado: false`, no onAviso.
  */
 import { describe, expect, it } from "vitest";
 import { createClient } from "../../cliente/index.js";
@@ -60,5 +65,19 @@ describe("historico() says where its days came from, as every other result does"
     expect(depois.espelho).toBe(1);
     // the marks are not data: the days still serialise as published
     expect(JSON.parse(JSON.stringify(depois))).toEqual(VELHO.historico);
+  });
+});
+
+describe("any mirror, the first too, answering older than this client already received is defasado", () => {
+  it("GitHub Pages' edge serving the previous publish after the new one: defasado and onAviso", async () => {
+    const respostas = [NOVO, VELHO];
+    const fetch = (async () => new Response(JSON.stringify(respostas.shift()), { status: 200 })) as typeof globalThis.fetch;
+    const avisos: Array<{ atualizado: string | null; anterior: string | null }> = [];
+    const api = createClient({ mirrors: [PRIMARIO], fetch, onAviso: (a) => avisos.push(a) });
+    expect(await api.serie("boi_gordo")).toMatchObject({ espelho: 0, defasado: false });
+    const depois = await api.serie("boi_gordo");
+    expect(depois.data_cotacao).toBe("2026-09-04");
+    expect(depois).toMatchObject({ origem: PRIMARIO, espelho: 0, defasado: true });
+    expect(avisos).toMatchObject([{ atualizado: VELHO.atualizado, anterior: NOVO.atualizado }]);
   });
 });

@@ -17,7 +17,7 @@ export declare const PRODUTOS: readonly Produto[];
 export declare const DEFAULT_MIRRORS: readonly string[];
 export declare const DEFAULT_TIMEOUT_MS: number;
 
-/** Said through `onAviso` when a fallback mirror answered with older data than this client had already received. */
+/** Said through `onAviso` when a mirror (a fallback, or the first one's CDN edge) answered with older data than this client had already received. */
 export interface Aviso {
   tipo: "defasado";
   /** the URL that answered */
@@ -37,7 +37,7 @@ export interface ClientOptions {
   timeoutMs?: number;
   /** default globalThis.fetch */
   fetch?: typeof fetch;
-  /** called when a fallback mirror's file is older than one this client already received (the result also says `defasado: true`) */
+  /** called when a mirror's file is older than one this client already received (the result also says `defasado: true`) */
   onAviso?: (aviso: Aviso) => void;
 }
 
@@ -50,7 +50,7 @@ export interface Origem {
   readonly origem: string;
   /** its position in `mirrors` (0 = the first: GitHub Pages by default) */
   readonly espelho: number;
-  /** true when a fallback mirror answered with an `atualizado` older than this client had already received for the same file */
+  /** true when a mirror (a fallback, or the first one's CDN edge) answered with an `atualizado` older than this client had already received for the same file */
   readonly defasado: boolean;
 }
 
@@ -77,8 +77,8 @@ export interface CotacaoClient {
   /** the JSON file a path of index.json names (e.g. a series' `path`) */
   arquivo(caminho: string): Promise<Record<string, unknown> & Origem>;
   /** days of a series from `de` to `ate` (inclusive), oldest first */
-  historico(produto: Produto, uf?: UFArg | null, intervalo?: Intervalo): Promise<HistoricoEntry[]>;
-  historico(produto: Produto, intervalo: Intervalo): Promise<HistoricoEntry[]>;
+  historico(produto: Produto, uf?: UFArg | null, intervalo?: Intervalo): Promise<HistoricoEntry[] & Origem>;
+  historico(produto: Produto, intervalo: Intervalo): Promise<HistoricoEntry[] & Origem>;
 }
 
 export declare class CotacaoError extends Error {

@@ -117,14 +117,15 @@ export function createClient(options = {}) {
   /**
    * Where a document came from, as non-enumerable properties (JSON.stringify and deep equality
    * see only the published fields): `origem` the mirror's root URL, `espelho` its position
-   * (0 = the first), `defasado` true when a fallback mirror answered with an `atualizado` older
-   * than this client had already received for the same file: a mirror never passes older data
-   * off as current without saying so.
+   * (0 = the first), `defasado` true when a mirror answered with an `atualizado` older than this
+   * client had already received for the same file: a fallback (jsDelivr lags GitHub Pages), or the
+   * first one too (a CDN edge still holding the previous publish, up to its max-age): a mirror
+   * never passes older data off as current without saying so.
    */
   function marcar(doc, path, base, i, tentativas) {
     const anterior = vistos.get(path) ?? null;
     const atual = typeof doc.atualizado === "string" ? doc.atualizado : null;
-    const defasado = i > 0 && anterior !== null && atual !== null && Date.parse(atual) < Date.parse(anterior);
+    const defasado = anterior !== null && atual !== null && Date.parse(atual) < Date.parse(anterior);
     if (atual !== null && (anterior === null || Date.parse(atual) > Date.parse(anterior))) vistos.set(path, atual);
     for (const [k, v] of [["origem", base], ["espelho", i], ["defasado", defasado]]) {
       Object.defineProperty(doc, k, { value: v, enumerable: false, configurable: true });
@@ -229,7 +230,12 @@ export function createClient(options = {}) {
       const ate = checkDia("ate", intervalo?.ate);
       if (de && ate && de > ate) throw new RangeError(`intervalo inválido: de (${de}) depois de ate (${ate})`);
       const doc = await serie(produto, uf);
-      return doc.historico.filter((e) => (!de || e.data >= de) && (!ate || e.data <= ate));
+      const dias = doc.historico.filter((e) => (!de || e.data >= de) && (!ate || e.data <= ate));
+      // a new array: it carries its file's marks, or a fallback mirror's older days would pass for current
+      for (const k of ["origem", "espelho", "defasado"]) {
+        Object.defineProperty(dias, k, { value: doc[k], enumerable: false, configurable: true });
+      }
+      return dias;
     },
   };
 }

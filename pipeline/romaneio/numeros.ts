@@ -94,10 +94,12 @@ export function datasNaLinha(linha: string): DataAchada[] {
   const out: DataAchada[] = [];
   const d = "[0-9OoIl]";
   // a year OCR broke ("20Z6", "20 26") must not pass as a two-digit one ("20", year 2020): after
-  // the year no digit or look-alike letter, and after a two-digit year no further pair of digits
-  // unless it is a time ("05/08/26 14:32")
+  // the year no digit or look-alike letter, and after a two-digit year that is a century ("20",
+  // "19") no further pair of digits unless it is a time ("05/08/20 14:32"); any other two-digit
+  // year is whole, whatever number follows it ("05/08/26 12 cabeças", "05/08/26 14.32")
   const aposAno = `(?![0-9/.,]?\\d)(?![OoDQlI|!iSsBZz])`;
-  const numerica = new RegExp(`(?<![0-9A-Za-z/.])(${d}{1,2})\\s?([/.-])\\s?(${d}{1,2})\\2(${d}{4}${aposAno}|${d}{2}${aposAno}(?!\\s?\\d{2}(?![\\d:hH])))`, "g");
+  const seculoPartido = `(?!(?<=(?:2[0Oo]|[1Il]9))\\s?\\d{2}(?![\\d:hH]))`;
+  const numerica = new RegExp(`(?<![0-9A-Za-z/.])(${d}{1,2})\\s?([/.-])\\s?(${d}{1,2})\\2(${d}{4}${aposAno}|${d}{2}${aposAno}${seculoPartido})`, "g");
   for (const m of linha.matchAll(numerica)) {
     const [dd, mm, aa] = [m[1]!, m[3]!, m[4]!].map((x) => digitosOcr(x));
     if (dd === null || mm === null || aa === null || dd === undefined || mm === undefined || aa === undefined) continue;

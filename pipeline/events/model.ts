@@ -1,8 +1,9 @@
 /**
  * Events of an update run, recorded in api/v1/eventos.json (newest first, bounded) and turned
  * into the Atom feed and the webhook deliveries. An event's id is a hash of what it says (series,
- * days, values), never of when it was computed, so a rerun of the same data finds the same ids and
- * adds nothing; a run with no changes adds no event and so changes no byte.
+ * days, values) chained to the id heading the previous file, never of when it was computed, so a
+ * rerun of the same data finds the same ids and adds nothing; a run with no changes adds no event
+ * and so changes no byte.
  */
 import { createHash } from "node:crypto";
 import { daysBetween, isoBrasilia } from "../domain/dates.ts";
@@ -86,7 +87,14 @@ export function eventsFromChanges(changes: readonly SeriesChange[], now: Date): 
   for (const c of sorted) {
     const def = defs.get(c.id);
     if (!def) continue;
-    const mudou = c.antes !== null && c.antes.valor !== c.depois.valor;
+    // the latest value subscribers were told: the day before as published before this run when
+    // this run revised it along with new days (not on a re-based praça: the old praça's price is
+    // no "before"). A new day equal to the revised day before still moves that value.
+    const publicado =
+      c.antes !== null && c.antes.data !== c.depois.data && !c.rebase.some((r) => r.data === c.antes!.data)
+        ? c.revised.find((r) => r.data === c.antes!.data)?.antes.valor
+        : undefined;
+    const mudou = c.antes !== null && (c.antes.valor !== c.depois.valor || (publicado !== undefined && publicado !== c.depois.valor));
     if (c.antes && mudou) {
       const dados: PriceChangedDados = {
         ...serieRef(def),
@@ -144,23 +152,21 @@ function assunto(e: Evento): string {
 }
 
 /**
- * This run's event as it enters the file, or null when the file already has it. The same content
+ * This run's event as it enters the file, or null when the file already tells it. The same content
  * comes back legitimately: a source flip-flopping a day (origin 347,70, then a lagging mirror's
  * 347,60, then the origin again, each within the revision bound) makes the third run's events
  * identical to the first's. Dropped as already seen, the third would leave subscribers on
- * 347,60 while the series says 347,70. So an event is "already there" only when it is the
- * latest one about the same subject (a replay of the same run against the file it wrote); an
- * older twin gives a new id, derived from the content and how many twins the file holds, so a
- * replay of that run finds it as the latest again and adds nothing.
+ * 347,60 while the series says 347,70. So an event is "already there" only when the latest one
+ * about the same subject says the same (a replay of the same run against the file it wrote).
+ * Its id is the content's hash chained to the id heading the previous file: the same run against
+ * the same file gives the same ids, while content that comes back never gets an id handed out
+ * before, even when its earlier twin has left the bounded list (a receiver discarding repeated
+ * webhook-ids, a feed reader, would drop it).
  */
-function comoNovo(e: Evento, seen: ReadonlySet<string>, ultimo: ReadonlyMap<string, string>): Evento | null {
+function comoNovo(e: Evento, cabeca: string | null, ultimo: ReadonlyMap<string, Evento>): Evento | null {
   const latest = ultimo.get(assunto(e));
-  let id = e.id;
-  for (let n = 1; seen.has(id); n++) {
-    if (id === latest) return null;
-    id = eventoId(e.tipo, [e.id, n]);
-  }
-  return id === e.id ? e : { ...e, id };
+  if (latest && JSON.stringify(latest.dados) === JSON.stringify(e.dados)) return null;
+  return cabeca === null ? e : { ...e, id: eventoId(e.tipo, [e.id, cabeca]) };
 }
 
 /**
@@ -169,11 +175,12 @@ function comoNovo(e: Evento, seen: ReadonlySet<string>, ultimo: ReadonlyMap<stri
  */
 export function nextEventos(previous: EventosFile | null, changes: readonly SeriesChange[], now: Date, limite = EVENTOS_LIMITE): EventosFile {
   const prev = previous ?? emptyEventos();
-  const seen = new Set(prev.eventos.map((e) => e.id));
   // newest first: the first event of each subject is its latest
-  const ultimo = new Map<string, string>();
-  for (const e of prev.eventos) if (!ultimo.has(assunto(e))) ultimo.set(assunto(e), e.id);
-  const novos = eventsFromChanges(changes, now).flatMap((e) => comoNovo(e, seen, ultimo) ?? []);
+  const ultimo = new Map<string, Evento>();
+  for (const e of prev.eventos) if (!ultimo.has(assunto(e))) ultimo.set(assunto(e), e);
+  const novos = eventsFromChanges(changes, now).flatMap((e) => comoNovo(e, prev.eventos[0]?.id ?? null, ultimo) ?? []);
+  // nothing new: the file stays as it is (its latest run, kept whole even past the bound, too)
+  if (novos.length === 0) return { ...prev, limite };
   const eventos = [...novos, ...prev.eventos.slice(0, Math.max(0, limite - novos.length))];
   return {
     api_version: "v1",

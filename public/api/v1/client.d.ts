@@ -1363,7 +1363,7 @@ export interface Campo {
 }
 
 /**
- * Identificador do evento: "evt_" e 20 dígitos hexadecimais do SHA-256 do tipo e do conteúdo (num conteúdo que volta depois, também de quantas vezes ele já está na lista).
+ * Identificador do evento: "evt_" e 20 dígitos hexadecimais do SHA-256 do tipo, do conteúdo e do id que encabeçava a lista antes da execução: a mesma execução sobre a mesma lista dá os mesmos ids, e um id nunca é dado a dois eventos, mesmo depois que o primeiro saiu da lista.
  *
  * schemas/eventos.schema.json#/$defs/id
  */

@@ -1,4 +1,6 @@
-import { afterAll, beforeAll } from "vitest";
+import type { Locator } from "playwright";
+import { afterAll, beforeAll, expect } from "vitest";
+import type { AggregateFile, IndexFile } from "../../pipeline/domain/publicados.ts";
 import { startServer, type RunningServer } from "../../pipeline/serve/app.ts";
 import { buildTestSite } from "../serve/site.ts";
 import { openChromium } from "./chromium.ts";
@@ -27,4 +29,22 @@ export function siteNoNavegador(opts: { bypassCSP?: boolean; timeoutMs?: number 
     await s.site?.cleanup();
   });
   return s;
+}
+
+/**
+ * The dashboard of `t`'s site opened with cotacao.json and index.json answered as given (a
+ * publish newer than the page), once it says it is ready and with no script error: boi gordo's
+ * card, for the test to read.
+ */
+export async function cartaoDoBoiCom(t: ReturnType<typeof siteNoNavegador>, agg: AggregateFile, index: IndexFile): Promise<Locator> {
+  const json = (body: unknown) => ({ contentType: "application/json", body: JSON.stringify(body) });
+  const page = await t.browser.context.newPage();
+  await page.route("**/api/v1/cotacao.json", (r) => r.fulfill(json(agg)));
+  await page.route("**/api/v1/index.json", (r) => r.fulfill(json(index)));
+  const erros: string[] = [];
+  page.on("pageerror", (e) => erros.push(e.message));
+  await page.goto(t.srv.url);
+  await page.waitForSelector("body[data-pronto=ok]", { state: "attached", timeout: 20_000 });
+  expect(erros).toEqual([]);
+  return page.locator('.card[data-produto="boi_gordo"]');
 }

@@ -17,7 +17,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { AggregateFile, IndexFile, SerieFile } from "../../pipeline/domain/publicados.ts";
-import { siteNoNavegador } from "../browser/site-no-navegador.ts";
+import { cartaoDoBoiCom, siteNoNavegador } from "../browser/site-no-navegador.ts";
 
 const t = siteNoNavegador();
 
@@ -44,22 +44,14 @@ describe("dashboard: a card's change is the change of the price it shows", () =>
     const aggNovo: AggregateFile = { ...agg, boi_gordo_cepea_sp: revisado };
     const indexNovo: IndexFile = { ...index, series: index.series.map((s) => (s.id === "boi_gordo" ? { ...s, valor: revisado, variacao } : s)) };
 
-    const page = await t.browser.context.newPage();
-    await page.route("**/api/v1/cotacao.json", (r) => r.fulfill(json(aggNovo)));
-    await page.route("**/api/v1/index.json", (r) => r.fulfill(json(indexNovo)));
-    const erros: string[] = [];
-    page.on("pageerror", (e) => erros.push(e.message));
-    await page.goto(t.srv.url);
-    await page.waitForSelector("body[data-pronto=ok]", { state: "attached", timeout: 20_000 });
-    expect(erros).toEqual([]);
-    const card = page.locator('.card[data-produto="boi_gordo"]');
+    const card = await cartaoDoBoiCom(t, aggNovo, indexNovo);
     expect(await card.locator('[data-campo="valor"]').innerText()).toContain(revisado.toFixed(2).replace(".", ","));
     const texto = await card.locator('[data-campo="variacao"]').innerText();
     const reais = (v: number) => `R$ ${v.toFixed(2).replace(".", ",")}`;
     expect(texto).not.toContain(reais(boi.variacao!.absoluta));
     expect(texto).toContain(reais(absoluta));
     expect(texto).toContain(`sobre ${br(boi.variacao!.data_anterior)}`);
-    await page.close();
+    await card.page().close();
   });
 });
 

@@ -9,7 +9,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { AggregateFile, IndexFile } from "../../pipeline/domain/publicados.ts";
-import { siteNoNavegador } from "../browser/site-no-navegador.ts";
+import { cartaoDoBoiCom, siteNoNavegador } from "../browser/site-no-navegador.ts";
 
 const t = siteNoNavegador();
 
@@ -30,22 +30,13 @@ describe("a card's change belongs to the day of the price it shows", () => {
     const variacao = { anterior: boi.valor!, absoluta: 5, percentual: Math.round((5 / boi.valor!) * 10000) / 100, data_anterior: antigo };
     const indexNovo: IndexFile = { ...index, series: index.series.map((s) => (s.id === "boi_gordo" ? { ...s, ultima_data: novoDia, valor: novoValor, variacao } : s)) };
 
-    const page = await t.browser.context.newPage();
-    const json = (body: unknown) => ({ contentType: "application/json", body: JSON.stringify(body) });
-    await page.route("**/api/v1/cotacao.json", (r) => r.fulfill(json(aggNovo)));
-    await page.route("**/api/v1/index.json", (r) => r.fulfill(json(indexNovo)));
-    const erros: string[] = [];
-    page.on("pageerror", (e) => erros.push(e.message));
-    await page.goto(t.srv.url);
-    await page.waitForSelector("body[data-pronto=ok]", { state: "attached", timeout: 20_000 });
-    expect(erros).toEqual([]);
-    const card = page.locator('.card[data-produto="boi_gordo"]');
+    const card = await cartaoDoBoiCom(t, aggNovo, indexNovo);
     expect(await card.locator('[data-campo="data"]').innerText()).toContain(br(novoDia));
     const texto = await card.locator('[data-campo="variacao"]').innerText();
     // the change of 08/09 over 04/09, never the page's change of 04/09 over the day before it
     expect(texto).not.toContain(`sobre ${br(boi.variacao!.data_anterior)}`);
     expect(texto).toContain(`sobre ${br(antigo)}`);
     expect(texto).toContain("5,00");
-    await page.close();
+    await card.page().close();
   });
 });

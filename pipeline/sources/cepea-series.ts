@@ -335,7 +335,7 @@ export function lerSerieCepea(p: Planilha, s: SerieCepea, progresso: (lidas: num
       problema(
         `linha ${ponta[0]}: ${formatDateBR(ponta[1])}, ${qual} do arquivo, fica a ${passo} dias ${lado} (${formatDateBR(vizinho[1])}, linha ${vizinho[0]}), ` +
           `mais que o dobro do maior intervalo entre as outras linhas (${maior} dias): ano ou mês digitado errado nessa linha? ` +
-          "Corrija a data (ou apague a linha) e importe de novo",
+          "Corrija a data e importe de novo; se a data estiver certa (a série ficou mesmo esse tempo sem cotação), apague só essa linha: as outras são importadas e esse dia fica fora do histórico",
       );
     }
   }

@@ -670,7 +670,7 @@ export function simular(entrada: Entrada, preco: PrecoReferencia | null, opcoes:
         avisos.push(
           `Preço informado de ${formatarReais(precoCent)}${UNIDADE_TEXTO(unidade)}: fora da faixa usual de ${PRODUTO_INFO[entrada.produto].nome.toLowerCase()} ${UNIDADE_INFO[unidade].por} ` +
             `(${formatarReais(lo!)} a ${formatarReais(hi!)}). O preço informado é lido ${UNIDADE_INFO[unidade].por}` +
-            `${preco?.serie ? `, a unidade da série escolhida (${preco.nome ?? preco.serie})` : ""}; confira a unidade e o valor.`,
+            `${preco?.serie && preco.unidade === unidade ? `, a unidade da série escolhida (${preco.nome ?? preco.serie})` : ""}; confira a unidade e o valor.`,
         );
       }
     }

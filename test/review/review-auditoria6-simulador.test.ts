@@ -172,6 +172,14 @@ describe("a typed price far outside the product's range for the unit it is read 
     const arroba = simular(entrada({ ...GADO, uf: "MS", preco: "320" }), { ...RS, unidade: "@", valor: 338 }, { hoje: "2026-08-06" });
     expect(arroba.avisos).toEqual([]);
   });
+
+  it("names the series' unit only when the typed price is read in it (a calf is sold per head, whatever its series)", () => {
+    const porKg: PrecoReferencia = { valor: 18.5, unidade: "kg", data_cotacao: "2026-08-05", fonte: "scot", serie: "bezerro/GO", praca: "Goiânia" };
+    const r = simular(entrada({ produto: "bezerro", uf: "GO", cabecas: "10", preco: "18,50" }), porKg, { hoje: "2026-08-06" });
+    expect(r.preco.unidade).toBe("cabeca");
+    expect(r.avisos.join(" ")).toContain("por cabeça");
+    expect(r.avisos.join(" ")).not.toContain("a unidade da série escolhida");
+  });
 });
 
 describe("spaces inside a typed number", () => {

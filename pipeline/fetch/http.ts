@@ -177,6 +177,11 @@ export function createHttpClient(over: Partial<HttpOptions> = {}): HttpClient {
             "user-agent": o.userAgent,
             accept: "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5",
             "accept-language": "pt-BR,pt;q=0.9",
+            // undici's fetch inflates gzip/br leniently: a compressed body cut short (a proxy or
+            // CDN that cached a truncated copy under a Content-Length that matches it) comes out
+            // as a shorter page with no error. Uncompressed, the Content-Length check in
+            // readCapped sees the cut; a page is well under 1 MB, so the bytes cost nothing.
+            "accept-encoding": "identity",
           },
         });
         if (REDIRECTS.has(res.status)) {

@@ -252,7 +252,8 @@ describe("recording", () => {
       const l = withRecording(loader(), dir);
       loaders.push(l);
       for (const src of SOURCES) for (const p of src.pages) okResult(await l.load(src, p));
-      expect((await readdir(dir)).sort()).toEqual([...SOURCES.map((x) => x.id), "noticias-agricolas"].sort());
+      // capturas.json: when each page was fetched, so a replay dates its data by that
+      expect((await readdir(dir)).sort()).toEqual([...SOURCES.map((x) => x.id), "noticias-agricolas", "capturas.json"].sort());
       expect((await readdir(join(dir, "cepea"))).sort()).toEqual(cepea.pages.map((p) => `${p.id}.html`).sort());
       // the vaca page came through the mirror: saved under the mirror's name, not as Scot's page
       expect((await readdir(join(dir, "scot"))).sort()).toEqual(scot.pages.filter((p) => p.id !== "vaca-gorda").map((p) => `${p.id}.html`).sort());

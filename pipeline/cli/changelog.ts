@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { relative, resolve, sep } from "node:path";
 import { promisify } from "node:util";
 import { loadConfig } from "../config.ts";
 import { buildChangelog, changedFiles, forbiddenFiles, readSiteChange, sitePathspecsOf, withExtraFiles } from "../publish/changelog.ts";
@@ -11,7 +12,9 @@ const USAGE = `uso: npm run changelog [-- --commit [--push]] [--extra ARQUIVO ..
                   no assunto as maiores variações primeiro, depois revisões, séries novas e
                   fontes com problema; sem mudanças, não imprime nada e sai com 0
   --commit        faz o commit de public/ com essa mensagem
-  --push          depois do commit, envia o branch atual para origin (token de GITHUB_TOKEN/GH_TOKEN)
+  --push          depois do commit, envia o branch atual para origin (token de GITHUB_TOKEN/GH_TOKEN);
+                  se o branch mudou no remoto, reaplica o commit por cima, mas recusa (nada enviado)
+                  se os commits novos mexem no site ou nos arquivos do --extra
   --extra ARQUIVO arquivo guardado junto com os dados (ex.: webhooks-entregues.json, o registro
                   de entregas do npm run notify); entra no mesmo commit
   antes de tudo, conclui ou desfaz uma publicação interrompida em public/ (com a trava do diretório);
@@ -49,7 +52,8 @@ async function changelog(config: ReturnType<typeof loadConfig>): Promise<void> {
     }
     console.error(`changelog: aviso: arquivos temporários ou de controle no site (com --commit, nada seria commitado):\n${lista}`);
   }
-  const message = withExtraFiles(buildChangelog(await readSiteChange(cwd, config.publicDir)), extras);
+  const doSite = buildChangelog(await readSiteChange(cwd, config.publicDir));
+  const message = withExtraFiles(doSite, extras);
   if (message === null) {
     const onde = [config.publicDir, ...(args.extra ?? [])].join(", ");
     console.error(`changelog: nenhuma mudança em ${onde} em relação ao HEAD; nada a commitar`);
@@ -57,8 +61,10 @@ async function changelog(config: ReturnType<typeof loadConfig>): Promise<void> {
     process.stdout.write(message);
     if (args.commit) {
       const opts = { cwd, env: { ...process.env, GIT_TERMINAL_PROMPT: "0" } };
-      await run("git", ["add", "--all", "--", ...sitePathspecsOf(cwd, config.publicDir), ...extras], opts);
-      const child = execFile("git", ["commit", "--quiet", "--file", "-"], opts);
+      const paths = [...sitePathspecsOf(cwd, config.publicDir), ...extras];
+      await run("git", ["add", "--all", "--", ...paths], opts);
+      // only these paths: whatever else was staged before (a developer's code) stays out of the data commit
+      const child = execFile("git", ["commit", "--quiet", "--file", "-", "--", ...paths], opts);
       const done = new Promise<void>((resolve, reject) => {
         let stderr = "";
         child.stderr?.on("data", (d: Buffer) => (stderr += String(d)));
@@ -69,7 +75,14 @@ async function changelog(config: ReturnType<typeof loadConfig>): Promise<void> {
       await done;
       const { stdout } = await run("git", ["rev-parse", "--short=12", "HEAD"], opts);
       console.error(`changelog: commit ${stdout.trim()} criado`);
-      if (args.push) await pushCurrentBranch(cwd, { log: (l) => console.error(l) });
+      if (args.push) {
+        // what this commit carries: a rebase must not merge another version of it. The site only
+        // when it changed (the deploy that follows publishes it): a commit of the delivery record
+        // alone still goes over a site change pushed meanwhile, or the next run would deliver again
+        const site = doSite !== null ? [relative(cwd, config.publicDir) || "."] : [];
+        const guard = [...site, ...(args.extra ?? []).map((x) => relative(cwd, resolve(x)))].map((p) => p.split(sep).join("/"));
+        await pushCurrentBranch(cwd, { log: (l) => console.error(l), guard });
+      }
     }
   }
 }

@@ -241,11 +241,20 @@ export async function deploy(opts: DeployOptions): Promise<DeployResult> {
 /**
  * Pushes the current branch of `cwd` to `origin` (token from the environment, as for deploy).
  * When the branch moved meanwhile (someone pushed code during the run), rebases once onto it
- * and pushes again.
+ * and pushes again, but only if the new commits upstream leave `guard` alone (the site
+ * directory and the files committed with it, repo-relative): a rebase over a commit that touched
+ * them would merge two trees file by file (or line by line inside a JSON file) into a site no
+ * validate ever saw, and the deploy would publish it. Then nothing is pushed, the working tree
+ * keeps the validated data, and the next run starts again from the new branch (a late price,
+ * never a mixed one).
  */
-export async function pushCurrentBranch(cwd: string, opts: { env?: NodeJS.ProcessEnv; log?: (l: string) => void } = {}): Promise<string> {
+export async function pushCurrentBranch(
+  cwd: string,
+  opts: { env?: NodeJS.ProcessEnv; log?: (l: string) => void; guard?: readonly string[] } = {},
+): Promise<string> {
   const env = opts.env ?? process.env;
   const log = opts.log ?? (() => {});
+  const guard = opts.guard ?? [];
   const token = tokenFromEnv(env);
   const mask = (s: string) => maskSecrets(s, secretForms(token));
   const branch = await gitValue(cwd, ["rev-parse", "--abbrev-ref", "HEAD"]);
@@ -253,6 +262,9 @@ export async function pushCurrentBranch(cwd: string, opts: { env?: NodeJS.Proces
   const origin = await gitValueOrNull(cwd, ["remote", "get-url", "origin"]);
   if (!origin) throw new PipelineError({ stage: "publish", reason: `push: o repositório em ${cwd} não tem remoto "origin"` });
   const authed = { ...env, ...gitAuthEnv(origin, token) };
+  // the guarded paths as committed (object ids): what validate checked
+  const guarded = async () => (guard.length ? await gitValue(cwd, ["ls-tree", "HEAD", "--", ...guard]) : "");
+  let recusa: string | null = null;
   try {
     try {
       await gitValue(cwd, ["push", "origin", `HEAD:refs/heads/${branch}`], authed);
@@ -260,14 +272,34 @@ export async function pushCurrentBranch(cwd: string, opts: { env?: NodeJS.Proces
       const msg = String((first as { stderr?: string }).stderr ?? "");
       if (!/rejected|non-fast-forward|fetch first/i.test(msg)) throw first;
       log(`push: ${branch} mudou no remoto durante a execução; aplicando o commit de dados por cima (rebase) e tentando de novo`);
-      await gitValue(cwd, ["pull", "--rebase", "--no-edit", "origin", branch], authed);
-      await gitValue(cwd, ["push", "origin", `HEAD:refs/heads/${branch}`], authed);
+      const upstream = `refs/remotes/origin/${branch}`;
+      await gitValue(cwd, ["fetch", "--quiet", "origin", `+refs/heads/${branch}:${upstream}`], authed);
+      // three dots: what changed upstream since the run's own base
+      const tocados = guard.length ? await gitValue(cwd, ["diff", "--name-only", "--no-renames", `HEAD...${upstream}`, "--", ...guard]) : "";
+      if (tocados) {
+        const lista = tocados.split("\n").slice(0, 10).map((p) => `  ${p}`).join("\n");
+        recusa =
+          `push: ${branch} mudou no remoto e os commits novos mexem nos dados do site; juntar as duas versões daria uma árvore que ` +
+          `nunca foi validada, então nada foi enviado (o próximo update refaz os dados sobre o ${branch} novo):\n${lista}`;
+      } else {
+        const antes = await gitValue(cwd, ["rev-parse", "HEAD"]);
+        const validado = await guarded();
+        await gitValue(cwd, ["rebase", "--quiet", upstream], authed);
+        if ((await guarded()) !== validado) {
+          // cannot happen when upstream left the guarded paths alone; never push what validate did not see
+          await gitValue(cwd, ["reset", "--quiet", "--keep", antes]);
+          recusa = `push: o rebase mudou os dados do site em relação aos validados; nada foi enviado`;
+        } else {
+          await gitValue(cwd, ["push", "origin", `HEAD:refs/heads/${branch}`], authed);
+        }
+      }
     }
   } catch (err) {
     const e = err as Error & { stderr?: string };
     // no cause: git's error may quote the token, and only the masked text may be printed
     throw new PipelineError({ stage: "publish", reason: mask(`push: falha ao enviar ${branch} para ${origin}: ${[e.message, e.stderr].filter(Boolean).join("\n")}`) });
   }
+  if (recusa) throw new PipelineError({ stage: "publish", reason: mask(recusa) });
   const head = await gitValue(cwd, ["rev-parse", "--short=12", "HEAD"]);
   log(`push: ${branch} enviado (${head})`);
   return head;

@@ -755,7 +755,7 @@ function simular(entrada, preco, opcoes = {}) {
       const [lo, hi] = faixaDaUnidade.map((v) => BigInt(Math.round(v * 100)));
       if (precoCent < lo || precoCent > hi) {
         avisos.push(
-          `Preço informado de ${formatarReais(precoCent)}${UNIDADE_TEXTO(unidade)}: fora da faixa usual de ${PRODUTO_INFO[entrada.produto].nome.toLowerCase()} ${UNIDADE_INFO[unidade].por} (${formatarReais(lo)} a ${formatarReais(hi)}). O preço informado é lido ${UNIDADE_INFO[unidade].por}${preco?.serie ? `, a unidade da série escolhida (${preco.nome ?? preco.serie})` : ""}; confira a unidade e o valor.`
+          `Preço informado de ${formatarReais(precoCent)}${UNIDADE_TEXTO(unidade)}: fora da faixa usual de ${PRODUTO_INFO[entrada.produto].nome.toLowerCase()} ${UNIDADE_INFO[unidade].por} (${formatarReais(lo)} a ${formatarReais(hi)}). O preço informado é lido ${UNIDADE_INFO[unidade].por}${preco?.serie && preco.unidade === unidade ? `, a unidade da série escolhida (${preco.nome ?? preco.serie})` : ""}; confira a unidade e o valor.`
         );
       }
     }

@@ -280,7 +280,10 @@ export async function pushCurrentBranch(
         const lista = tocados.split("\n").slice(0, 10).map((p) => `  ${p}`).join("\n");
         recusa =
           `push: ${branch} mudou no remoto e os commits novos mexem nos dados do site; juntar as duas versões daria uma árvore que ` +
-          `nunca foi validada, então nada foi enviado (o próximo update refaz os dados sobre o ${branch} novo):\n${lista}`;
+          `nunca foi validada, então nada foi enviado (o próximo update refaz os dados sobre o ${branch} novo):\n${lista}\n` +
+          // a runner starts from a fresh checkout; a clone that is kept would refuse every later run from this base
+          `num clone que não é descartado depois da execução, volte antes ao ${branch} do remoto (o commit recusado sai, o próximo update o refaz): ` +
+          `git reset --keep ${upstream.replace(/^refs\/remotes\//, "")}`;
       } else {
         const antes = await gitValue(cwd, ["rev-parse", "HEAD"]);
         const validado = await guarded();

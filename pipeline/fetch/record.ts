@@ -21,7 +21,13 @@ import type { LoadResult, PageLoader } from "./types.ts";
  * run: two pages of the Scot share one mirror page). Each recording's capture time goes to
  * DIR/capturas.json, so a replay dates its data by when it was fetched, not by when it is replayed.
  */
-export function withRecording(loader: PageLoader, dir: string, log: (line: string) => void = () => {}): PageLoader {
+export function withRecording(
+  loader: PageLoader,
+  dir: string,
+  log: (line: string) => void = () => {},
+  /** each page's mirrors, in the order --replay tries them (the catalogue's, or a test's) */
+  espelhos: Readonly<Record<string, readonly MirrorDef[]>> = MIRRORS,
+): PageLoader {
   const root = resolve(dir);
   const written = new Set<string>();
   return {
@@ -33,7 +39,7 @@ export function withRecording(loader: PageLoader, dir: string, log: (line: strin
         await writeAtomic(file, stripScriptsAndStyles(result.html));
         written.add(file);
         log(`${source.id}/${page.id}: gravada em ${file}`);
-        const antes = [join(root, source.id, `${page.id}.html`), ...(MIRRORS[`${source.id}/${page.id}`] ?? []).map((m) => mirrorFile(root, m))];
+        const antes = [join(root, source.id, `${page.id}.html`), ...(espelhos[`${source.id}/${page.id}`] ?? []).map((m) => mirrorFile(root, m))];
         const velhas = antes.slice(0, Math.max(0, antes.indexOf(file))).filter((f) => !written.has(f));
         for (const f of velhas) {
           await rm(f, { force: true });

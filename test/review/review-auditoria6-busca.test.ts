@@ -118,16 +118,23 @@ describe("--record into a directory recorded before", () => {
     expect(capturas).toEqual({ "noticias-agricolas/indicador-cepea-esalq-milho": "2026-09-08T21:00:00.000Z" });
   });
 
-  it("keeps a mirror page recorded in the same run for another page (two Scot pages share one)", async () => {
+  it("keeps a mirror page recorded in the same run for another page (two pages sharing one mirror)", async () => {
     const { scot } = await import("../../pipeline/sources/scot.ts");
     const [boi, vaca] = [scot.pages.find((p) => p.id === "boi-gordo")!, scot.pages.find((p) => p.id === "vaca-gorda")!];
     const na = MIRRORS["scot/boi-gordo"]![0]!;
+    const outro = { ...na, id: "outro-espelho", arquivo: "outro-espelho/vaca.html" };
+    // vaca-gorda's mirrors in replay order: the page boi-gordo just recorded through, then another.
+    // Read before vaca's own recording, it would be removed as old unless written in this run.
+    const espelhos = { "scot/boi-gordo": [na], "scot/vaca-gorda": [na, outro] };
     const via: LoadResult = { ok: true, html: fixture("noticias-agricolas/boi-gordo-scot-consultoria.html"), url: "https://scot.test/x", mirror: na, mirrorUrl: "https://na.test/x", fetchedAt: new Date("2026-09-08T21:00:00Z"), method: "mirror" };
-    const direto: LoadResult = { ok: true, html: fixture("scot/vaca-gorda.html"), url: "https://scot.test/v", mirror: null, mirrorUrl: null, fetchedAt: new Date("2026-09-08T21:00:01Z"), method: "http" };
-    const rec = withRecording(scripted([via, direto]), dir);
+    const pelaOutra: LoadResult = { ok: true, html: fixture("scot/vaca-gorda.html"), url: "https://scot.test/v", mirror: outro, mirrorUrl: "https://outro.test/v", fetchedAt: new Date("2026-09-08T21:00:01Z"), method: "mirror" };
+    const rec = withRecording(scripted([via, pelaOutra]), dir, () => {}, espelhos);
     await rec.load(scot, boi);
     await rec.load(scot, vaca);
     expect(existsSync(mirrorFile(dir, na))).toBe(true);
-    expect(existsSync(join(dir, "scot", "vaca-gorda.html"))).toBe(true);
+    expect(existsSync(mirrorFile(dir, outro))).toBe(true);
+    // across runs, the same older mirror page is what replay would read first: removed
+    await withRecording(scripted([pelaOutra]), dir, () => {}, espelhos).load(scot, vaca);
+    expect(existsSync(mirrorFile(dir, na))).toBe(false);
   });
 });

@@ -16,8 +16,8 @@ export const JUMP_MAX_FACTOR = 3;
  * further the longer nobody looked, so the product's limit widens with the square root of the
  * gap in weeks (a random walk's spread), capped at JUMP_MAX_FACTOR times the limit: 10 % the
  * next day, 13,1 % after 12 days, 20,7 % after a month, 30 % after two months or more. The
- * largest limit of any product is therefore 36 %: a +189 % "quote" after any gap is held for an
- * operator, never published.
+ * largest limit of any product is therefore 45 % (the 15 % products: coffee, orange, Datagro's
+ * reposição): a +189 % "quote" after any gap is held for an operator, never published.
  */
 export function jumpLimitPct(basePct: number, gapDays: number): number {
   const factor = Math.min(JUMP_MAX_FACTOR, Math.max(1, Math.sqrt(gapDays / JUMP_BASE_DAYS)));

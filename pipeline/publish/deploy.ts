@@ -1,8 +1,13 @@
 /**
  * Publishes the site directory to the gh-pages branch with the gh-pages package: only the site
- * and a .nojekyll, as one orphan commit force-pushed over the branch, so the branch never grows
- * a history (the data's history is main's). A deploy whose tree equals the branch's pushes
- * nothing.
+ * and a .nojekyll, as one orphan commit pushed over the branch, so the branch never grows a
+ * history (the data's history is main's). A deploy whose tree equals the branch's pushes nothing.
+ *
+ * The push replaces the branch only if it is still the commit this deploy looked at (a lease):
+ * another deploy (the workflow, a developer's) that published meanwhile is never overwritten
+ * blind. And a site older than the published one is refused before that: the gh-pages commit
+ * names its source commit (a Source-commit trailer), and the published api/v1/index.json tells
+ * when its data last changed (conferirMaisNovo).
  */
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
 import { createRequire } from "node:module";
@@ -10,8 +15,8 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative, sep } from "node:path";
 import { REPO_ROOT } from "../config.ts";
 import { PipelineError } from "../domain/errors.ts";
-import { gitValue, gitValueOrNull } from "../io/git.ts";
-import { isControlPath, TEMP_FILE } from "./journal.ts";
+import { git, gitValue, gitValueOrNull } from "../io/git.ts";
+import { hasInterrupted, isControlPath, JOURNAL_NAME, STAGING_DIR } from "./journal.ts";
 
 const require = createRequire(import.meta.url);
 
@@ -134,6 +139,13 @@ export interface DeployOptions {
   message?: string;
   env?: NodeJS.ProcessEnv;
   log?: (line: string) => void;
+  /**
+   * Publish even over a site that looks newer (conferirMaisNovo): the maintainer's way back from
+   * a published mistake when no clone at hand holds the commit that was deployed. The lease stays.
+   */
+  substituirMaisNovo?: boolean;
+  /** Test-only: runs after every check, right before the push (another deploy of a race goes here). */
+  antesDoEnvio?: () => Promise<void>;
 }
 
 export interface DeployResult {
@@ -142,6 +154,8 @@ export interface DeployResult {
   /** the commit now at the top of the branch */
   commit: string;
   files: number;
+  /** the commit of `cwd` the site was published from (null outside a repository) */
+  source: string | null;
 }
 
 /**
@@ -150,13 +164,149 @@ export interface DeployResult {
  */
 const SRC = ["**/*", "!**/*.tmp-[0-9]*"];
 
+/** Whether gh-pages copies the file at `rel` (relative to the site root): SRC, dotfiles: false. */
+function publicado(rel: string): boolean {
+  const parts = rel.split("/");
+  return !parts.some((s) => s.startsWith(".")) && !isControlPath(rel) && !/\.tmp-[0-9]/.test(parts[parts.length - 1] ?? "");
+}
+
 async function countFiles(dir: string): Promise<number> {
   let n = 0;
   for (const e of await readdir(dir, { withFileTypes: true, recursive: true })) {
     const rel = relative(dir, join(e.parentPath, e.name)).split(sep).join("/");
-    if (e.isFile() && !rel.split("/").some((s) => s.startsWith(".")) && !isControlPath(rel) && !TEMP_FILE.test(e.name)) n++;
+    if (e.isFile() && publicado(rel)) n++;
   }
   return n;
+}
+
+/** The trailer of the gh-pages commit naming the commit of main its site was built from. */
+const SOURCE_TRAILER = "Source-commit";
+
+/** The commit a published site came from: its trailer, or the subject older deploys wrote. */
+export function fonteDoPublicado(message: string): string | null {
+  const trailer = new RegExp(`^${SOURCE_TRAILER}: ([0-9a-f]{40}(?:[0-9a-f]{24})?)$`, "m").exec(message);
+  if (trailer) return trailer[1]!;
+  return /^Deploy site from ([0-9a-f]{7,40})$/m.exec(message)?.[1] ?? null;
+}
+
+/** When a site's data last changed: api/v1/index.json's `atualizado` (the newest of its series'). */
+export function atualizadoDoSite(indexJson: string | null): string | null {
+  if (indexJson === null) return null;
+  try {
+    const v = (JSON.parse(indexJson) as { atualizado?: unknown }).atualizado;
+    return typeof v === "string" && Number.isFinite(Date.parse(v)) ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+const isAncestor = async (cwd: string, a: string, b: string) =>
+  (await gitValueOrNull(cwd, ["merge-base", "--is-ancestor", a, b])) !== null;
+
+/**
+ * Whether the site about to be published is older than the one on the branch: null when it may
+ * go, else the pt-BR reason it may not. Git history decides when this clone knows the published
+ * site's source commit: a commit it descends from may go (also one that undoes data on purpose,
+ * a revert), one it is an ancestor of may not. Otherwise (a shallow clone, as the workflow's;
+ * a clone not pulled; diverged histories) the data decides: data that last changed before the
+ * published data's is older, whatever the commits.
+ */
+export async function conferirMaisNovo(c: {
+  cwd: string;
+  branch: string;
+  /** the commit being published (full) */
+  fonte: string | null;
+  /** its data's `atualizado` */
+  atualizado: string | null;
+  /** the published site's source commit, as its gh-pages commit names it */
+  fontePublicada: string | null;
+  /** the published data's `atualizado` */
+  atualizadoPublicado: string | null;
+  log: (line: string) => void;
+}): Promise<string | null> {
+  const curto = (s: string | null) => (s ? s.slice(0, 12) : "desconhecido");
+  const conhecida = c.fontePublicada ? await gitValueOrNull(c.cwd, ["rev-parse", "--verify", "--quiet", `${c.fontePublicada}^{commit}`]) : null;
+  if (c.fonte && conhecida) {
+    if (conhecida === c.fonte) {
+      c.log(`deploy: o site publicado veio deste mesmo commit (${curto(c.fonte)})`);
+      return null;
+    }
+    if (await isAncestor(c.cwd, conhecida, c.fonte)) {
+      c.log(`deploy: este commit (${curto(c.fonte)}) vem depois do que está publicado (${curto(conhecida)})`);
+      return null;
+    }
+    if (await isAncestor(c.cwd, c.fonte, conhecida)) {
+      return (
+        `deploy: o ${c.branch} já tem o site do commit ${curto(conhecida)}, mais novo que este (${curto(c.fonte)} vem antes dele no histórico); ` +
+        `publicar agora trocaria o site novo por um antigo, então nada foi publicado. Atualize este clone (git pull) e rode npm run deploy de novo; ` +
+        `para voltar o site de propósito, faça um commit que desfaça a mudança (git revert) e publique esse commit`
+      );
+    }
+    c.log(`deploy: o site publicado veio do commit ${curto(conhecida)}, de outro ramo do histórico; quem decide são as datas dos dados`);
+  } else if (c.fontePublicada) {
+    c.log(`deploy: o site publicado veio do commit ${curto(c.fontePublicada)}, que este clone não tem; quem decide são as datas dos dados`);
+  }
+  if (c.atualizado && c.atualizadoPublicado && Date.parse(c.atualizado) < Date.parse(c.atualizadoPublicado)) {
+    return (
+      `deploy: o ${c.branch} tem dados de ${c.atualizadoPublicado} (site do commit ${curto(c.fontePublicada)}), mais novos que os deste site ` +
+      `(${c.atualizado}, commit ${curto(c.fonte)}); publicar agora trocaria dados novos por antigos, então nada foi publicado. ` +
+      `Traga os dados novos (git pull) e rode npm run deploy de novo. Se a volta é de propósito (dados errados publicados): ` +
+      `publique de um clone que tenha o commit ${curto(c.fontePublicada)} (um commit que desfaz o erro vem depois dele e passa), ` +
+      `ou use npm run deploy -- --substituir-mais-novo`
+    );
+  }
+  if (c.atualizado && c.atualizadoPublicado) c.log(`deploy: dados deste site de ${c.atualizado}; os publicados, de ${c.atualizadoPublicado}`);
+  return null;
+}
+
+/**
+ * Checks that the site directory is exactly what the commit HEAD of `cwd` holds: every file the
+ * deploy would publish is committed unchanged, none is missing, none is extra (untracked or
+ * gitignored). A hand edit, a half-done build or a file dropped in by mistake would otherwise
+ * reach users without a commit, nor the validate that goes with it. Dotfiles and temp files are
+ * not published (SRC) and not looked at; nor are the romaneio page's vendor files, which the
+ * deploy takes from node_modules whatever the directory holds. Returns HEAD.
+ */
+export async function conferirArvoreDoDeploy(dir: string, cwd: string, log: (line: string) => void = () => {}): Promise<string> {
+  const topo = await gitValueOrNull(cwd, ["rev-parse", "--show-toplevel"]);
+  const topoDoSite = await gitValueOrNull(dir, ["rev-parse", "--show-toplevel"]);
+  if (!topo || topo !== topoDoSite) {
+    throw new PipelineError({
+      stage: "publish",
+      reason: `deploy: ${dir} não está no repositório git de ${cwd}; sem um commit não há como saber que este site é o validado, então nada foi publicado`,
+    });
+  }
+  const head = await gitValueOrNull(cwd, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"]);
+  if (!head) throw new PipelineError({ stage: "publish", reason: `deploy: o repositório em ${cwd} ainda não tem commit; commite o site antes de publicar` });
+  log(`deploy: conferindo se ${dir} é exatamente o commit ${head.slice(0, 12)} (nada modificado, apagado ou a mais)`);
+  const prefixo = await gitValue(dir, ["rev-parse", "--show-prefix"]);
+  // ignored files one by one (traditional with all): "matching" would name only a directory the
+  // .gitignore names (romaneio/vendor/), hiding an extra file inside it
+  const saida = await git(dir, ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignored=traditional", "--no-renames", "--", "."]);
+  const vendor = (await temRomaneio(dir)) ? new Set(VENDOR_ROMANEIO.map(([d]) => `${VENDOR_ROMANEIO_DIR}/${d}`)) : new Set<string>();
+  const diferentes: string[] = [];
+  for (const item of saida.split("\0")) {
+    if (item.length < 4) continue;
+    const xy = item.slice(0, 2);
+    const caminho = item.slice(3);
+    const rel = caminho.startsWith(prefixo) ? caminho.slice(prefixo.length) : caminho;
+    if (!publicado(rel) || (xy === "!!" && vendor.has(rel))) continue;
+    const como = xy === "??" ? "novo, fora do commit" : xy === "!!" ? "ignorado pelo .gitignore, fora do commit" : xy.includes("D") ? "apagado" : "modificado";
+    diferentes.push(`${caminho} (${como})`);
+  }
+  if (diferentes.length > 0) {
+    const lista = diferentes.slice(0, 10).map((p) => `  ${p}`).join("\n");
+    const mais = diferentes.length > 10 ? `\n  ... e mais ${diferentes.length - 10}` : "";
+    throw new PipelineError({
+      stage: "publish",
+      reason:
+        `deploy: ${dir} difere do commit ${head.slice(0, 12)} em ${diferentes.length} arquivo(s); o deploy publica só um site commitado ` +
+        `(o que o workflow valida antes do commit), então nada foi publicado:\n${lista}${mais}\n` +
+        `Commite o que deve ir para o site (npm run validate, depois npm run changelog -- --commit) ou desfaça as mudanças ` +
+        `(git restore --staged --worktree -- ${prefixo || "."} e apague os arquivos a mais), e rode npm run deploy de novo`,
+    });
+  }
+  return head;
 }
 
 /**
@@ -173,6 +323,15 @@ export async function deploy(opts: DeployOptions): Promise<DeployResult> {
 
   const st = await stat(opts.dir).catch(() => null);
   if (!st?.isDirectory()) throw new PipelineError({ stage: "publish", reason: `deploy: o diretório do site não existe: ${opts.dir} (rode npm run update ou npm run build antes)` });
+  // npm run deploy finishes or rolls one back first, under the lock; any other caller must too
+  if (await hasInterrupted(opts.dir)) {
+    throw new PipelineError({
+      stage: "publish",
+      reason:
+        `deploy: ${opts.dir} tem uma publicação interrompida (${JOURNAL_NAME} ou ${STAGING_DIR}/): o site está entre duas versões, então nada foi publicado. ` +
+        `Rode npm run validate (conclui ou desfaz a publicação) e depois npm run deploy`,
+    });
+  }
   let files = await countFiles(opts.dir);
   if (files === 0) throw new PipelineError({ stage: "publish", reason: `deploy: o diretório do site está vazio: ${opts.dir}` });
 
@@ -181,9 +340,12 @@ export async function deploy(opts: DeployOptions): Promise<DeployResult> {
     repo = (await gitValueOrNull(cwd, ["remote", "get-url", "origin"])) ?? undefined;
     if (!repo) throw new PipelineError({ stage: "publish", reason: `deploy: o repositório em ${cwd} não tem remoto "origin"; use --repo URL` });
   }
-  const auth = gitAuthEnv(repo, token);
-  const source = await gitValueOrNull(cwd, ["rev-parse", "--short=12", "HEAD"]);
-  const message = opts.message ?? (source ? `Deploy site from ${source}` : "Deploy site");
+  const url: string = repo;
+  const auth = gitAuthEnv(url, token);
+  const source = await gitValueOrNull(cwd, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"]);
+  const atualizado = atualizadoDoSite(await readFile(join(opts.dir, "api", "v1", "index.json"), "utf8").catch(() => null));
+  // the trailer names the full commit, so a later deploy can place it in its own history
+  const message = `${opts.message ?? (source ? `Deploy site from ${source.slice(0, 12)}` : "Deploy site")}${source ? `\n\n${SOURCE_TRAILER}: ${source}` : ""}`;
   const user = await identity(cwd, env);
 
   // a private cache dir: gh-pages names its clone after the URL, which carries the token
@@ -192,7 +354,9 @@ export async function deploy(opts: DeployOptions): Promise<DeployResult> {
   const overrides: Record<string, string> = { CACHE_DIR: cache, GIT_TERMINAL_PROMPT: "0", ...auth };
   const saved = Object.fromEntries(Object.keys(overrides).map((k) => [k, process.env[k]]));
   Object.assign(process.env, overrides);
-  try {
+  // a refusal (an older site, a lease lost) is not a failed push: thrown as is, after the cleanup
+  let recusa: string | null = null;
+  const publicar = async (): Promise<DeployResult> => {
     const ghpages = require("gh-pages") as GhPages;
     // the published tree gets the node_modules copies, whatever (if anything) a build left in dir
     const vendor = await temRomaneio(opts.dir);
@@ -200,16 +364,17 @@ export async function deploy(opts: DeployOptions): Promise<DeployResult> {
       const ja = await readdir(join(opts.dir, ...VENDOR_ROMANEIO_DIR.split("/"))).catch(() => [] as string[]);
       files += VENDOR_ROMANEIO.filter(([d]) => !ja.includes(d)).length;
     }
-    log(`deploy: publicando ${files} arquivo(s) de ${opts.dir} em ${mask(repo)} (${branch})`);
+    log(`deploy: montando ${files} arquivo(s) de ${opts.dir} (commit ${source ? source.slice(0, 12) : "nenhum"}, dados de ${atualizado ?? "data desconhecida"}) para ${mask(url)} (${branch})`);
     // gh-pages reports failures only through the callback (its promise resolves either way)
     await new Promise<void>((resolve, reject) => {
       const beforeAdd = vendor ? (git: { cwd: string }) => copiarVendorRomaneio(git.cwd) : undefined;
-      const options = { src: SRC, repo, branch, remote: "origin", dotfiles: false, nojekyll: true, history: false, push: false, message, user, beforeAdd };
+      const options = { src: SRC, repo: url, branch, remote: "origin", dotfiles: false, nojekyll: true, history: false, push: false, message, user, beforeAdd };
       const ret = ghpages.publish(opts.dir, options, (err) => (err ? reject(err) : resolve()));
       if (ret instanceof Promise) ret.catch(reject);
     });
-    const clone = ghpages.getCacheDir(repo);
+    const clone = ghpages.getCacheDir(url);
     const tree = await gitValue(clone, ["rev-parse", "HEAD^{tree}"]);
+    // what this deploy saw of the branch (gh-pages fetched it just now): the push's lease
     const remoteCommit = await gitValueOrNull(clone, ["rev-parse", "--verify", "--quiet", `refs/remotes/origin/${branch}`]);
     if (remoteCommit) {
       const remoteTree = await gitValue(clone, ["rev-parse", `${remoteCommit}^{tree}`]);
@@ -217,13 +382,45 @@ export async function deploy(opts: DeployOptions): Promise<DeployResult> {
       const single = !/^parent /m.test(raw);
       if (remoteTree === tree && single) {
         log(`deploy: ${branch} já tem este site (${remoteCommit.slice(0, 12)}); nada a publicar`);
-        return { published: false, branch, commit: remoteCommit, files };
+        return { published: false, branch, commit: remoteCommit, files, source };
       }
+      const fontePublicada = fonteDoPublicado(await gitValue(clone, ["log", "-1", "--format=%B", remoteCommit]));
+      const atualizadoPublicado = atualizadoDoSite(await gitValueOrNull(clone, ["show", `${remoteCommit}:api/v1/index.json`]));
+      log(
+        `deploy: ${branch} no remoto está em ${remoteCommit.slice(0, 12)} (site do commit ${fontePublicada ? fontePublicada.slice(0, 12) : "desconhecido"}, ` +
+          `dados de ${atualizadoPublicado ?? "data desconhecida"}); conferindo se este site não é mais antigo`,
+      );
+      recusa = await conferirMaisNovo({ cwd, branch, fonte: source, atualizado, fontePublicada, atualizadoPublicado, log });
+      if (recusa && opts.substituirMaisNovo) {
+        log(`deploy: --substituir-mais-novo: publicando mesmo assim sobre um site mais novo (${recusa})`);
+        recusa = null;
+      }
+      if (recusa) return { published: false, branch, commit: remoteCommit, files, source };
+    } else {
+      log(`deploy: ${branch} ainda não existe no remoto; este é o primeiro deploy`);
     }
-    await gitValue(clone, ["push", "--force", "origin", `HEAD:refs/heads/${branch}`]);
+    await opts.antesDoEnvio?.();
+    // replaces the branch only if it is still what this deploy saw; empty = the branch must not exist yet
+    const lease = `--force-with-lease=refs/heads/${branch}:${remoteCommit ?? ""}`;
+    try {
+      await gitValue(clone, ["push", lease, "origin", `HEAD:refs/heads/${branch}`]);
+    } catch (err) {
+      const msg = String((err as { stderr?: string }).stderr ?? "");
+      // the lease's own refusal; any other failure (network, permissions) is reported as one
+      if (!/stale info/i.test(msg)) throw err;
+      recusa =
+        `deploy: o ${branch} mudou no remoto durante este deploy (estava em ${remoteCommit ? remoteCommit.slice(0, 12) : "nenhum commit: branch ainda inexistente"} ` +
+        `quando o site foi montado; outro deploy publicou nesse meio-tempo); nada foi publicado e o site dele ficou como está. ` +
+        `Rode npm run deploy de novo: ele compara este site com o que está publicado agora`;
+      return { published: false, branch, commit: remoteCommit ?? "", files, source };
+    }
     const commit = await gitValue(clone, ["rev-parse", "HEAD"]);
-    log(`deploy: ${branch} agora em ${commit.slice(0, 12)} (${files} arquivo(s) e .nojekyll)`);
-    return { published: true, branch, commit, files };
+    log(`deploy: publicado: ${branch} agora em ${commit.slice(0, 12)}, site do commit ${source ? source.slice(0, 12) : "nenhum"}, ${files} arquivo(s) e .nojekyll`);
+    return { published: true, branch, commit, files, source };
+  };
+  let resultado: DeployResult;
+  try {
+    resultado = await publicar();
   } catch (err) {
     const e = err as Error & { stderr?: string };
     const detail = [e.message, e.stderr].filter(Boolean).join("\n");
@@ -236,6 +433,8 @@ export async function deploy(opts: DeployOptions): Promise<DeployResult> {
     }
     await rm(cache, { recursive: true, force: true });
   }
+  if (recusa) throw new PipelineError({ stage: "publish", reason: mask(recusa) });
+  return resultado;
 }
 
 /**

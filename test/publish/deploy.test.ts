@@ -73,10 +73,10 @@ describe("deploy", () => {
     expect(inBare("show", "gh-pages:api/v1/cotacao/soja.json")).toBe('{"valor":162}');
   });
 
-  it("never ships the data directory's lock, an interrupted publish's staging and journal, nor temp files", async () => {
+  it("never ships the data directory's lock nor temp files", async () => {
     const other = join(tmp, "control.git");
     execFileSync("git", ["init", "-q", "--bare", other]);
-    const junk = [".cotacao.lock", ".cotacao-journal.json", ".cotacao-staging/api/v1/cotacao.json", "api/v1/cotacao.json.tmp-4242"];
+    const junk = [".cotacao.lock", "api/v1/cotacao.json.tmp-4242"];
     for (const f of junk) write(f, "{ metade");
     try {
       const r = await deploy({ dir: site, cwd: work, env, repo: other });
@@ -89,7 +89,20 @@ describe("deploy", () => {
       ]);
     } finally {
       for (const f of junk) rmSync(join(site, f));
-      rmSync(join(site, ".cotacao-staging"), { recursive: true });
+    }
+  });
+
+  it("refuses a site with an interrupted publish (its journal or staging): the tree is between two versions", async () => {
+    const other = join(tmp, "interrupted.git");
+    execFileSync("git", ["init", "-q", "--bare", other]);
+    for (const f of [".cotacao-journal.json", ".cotacao-staging/api/v1/cotacao.json"]) {
+      write(f, "{ metade");
+      try {
+        await expect(deploy({ dir: site, cwd: work, env, repo: other })).rejects.toThrow(/publicação interrompida .*nada foi publicado\. Rode npm run validate/);
+      } finally {
+        rmSync(join(site, f.split("/")[0]!), { recursive: true });
+      }
+      expect(execFileSync("git", ["--git-dir", other, "branch", "--list"], { encoding: "utf8" }).trim()).toBe("");
     }
   });
 

@@ -7,7 +7,8 @@ import { cliOptions } from "./args.ts";
 const USAGE = `uso: npm run notify [-- --webhooks ARQUIVO --estado ARQUIVO]
   envia por POST os eventos novos de api/v1/eventos.json aos assinantes de webhooks.json
   --webhooks ARQUIVO  lista de assinantes (padrão: webhooks.json na raiz do repositório)
-  --estado ARQUIVO    ids já entregues a cada assinante (padrão: webhooks-entregues.json);
+  --estado ARQUIVO    ids já entregues a cada assinante e o último evento visto, com o seq
+                      que mostra se eventos saíram da lista sem entrega (padrão: webhooks-entregues.json);
                       o workflow faz commit deste arquivo junto com os dados`;
 
 const args = cliOptions({ webhooks: { type: "string" }, estado: { type: "string" } }, USAGE);

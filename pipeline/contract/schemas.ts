@@ -282,17 +282,21 @@ export async function readPublished<K extends keyof PorSchema>(
   publicDir: string,
   relPath: string,
   schema: K,
-  opts: { stage?: Stage } = {},
+  opts: { stage?: Stage; migrar?: (doc: unknown) => unknown } = {},
 ): Promise<PorSchema[K] | null> {
   return (await readPublishedComTexto(publicDir, relPath, schema, opts))?.doc ?? null;
 }
 
-/** readPublished, with the text it read and validated (TextoValidado). */
+/**
+ * readPublished, with the text it read and validated (TextoValidado). `migrar` brings a file
+ * written in an older form of its schema to the current one before it is validated (the
+ * TextoValidado stays the text read, so the migrated file, rendered, is validated again).
+ */
 export async function readPublishedComTexto<K extends keyof PorSchema>(
   publicDir: string,
   relPath: string,
   schema: K,
-  opts: { stage?: Stage } = {},
+  opts: { stage?: Stage; migrar?: (doc: unknown) => unknown } = {},
 ): Promise<{ doc: PorSchema[K]; lido: TextoValidado } | null> {
   const stage = opts.stage ?? "merge";
   const rel = normalizePath(relPath);
@@ -317,6 +321,7 @@ export async function readPublishedComTexto<K extends keyof PorSchema>(
       cause: err,
     });
   }
+  if (opts.migrar) doc = opts.migrar(doc);
   const problemas = validateDocument(rel, doc);
   if (problemas.length > 0) {
     const citados = problemas.slice(0, PROBLEMAS_CITADOS).map((p) => p.replace(`${rel}: `, ""));

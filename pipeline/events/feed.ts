@@ -9,7 +9,7 @@ import { formatBRL, formatDecimalBR, formatPreco } from "../domain/money.ts";
 import { UNIDADE_INFO, type Unidade } from "../domain/products.ts";
 import { UFS } from "../domain/ufs.ts";
 import { SITE_URL } from "../domain/site.ts";
-import { EVENTOS_PATH, FEED_PATH, type Evento, type EventosFile, type PriceChangedDados } from "./model.ts";
+import { EVENTOS_PATH, FEED_PATH, type Evento, type EventoSemSeq, type EventosFile, type PriceChangedDados } from "./model.ts";
 import { nomesDosProdutos, serieDef } from "../sources/index.ts";
 import { ancoraSerie, nomeFonte, nomeSerie } from "../publish/nomes.ts";
 
@@ -56,7 +56,7 @@ const TIPO_ROTULO: Record<Evento["tipo"], string> = {
  * Title, summary and links of one event, in pt-BR: `path` the JSON file, `ancora` the series'
  * anchor on the dashboard (null: the dashboard itself).
  */
-export function describeEvento(e: Evento): { titulo: string; resumo: string; path: string; ancora: string | null } {
+export function describeEvento(e: EventoSemSeq): { titulo: string; resumo: string; path: string; ancora: string | null } {
   switch (e.tipo) {
     case "price_changed": {
       const d = e.dados;

@@ -3,7 +3,9 @@
  * into the Atom feed and the webhook deliveries. An event's id is a hash of what it says (series,
  * days, values) chained to the id heading the previous file, never of when it was computed, so a
  * rerun of the same data finds the same ids and adds nothing; a run with no changes adds no event
- * and so changes no byte.
+ * and so changes no byte. Every event also has a sequence number (`seq`), one more than the newest
+ * event of the previous file, so a consumer that remembers the highest seq it read knows exactly
+ * whether events left the bounded list before it saw them (the ids, being hashes, cannot say).
  */
 import { createHash } from "node:crypto";
 import { daysBetween, isoBrasilia } from "../domain/dates.ts";
@@ -22,6 +24,7 @@ import type {
 } from "../domain/publicados.gerados.ts";
 import type { SeriesChange } from "../history/changes.ts";
 import { readPublished } from "../contract/schemas.ts";
+import { PipelineError } from "../domain/errors.ts";
 
 export const EVENTOS_PATH = "api/v1/eventos.json";
 export const FEED_PATH = "api/v1/feed.xml";
@@ -46,6 +49,8 @@ export type HistoricoRevisadoDados = HistoricoRevisado;
 export type CotacaoAtualizadaDados = CotacaoAtualizada;
 /** One event; `tipo` says the shape of `dados` (the schema's if/then, as a union). */
 export type Evento = EventoGerado;
+/** An event before it enters the file, which numbers it (`seq`). */
+export type EventoSemSeq = Evento extends infer E ? (E extends unknown ? Omit<E, "seq"> : never) : never;
 export type EventosFile = Eventos;
 
 export function emptyEventos(): EventosFile {
@@ -75,15 +80,15 @@ function serieRef(def: SeriesDef): SerieRef {
  * `historico_revisado` per series whose past days were revised. Newest first means, inside a
  * run: the summary, then the series in catalogue order.
  */
-export function eventsFromChanges(changes: readonly SeriesChange[], now: Date): Evento[] {
+export function eventsFromChanges(changes: readonly SeriesChange[], now: Date): EventoSemSeq[] {
   if (changes.length === 0) return [];
   const criado_em = isoBrasilia(now);
   const order = new Map(allSeries().map((d, i) => [d.id, i] as const));
   const defs = new Map(allSeries().map((d) => [d.id, d] as const));
   const sorted = [...changes].sort((a, b) => (order.get(a.id) ?? 1e9) - (order.get(b.id) ?? 1e9) || (a.id < b.id ? -1 : 1));
 
-  const precos: Evento[] = [];
-  const revisoes: Evento[] = [];
+  const precos: EventoSemSeq[] = [];
+  const revisoes: EventoSemSeq[] = [];
   for (const c of sorted) {
     const def = defs.get(c.id);
     if (!def) continue;
@@ -134,7 +139,7 @@ export function eventsFromChanges(changes: readonly SeriesChange[], now: Date): 
     dias_novos: series.reduce((n, s) => n + s.dias_novos, 0),
     revisoes: series.reduce((n, s) => n + s.revisoes, 0),
   };
-  const atualizada: Evento = {
+  const atualizada: EventoSemSeq = {
     id: eventoId(
       "cotacao_atualizada",
       sorted.map((c) => [c.id, c.depois, c.added, c.revised.map((r) => [r.data, r.depois]), c.pracasChanged]),
@@ -147,7 +152,7 @@ export function eventsFromChanges(changes: readonly SeriesChange[], now: Date): 
 }
 
 /** What an event is about: its type and, but for the run summary, its series. */
-function assunto(e: Evento): string {
+function assunto(e: EventoSemSeq): string {
   return e.tipo === "cotacao_atualizada" ? e.tipo : `${e.tipo}|${e.dados.serie}`;
 }
 
@@ -163,15 +168,24 @@ function assunto(e: Evento): string {
  * before, even when its earlier twin has left the bounded list (a receiver discarding repeated
  * webhook-ids, a feed reader, would drop it).
  */
-function comoNovo(e: Evento, cabeca: string | null, ultimo: ReadonlyMap<string, Evento>): Evento | null {
+function comoNovo(e: EventoSemSeq, cabeca: string | null, ultimo: ReadonlyMap<string, Evento>): EventoSemSeq | null {
   const latest = ultimo.get(assunto(e));
   if (latest && JSON.stringify(latest.dados) === JSON.stringify(e.dados)) return null;
   return cabeca === null ? e : { ...e, id: eventoId(e.tipo, [e.id, cabeca]) };
 }
 
+/** The event with its number, right after its id where a reader of the file looks for it. */
+function comSeq(e: EventoSemSeq, seq: number): Evento {
+  const { id, ...resto } = e;
+  // the rest is one member of the union, whose Omit TypeScript cannot follow through the spread
+  return { id, seq, ...resto } as Evento;
+}
+
 /**
  * The new eventos.json: this run's events (ids not seen before), all of them, on top of the
  * previous ones, which fill what is left of `limite` (the bound trims only older runs' events).
+ * They are numbered on from the previous file's newest seq, the run's oldest (the list's last)
+ * first, so seq falls by one down the list and never comes back, whatever the bound trims.
  */
 export function nextEventos(previous: EventosFile | null, changes: readonly SeriesChange[], now: Date, limite = EVENTOS_LIMITE): EventosFile {
   const prev = previous ?? emptyEventos();
@@ -181,7 +195,9 @@ export function nextEventos(previous: EventosFile | null, changes: readonly Seri
   const novos = eventsFromChanges(changes, now).flatMap((e) => comoNovo(e, prev.eventos[0]?.id ?? null, ultimo) ?? []);
   // nothing new: the file stays as it is (its latest run, kept whole even past the bound, too)
   if (novos.length === 0) return { ...prev, limite };
-  const eventos = [...novos, ...prev.eventos.slice(0, Math.max(0, limite - novos.length))];
+  const topo = prev.eventos[0]?.seq ?? 0;
+  const numerados = novos.map((e, i) => comSeq(e, topo + novos.length - i));
+  const eventos = [...numerados, ...prev.eventos.slice(0, Math.max(0, limite - novos.length))];
   return {
     api_version: "v1",
     atualizado: eventos[0]?.criado_em ?? EPOCH,
@@ -192,10 +208,42 @@ export function nextEventos(previous: EventosFile | null, changes: readonly Seri
 }
 
 /**
+ * A file published before events had `seq` (none of its events has one), numbered once: the
+ * oldest listed is 1, the newest the count. What left the list before has no number, and needs
+ * none: a consumer counts from what it read, and it read this list. Deterministic, so notify
+ * reading the old file and update rewriting it agree on every number. Anything else is returned
+ * as it is, for the schema to judge (a file where only some events have seq is damaged).
+ */
+export function numerarLegado(doc: unknown): unknown {
+  if (doc === null || typeof doc !== "object" || !("eventos" in doc) || !Array.isArray(doc.eventos)) return doc;
+  const lista: unknown[] = doc.eventos;
+  if (lista.some((e) => e === null || typeof e !== "object" || "seq" in e)) return doc;
+  const numerados = lista.map((e, i) => {
+    const { id, ...resto } = e as { id?: unknown };
+    return { id, seq: lista.length - i, ...resto };
+  });
+  return { ...doc, eventos: numerados };
+}
+
+/**
  * Reads the published eventos.json (null when there is none yet), validated against its schema.
  * A damaged file stops the run like a damaged series file does: dropping it would lose the events
- * and re-send them.
+ * and re-send them. So does a list whose seq does not fall by exactly one from each event to the
+ * next older: a hole or a repeat there would tell a consumer of a loss that never happened, or
+ * hide one.
  */
 export async function loadEventos(publicDir: string): Promise<EventosFile | null> {
-  return readPublished(publicDir, EVENTOS_PATH, "eventos.schema.json");
+  const doc = await readPublished(publicDir, EVENTOS_PATH, "eventos.schema.json", { migrar: numerarLegado });
+  if (doc === null) return null;
+  const quebra = doc.eventos.findIndex((e, i) => i > 0 && e.seq !== doc.eventos[i - 1]!.seq - 1);
+  if (quebra > 0) {
+    const [antes, depois] = [doc.eventos[quebra - 1]!, doc.eventos[quebra]!];
+    throw new PipelineError({
+      stage: "merge",
+      reason:
+        `${EVENTOS_PATH}: a sequência dos eventos está quebrada: ${antes.id} tem seq ${antes.seq} e o seguinte, mais antigo, ` +
+        `${depois.id}, tem seq ${depois.seq} (esperado ${antes.seq - 1}); nada foi escrito — restaure o arquivo com git`,
+    });
+  }
+  return doc;
 }

@@ -14,9 +14,13 @@
  * keeps failing, its secret is missing) leaves the list after enough runs, and can then never be
  * sent. The state records each subscriber's queue left for the next run (`pendentes`); an entry
  * of it that is no longer listed is lost: logged, recorded in `perdidos` and reported with a
- * failing exit. The state also records the newest event notify worked from (`ultimo_evento`):
- * when that one left the list, runs whose notify never happened (a failed deploy skips it) may
- * have pushed events out unseen, which is reported the same way, as a possible loss.
+ * failing exit. The state also records the newest event notify worked from (`ultimo_evento`,
+ * with its `seq`): runs whose notify never happened (a failed deploy skips it) may have pushed
+ * events out unseen, and the sequence numbers say exactly whether they did: events were missed
+ * when the oldest seq listed now is past that one's seq + 1. The list merely rolling past what
+ * notify saw (a single run of 200+ events) is no loss. A state written before seq existed names
+ * its event by id only: found in the list, its seq is the list's; gone, the loss can only be
+ * called possible, as before.
  *
  * Signatures follow Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature), so any
  * receiver library verifies them and rejects replays by the timestamp; the older
@@ -81,6 +85,11 @@ export interface EventoRef {
   criado_em: string;
 }
 
+/** The newest event a notify worked from; `seq` absent in a state written before events had one. */
+export interface EventoVisto extends EventoRef {
+  seq?: number;
+}
+
 export interface EstadoAssinante {
   url: string;
   /** ids delivered, of those still listed in eventos.json */
@@ -98,7 +107,7 @@ export interface EstadoAssinante {
 export interface EstadoEntregas {
   versao: 1;
   /** the newest event of the eventos.json the last notify worked from */
-  ultimo_evento?: EventoRef;
+  ultimo_evento?: EventoVisto;
   assinantes: EstadoAssinante[];
 }
 
@@ -110,6 +119,7 @@ export function estadoVazio(): EstadoEntregas {
 }
 
 const ref = (e: EventoRef): EventoRef => ({ id: e.id, tipo: e.tipo, criado_em: e.criado_em });
+const refVisto = (e: EventoVisto): EventoVisto => ({ id: e.id, ...(e.seq !== undefined ? { seq: e.seq } : {}), tipo: e.tipo, criado_em: e.criado_em });
 
 /** "[0].eventos.1" for the path of a problem in the list. */
 function onde(path: readonly PropertyKey[]): string {
@@ -167,7 +177,7 @@ export async function loadEstado(file: string): Promise<EstadoEntregas> {
   const r = z
     .strictObject({
       versao: z.literal(1),
-      ultimo_evento: evento.optional(),
+      ultimo_evento: z.strictObject({ id: z.string(), seq: z.number().int().min(1).optional(), tipo: z.string(), criado_em: z.string() }).optional(),
       assinantes: z.array(
         z.strictObject({ url: z.string(), entregues: z.array(z.string()), pendentes: z.array(evento).optional(), perdidos: z.array(evento).optional() }),
       ),
@@ -188,7 +198,7 @@ export function stringifyEstado(estado: EstadoEntregas): string {
       ...(a.pendentes?.length ? { pendentes: a.pendentes.map(ref) } : {}),
       ...(a.perdidos?.length ? { perdidos: a.perdidos.map(ref) } : {}),
     }));
-  const ultimo = estado.ultimo_evento ? { ultimo_evento: ref(estado.ultimo_evento) } : {};
+  const ultimo = estado.ultimo_evento ? { ultimo_evento: refVisto(estado.ultimo_evento) } : {};
   return JSON.stringify({ versao: 1, ...ultimo, assinantes }, null, 2) + "\n";
 }
 
@@ -241,9 +251,9 @@ export function cabecalhosPadrao(body: string, e: Pick<Evento, "id">, segredo: s
   };
 }
 
-/** The POST body: exactly the event as published in eventos.json. */
+/** The POST body: exactly the event as published in eventos.json (seq included, so a receiver can tell a gap). */
 export function corpoDoEvento(e: Evento): string {
-  return JSON.stringify({ id: e.id, tipo: e.tipo, criado_em: e.criado_em, dados: e.dados });
+  return JSON.stringify({ id: e.id, seq: e.seq, tipo: e.tipo, criado_em: e.criado_em, dados: e.dados });
 }
 
 export interface OpcoesEntrega {
@@ -275,7 +285,8 @@ export interface RelatorioNotify {
   entregas: ResultadoEntrega[];
   /**
    * per subscriber: delivered now, failed, pending (not tried after a failure), already sent,
-   * lost (left eventos.json undelivered, found in this run) and a possible loss not countable
+   * lost (left eventos.json undelivered, found in this run) and events that left it before any
+   * notify saw them (`aviso`: counted by seq; only "possible" when the numbers cannot tell)
    */
   resumo: Array<{
     url: string;
@@ -300,6 +311,42 @@ function pendentesPara(a: Assinante, eventos: EventosFile, entregues: ReadonlySe
   return eventos.eventos
     .filter((e) => quer(a, e) && !entregues.has(e.id))
     .reverse(); // oldest first: a subscriber sees events in the order they happened
+}
+
+/**
+ * Whether events left eventos.json unseen since the previous notify, which saw up to `visto`:
+ * null when none did, else the warning, in pt-BR, starting with what it is ("perda de eventos"
+ * when the numbers prove it, "possível perda de eventos" when they cannot tell).
+ */
+export function lacunaDesde(visto: EventoVisto | undefined, eventos: EventosFile): string | null {
+  if (!visto) return null;
+  const lista = eventos.eventos;
+  const maisAntigo = lista.at(-1);
+  const naLista = lista.find((e) => e.id === visto.id);
+  // a state written before seq: the event, if still listed, has the list's number
+  const seq = visto.seq ?? naLista?.seq;
+  const desde = `o notify anterior viu até ${nomeEvento(visto)}${seq !== undefined ? `, seq ${seq}` : ""}`;
+  const agora = maisAntigo ? `o mais antigo listado agora é ${nomeEvento(maisAntigo)}, seq ${maisAntigo.seq}` : "eventos.json está vazio";
+  const refeita =
+    `possível perda de eventos: ${desde}, mas ${agora}, e a numeração não continua a dele: eventos.json foi trocado ou voltou atrás; ` +
+    "confira o histórico de api/v1/eventos.json no git";
+  if (naLista) return seq === naLista.seq ? null : refeita;
+  if (seq === undefined) {
+    return (
+      `possível perda de eventos: o evento mais novo que o notify anterior viu, ${nomeEvento(visto)}, já saiu de eventos.json` +
+      (maisAntigo ? ` (o mais antigo listado agora é ${nomeEvento(maisAntigo)})` : "") +
+      ": eventos criados entre os dois podem ter saído da lista sem passar por nenhuma entrega, e não há como saber quais" +
+      " (o registro é anterior ao seq; o próximo notify já saberá)"
+    );
+  }
+  if (!maisAntigo || maisAntigo.seq <= seq) return refeita;
+  if (maisAntigo.seq === seq + 1) return null; // the list rolled past what was seen: nothing in between
+  const n = maisAntigo.seq - seq - 1;
+  const faixa = n === 1 ? `seq ${seq + 1}` : `seq ${seq + 1} a ${maisAntigo.seq - 1}`;
+  return (
+    `perda de eventos: ${n} evento(s) (${faixa}) saíram de eventos.json sem passar por nenhuma entrega ` +
+    `(${desde}; ${agora}); quais eram, e se este assinante os queria, só o histórico de api/v1/eventos.json no git diz`
+  );
 }
 
 /** "evt_… (price_changed de 28/09/2026 12:00)" */
@@ -388,16 +435,9 @@ export async function entregarEventos(
   const env = opts.env ?? process.env;
   const log = opts.log ?? (() => {});
   const idsAtuais = new Set(eventos.eventos.map((e) => e.id));
-  // the newest event the previous notify worked from is gone: the list moved past everything
-  // it saw, and runs in between whose notify never happened may have pushed events out unseen
-  const visto = estadoAnterior.ultimo_evento;
-  const maisAntigo = eventos.eventos.at(-1);
-  const lacuna =
-    visto && !idsAtuais.has(visto.id)
-      ? `o evento mais novo que o notify anterior viu, ${nomeEvento(visto)}, já saiu de eventos.json` +
-        (maisAntigo ? ` (o mais antigo listado agora é ${nomeEvento(maisAntigo)})` : "") +
-        ": eventos criados entre os dois podem ter saído da lista sem passar por nenhuma entrega, e não há como saber quais"
-      : null;
+  // runs in between whose notify never happened may have pushed events out unseen: the seq of
+  // the newest event the previous notify worked from against the oldest listed now says
+  const lacuna = lacunaDesde(estadoAnterior.ultimo_evento, eventos);
 
   // bounded state: keep only subscribers still listed and ids still in eventos.json; what was
   // pending and is no longer listed is lost, and recorded
@@ -405,7 +445,7 @@ export async function entregarEventos(
   const perdidosPor = new Map<string, EventoRef[]>();
   const estado: EstadoEntregas = {
     versao: 1,
-    ...(eventos.eventos[0] ? { ultimo_evento: ref(eventos.eventos[0]) } : {}),
+    ...(eventos.eventos[0] ? { ultimo_evento: refVisto(eventos.eventos[0]) } : {}),
     assinantes: assinantes.map((a) => {
       const s = anterior(a);
       // only what the subscriber still wants (its entry in webhooks.json may have changed)
@@ -453,7 +493,7 @@ export async function entregarEventos(
             `${perdidos.map(nomeEvento).join(", ")}; o assinante precisa buscá-los no histórico de api/v1/eventos.json`,
         );
       }
-      if (aviso) log(`${a.url}: possível perda de eventos: ${aviso}`);
+      if (aviso) log(`${a.url}: ${aviso}`);
       const recusa = motivoUrlRecusada(a.url, opts.permitirInseguro);
       const segredo = env[a.segredo_env];
       let problemaSegredo: string | null = segredo ? null : `variável de ambiente ${a.segredo_env} (segredo_env) não definida ou vazia`;
@@ -510,7 +550,7 @@ export function formatarRelatorio(r: RelatorioNotify): string[] {
     if (l.perdidos.length) {
       out.push(`    perdido(s), saíram de eventos.json sem ser entregues: ${l.perdidos.map(nomeEvento).join(", ")}`);
     }
-    if (l.aviso) out.push(`    AVISO, possível perda: ${l.aviso}`);
+    if (l.aviso) out.push(`    AVISO, ${l.aviso}`);
     for (const e of r.entregas.filter((x) => x.url === l.url && !x.ok)) {
       out.push(`    ${e.evento} (${e.tipo}): ${e.motivo} após ${e.tentativas} tentativa(s)`);
     }

@@ -109,7 +109,7 @@ describe("webhook delivery to a local receiver", () => {
   });
   afterEach(() => rm(dir, { recursive: true, force: true }));
 
-  it("POSTs every event, oldest first, as {id, tipo, criado_em, dados} with a verifiable signature", async () => {
+  it("POSTs every event, oldest first, as {id, seq, tipo, criado_em, dados} with a verifiable signature", async () => {
     const ev = eventos();
     const r = await entregarEventos(ev, [assinante], estadoVazio(), { ...rapido, estadoFile });
     expect(r.ok).toBe(true);
@@ -117,7 +117,7 @@ describe("webhook delivery to a local receiver", () => {
     expect(rx.recebidos.map((x) => JSON.parse(x.body).id)).toEqual([...ev.eventos].reverse().map((e) => e.id));
     for (const x of rx.recebidos) {
       const body = JSON.parse(x.body);
-      expect(Object.keys(body)).toEqual(["id", "tipo", "criado_em", "dados"]);
+      expect(Object.keys(body)).toEqual(["id", "seq", "tipo", "criado_em", "dados"]);
       expect(body).toEqual(ev.eventos.find((e) => e.id === body.id));
       expect(x.headers["content-type"]).toBe("application/json; charset=utf-8");
       expect(x.headers["x-cotacao-evento"]).toBe(body.id);
@@ -129,7 +129,7 @@ describe("webhook delivery to a local receiver", () => {
     const [novo] = ev.eventos;
     expect(estado).toEqual({
       versao: 1,
-      ultimo_evento: { id: novo!.id, tipo: novo!.tipo, criado_em: novo!.criado_em },
+      ultimo_evento: { id: novo!.id, seq: novo!.seq, tipo: novo!.tipo, criado_em: novo!.criado_em },
       assinantes: [{ url: assinante.url, entregues: ev.eventos.map((e) => e.id) }],
     });
   });

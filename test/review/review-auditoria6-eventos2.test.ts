@@ -253,19 +253,26 @@ describe("audit 6 (2): a webhook subscriber that keeps failing is told to have l
     expect(r.resumo[0]).toMatchObject({ entregues: 5, ja_entregues: 1, perdidos: [], aviso: null });
   });
 
-  it("runs whose notify never happened pushed everything it saw out of the list: a possible loss, said", async () => {
+  it("runs whose notify never happened pushed events out unseen: counted by seq, said", async () => {
     status = 204;
     const log: string[] = [];
     const f1 = mais(null, 1, 2);
     expect((await entregarEventos(f1, [assinante()], estadoVazio(), { ...rapido, estadoFile })).ok).toBe(true);
-    // three runs (six events, the whole bound) without a notify: a failed deploy skips it
-    const f4 = mais(f1, 3, 3);
+    // three runs (six events, the whole bound) without a notify push out everything it saw, but
+    // nothing it did not: the list merely rolled past it (audit 7 made this no alarm)
+    const f3 = mais(f1, 3, 3);
     const antes = await loadEstado(estadoFile);
+    expect((await entregarEventos(f3, [assinante()], antes, { ...rapido })).resumo[0]!.aviso).toBeNull();
+    // a fourth run pushes out two events no notify ever saw: a failed deploy skips it
+    const f4 = mais(f3, 6, 1);
+    expect(f1.eventos[0]!.seq).toBe(4);
+    expect(f4.eventos.at(-1)!.seq).toBe(7);
     const r = await entregarEventos(f4, [assinante()], antes, { ...rapido, estadoFile, log: (l) => log.push(l) });
     expect(r.ok).toBe(false);
-    expect(r.resumo[0]!.aviso).toContain(`${f1.eventos[0]!.id} (cotacao_atualizada de 02/10/2026 20:00), já saiu de eventos.json`);
-    expect(log.some((l) => l.startsWith(`${url}: possível perda de eventos:`))).toBe(true);
-    expect(formatarRelatorio(r).join("\n")).toContain("AVISO, possível perda");
+    expect(r.resumo[0]!.aviso).toContain("perda de eventos: 2 evento(s) (seq 5 a 6) saíram de eventos.json sem passar por nenhuma entrega");
+    expect(r.resumo[0]!.aviso).toContain(`o notify anterior viu até ${f1.eventos[0]!.id} (cotacao_atualizada de 02/10/2026 20:00), seq 4`);
+    expect(log.some((l) => l.startsWith(`${url}: perda de eventos: 2 evento(s)`))).toBe(true);
+    expect(formatarRelatorio(r).join("\n")).toContain("AVISO, perda de eventos: 2 evento(s)");
     // a subscriber listed only now missed nothing
     const novo = { ...assinante(), url: url.replace("/hook", "/novo") };
     const r2 = await entregarEventos(f4, [assinante(), novo], antes, { ...rapido });

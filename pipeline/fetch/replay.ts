@@ -83,7 +83,7 @@ export function createReplayLoader(dir: string, now: () => Date, env: NodeJS.Pro
       for (const mirror of MIRRORS[`${source.id}/${page.id}`] ?? []) {
         const r = await readMirror(mirror, page);
         if (r === null) continue; // not recorded
-        if (r.ok) return r;
+        if (r.ok) return { ...r, origem: { kind: direct.kind, reason: direct.reason } };
         falhas.push(r);
       }
       if (falhas.length === 0) return direct;

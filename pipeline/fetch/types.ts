@@ -10,6 +10,8 @@ export interface LoadOk {
   mirror: MirrorDef | null;
   /** the mirror's real address (also in --replay, where `url` is the recorded file) */
   mirrorUrl: string | null;
+  /** with a mirror: how the source's own page failed first (status.json keeps it visible) */
+  origem?: { kind: FailureKind; reason: string };
   fetchedAt: Date;
   /** how it was obtained, for the report: "http", "browser", "mirror", "replay" */
   method: string;

@@ -1,7 +1,8 @@
 import type { Config } from "../config.ts";
-import { dayBrasilia, daysBetween, formatDateBR, isoBrasilia } from "../domain/dates.ts";
+import { dayBrasilia, isoBrasilia } from "../domain/dates.ts";
+import { motivoDesatualizada, passouDoLimite, type ContagemIdade } from "../domain/idade.ts";
 import { allSeries, seriesDoEspelho } from "../sources/index.ts";
-import type { MirrorDef } from "../sources/types.ts";
+import type { MirrorDef, SourceDef } from "../sources/types.ts";
 import type { FailureKind } from "../domain/errors.ts";
 import { SOURCES } from "../sources/index.ts";
 import { pageUrl } from "../fetch/types.ts";
@@ -45,6 +46,8 @@ export type PageOutcome =
       viaUrl?: string | null;
       /** the page's series a partial mirror did not carry */
       naoLidas?: string[];
+      /** with a mirror: how the source's own page failed first */
+      origem?: { kind: FailureKind; reason: string };
       changed: boolean;
       diasNovos?: number;
       diasRevisados?: number;
@@ -78,9 +81,30 @@ function nextPage(prev: StatusPage, o: PageOutcome | undefined, now: string): St
       prev.url !== o.url ||
       (prev.caminho ?? null) !== caminho ||
       (prev.via_url ?? null) !== viaUrl ||
-      (prev.series_nao_lidas ?? []).join() !== naoLidas.join();
+      (prev.series_nao_lidas ?? []).join() !== naoLidas.join() ||
+      (prev.estado_da_fonte !== undefined) !== (o.origem !== undefined);
+    const { revisoes_suspeitas: _, series_nao_lidas: _n, estado_da_fonte: _e, ...rest } = prev;
+    if (o.origem) {
+      // a mirror served the day, but the source's own page failed: the page is ok (the source is
+      // not failed) and its failure stays counted, as the source's, until the source answers
+      const sucesso = o.changed || recovering || prev.ultimo_sucesso === null;
+      return {
+        ...rest,
+        url: o.url,
+        estado: "ok",
+        motivo: o.origem.reason,
+        via: o.via,
+        caminho,
+        via_url: viaUrl,
+        ...(naoLidas.length > 0 ? { series_nao_lidas: naoLidas } : {}),
+        estado_da_fonte: o.origem.kind as NonNullable<StatusPage["estado_da_fonte"]>,
+        ultima_tentativa: now,
+        ultimo_sucesso: sucesso ? now : prev.ultimo_sucesso,
+        falhas_consecutivas: prev.falhas_consecutivas + 1,
+        falhando_desde: prev.falhando_desde ?? now,
+      };
+    }
     if (!o.changed && !recovering && prev.ultimo_sucesso !== null) return prev;
-    const { revisoes_suspeitas: _, series_nao_lidas: _n, ...rest } = prev;
     return {
       ...rest,
       url: o.url,
@@ -96,7 +120,7 @@ function nextPage(prev: StatusPage, o: PageOutcome | undefined, now: string): St
       falhando_desde: null,
     };
   }
-  const { revisoes_suspeitas: _, series_nao_lidas: _n, ...rest } = prev;
+  const { revisoes_suspeitas: _, series_nao_lidas: _n, estado_da_fonte: _e, ...rest } = prev;
   return {
     ...rest,
     ...(o.revisoes && o.revisoes.length > 0 ? { revisoes_suspeitas: o.revisoes } : {}),
@@ -110,6 +134,15 @@ function nextPage(prev: StatusPage, o: PageOutcome | undefined, now: string): St
     falhas_consecutivas: prev.falhas_consecutivas + 1,
     falhando_desde: prev.falhando_desde ?? now,
   };
+}
+
+/**
+ * How a source's age is counted: in business days when every page of it dates business days
+ * only (all of the catalogue's), in calendar days otherwise. Its series are counted as it is, so
+ * the dashboard, which knows a series' source and not its page, says what status.json says.
+ */
+export function contagemDe(source: Pick<SourceDef, "pages">): ContagemIdade {
+  return source.pages.every((p) => p.diasUteis) ? "dias_uteis" : "dias_corridos";
 }
 
 function minTime(xs: Array<string | null>): string | null {
@@ -145,6 +178,7 @@ export function nextStatus(
     });
     const mySeries = defs.filter((d) => d.fonte === source.id).map((d) => series.get(d.id)).filter((f) => f !== undefined);
     const ultimaData = maxOf(mySeries.map((f) => f.data_cotacao));
+    const contagem = contagemDe(source);
     const failing = paginas.filter((p) => p.estado !== "ok");
     let estado: SourceState;
     let motivo: string | null;
@@ -157,10 +191,10 @@ export function nextStatus(
     } else if (ultimaData === null) {
       estado = "stale";
       motivo = "sem dados publicados";
-    } else if (daysBetween(ultimaData, today) > source.maxIdadeDias) {
+    } else if (passouDoLimite(ultimaData, today, source.maxIdadeDias, contagem)) {
       estado = "stale";
       // no day count here: it would change the file every day and make every stale day a commit
-      motivo = `último dado de ${formatDateBR(ultimaData)}, mais de ${source.maxIdadeDias} dias atrás`;
+      motivo = motivoDesatualizada(ultimaData, source.maxIdadeDias, contagem);
     } else {
       estado = "ok";
       motivo = null;
@@ -169,6 +203,7 @@ export function nextStatus(
       id: source.id,
       nome: source.nome,
       max_idade_dias: source.maxIdadeDias,
+      contagem_idade: contagem,
       estado,
       motivo,
       ultima_tentativa: maxOf(paginas.map((p) => p.ultima_tentativa)),
@@ -183,7 +218,7 @@ export function nextStatus(
     const f = series.get(d.id);
     const source = SOURCES.find((s) => s.id === d.fonte)!;
     if (!f) return { id: d.id, ultima_data: null, estado: "sem_dados" as const };
-    const stale = daysBetween(f.data_cotacao, today) > source.maxIdadeDias;
+    const stale = passouDoLimite(f.data_cotacao, today, source.maxIdadeDias, contagemDe(source));
     return { id: d.id, ultima_data: f.data_cotacao, estado: stale ? ("stale" as const) : ("ok" as const) };
   });
   const body = { fontes, series: seriesStatus };

@@ -225,6 +225,7 @@ export async function runUpdate(opts: UpdateOptions): Promise<UpdateReport> {
           caminho: caminhoDe(loaded.method),
           viaUrl: loaded.mirrorUrl,
           ...(loaded.mirror ? { naoLidas: seriesNaoLidas(loaded.mirror) } : {}),
+          ...(loaded.origem ? { origem: loaded.origem } : {}),
           changed,
           diasNovos,
           diasRevisados,

@@ -89,7 +89,7 @@ describe("changelog on real pipeline output", () => {
     const lines = first!.split("\n");
     // every series of the catalogue; the sources whose recorded pages are months old are stale
     expect(lines[0]).toBe(`${allSeries().length} séries novas (dados até 25/09/2026); Scot Consultoria desatualizada; Datagro desatualizada`);
-    expect(first).toMatch(/^- Scot Consultoria desatualizada \(último dado de 05\/08\/2026, mais de \d+ dias atrás\)$/m);
+    expect(first).toMatch(/^- Scot Consultoria desatualizada \(último dado de 05\/08\/2026, mais de \d+ dias úteis atrás\)$/m);
     expect(lines[1]).toBe("");
     expect(lines[2]).toBe("Séries novas:");
     expect(first).toContain("\n- Boi gordo (CEPEA/ESALQ-USP): R$ 347,70/@ em 04/09/2026 (15 dias desde 17/08/2026)\n");

@@ -5,6 +5,8 @@
 import { formatDateBR } from "../../domain/dates.ts";
 import { formatBRL, formatDecimalBR, formatNumeroDoPreco, formatPreco } from "../../domain/money.ts";
 import { UNIDADE_INFO, type Unidade } from "../../domain/products.ts";
+import { diasUteisEntre, motivoDesatualizada, passouDoLimite, type ContagemIdade } from "../../domain/idade.ts";
+import type { StatusFile } from "../../domain/publicados.ts";
 
 type Child = Node | string | null | undefined | false;
 
@@ -101,23 +103,11 @@ export function hojeBrasilia(agora: Date = new Date()): string {
   return new Intl.DateTimeFormat("en-CA", { timeZone: "America/Sao_Paulo", year: "numeric", month: "2-digit", day: "2-digit" }).format(agora);
 }
 
-/** Whole calendar days from a to b (YYYY-MM-DD). */
-export function diasCorridos(a: string, b: string): number {
-  return Math.round((Date.parse(`${b.slice(0, 10)}T00:00:00Z`) - Date.parse(`${a.slice(0, 10)}T00:00:00Z`)) / 86_400_000);
-}
+// the age rule status.json applies (pipeline/domain/idade.ts): one list of holidays for both
+export { diasCorridos } from "../../domain/idade.ts";
 
-/** Monday-to-Friday days after a up to and including b (holidays are not known here). */
-export function diasUteis(a: string, b: string): number {
-  const total = diasCorridos(a, b);
-  if (total <= 0) return 0;
-  const inicio = new Date(`${a.slice(0, 10)}T00:00:00Z`).getUTCDay();
-  let n = 0;
-  for (let i = 1; i <= total; i++) {
-    const d = (inicio + i) % 7;
-    if (d !== 0 && d !== 6) n++;
-  }
-  return n;
-}
+/** Business days after a up to and including b: Monday to Friday, less Brazil's national holidays. */
+export const diasUteis = diasUteisEntre;
 
 /** "hoje", "há 1 dia", "há 58 dias" */
 export function idadeBR(dias: number): string {
@@ -132,13 +122,47 @@ export const FRESCOR_ROTULO: Record<Frescor, string> = { em_dia: "recente", enve
 
 /**
  * A price's freshness on the visitor's day. `atrasadaNoStatus` is status.json's verdict at the
- * last run; `maxIdadeDias` the source's limit when published: a page opened days after the
- * last run still turns stale by the visitor's clock.
+ * last run; `maxIdadeDias` and `contagem` the source's limit and how its age is counted, as
+ * status.json publishes them (calendar days in a file written before `contagem_idade`): the
+ * verdict is status.json's own rule on the visitor's day, so a page left open turns stale when
+ * status.json would, and not over a weekend or a holiday the source does not publish on.
  */
-export function frescor(data: string, hoje: string, opts: { atrasadaNoStatus?: boolean; maxIdadeDias?: number | null } = {}): Frescor {
+export function frescor(data: string, hoje: string, opts: { atrasadaNoStatus?: boolean; maxIdadeDias?: number | null; contagem?: ContagemIdade } = {}): Frescor {
   if (opts.atrasadaNoStatus) return "atrasado";
-  if (typeof opts.maxIdadeDias === "number" && diasCorridos(data, hoje) > opts.maxIdadeDias) return "atrasado";
+  if (typeof opts.maxIdadeDias === "number" && passouDoLimite(data, hoje, opts.maxIdadeDias, opts.contagem ?? "dias_corridos")) return "atrasado";
   return diasUteis(data, hoje) <= 3 ? "em_dia" : "envelhecendo";
+}
+
+/** A status.json source's limit and count, as far as the file says them (a file older than either says less). */
+export function limiteDaFonte(f: { max_idade_dias?: unknown; contagem_idade?: unknown }): { maxIdadeDias: number | null; contagem: ContagemIdade } {
+  return {
+    maxIdadeDias: typeof f.max_idade_dias === "number" ? f.max_idade_dias : null,
+    contagem: f.contagem_idade === "dias_uteis" ? "dias_uteis" : "dias_corridos",
+  };
+}
+
+/**
+ * status.json as its next run would write it on `hoje` with no new data: a source or series
+ * that was ok and whose last day has since passed the source's limit is stale, with the reason
+ * status.json gives. The stale banner of a page left open says it on the day it becomes true.
+ * `fonteDaSerie` names a series' source (index.json); a series it does not know keeps its verdict.
+ */
+export function statusNoDia(status: StatusFile, hoje: string, fonteDaSerie: (id: string) => string | undefined, padrao: number | null = null): StatusFile {
+  const limites = new Map<string, ReturnType<typeof limiteDaFonte>>(status.fontes.map((f) => [f.id, limiteDaFonte(f)]));
+  const passou = (data: string | null, fonte: string | undefined): { motivo: string } | null => {
+    const l = fonte === undefined ? undefined : limites.get(fonte);
+    const max = l?.maxIdadeDias ?? padrao;
+    if (data === null || !l || max === null || !passouDoLimite(data, hoje, max, l.contagem)) return null;
+    return { motivo: motivoDesatualizada(data, max, l.contagem) };
+  };
+  return {
+    ...status,
+    fontes: status.fontes.map((f) => {
+      const p = f.estado === "ok" ? passou(f.ultima_data, f.id) : null;
+      return p ? { ...f, estado: "stale" as const, motivo: p.motivo } : f;
+    }),
+    series: status.series.map((s) => (s.estado === "ok" && passou(s.ultima_data, fonteDaSerie(s.id)) ? { ...s, estado: "stale" as const } : s)),
+  };
 }
 
 // shared with the page written at build (pipeline/site/painel.ts) and the Atom feed

@@ -165,7 +165,13 @@ describe("dashboard", () => {
     for (const f of stale) expect(await banner.locator(`li[data-fonte="${f.id}"]`).textContent()).toContain(f.nome);
     await page.close();
 
-    const fresh: StatusFile = { ...status, fontes: status.fontes.map((f) => ({ ...f, estado: "ok", motivo: null })), series: status.series.map((s) => ({ ...s, estado: "ok" })) };
+    // fresh as of today: the page judges the last days' age on the visitor's day, as status.json would
+    const hoje = new Intl.DateTimeFormat("en-CA", { timeZone: "America/Sao_Paulo" }).format(new Date());
+    const fresh: StatusFile = {
+      ...status,
+      fontes: status.fontes.map((f) => ({ ...f, estado: "ok", motivo: null, ultima_data: hoje })),
+      series: status.series.map((s) => ({ ...s, estado: "ok", ultima_data: hoje })),
+    };
     const path = join(site.publicDir, "api/v1/status.json");
     const original = await readFile(path, "utf8");
     await writeFile(path, JSON.stringify(fresh));

@@ -27,12 +27,14 @@ import {
   getJSON,
   hojeBrasilia,
   idadeBR,
+  limiteDaFonte,
   numeroDoPreco,
   percentualBR,
   preco,
   precoEl,
   reaisComSinal,
   resumoAviso,
+  statusNoDia,
   unidadeDoPreco,
   type Frescor,
 } from "./dom.ts";
@@ -123,18 +125,22 @@ const MAX_IDADE_PADRAO = 5;
 /** What the page needs to say how old each price is: status.json's verdicts and the visitor's day. */
 interface Idade {
   hoje: string;
+  /** status.json as read, its verdicts of the last run */
+  status: StatusFile | null;
   atrasadas: Set<string>;
-  /** a source's limit in days (status.json's `max_idade_dias`) */
-  maxIdade: Map<string, number>;
+  /** a source's limit and how its age is counted (status.json's `max_idade_dias`, `contagem_idade`) */
+  limites: Map<string, ReturnType<typeof limiteDaFonte>>;
 }
-let idade: Idade = { hoje: hojeBrasilia(), atrasadas: new Set(), maxIdade: new Map() };
+let idade: Idade = { hoje: hojeBrasilia(), status: null, atrasadas: new Set(), limites: new Map() };
 
 function contextoIdade(status: StatusFile): Idade {
-  const maxIdade = new Map<string, number>();
-  for (const f of status.fontes as Array<{ id: string; max_idade_dias?: unknown }>) {
-    if (typeof f.max_idade_dias === "number") maxIdade.set(f.id, f.max_idade_dias);
-  }
-  return { hoje: hojeBrasilia(), atrasadas: new Set(status.series.filter((s) => s.estado === "stale").map((s) => s.id)), maxIdade };
+  const limites = new Map<string, ReturnType<typeof limiteDaFonte>>(status.fontes.map((f) => [f.id, limiteDaFonte(f)]));
+  return { hoje: hojeBrasilia(), status, atrasadas: new Set(status.series.filter((s) => s.estado === "stale").map((s) => s.id)), limites };
+}
+
+/** status.json's verdicts on the visitor's day (statusNoDia): what the banner says. */
+function statusDeHoje(): StatusFile {
+  return statusNoDia(idade.status!, idade.hoje, (id) => indice.series.find((x) => x.id === id)?.fonte, MAX_IDADE_PADRAO);
 }
 
 /** "25/09/2026 · há 58 dias · desatualizado", with the freshness on `alvo` for its colour. */
@@ -153,12 +159,15 @@ function diaEIdade(alvo: HTMLElement, data: string | null | undefined, serie: st
 }
 
 function frescorDe(data: string, serie: string, fonte: string | undefined): Frescor {
-  return frescor(data, idade.hoje, { atrasadaNoStatus: idade.atrasadas.has(serie), maxIdadeDias: (fonte ? idade.maxIdade.get(fonte) : undefined) ?? MAX_IDADE_PADRAO });
+  const l = fonte ? idade.limites.get(fonte) : undefined;
+  return frescor(data, idade.hoje, { atrasadaNoStatus: idade.atrasadas.has(serie), maxIdadeDias: l?.maxIdadeDias ?? MAX_IDADE_PADRAO, contagem: l?.contagem });
 }
 
 /**
  * A page left open past midnight in Brasília (an office screen, a tab kept for days): every age
- * written on the day it loaded ("hoje", "recente") is written again for the visitor's new day.
+ * written on the day it loaded ("hoje", "recente") is written again for the visitor's new day,
+ * and so is every verdict, the banner's too, by status.json's own rule (a weekend or a holiday
+ * the sources do not publish on makes nothing stale; days past the source's limit do).
  */
 function idadesDoDia(): void {
   const hoje = hojeBrasilia();
@@ -173,6 +182,7 @@ function idadesDoDia(): void {
     const selo = span.parentElement?.querySelector(".selo");
     if (selo) selo.textContent = FRESCOR_ROTULO[f];
   }
+  if (idade.status) avisos(statusDeHoje());
 }
 
 /** The aggregate's products, one card each; their national series is the product's id. */
@@ -811,14 +821,14 @@ async function main(): Promise<void> {
   };
   if (!inteiro && CARDS.some(outroPreco)) await lerIndice().catch(() => undefined);
   idade = contextoIdade(status);
-  avisos(status);
+  avisos(statusDeHoje());
   cards(agg, indice);
   fontes(indice);
   seletor(indice, inteiro ? undefined : inicial?.opcoes);
   tabelaUF(indice);
   if (inteiro) catalogo(indice);
   else catalogoAdiado(inicial!.total);
-  aoLerIndice.push((i) => seletor(i), catalogo, () => avisos(status));
+  aoLerIndice.push((i) => seletor(i), catalogo, () => avisos(statusDeHoje()));
   // a background tab's timers are slowed down: its ages are checked again when it is shown
   setInterval(idadesDoDia, 60_000);
   document.addEventListener("visibilitychange", idadesDoDia);

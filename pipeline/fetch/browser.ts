@@ -1,9 +1,9 @@
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { BrowserContext, Page, Request } from "playwright";
+import type { BrowserContext, Page, Request, Route } from "playwright";
 import { pageTitle } from "./challenge.ts";
 import type { HostGate } from "./http.ts";
 
@@ -71,73 +71,157 @@ export interface BrowserOptions {
   pollMs?: number;
   /** loads of the page's document (the first plus the challenge's reloads) before giving up */
   maxNavigations?: number;
+  /** the Chromium to launch; default chromiumExecutable(env) */
+  executablePath?: string;
+  /** where the fresh user-data dir is made; default the system's temp dir */
+  tmpDir?: string;
+  /**
+   * the launch's own bound (default 30 s), whatever the page's budget: a launch that hangs (a
+   * library missing, a zygote that crashed) is killed at it and the fetcher stays without a browser
+   */
+  launchTimeoutMs?: number;
+  /** how long closing a page or the browser may take before Chromium's processes are killed (default 5 s) */
+  closeTimeoutMs?: number;
 }
 
-/** Chromium via Playwright, launched on the first fetch and at most once per fetcher. */
+export const LAUNCH_TIMEOUT_MS = 30_000;
+export const CLOSE_TIMEOUT_MS = 5_000;
+
+/**
+ * Chromium via Playwright, launched on the first fetch and at most once per fetcher. Every wait
+ * on Chromium is bounded: the launch by its own bound and by the page's budget (the page's
+ * budget counts from before the launch), each step of a page by what is left of its budget, and
+ * closing by CLOSE_TIMEOUT_MS, after which Chromium's processes are killed. A launch that fails
+ * or times out leaves no process and no user-data dir behind, and every later page of the
+ * fetcher fails at once with the same reason instead of waiting for another launch.
+ */
 export function createBrowserFetcher(opts: BrowserOptions = {}): BrowserFetcher {
   const env = opts.env ?? process.env;
   const pollMs = opts.pollMs ?? 250;
-  let launching: Promise<BrowserContext> | null = null;
+  const launchTimeoutMs = opts.launchTimeoutMs ?? LAUNCH_TIMEOUT_MS;
+  const closeTimeoutMs = opts.closeTimeoutMs ?? CLOSE_TIMEOUT_MS;
+  const executablePath = opts.executablePath ?? chromiumExecutable(env);
+  const label = executablePath ?? "o Chromium do Playwright";
+  let launching: Promise<Launched> | null = null;
   let context: BrowserContext | null = null;
   let userDataDir: string | null = null;
   let launchedIn: number | null = null;
+  /** why this fetcher has no browser any more (a failed launch, a Chromium that stopped answering) */
+  let broken: string | null = null;
   /** hosts of the pages this fetcher was asked to open */
   const allowed = new Set<string>();
   const maxNavigations = opts.maxNavigations ?? 6;
   /** the page being fetched (one at a time) and how many times its document was loaded */
   let current: { page: Page; navigations: number; exhausted: boolean } | null = null;
 
-  function launch(): Promise<BrowserContext> {
-    launching ??= (async () => {
-      const started = Date.now();
-      const { chromium } = await import("playwright");
-      userDataDir = await mkdtemp(join(tmpdir(), "cotacao-chromium-"));
-      const executablePath = chromiumExecutable(env);
-      opts.log?.(`navegador: iniciando Chromium (${executablePath ?? "o do Playwright"})`);
-      const ctx = await chromium.launchPersistentContext(userDataDir, {
-        headless: true,
-        args: CHROMIUM_ARGS,
-        timeout: 60_000,
-        ...(executablePath ? { executablePath } : {}),
-      });
-      await ctx.route("**/*", async (route) => {
-        const req = route.request();
-        let host: string;
-        try {
-          host = new URL(req.url()).host;
-        } catch {
-          return route.abort();
-        }
-        if (SKIPPED_TYPES.has(req.resourceType()) || !(allowed.has(host) || CHALLENGE_HOSTS.has(host))) {
-          return route.abort("blockedbyclient");
-        }
-        if (current && req.isNavigationRequest() && isMainFrame(req, current.page)) {
-          // a challenge reloads the page: each load is spaced like any other request, and a
-          // challenge that keeps reloading is abandoned after a few instead of hammering the site
-          if (++current.navigations > maxNavigations) {
-            current.exhausted = true;
-            return route.abort("blockedbyclient");
-          }
-          await opts.gate?.reserve(host);
-        }
-        opts.gate?.count(host);
-        return route.continue();
-      });
-      context = ctx;
-      launchedIn = Date.now() - started;
-      opts.log?.(`navegador: pronto em ${(launchedIn / 1000).toFixed(1)} s`);
-      return ctx;
-    })();
+  type Launched = { ok: true; ctx: BrowserContext } | { ok: false; reason: string };
+
+  function launch(): Promise<Launched> {
+    launching ??= launchBounded();
     return launching;
   }
 
-  async function snapshot(page: Page): Promise<string | null> {
-    try {
-      return await page.content();
-    } catch {
-      // the challenge is navigating (reload): the document is being replaced
-      return null;
+  /** Playwright's own launch timeout, and ours a little after it in case that one never fires */
+  async function launchBounded(): Promise<Launched> {
+    const started = Date.now();
+    let dir: string | null = null;
+    const attempt = (async () => {
+      const { chromium } = await import("playwright");
+      dir = await mkdtemp(join(opts.tmpDir ?? tmpdir(), "cotacao-chromium-"));
+      userDataDir = dir;
+      opts.log?.(`navegador: iniciando Chromium (${label})`);
+      const ctx = await chromium.launchPersistentContext(dir, {
+        headless: true,
+        args: CHROMIUM_ARGS,
+        timeout: launchTimeoutMs,
+        ...(executablePath ? { executablePath } : {}),
+      });
+      await ctx.route("**/*", (route) => routeRequest(route));
+      return ctx;
+    })();
+    const got = await within(attempt, launchTimeoutMs + closeTimeoutMs);
+    if (got.done && got.ok) {
+      context = got.value;
+      launchedIn = Date.now() - started;
+      opts.log?.(`navegador: pronto em ${(launchedIn / 1000).toFixed(1)} s`);
+      return { ok: true, ctx: got.value };
     }
+    if (!got.done) {
+      // whenever the abandoned launch ends, what it opened is closed
+      void attempt.then(
+        async (ctx) => {
+          await closeBounded(ctx);
+          await discard(dir);
+        },
+        (err: unknown) => discard(dir, err),
+      );
+    }
+    const reason = got.done ? launchFailure(got.error, label, launchTimeoutMs) : `o Chromium não abriu em ${seconds(launchTimeoutMs)} (${label})`;
+    broken = reason;
+    opts.log?.(`navegador: ${reason}`);
+    await discard(dir, got.done ? got.error : undefined);
+    return { ok: false, reason };
+  }
+
+  async function routeRequest(route: Route): Promise<void> {
+    const req = route.request();
+    let host: string;
+    try {
+      host = new URL(req.url()).host;
+    } catch {
+      return route.abort();
+    }
+    if (SKIPPED_TYPES.has(req.resourceType()) || !(allowed.has(host) || CHALLENGE_HOSTS.has(host))) {
+      return route.abort("blockedbyclient");
+    }
+    if (current && req.isNavigationRequest() && isMainFrame(req, current.page)) {
+      // a challenge reloads the page: each load is spaced like any other request, and a
+      // challenge that keeps reloading is abandoned after a few instead of hammering the site
+      if (++current.navigations > maxNavigations) {
+        current.exhausted = true;
+        return route.abort("blockedbyclient");
+      }
+      await opts.gate?.reserve(host);
+    }
+    opts.gate?.count(host);
+    return route.continue();
+  }
+
+  /** closes a context within closeTimeoutMs; false when it would not close */
+  async function closeBounded(ctx: BrowserContext): Promise<boolean> {
+    const r = await within(ctx.close(), closeTimeoutMs);
+    return r.done;
+  }
+
+  /**
+   * kills whatever Chromium still runs on `dir` (nothing, after a clean close), and the process
+   * a failed launch started (Playwright's error names its pid: an executable that replaced its
+   * command line, or a wrapper script's children, carry no user-data dir), and removes `dir`
+   */
+  async function discard(dir: string | null, launchError?: unknown): Promise<void> {
+    const pid = launchError === undefined ? null : launchedPid(launchError);
+    if (pid !== null) killOwnChild(pid);
+    if (!dir) return;
+    killChromium(dir);
+    await rm(dir, { recursive: true, force: true }).catch(() => {});
+    if (userDataDir === dir) userDataDir = null;
+  }
+
+  /** gives up on a Chromium that stopped answering: its processes are killed, later pages fail at once */
+  async function abandon(reason: string): Promise<void> {
+    broken = reason;
+    const ctx = context;
+    context = null;
+    if (ctx) await closeBounded(ctx);
+    await discard(userDataDir);
+  }
+
+  /** the page's HTML, null while a reload replaces the document, "stuck" when the page did not answer by `ms` */
+  async function snapshot(page: Page, ms: number): Promise<string | null | "stuck"> {
+    const r = await within(page.content(), ms);
+    if (!r.done) return "stuck";
+    // the challenge is navigating (reload): the document is being replaced
+    return r.ok ? r.value : null;
   }
 
   let queue: Promise<unknown> = Promise.resolve();
@@ -153,34 +237,57 @@ export function createBrowserFetcher(opts: BrowserOptions = {}): BrowserFetcher 
     async close() {
       const pending = launching;
       launching = null;
-      if (pending) await pending.catch(() => {});
-      if (context) await context.close().catch(() => {});
+      if (pending && !(await within(pending, closeTimeoutMs)).done) {
+        // a launch still hanging: killing Chromium (its command line names our user-data dir)
+        // makes Playwright give up on it now; whatever else it is, it ends by its own bound
+        if (userDataDir) killChromium(userDataDir);
+        await pending;
+      }
+      const ctx = context;
       context = null;
-      if (userDataDir) await rm(userDataDir, { recursive: true, force: true }).catch(() => {});
-      userDataDir = null;
+      if (ctx) await closeBounded(ctx);
+      await discard(userDataDir);
     },
   };
 
   async function fetchOne(url: string, hasTable: (html: string) => boolean, timeoutMs: number): Promise<BrowserResult> {
     const deadline = Date.now() + timeoutMs;
-    let ctx: BrowserContext;
-    try {
-      ctx = await launch();
-    } catch (err) {
-      return { ok: false, reason: `navegador indisponível: ${firstLine(err)}` };
-    }
+    const left = () => deadline - Date.now();
+    if (broken) return { ok: false, reason: `navegador indisponível: ${broken}` };
+    // the page's budget counts from here: launching Chromium is part of it
+    const launched = await within(launch(), timeoutMs);
+    // the launch goes on, bounded by its own timeout: a later page may still use it
+    if (!launched.done) return { ok: false, reason: `navegador: o Chromium não abriu em ${seconds(timeoutMs)}, o prazo da página (${label})` };
+    if (!launched.ok) return { ok: false, reason: `navegador indisponível: ${firstLine(launched.error)}` };
+    if (!launched.value.ok) return { ok: false, reason: `navegador indisponível: ${launched.value.reason}` };
+    if (broken) return { ok: false, reason: `navegador indisponível: ${broken}` };
+    const ctx = launched.value.ctx;
     const host = new URL(url).host;
     allowed.add(host);
     let page: Page | null = null;
+    /** Chromium stopped answering while this page was open: the whole browser goes */
+    let wedged: string | null = null;
+    /** the browser itself stopped answering (`browser`), or only this page's renderer */
+    const stuck = (what: string, browser: boolean): BrowserResult => {
+      if (browser) wedged = `o Chromium parou de responder (${what}, ${url})`;
+      return { ok: false, reason: `navegador: ${what}: sem resposta do Chromium em ${seconds(timeoutMs)}` };
+    };
     try {
-      page = await ctx.newPage();
+      const opened = await within(ctx.newPage(), Math.max(0, left()));
+      if (!opened.done) {
+        void opened.later.then((p) => p.close().catch(() => {}), () => {});
+        return stuck("abrir uma aba", true);
+      }
+      if (!opened.ok) return { ok: false, reason: `navegador: ${firstLine(opened.error)}` };
+      page = opened.value;
       const state = { page, navigations: 0, exhausted: false };
       current = state;
-      const left = deadline - Date.now();
-      if (left <= 0) return { ok: false, reason: "tempo esgotado antes de abrir a página no navegador" };
-      try {
-        await page.goto(url, { waitUntil: "domcontentloaded", timeout: left });
-      } catch (err) {
+      if (left() <= 0) return { ok: false, reason: `tempo esgotado antes de abrir a página no navegador (${seconds(timeoutMs)}, o Chromium incluído)` };
+      // goto has its own timeout; ours, a little later, is for a Chromium that stopped answering
+      const went = await within(page.goto(url, { waitUntil: "domcontentloaded", timeout: Math.max(1, left()) }), left() + closeTimeoutMs);
+      if (!went.done) return stuck("carregar a página", true);
+      if (!went.ok) {
+        const err = went.error;
         if (Date.now() >= deadline) return { ok: false, reason: `a página não carregou no navegador em ${seconds(timeoutMs)}` };
         // a challenge that reloads during goto interrupts it; the polling below sees the result
         if (!/interrupted|ERR_ABORTED|destroyed/i.test(String(err))) {
@@ -189,7 +296,13 @@ export function createBrowserFetcher(opts: BrowserOptions = {}): BrowserFetcher 
       }
       let html: string | null = null;
       for (;;) {
-        const snap = await snapshot(page);
+        // a page whose script never yields (a busy loop) never answers: content() would wait forever
+        const snap = await snapshot(page, Math.max(0, left()));
+        if (snap === "stuck") {
+          const title = html ? pageTitle(html) : null;
+          // its tab is closed below, through the browser, which is still fine
+          return stuck(`a página travou${title ? ` (página "${title}")` : ""}`, false);
+        }
         if (snap && hasTable(snap)) return { ok: true, html: snap, url: page.url() };
         // once a reload was refused the tab shows Chromium's error page: keep the challenge's
         if (snap && !state.exhausted) html = snap;
@@ -200,9 +313,9 @@ export function createBrowserFetcher(opts: BrowserOptions = {}): BrowserFetcher 
             reason: `desafio não resolvido no navegador após ${maxNavigations} carregamentos${title ? ` (página "${title}")` : ""}`,
           };
         }
-        const left2 = deadline - Date.now();
+        const left2 = left();
         if (left2 <= 0) break;
-        await page.waitForTimeout(Math.min(pollMs, left2));
+        await sleep(Math.min(pollMs, left2));
       }
       const title = html ? pageTitle(html) : null;
       return {
@@ -213,9 +326,128 @@ export function createBrowserFetcher(opts: BrowserOptions = {}): BrowserFetcher 
       return { ok: false, reason: `navegador: ${firstLine(err)}` };
     } finally {
       current = null;
-      await page?.close().catch(() => {});
+      // closing a tab goes through the browser, not the page's (perhaps busy) renderer; a
+      // browser that cannot even do that is killed
+      const closed = page ? await within(page.close(), closeTimeoutMs) : { done: true };
+      if (!closed.done) wedged ??= `o Chromium não fechou a aba de ${url} em ${seconds(closeTimeoutMs)}`;
+      if (wedged) {
+        opts.log?.(`navegador: ${wedged}; encerrado`);
+        await abandon(wedged);
+      }
     }
   }
+}
+
+type Within<T> = { done: true; ok: true; value: T } | { done: true; ok: false; error: unknown } | { done: false; later: Promise<T> };
+
+/** `p`'s outcome if it settles within `ms`; otherwise done: false (p goes on, its rejection handled) */
+async function within<T>(p: Promise<T>, ms: number): Promise<Within<T>> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<Within<T>>((r) => {
+    timer = setTimeout(() => r({ done: false, later: p }), Math.max(0, ms));
+  });
+  p.catch(() => {});
+  try {
+    return await Promise.race([p.then((value): Within<T> => ({ done: true, ok: true, value }), (error): Within<T> => ({ done: true, ok: false, error })), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, Math.max(0, ms)));
+
+/**
+ * pt-BR: why Chromium did not open, from Playwright's error. Its message carries the browser's
+ * own stderr ("[pid=N][err] ...") and exit code, which say more than Playwright's first line
+ * ("Target page, context or browser has been closed").
+ */
+export function launchFailure(err: unknown, label: string, timeoutMs: number): string {
+  const msg = (err instanceof Error ? err.message : String(err)).replace(/\x1b\[[0-9;]*m/g, "");
+  if ((err instanceof Error && err.name === "TimeoutError") || /Timeout \d+ms exceeded/.test(msg)) {
+    return `o Chromium não abriu em ${seconds(timeoutMs)} (${label})`;
+  }
+  const missing = msg.match(/executable doesn't exist at (\S+)/);
+  if (missing) return `o Chromium não abriu: executável não encontrado em ${missing[1]}`;
+  const logs = msg.split("Call log:")[0]!;
+  const stderr = [...logs.matchAll(/^\[pid=\d+\]\[err\] (.+)$/gm)].map((m) => m[1]!.trim()).filter(Boolean);
+  const exit = msg.match(/process did exit: exitCode=(\d+|null), signal=(\w+)/);
+  const how = exit ? (exit[1] !== "null" ? `saiu com código ${exit[1]}` : `morreu com ${exit[2]}`) : null;
+  const detail = stderr.length > 0 ? stderr.slice(-2).join(" / ").slice(0, 300) : firstLine(err).replace(/^browserType\.\w+: /, "");
+  return `o Chromium não abriu (${label})${how ? `: ${how}` : ""}: ${detail}`;
+}
+
+/** the pid Playwright's launch error names ("<launched> pid=N" in its call log), if any */
+function launchedPid(err: unknown): number | null {
+  const m = (err instanceof Error ? err.message : String(err)).match(/<launched> pid=(\d+)/);
+  return m ? Number(m[1]) : null;
+}
+
+/**
+ * SIGKILLs `pid` and its process group, only if it is still a child of this process (Playwright
+ * spawns Chromium from here, as the leader of its own group): a pid already reaped and reused by
+ * someone else is never touched.
+ */
+function killOwnChild(pid: number): void {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, "latin1");
+  } catch {
+    return; // gone, or no /proc
+  }
+  const [, ppid, pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ").map(Number);
+  if (ppid !== process.pid) return;
+  try {
+    if (pgrp === pid) process.kill(-pid, "SIGKILL");
+  } catch {
+    // the group is gone
+  }
+  try {
+    process.kill(pid, "SIGKILL");
+  } catch {
+    // already gone
+  }
+}
+
+/**
+ * SIGKILLs every process started with `dir` as its user-data dir, with its process group
+ * (Playwright starts Chromium as the leader of its own group, which holds its zygote and
+ * renderers). Only our own processes carry our fresh temp dir. Linux (/proc); elsewhere a no-op.
+ * Returns how many processes carried it.
+ */
+export function killChromium(dir: string): number {
+  const flag = `--user-data-dir=${dir}`;
+  let pids: string[];
+  try {
+    pids = readdirSync("/proc").filter((n) => /^\d+$/.test(n));
+  } catch {
+    return 0;
+  }
+  let found = 0;
+  for (const name of pids) {
+    const pid = Number(name);
+    if (pid === process.pid) continue;
+    let cmdline: string;
+    try {
+      cmdline = readFileSync(`/proc/${name}/cmdline`, "latin1");
+    } catch {
+      continue; // gone meanwhile
+    }
+    if (!cmdline.split("\0").includes(flag)) continue;
+    found++;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "latin1");
+      const pgrp = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]);
+      if (pgrp === pid) process.kill(-pid, "SIGKILL");
+    } catch {
+      // not a group leader, or already gone
+    }
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+  return found;
 }
 
 function isMainFrame(req: Request, page: Page): boolean {

@@ -84,9 +84,9 @@ export interface HttpClient {
   /**
    * GET with retries. Resolves with the last HTTP response, whatever its status (the caller
    * tells a challenge from an error); rejects with FetchError when there is none. Nothing is
-   * attempted after `deadline` (epoch ms).
+   * attempted after `deadline` (epoch ms). `retries` overrides the client's for this URL.
    */
-  get(url: string, opts?: { deadline?: number }): Promise<HttpResponse>;
+  get(url: string, opts?: { deadline?: number; retries?: number }): Promise<HttpResponse>;
   requestsPerHost(): Record<string, number>;
   close(): Promise<void>;
 }
@@ -232,7 +232,8 @@ export function createHttpClient(over: Partial<HttpOptions> = {}): HttpClient {
   return {
     async get(url, opts = {}) {
       const deadline = opts.deadline ?? Number.POSITIVE_INFINITY;
-      const { result, attempts } = await withRetries((n) => attempt(url, deadline, n), o, { deadline });
+      const policy = opts.retries === undefined ? o : { ...o, retries: opts.retries };
+      const { result, attempts } = await withRetries((n) => attempt(url, deadline, n), policy, { deadline });
       if (result.ok) return result.res;
       result.error.attempts = attempts;
       throw result.error;

@@ -1,7 +1,7 @@
 import type { FailureKind } from "../domain/errors.ts";
 import { MIRRORS } from "../sources/index.ts";
 import type { MirrorDef, PageDef, SourceDef } from "../sources/types.ts";
-import { createBrowserFetcher, type BrowserFetcher } from "./browser.ts";
+import { createBrowserFetcher, LAUNCH_TIMEOUT_MS, type BrowserFetcher, type BrowserOptions } from "./browser.ts";
 import { classifyResponse } from "./challenge.ts";
 import { FetchError, HostGate, MAX_PAGE_BYTES, createHttpClient, type HttpOptions } from "./http.ts";
 import { MIRROR_ON, mirrorUrl, pageUrl, type LoadResult, type PageLoader } from "./types.ts";
@@ -16,11 +16,29 @@ export interface Timeouts {
    * this twice (the page, then its mirrors in turn, sharing one budget), never more.
    */
   pageMs: number;
-  /** how long the browser waits for a challenge to clear and the table to appear */
+  /**
+   * how long the browser may take for a page, launching Chromium included (the first page that
+   * needs it pays for the launch), until the challenge clears and the table appears
+   */
   browserMs: number;
+  /** launching Chromium, on its own: past this it is killed and the run goes on without a browser */
+  launchMs: number;
+  /**
+   * everything one run fetches, every page and mirror: a page started after it fails at once
+   * (timeout) and no page's budget runs past it, so `npm run update` ends its fetching within
+   * this (plus closing the browser) whatever the sources do
+   */
+  runMs: number;
 }
 
-export const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 10_000, requestMs: 30_000, pageMs: 120_000, browserMs: 45_000 };
+export const DEFAULT_TIMEOUTS: Timeouts = {
+  connectMs: 10_000,
+  requestMs: 30_000,
+  pageMs: 120_000,
+  browserMs: 45_000,
+  launchMs: LAUNCH_TIMEOUT_MS,
+  runMs: 12 * 60_000,
+};
 
 export interface LiveLoaderOptions {
   env?: NodeJS.ProcessEnv;
@@ -34,6 +52,8 @@ export interface LiveLoaderOptions {
   mirrors?: Readonly<Record<string, readonly MirrorDef[]>>;
   /** finer HTTP knobs (retries, backoff) for tests and the bench */
   http?: Partial<Omit<HttpOptions, "gate" | "connectTimeoutMs" | "requestTimeoutMs">>;
+  /** which Chromium and where its user-data dir goes (tests); default chromiumExecutable(env), the temp dir */
+  navegador?: Pick<BrowserOptions, "executablePath" | "tmpDir" | "closeTimeoutMs">;
   now?: () => Date;
 }
 
@@ -70,6 +90,15 @@ export function createLiveLoader(opts: LiveLoaderOptions = {}): LiveLoader {
   const maxBytes = opts.http?.maxBytes ?? MAX_PAGE_BYTES;
   let browser: BrowserFetcher | null = null;
   let closed = false;
+  /**
+   * hosts that gave a page no complete answer in its whole budget (a server that hangs or
+   * trickles a byte at a time), with that page: their later pages get one attempt, not three, so
+   * one stuck host cannot spend the run's budget before the other sources get their turn
+   */
+  const slow = new Map<string, string>();
+  /** set by the first page: when the run's fetching must be over */
+  let runDeadline = Number.POSITIVE_INFINITY;
+  const pageDeadline = () => Math.min(Date.now() + t.pageMs, runDeadline);
 
   async function get(
     where: string,
@@ -77,13 +106,19 @@ export function createLiveLoader(opts: LiveLoaderOptions = {}): LiveLoader {
     hasTable: (html: string) => boolean,
     o: { deadline?: number; navegador?: boolean } = {},
   ): Promise<Got> {
-    const deadline = o.deadline ?? Date.now() + t.pageMs;
+    const deadline = o.deadline ?? pageDeadline();
+    const host = new URL(url).host;
+    const slowSince = slow.get(host);
     let res;
     try {
-      res = await http.get(url, { deadline });
+      res = await http.get(url, { deadline, ...(slowSince !== undefined ? { retries: 0 } : {}) });
     } catch (err) {
       if (err instanceof FetchError) {
-        const reason = err.reason + (err.attempts > 1 ? ` (${err.attempts} tentativas)` : "");
+        let reason = err.reason + (err.attempts > 1 ? ` (${err.attempts} tentativas)` : "");
+        if (err.kind === "timeout") {
+          if (slowSince !== undefined) reason += `; uma só tentativa: ${host} já ficou sem responder a tempo em ${slowSince} nesta execução`;
+          else slow.set(host, where);
+        }
         log(`${where}: ${reason}`);
         return { ok: false, kind: err.kind, url: err.url, reason };
       }
@@ -104,7 +139,7 @@ export function createLiveLoader(opts: LiveLoaderOptions = {}): LiveLoader {
     const left = Math.min(t.browserMs, deadline - Date.now());
     if (left <= 0) return { ok: false, kind: "blocked", url: res.url, reason: `${verdict.reason}; sem tempo para o navegador` };
     log(`${where}: abrindo no navegador`);
-    browser ??= createBrowserFetcher({ env, gate, log });
+    browser ??= createBrowserFetcher({ env, gate, log, launchTimeoutMs: t.launchMs, ...opts.navegador });
     const b = await browser.fetch(url, hasTable, left);
     // the page Chromium ends on was never measured by the HTTP client: the same cap applies
     const size = b.ok ? Buffer.byteLength(b.html, "utf8") : 0;
@@ -125,6 +160,12 @@ export function createLiveLoader(opts: LiveLoaderOptions = {}): LiveLoader {
     async load(source: SourceDef, page: PageDef): Promise<LoadResult> {
       const where = `${source.id}/${page.id}`;
       const url = pageUrl(source, page, env);
+      if (runDeadline === Number.POSITIVE_INFINITY) runDeadline = Date.now() + t.runMs;
+      if (Date.now() >= runDeadline) {
+        const reason = `prazo da busca desta execução (${duracao(t.runMs)}) esgotado antes desta página`;
+        log(`${where}: ${reason}`);
+        return { ok: false, kind: "timeout", url, reason };
+      }
       log(`${where}: GET ${url}`);
       const got = await get(where, url, (html) => page.hasTable(html));
       if (got.ok) {
@@ -134,18 +175,18 @@ export function createLiveLoader(opts: LiveLoaderOptions = {}): LiveLoader {
       if (list.length === 0 || !MIRROR_ON.has(got.kind)) return got;
 
       // the mirrors, in order, share one budget: the first with its table serves the page
-      const deadline = Date.now() + t.pageMs;
+      const deadline = pageDeadline();
       const falhas: string[] = [];
       for (const mirror of list) {
         const mUrl = mirrorUrl(mirror, env);
         if (Date.now() >= deadline) {
-          falhas.push(`espelho ${mirror.nome}: sem tempo`);
+          falhas.push(`espelho ${mirror.nome}: sem tempo${Date.now() >= runDeadline ? ` (prazo da busca desta execução, ${duracao(t.runMs)}, esgotado)` : ""}`);
           continue;
         }
         log(`${where}: tentando o espelho ${mirror.nome} (${mUrl})`);
         const via = await get(`${where} via ${mirror.id}`, mUrl, (html) => mirror.hasTable(html), { deadline, navegador: mirror.navegador });
         if (via.ok) {
-          return { ok: true, html: via.html, url: got.url, mirror, mirrorUrl: via.url, origem: { kind: got.kind, reason: got.reason }, fetchedAt: now(), method: "mirror", ...received(via) };
+          return { ok: true, html: via.html, url: got.url, mirror, mirrorUrl: via.url, fetchedAt: now(), method: "mirror", ...received(via) };
         }
         falhas.push(`espelho ${mirror.nome}: ${via.reason}`);
       }
@@ -159,6 +200,11 @@ export function createLiveLoader(opts: LiveLoaderOptions = {}): LiveLoader {
     requestsPerHost: () => gate.snapshot(),
     browserLaunchMs: () => browser?.launchMs() ?? null,
   };
+}
+
+/** "12 min", "1.5 s": a budget as the report shows it */
+function duracao(ms: number): string {
+  return ms >= 60_000 && ms % 60_000 === 0 ? `${ms / 60_000} min` : `${Math.round(ms / 100) / 10} s`;
 }
 
 /** the received bytes' hash and size, when the HTTP client saw them (the browser's page has none) */

@@ -186,7 +186,7 @@ export function createLiveLoader(opts: LiveLoaderOptions = {}): LiveLoader {
         log(`${where}: tentando o espelho ${mirror.nome} (${mUrl})`);
         const via = await get(`${where} via ${mirror.id}`, mUrl, (html) => mirror.hasTable(html), { deadline, navegador: mirror.navegador });
         if (via.ok) {
-          return { ok: true, html: via.html, url: got.url, mirror, mirrorUrl: via.url, fetchedAt: now(), method: "mirror", ...received(via) };
+          return { ok: true, html: via.html, url: got.url, mirror, mirrorUrl: via.url, origem: { kind: got.kind, reason: got.reason }, fetchedAt: now(), method: "mirror", ...received(via) };
         }
         falhas.push(`espelho ${mirror.nome}: ${via.reason}`);
       }

@@ -56,7 +56,7 @@ describe("status.json over several runs", () => {
     const status = await readJson(site, "api/v1/status.json");
     const cepea = status.fontes.find((f: { id: string }) => f.id === "cepea");
     expect(cepea.estado).toBe("stale");
-    expect(cepea.motivo).toBe("último dado de 25/09/2026, mais de 5 dias úteis atrás");
+    expect(cepea.motivo).toBe("último dado de 25/09/2026, mais de 3 dias úteis atrás");
     expect(status.series.find((s: { id: string }) => s.id === "milho")).toEqual({ id: "milho", ultima_data: "2026-09-04", estado: "stale" });
     expect(status.atualizado).toBe("2026-11-22T12:00:00-03:00");
   });

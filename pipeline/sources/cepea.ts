@@ -488,7 +488,7 @@ export const cepea: SourceDef = {
   nomeCurto: "CEPEA/ESALQ",
   site: "https://www.cepea.org.br",
   baseUrlEnv: "COTACAO_CEPEA_URL",
-  maxIdadeDias: 5,
+  maxIdadeDias: 3,
   termos: {
     licenca: "CC BY-NC 4.0",
     citacao: "Cepea/Esalq-USP",

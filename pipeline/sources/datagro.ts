@@ -308,7 +308,7 @@ export const datagro: SourceDef = {
   // the page is Notícias Agrícolas' republication: its base URL is theirs
   site: "https://www.noticiasagricolas.com.br",
   baseUrlEnv: "COTACAO_NA_URL",
-  maxIdadeDias: 5,
+  maxIdadeDias: 3,
   termos: {
     // the page states no license: it only credits the numbers to Datagro
     licenca: "Sem licença declarada",

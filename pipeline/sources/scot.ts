@@ -593,7 +593,7 @@ export const scot: SourceDef = {
   nomeCurto: "Scot Consultoria",
   site: "https://www.scotconsultoria.com.br",
   baseUrlEnv: "COTACAO_SCOT_URL",
-  maxIdadeDias: 5,
+  maxIdadeDias: 3,
   termos: {
     licenca: "Reprodução sob autorização",
     citacao: "Scot Consultoria",

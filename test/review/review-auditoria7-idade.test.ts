@@ -127,38 +127,42 @@ describe("status.json: stale across a holiday week, not across a source that sto
 
   it("the catalogue's sources publish on business days and say so", () => {
     const s = status("2026-09-25", "2026-09-28");
-    for (const f of s.fontes) expect(f, f.id).toMatchObject({ max_idade_dias: 5, contagem_idade: "dias_uteis", estado: "ok" });
+    for (const f of s.fontes) expect(f, f.id).toMatchObject({ max_idade_dias: 3, contagem_idade: "dias_uteis", estado: "ok" });
     expect(validateDocument("api/v1/status.json", s)).toEqual([]);
   });
 
   it("Carnival: the Friday before is not stale on the Thursday after Ash Wednesday", () => {
-    // calendar: 6 days > 5; business days: Ash Wednesday and Thursday
+    // calendar: 6 days (the old rule: more than 5); business days: Ash Wednesday and Thursday
     expect(cepea(status("2026-02-13", "2026-02-19")).estado).toBe("ok");
     expect(status("2026-02-13", "2026-02-19").series.every((x) => x.estado === "ok")).toBe(true);
   });
 
-  it("Christmas to New Year: 23/12 is not stale on 31/12 nor on 02/01, and is on 05/01", () => {
-    expect(cepea(status("2026-12-23", "2026-12-31")).estado).toBe("ok");
-    expect(cepea(status("2026-12-23", "2027-01-02")).estado).toBe("ok");
-    const depois = status("2026-12-23", "2027-01-05");
-    expect(cepea(depois)).toMatchObject({ estado: "stale", motivo: "último dado de 23/12/2026, mais de 5 dias úteis atrás" });
+  it("Christmas and New Year: 24/12 is not stale on 30/12, 30/12 not on 05/01; each is the next day", () => {
+    // 28, 29, 30 (the old rule: six calendar days, stale)
+    expect(cepea(status("2026-12-24", "2026-12-30")).estado).toBe("ok");
+    const depois = status("2026-12-24", "2026-12-31");
+    expect(cepea(depois)).toMatchObject({ estado: "stale", motivo: "último dado de 24/12/2026, mais de 3 dias úteis atrás" });
     expect(depois.series.every((x) => x.estado === "stale")).toBe(true);
+    // 31, 04/01, 05/01 across New Year's Day and a weekend
+    expect(cepea(status("2026-12-30", "2027-01-05")).estado).toBe("ok");
+    expect(cepea(status("2026-12-30", "2027-01-06")).estado).toBe("stale");
   });
 
-  it("Holy Week and Tiradentes: Wednesday 01/04 is still current on Wednesday 08/04", () => {
-    // Good Friday 03/04; 02, 06, 07, 08 are the business days
-    expect(cepea(status("2026-04-01", "2026-04-08")).estado).toBe("ok");
-    // Friday 17/04 -> Monday 27/04 across Tiradentes (Tuesday 21/04): 20, 22, 23, 24, 27
-    expect(cepea(status("2026-04-17", "2026-04-27")).estado).toBe("ok");
-    expect(cepea(status("2026-04-17", "2026-04-28")).estado).toBe("stale");
+  it("Holy Week and Tiradentes: Wednesday 01/04 is still current on Tuesday 07/04", () => {
+    // Good Friday 03/04; 02, 06, 07 are the business days (the old rule: six calendar days)
+    expect(cepea(status("2026-04-01", "2026-04-07")).estado).toBe("ok");
+    expect(cepea(status("2026-04-01", "2026-04-08")).estado).toBe("stale");
+    // Friday 17/04 -> Thursday 23/04 across Tiradentes (Tuesday 21/04): 20, 22, 23
+    expect(cepea(status("2026-04-17", "2026-04-23")).estado).toBe("ok");
+    expect(cepea(status("2026-04-17", "2026-04-24")).estado).toBe("stale");
   });
 
-  it("a source that stopped in an ordinary fortnight is stale after five business days", () => {
-    // Monday 14/09 -> Monday 21/09: 15, 16, 17, 18, 21 = 5, the limit
-    expect(cepea(status("2026-09-14", "2026-09-21")).estado).toBe("ok");
-    // Tuesday 22/09: six business days without a new day
-    expect(cepea(status("2026-09-14", "2026-09-22"))).toMatchObject({ estado: "stale", motivo: "último dado de 14/09/2026, mais de 5 dias úteis atrás" });
-    expect(status("2026-09-14", "2026-09-22").series.every((x) => x.estado === "stale")).toBe(true);
+  it("a source that stopped in an ordinary week is stale after three business days, as the old calendar rule said", () => {
+    // Friday 18/09 -> Wednesday 23/09: 21, 22, 23 = 3, the limit
+    expect(cepea(status("2026-09-18", "2026-09-23")).estado).toBe("ok");
+    // Thursday 24/09: four business days without a new day (the old rule: six calendar days)
+    expect(cepea(status("2026-09-18", "2026-09-24"))).toMatchObject({ estado: "stale", motivo: "último dado de 18/09/2026, mais de 3 dias úteis atrás" });
+    expect(status("2026-09-18", "2026-09-24").series.every((x) => x.estado === "stale")).toBe(true);
   });
 
   it("the dashboard's rule is status.json's: the same verdict on every day of two years", () => {

@@ -44,7 +44,7 @@ describe("dashboard: a page left open judges its prices' age by status.json's ru
     // Friday 13/02/2026; Carnival is Monday 16 and Tuesday 17
     const dia = "2026-02-13";
     const { agg, status, index } = await publicadoEm(dia);
-    expect(status.fontes.every((f) => f.contagem_idade === "dias_uteis" && f.max_idade_dias === 5)).toBe(true);
+    expect(status.fontes.every((f) => f.contagem_idade === "dias_uteis" && f.max_idade_dias === 3)).toBe(true);
     const page = await t.browser.context.newPage();
     await page.route("**/api/v1/cotacao.json", (r) => r.fulfill(json(agg)));
     await page.route("**/api/v1/status.json", (r) => r.fulfill(json(status)));
@@ -67,7 +67,7 @@ describe("dashboard: a page left open judges its prices' age by status.json's ru
     expect(await card.locator(".selo").innerText()).toBe("recente");
     expect(await banner.isHidden()).toBe(true);
 
-    // Wednesday 25/02: six business days (18, 19, 20, 23, 24, 25), past the sources' 5
+    // Wednesday 25/02: six business days (18, 19, 20, 23, 24, 25), past the sources' 3
     await page.clock.runFor(6 * 86_400_000);
     await expect.poll(() => card.locator('[data-campo="idade"]').innerText(), { timeout: 5_000 }).toBe("há 12 dias");
     expect(await card.getAttribute("data-frescor")).toBe("atrasado");
@@ -76,7 +76,7 @@ describe("dashboard: a page left open judges its prices' age by status.json's ru
     await expect.poll(() => banner.isVisible(), { timeout: 5_000 }).toBe(true);
     const cepea = banner.locator('li[data-fonte="cepea"]');
     expect(await cepea.getAttribute("data-estado")).toBe("stale");
-    expect(await cepea.textContent()).toContain("desatualizada. Motivo: último dado de 13/02/2026, mais de 5 dias úteis atrás.");
+    expect(await cepea.textContent()).toContain("desatualizada. Motivo: último dado de 13/02/2026, mais de 3 dias úteis atrás.");
     await page.close();
   });
 });

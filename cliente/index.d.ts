@@ -626,7 +626,7 @@ export interface Datapackage {
 }
 
 /**
- * Os eventos mais recentes das atualizações, do mais novo para o mais antigo: todos os da última execução que trouxe dados novos e, das anteriores, os mais novos até completar `limite` itens (uma execução que sozinha gere mais de `limite` eventos fica inteira, e a lista passa de `limite`). O id de um evento vem do seu conteúdo (série, dias, valores), nunca do horário: repetir uma execução com os mesmos dados não acrescenta nada, e um conteúdo que volta depois (um valor revisado, desfeito e refeito) é um evento novo, com outro id. É o mesmo corpo JSON enviado aos webhooks e a mesma lista do feed Atom (api/v1/feed.xml).
+ * Os eventos mais recentes das atualizações, do mais novo para o mais antigo: todos os da última execução que trouxe dados novos e, das anteriores, os mais novos até completar `limite` itens (uma execução que sozinha gere mais de `limite` eventos fica inteira, e a lista passa de `limite`). O id de um evento vem do seu conteúdo (série, dias, valores), nunca do horário: repetir uma execução com os mesmos dados não acrescenta nada, e um conteúdo que volta depois (um valor revisado, desfeito e refeito) é um evento novo, com outro id. Cada evento tem também um número de sequência, `seq`, que cresce de 1 em 1 de evento em evento e nunca se repete: quem guardou o maior `seq` que já leu sabe com exatidão se perdeu algum (perdeu se o menor `seq` listado agora for maior que esse número mais 1). É o mesmo corpo JSON enviado aos webhooks e a mesma lista do feed Atom (api/v1/feed.xml).
  *
  * schemas/eventos.schema.json
  */
@@ -645,7 +645,7 @@ export interface Eventos {
    */
   feed: "api/v1/feed.xml";
   /**
-   * Eventos, do mais novo para o mais antigo.
+   * Eventos, do mais novo para o mais antigo: o `seq` de cada um é o do anterior menos 1, sem buracos.
    */
   eventos: Evento[];
 }
@@ -965,11 +965,15 @@ export interface Status {
      */
     nome: Texto;
     /**
-     * Dias sem um dia novo de dados depois dos quais a fonte (e cada série dela) é dada como desatualizada (stale).
+     * Dias sem um dia novo de dados depois dos quais a fonte (e cada série dela) é dada como desatualizada (stale): stale quando a idade do último dia passa deste número. A idade é contada como diz contagem_idade: em dias úteis (segunda a sexta, menos os feriados nacionais, o Carnaval de segunda e terça, a Sexta-feira Santa e Corpus Christi) para as fontes que só publicam em dias úteis, como todas as atuais; em dias corridos nos arquivos escritos antes de contagem_idade.
      */
     max_idade_dias: number;
     /**
-     * ok: última tentativa bem-sucedida; stale: sem dia novo há mais tempo que o esperado; blocked: bloqueada por desafio anti-robô; failed: a última tentativa falhou; disabled: fonte desativada.
+     * Como a idade é contada contra max_idade_dias, para a fonte e para cada série dela: "dias_uteis" (dias depois do último dado até hoje que são de segunda a sexta e não são feriado nacional — 01/01, 21/04, 01/05, 07/09, 12/10, 02/11, 15/11, 20/11 a partir de 2024, 25/12 — nem segunda ou terça de Carnaval, Sexta-feira Santa ou Corpus Christi, datas da Páscoa; a Quarta-feira de Cinzas, 24/12, 31/12 e os feriados estaduais e municipais contam como dias úteis) ou "dias_corridos" (todos os dias). Ausente em arquivos escritos antes deste campo, que contavam dias corridos.
+     */
+    contagem_idade?: "dias_uteis" | "dias_corridos";
+    /**
+     * ok: última tentativa bem-sucedida (também quando um espelho serviu uma página cuja própria página falhou: veja estado_da_fonte nas páginas); stale: sem dia novo há mais de max_idade_dias (contados como diz contagem_idade); blocked: bloqueada por desafio anti-robô; failed: a última tentativa falhou; disabled: fonte desativada.
      */
     estado: "ok" | "stale" | "blocked" | "failed" | "disabled";
     /**
@@ -989,11 +993,11 @@ export interface Status {
      */
     ultima_data: Data | null;
     /**
-     * Tentativas falhas seguidas (0 quando a última deu certo).
+     * O maior falhas_consecutivas das páginas: tentativas falhas seguidas da própria fonte (0 quando a última leitura da própria fonte deu certo). Conta também as execuções em que um espelho serviu a página porque a da fonte falhou; nelas o estado continua ok.
      */
     falhas_consecutivas: number;
     /**
-     * Primeira das falhas seguidas, ou null.
+     * Primeira das falhas seguidas das páginas, ou null.
      */
     falhando_desde: DataHoraOuNulo;
     /**
@@ -1013,9 +1017,13 @@ export interface Status {
        */
       estado: EstadoPagina;
       /**
-       * Diagnóstico da falha, ou null.
+       * Diagnóstico da falha, ou null. Com estado ok e estado_da_fonte, o diagnóstico da falha da página da própria fonte, que um espelho supriu.
        */
       motivo: string | null;
+      /**
+       * Só quando a última leitura veio de um espelho porque a página da própria fonte falhou: o tipo dessa falha (o estado da página é ok, porque o espelho serviu o dia; motivo, falhas_consecutivas e falhando_desde continuam contando a falha da página da fonte). Ausente quando a página da fonte respondeu.
+       */
+      estado_da_fonte?: "blocked" | "soft_block" | "timeout" | "http_error" | "network_error" | "missing";
       /**
        * Espelho usado na última leitura bem-sucedida, ou null quando foi a própria fonte.
        */
@@ -1045,11 +1053,11 @@ export interface Status {
        */
       ultimo_sucesso: DataHoraOuNulo;
       /**
-       * Tentativas falhas seguidas.
+       * Tentativas falhas seguidas da página da própria fonte, contando as execuções em que um espelho a supriu (estado_da_fonte); 0 quando a própria fonte respondeu.
        */
       falhas_consecutivas: number;
       /**
-       * Primeira das falhas seguidas, ou null.
+       * Primeira das falhas seguidas (também quando um espelho supriu a página), ou null.
        */
       falhando_desde: DataHoraOuNulo;
       /**
@@ -1100,7 +1108,7 @@ export interface Status {
      */
     ultima_data: Data | null;
     /**
-     * ok: em dia; stale: sem dia novo há mais tempo que o esperado; sem_dados: ainda sem nenhum dia.
+     * ok: em dia; stale: sem dia novo há mais de max_idade_dias da fonte (contados como diz o contagem_idade dela); sem_dados: ainda sem nenhum dia.
      */
     estado: "ok" | "stale" | "sem_dados";
   }[];
@@ -1369,6 +1377,13 @@ export interface Campo {
 export type EventosId = string;
 
 /**
+ * Número de sequência do evento: o primeiro evento publicado é o 1 e cada evento novo recebe o número seguinte ao do mais novo da lista anterior; dentro de uma execução, o mais antigo (o último da lista) recebe o menor. Nunca volta atrás nem se repete, mesmo depois que o evento sai da lista. Quem consome a lista (por JSON, webhook ou feed) guarda o maior `seq` já lido, N: se o menor `seq` listado for maior que N + 1, os eventos de N + 1 até esse menor menos 1 saíram da lista antes de serem lidos (e estão no histórico de api/v1/eventos.json no git). Arquivos publicados antes da existência do campo foram numerados uma única vez, do mais antigo (1) ao mais novo, na ordem em que estavam.
+ *
+ * schemas/eventos.schema.json#/$defs/seq
+ */
+export type EventosSeq = number;
+
+/**
  * Um valor de uma série num dia.
  *
  * schemas/eventos.schema.json#/$defs/ponto
@@ -1410,6 +1425,7 @@ export interface EventosSerie {
 export type Evento =
   | {
       id: EventosId;
+      seq: EventosSeq;
       /**
        * Tipo do evento.
        */
@@ -1422,6 +1438,7 @@ export type Evento =
     }
   | {
       id: EventosId;
+      seq: EventosSeq;
       /**
        * Tipo do evento.
        */
@@ -1434,6 +1451,7 @@ export type Evento =
     }
   | {
       id: EventosId;
+      seq: EventosSeq;
       /**
        * Tipo do evento.
        */

@@ -12,7 +12,7 @@ const AJV_FORMATS = require("ajv-formats/dist/formats").fullFormats;
 const FORMATOS = { ...AJV_FORMATS, date: { ...AJV_FORMATS.date, validate: isDataValida }, decimal2: { type: "number", validate: hasAtMostTwoDecimals } };
 const porSchema = {};
 
-export const CHAVE_DOS_VALIDADORES: string = "60b331dac864e7ee39770aa14d69deb09f9726c2889e3dd0b596e89ea8bae3eb";
+export const CHAVE_DOS_VALIDADORES: string = "8da88d1955f7cc9a48c506040d2beff360c87b1ab3ee4361b8c2340db559980e";
 
 "use strict";
 porSchema["capturas.schema.json"] = validate20;
@@ -4206,9 +4206,10 @@ return errors === 0;
 validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 porSchema["eventos.schema.json"] = validate44;
-const schema82 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"eventos.schema.json","title":"Cotação Aberta v1: eventos recentes (api/v1/eventos.json)","description":"Os eventos mais recentes das atualizações, do mais novo para o mais antigo: todos os da última execução que trouxe dados novos e, das anteriores, os mais novos até completar `limite` itens (uma execução que sozinha gere mais de `limite` eventos fica inteira, e a lista passa de `limite`). O id de um evento vem do seu conteúdo (série, dias, valores), nunca do horário: repetir uma execução com os mesmos dados não acrescenta nada, e um conteúdo que volta depois (um valor revisado, desfeito e refeito) é um evento novo, com outro id. É o mesmo corpo JSON enviado aos webhooks e a mesma lista do feed Atom (api/v1/feed.xml).","type":"object","required":["api_version","atualizado","limite","feed","eventos"],"additionalProperties":false,"properties":{"api_version":{"$ref":"common.schema.json#/$defs/apiVersion"},"atualizado":{"description":"criado_em do evento mais novo (a última execução que trouxe dados novos); 1970-01-01T00:00:00-03:00 quando ainda não há eventos.","$ref":"common.schema.json#/$defs/dataHora"},"limite":{"description":"Quantos eventos o arquivo guarda, no máximo, contando os das execuções anteriores: os da última execução ficam todos, mesmo quando sozinhos passam desse número.","type":"integer","minimum":1},"feed":{"description":"Caminho do feed Atom com os mesmos eventos.","const":"api/v1/feed.xml"},"eventos":{"description":"Eventos, do mais novo para o mais antigo.","type":"array","items":{"$ref":"#/$defs/evento"}}},"$defs":{"id":{"description":"Identificador do evento: \"evt_\" e 20 dígitos hexadecimais do SHA-256 do tipo, do conteúdo e do id que encabeçava a lista antes da execução: a mesma execução sobre a mesma lista dá os mesmos ids, e um id nunca é dado a dois eventos, mesmo depois que o primeiro saiu da lista.","type":"string","pattern":"^evt_[0-9a-f]{20}$"},"ponto":{"description":"Um valor de uma série num dia.","type":"object","required":["data","valor"],"additionalProperties":false,"properties":{"data":{"$ref":"common.schema.json#/$defs/data"},"valor":{"$ref":"common.schema.json#/$defs/preco"}}},"serie":{"description":"Identificação da série a que o evento se refere.","type":"object","required":["serie","produto","nome","uf","unidade","fonte","path"],"properties":{"serie":{"description":"Id da série: produto ou produto/UF (ex.: boi_gordo/MT).","type":"string","pattern":"^[a-z_]+(/[A-Z]{2})?$"},"produto":{"$ref":"common.schema.json#/$defs/produto"},"nome":{"$ref":"common.schema.json#/$defs/texto"},"uf":{"description":"UF da série, ou null para a referência nacional.","anyOf":[{"$ref":"common.schema.json#/$defs/uf"},{"type":"null"}]},"unidade":{"$ref":"common.schema.json#/$defs/unidade"},"fonte":{"$ref":"common.schema.json#/$defs/fonte"},"path":{"description":"Caminho do arquivo da série no site (ex.: api/v1/cotacao/boi_gordo/MT.json).","type":"string","pattern":"^api/v1/cotacao/.+\\.json$"}}},"evento":{"description":"Um evento: o mesmo objeto é o corpo POST dos webhooks.","type":"object","required":["id","tipo","criado_em","dados"],"additionalProperties":false,"properties":{"id":{"$ref":"#/$defs/id"},"tipo":{"description":"Tipo do evento.","enum":["cotacao_atualizada","price_changed","historico_revisado"]},"criado_em":{"description":"Quando a execução que gerou o evento rodou (horário de Brasília).","$ref":"common.schema.json#/$defs/dataHora"},"dados":{"description":"Conteúdo do evento; a forma depende do tipo.","type":"object"}},"allOf":[{"if":{"properties":{"tipo":{"const":"price_changed"}}},"then":{"properties":{"dados":{"$ref":"#/$defs/priceChanged"}}}},{"if":{"properties":{"tipo":{"const":"historico_revisado"}}},"then":{"properties":{"dados":{"$ref":"#/$defs/historicoRevisado"}}}},{"if":{"properties":{"tipo":{"const":"cotacao_atualizada"}}},"then":{"properties":{"dados":{"$ref":"#/$defs/cotacaoAtualizada"}}}}]},"priceChanged":{"description":"O último valor de uma série mudou (dia novo com outro preço, ou revisão do último dia).","type":"object","$ref":"#/$defs/serie","required":["anterior","atual","variacao","dias","dias_novos"],"unevaluatedProperties":false,"properties":{"anterior":{"description":"Último valor antes desta atualização.","$ref":"#/$defs/ponto"},"atual":{"description":"Último valor depois desta atualização.","$ref":"#/$defs/ponto"},"variacao":{"description":"Variação do anterior para o atual.","type":"object","required":["absoluta","percentual"],"additionalProperties":false,"properties":{"absoluta":{"description":"Diferença na unidade da série (atual menos anterior): R$, ou centavos de R$ no algodão (ct_lb).","$ref":"common.schema.json#/$defs/dinheiro"},"percentual":{"description":"Diferença em percentual do anterior, duas casas decimais.","$ref":"common.schema.json#/$defs/percentual"}}},"dias":{"description":"Dias de calendário entre a data anterior e a atual (0: o último dia foi revisado).","type":"integer","minimum":0},"dias_novos":{"description":"Dias acrescentados à série nesta atualização.","type":"array","items":{"$ref":"common.schema.json#/$defs/data"}}}},"historicoRevisado":{"description":"A fonte revisou valores de dias passados de uma série.","type":"object","$ref":"#/$defs/serie","required":["revisoes"],"unevaluatedProperties":false,"properties":{"revisoes":{"type":"array","minItems":1,"items":{"type":"object","required":["data","anterior","atual"],"additionalProperties":false,"properties":{"data":{"$ref":"common.schema.json#/$defs/data"},"anterior":{"description":"Valor publicado antes, em R$.","$ref":"common.schema.json#/$defs/preco"},"atual":{"description":"Valor revisado, em R$.","$ref":"common.schema.json#/$defs/preco"}}}}}},"cotacaoAtualizada":{"description":"Uma execução trouxe dados novos (um por execução).","type":"object","required":["series","dias_novos","revisoes"],"additionalProperties":false,"properties":{"series":{"description":"Séries alteradas, na ordem do catálogo.","type":"array","minItems":1,"items":{"type":"object","required":["serie","path","unidade","data","valor","dias_novos","revisoes"],"additionalProperties":false,"properties":{"serie":{"type":"string","pattern":"^[a-z_]+(/[A-Z]{2})?$"},"path":{"type":"string","pattern":"^api/v1/cotacao/.+\\.json$"},"unidade":{"$ref":"common.schema.json#/$defs/unidade"},"data":{"description":"Último dia da série.","$ref":"common.schema.json#/$defs/data"},"valor":{"description":"Último valor da série, em R$.","$ref":"common.schema.json#/$defs/preco"},"dias_novos":{"type":"integer","minimum":0},"revisoes":{"type":"integer","minimum":0}}}},"dias_novos":{"description":"Total de dias novos em todas as séries.","type":"integer","minimum":0},"revisoes":{"description":"Total de dias revisados em todas as séries.","type":"integer","minimum":0}}}}};
-const schema85 = {"description":"Um evento: o mesmo objeto é o corpo POST dos webhooks.","type":"object","required":["id","tipo","criado_em","dados"],"additionalProperties":false,"properties":{"id":{"$ref":"#/$defs/id"},"tipo":{"description":"Tipo do evento.","enum":["cotacao_atualizada","price_changed","historico_revisado"]},"criado_em":{"description":"Quando a execução que gerou o evento rodou (horário de Brasília).","$ref":"common.schema.json#/$defs/dataHora"},"dados":{"description":"Conteúdo do evento; a forma depende do tipo.","type":"object"}},"allOf":[{"if":{"properties":{"tipo":{"const":"price_changed"}}},"then":{"properties":{"dados":{"$ref":"#/$defs/priceChanged"}}}},{"if":{"properties":{"tipo":{"const":"historico_revisado"}}},"then":{"properties":{"dados":{"$ref":"#/$defs/historicoRevisado"}}}},{"if":{"properties":{"tipo":{"const":"cotacao_atualizada"}}},"then":{"properties":{"dados":{"$ref":"#/$defs/cotacaoAtualizada"}}}}]};
+const schema82 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"eventos.schema.json","title":"Cotação Aberta v1: eventos recentes (api/v1/eventos.json)","description":"Os eventos mais recentes das atualizações, do mais novo para o mais antigo: todos os da última execução que trouxe dados novos e, das anteriores, os mais novos até completar `limite` itens (uma execução que sozinha gere mais de `limite` eventos fica inteira, e a lista passa de `limite`). O id de um evento vem do seu conteúdo (série, dias, valores), nunca do horário: repetir uma execução com os mesmos dados não acrescenta nada, e um conteúdo que volta depois (um valor revisado, desfeito e refeito) é um evento novo, com outro id. Cada evento tem também um número de sequência, `seq`, que cresce de 1 em 1 de evento em evento e nunca se repete: quem guardou o maior `seq` que já leu sabe com exatidão se perdeu algum (perdeu se o menor `seq` listado agora for maior que esse número mais 1). É o mesmo corpo JSON enviado aos webhooks e a mesma lista do feed Atom (api/v1/feed.xml).","type":"object","required":["api_version","atualizado","limite","feed","eventos"],"additionalProperties":false,"properties":{"api_version":{"$ref":"common.schema.json#/$defs/apiVersion"},"atualizado":{"description":"criado_em do evento mais novo (a última execução que trouxe dados novos); 1970-01-01T00:00:00-03:00 quando ainda não há eventos.","$ref":"common.schema.json#/$defs/dataHora"},"limite":{"description":"Quantos eventos o arquivo guarda, no máximo, contando os das execuções anteriores: os da última execução ficam todos, mesmo quando sozinhos passam desse número.","type":"integer","minimum":1},"feed":{"description":"Caminho do feed Atom com os mesmos eventos.","const":"api/v1/feed.xml"},"eventos":{"description":"Eventos, do mais novo para o mais antigo: o `seq` de cada um é o do anterior menos 1, sem buracos.","type":"array","items":{"$ref":"#/$defs/evento"}}},"$defs":{"id":{"description":"Identificador do evento: \"evt_\" e 20 dígitos hexadecimais do SHA-256 do tipo, do conteúdo e do id que encabeçava a lista antes da execução: a mesma execução sobre a mesma lista dá os mesmos ids, e um id nunca é dado a dois eventos, mesmo depois que o primeiro saiu da lista.","type":"string","pattern":"^evt_[0-9a-f]{20}$"},"seq":{"description":"Número de sequência do evento: o primeiro evento publicado é o 1 e cada evento novo recebe o número seguinte ao do mais novo da lista anterior; dentro de uma execução, o mais antigo (o último da lista) recebe o menor. Nunca volta atrás nem se repete, mesmo depois que o evento sai da lista. Quem consome a lista (por JSON, webhook ou feed) guarda o maior `seq` já lido, N: se o menor `seq` listado for maior que N + 1, os eventos de N + 1 até esse menor menos 1 saíram da lista antes de serem lidos (e estão no histórico de api/v1/eventos.json no git). Arquivos publicados antes da existência do campo foram numerados uma única vez, do mais antigo (1) ao mais novo, na ordem em que estavam.","type":"integer","minimum":1},"ponto":{"description":"Um valor de uma série num dia.","type":"object","required":["data","valor"],"additionalProperties":false,"properties":{"data":{"$ref":"common.schema.json#/$defs/data"},"valor":{"$ref":"common.schema.json#/$defs/preco"}}},"serie":{"description":"Identificação da série a que o evento se refere.","type":"object","required":["serie","produto","nome","uf","unidade","fonte","path"],"properties":{"serie":{"description":"Id da série: produto ou produto/UF (ex.: boi_gordo/MT).","type":"string","pattern":"^[a-z_]+(/[A-Z]{2})?$"},"produto":{"$ref":"common.schema.json#/$defs/produto"},"nome":{"$ref":"common.schema.json#/$defs/texto"},"uf":{"description":"UF da série, ou null para a referência nacional.","anyOf":[{"$ref":"common.schema.json#/$defs/uf"},{"type":"null"}]},"unidade":{"$ref":"common.schema.json#/$defs/unidade"},"fonte":{"$ref":"common.schema.json#/$defs/fonte"},"path":{"description":"Caminho do arquivo da série no site (ex.: api/v1/cotacao/boi_gordo/MT.json).","type":"string","pattern":"^api/v1/cotacao/.+\\.json$"}}},"evento":{"description":"Um evento: o mesmo objeto é o corpo POST dos webhooks.","type":"object","required":["id","seq","tipo","criado_em","dados"],"additionalProperties":false,"properties":{"id":{"$ref":"#/$defs/id"},"seq":{"$ref":"#/$defs/seq"},"tipo":{"description":"Tipo do evento.","enum":["cotacao_atualizada","price_changed","historico_revisado"]},"criado_em":{"description":"Quando a execução que gerou o evento rodou (horário de Brasília).","$ref":"common.schema.json#/$defs/dataHora"},"dados":{"description":"Conteúdo do evento; a forma depende do tipo.","type":"object"}},"allOf":[{"if":{"properties":{"tipo":{"const":"price_changed"}}},"then":{"properties":{"dados":{"$ref":"#/$defs/priceChanged"}}}},{"if":{"properties":{"tipo":{"const":"historico_revisado"}}},"then":{"properties":{"dados":{"$ref":"#/$defs/historicoRevisado"}}}},{"if":{"properties":{"tipo":{"const":"cotacao_atualizada"}}},"then":{"properties":{"dados":{"$ref":"#/$defs/cotacaoAtualizada"}}}}]},"priceChanged":{"description":"O último valor de uma série mudou (dia novo com outro preço, ou revisão do último dia).","type":"object","$ref":"#/$defs/serie","required":["anterior","atual","variacao","dias","dias_novos"],"unevaluatedProperties":false,"properties":{"anterior":{"description":"Último valor antes desta atualização.","$ref":"#/$defs/ponto"},"atual":{"description":"Último valor depois desta atualização.","$ref":"#/$defs/ponto"},"variacao":{"description":"Variação do anterior para o atual.","type":"object","required":["absoluta","percentual"],"additionalProperties":false,"properties":{"absoluta":{"description":"Diferença na unidade da série (atual menos anterior): R$, ou centavos de R$ no algodão (ct_lb).","$ref":"common.schema.json#/$defs/dinheiro"},"percentual":{"description":"Diferença em percentual do anterior, duas casas decimais.","$ref":"common.schema.json#/$defs/percentual"}}},"dias":{"description":"Dias de calendário entre a data anterior e a atual (0: o último dia foi revisado).","type":"integer","minimum":0},"dias_novos":{"description":"Dias acrescentados à série nesta atualização.","type":"array","items":{"$ref":"common.schema.json#/$defs/data"}}}},"historicoRevisado":{"description":"A fonte revisou valores de dias passados de uma série.","type":"object","$ref":"#/$defs/serie","required":["revisoes"],"unevaluatedProperties":false,"properties":{"revisoes":{"type":"array","minItems":1,"items":{"type":"object","required":["data","anterior","atual"],"additionalProperties":false,"properties":{"data":{"$ref":"common.schema.json#/$defs/data"},"anterior":{"description":"Valor publicado antes, em R$.","$ref":"common.schema.json#/$defs/preco"},"atual":{"description":"Valor revisado, em R$.","$ref":"common.schema.json#/$defs/preco"}}}}}},"cotacaoAtualizada":{"description":"Uma execução trouxe dados novos (um por execução).","type":"object","required":["series","dias_novos","revisoes"],"additionalProperties":false,"properties":{"series":{"description":"Séries alteradas, na ordem do catálogo.","type":"array","minItems":1,"items":{"type":"object","required":["serie","path","unidade","data","valor","dias_novos","revisoes"],"additionalProperties":false,"properties":{"serie":{"type":"string","pattern":"^[a-z_]+(/[A-Z]{2})?$"},"path":{"type":"string","pattern":"^api/v1/cotacao/.+\\.json$"},"unidade":{"$ref":"common.schema.json#/$defs/unidade"},"data":{"description":"Último dia da série.","$ref":"common.schema.json#/$defs/data"},"valor":{"description":"Último valor da série, em R$.","$ref":"common.schema.json#/$defs/preco"},"dias_novos":{"type":"integer","minimum":0},"revisoes":{"type":"integer","minimum":0}}}},"dias_novos":{"description":"Total de dias novos em todas as séries.","type":"integer","minimum":0},"revisoes":{"description":"Total de dias revisados em todas as séries.","type":"integer","minimum":0}}}}};
+const schema85 = {"description":"Um evento: o mesmo objeto é o corpo POST dos webhooks.","type":"object","required":["id","seq","tipo","criado_em","dados"],"additionalProperties":false,"properties":{"id":{"$ref":"#/$defs/id"},"seq":{"$ref":"#/$defs/seq"},"tipo":{"description":"Tipo do evento.","enum":["cotacao_atualizada","price_changed","historico_revisado"]},"criado_em":{"description":"Quando a execução que gerou o evento rodou (horário de Brasília).","$ref":"common.schema.json#/$defs/dataHora"},"dados":{"description":"Conteúdo do evento; a forma depende do tipo.","type":"object"}},"allOf":[{"if":{"properties":{"tipo":{"const":"price_changed"}}},"then":{"properties":{"dados":{"$ref":"#/$defs/priceChanged"}}}},{"if":{"properties":{"tipo":{"const":"historico_revisado"}}},"then":{"properties":{"dados":{"$ref":"#/$defs/historicoRevisado"}}}},{"if":{"properties":{"tipo":{"const":"cotacao_atualizada"}}},"then":{"properties":{"dados":{"$ref":"#/$defs/cotacaoAtualizada"}}}}]};
 const schema105 = {"description":"Identificador do evento: \"evt_\" e 20 dígitos hexadecimais do SHA-256 do tipo, do conteúdo e do id que encabeçava a lista antes da execução: a mesma execução sobre a mesma lista dá os mesmos ids, e um id nunca é dado a dois eventos, mesmo depois que o primeiro saiu da lista.","type":"string","pattern":"^evt_[0-9a-f]{20}$"};
+const schema106 = {"description":"Número de sequência do evento: o primeiro evento publicado é o 1 e cada evento novo recebe o número seguinte ao do mais novo da lista anterior; dentro de uma execução, o mais antigo (o último da lista) recebe o menor. Nunca volta atrás nem se repete, mesmo depois que o evento sai da lista. Quem consome a lista (por JSON, webhook ou feed) guarda o maior `seq` já lido, N: se o menor `seq` listado for maior que N + 1, os eventos de N + 1 até esse menor menos 1 saíram da lista antes de serem lidos (e estão no histórico de api/v1/eventos.json no git). Arquivos publicados antes da existência do campo foram numerados uma única vez, do mais antigo (1) ao mais novo, na ordem em que estavam.","type":"integer","minimum":1};
 const schema86 = {"description":"O último valor de uma série mudou (dia novo com outro preço, ou revisão do último dia).","type":"object","$ref":"#/$defs/serie","required":["anterior","atual","variacao","dias","dias_novos"],"unevaluatedProperties":false,"properties":{"anterior":{"description":"Último valor antes desta atualização.","$ref":"#/$defs/ponto"},"atual":{"description":"Último valor depois desta atualização.","$ref":"#/$defs/ponto"},"variacao":{"description":"Variação do anterior para o atual.","type":"object","required":["absoluta","percentual"],"additionalProperties":false,"properties":{"absoluta":{"description":"Diferença na unidade da série (atual menos anterior): R$, ou centavos de R$ no algodão (ct_lb).","$ref":"common.schema.json#/$defs/dinheiro"},"percentual":{"description":"Diferença em percentual do anterior, duas casas decimais.","$ref":"common.schema.json#/$defs/percentual"}}},"dias":{"description":"Dias de calendário entre a data anterior e a atual (0: o último dia foi revisado).","type":"integer","minimum":0},"dias_novos":{"description":"Dias acrescentados à série nesta atualização.","type":"array","items":{"$ref":"common.schema.json#/$defs/data"}}}};
 const schema98 = {"description":"Percentual com no máximo duas casas decimais (1.25 = 1,25%).","type":"number","format":"decimal2"};
 const schema87 = {"description":"Identificação da série a que o evento se refere.","type":"object","required":["serie","produto","nome","uf","unidade","fonte","path"],"properties":{"serie":{"description":"Id da série: produto ou produto/UF (ex.: boi_gordo/MT).","type":"string","pattern":"^[a-z_]+(/[A-Z]{2})?$"},"produto":{"$ref":"common.schema.json#/$defs/produto"},"nome":{"$ref":"common.schema.json#/$defs/texto"},"uf":{"description":"UF da série, ou null para a referência nacional.","anyOf":[{"$ref":"common.schema.json#/$defs/uf"},{"type":"null"}]},"unidade":{"$ref":"common.schema.json#/$defs/unidade"},"fonte":{"$ref":"common.schema.json#/$defs/fonte"},"path":{"description":"Caminho do arquivo da série no site (ex.: api/v1/cotacao/boi_gordo/MT.json).","type":"string","pattern":"^api/v1/cotacao/.+\\.json$"}}};
@@ -5718,8 +5719,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(data.tipo === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tipo"},message:"must have required property '"+"tipo"+"'",schema:schema85.required,parentSchema:schema85,data};
+if(data.seq === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema85.required,parentSchema:schema85,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -5728,8 +5729,8 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(data.criado_em === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "criado_em"},message:"must have required property '"+"criado_em"+"'",schema:schema85.required,parentSchema:schema85,data};
+if(data.tipo === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tipo"},message:"must have required property '"+"tipo"+"'",schema:schema85.required,parentSchema:schema85,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -5738,8 +5739,8 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(data.dados === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "dados"},message:"must have required property '"+"dados"+"'",schema:schema85.required,parentSchema:schema85,data};
+if(data.criado_em === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "criado_em"},message:"must have required property '"+"criado_em"+"'",schema:schema85.required,parentSchema:schema85,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -5748,9 +5749,8 @@ vErrors.push(err9);
 }
 errors++;
 }
-for(const key0 in data){
-if(!((((key0 === "id") || (key0 === "tipo")) || (key0 === "criado_em")) || (key0 === "dados"))){
-const err10 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema85,data};
+if(data.dados === undefined){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "dados"},message:"must have required property '"+"dados"+"'",schema:schema85.required,parentSchema:schema85,data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -5759,12 +5759,9 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-if(data.id !== undefined){
-let data6 = data.id;
-if(typeof data6 === "string"){
-if(!pattern20.test(data6)){
-const err11 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/id/pattern",keyword:"pattern",params:{pattern: "^evt_[0-9a-f]{20}$"},message:"must match pattern \""+"^evt_[0-9a-f]{20}$"+"\"",schema:"^evt_[0-9a-f]{20}$",parentSchema:schema105,data:data6};
+for(const key0 in data){
+if(!(((((key0 === "id") || (key0 === "seq")) || (key0 === "tipo")) || (key0 === "criado_em")) || (key0 === "dados"))){
+const err11 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema85,data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -5774,8 +5771,11 @@ vErrors.push(err11);
 errors++;
 }
 }
-else {
-const err12 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema105.type,parentSchema:schema105,data:data6};
+if(data.id !== undefined){
+let data6 = data.id;
+if(typeof data6 === "string"){
+if(!pattern20.test(data6)){
+const err12 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/id/pattern",keyword:"pattern",params:{pattern: "^evt_[0-9a-f]{20}$"},message:"must match pattern \""+"^evt_[0-9a-f]{20}$"+"\"",schema:"^evt_[0-9a-f]{20}$",parentSchema:schema105,data:data6};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -5785,10 +5785,8 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data.tipo !== undefined){
-let data7 = data.tipo;
-if(!(((data7 === "cotacao_atualizada") || (data7 === "price_changed")) || (data7 === "historico_revisado"))){
-const err13 = {instancePath:instancePath+"/tipo",schemaPath:"#/properties/tipo/enum",keyword:"enum",params:{allowedValues: schema85.properties.tipo.enum},message:"must be equal to one of the allowed values",schema:schema85.properties.tipo.enum,parentSchema:schema85.properties.tipo,data:data7};
+else {
+const err13 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema105.type,parentSchema:schema105,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -5798,11 +5796,10 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data.criado_em !== undefined){
-let data8 = data.criado_em;
-if(typeof data8 === "string"){
-if(!pattern5.test(data8)){
-const err14 = {instancePath:instancePath+"/criado_em",schemaPath:"common.schema.json#/$defs/dataHora/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}[+-]\\d{2}:\\d{2}$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}[+-]\\d{2}:\\d{2}$"+"\"",schema:"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}[+-]\\d{2}:\\d{2}$",parentSchema:schema36,data:data8};
+if(data.seq !== undefined){
+let data7 = data.seq;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err14 = {instancePath:instancePath+"/seq",schemaPath:"#/$defs/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema106.type,parentSchema:schema106,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -5811,8 +5808,9 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!(formats4.validate(data8))){
-const err15 = {instancePath:instancePath+"/criado_em",schemaPath:"common.schema.json#/$defs/dataHora/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema36,data:data8};
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 < 1 || isNaN(data7)){
+const err15 = {instancePath:instancePath+"/seq",schemaPath:"#/$defs/seq/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema106,data:data7};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -5822,8 +5820,11 @@ vErrors.push(err15);
 errors++;
 }
 }
-else {
-const err16 = {instancePath:instancePath+"/criado_em",schemaPath:"common.schema.json#/$defs/dataHora/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.type,parentSchema:schema36,data:data8};
+}
+if(data.tipo !== undefined){
+let data8 = data.tipo;
+if(!(((data8 === "cotacao_atualizada") || (data8 === "price_changed")) || (data8 === "historico_revisado"))){
+const err16 = {instancePath:instancePath+"/tipo",schemaPath:"#/properties/tipo/enum",keyword:"enum",params:{allowedValues: schema85.properties.tipo.enum},message:"must be equal to one of the allowed values",schema:schema85.properties.tipo.enum,parentSchema:schema85.properties.tipo,data:data8};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -5833,10 +5834,11 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data.dados !== undefined){
-let data9 = data.dados;
-if(!(data9 && typeof data9 == "object" && !Array.isArray(data9))){
-const err17 = {instancePath:instancePath+"/dados",schemaPath:"#/properties/dados/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema85.properties.dados.type,parentSchema:schema85.properties.dados,data:data9};
+if(data.criado_em !== undefined){
+let data9 = data.criado_em;
+if(typeof data9 === "string"){
+if(!pattern5.test(data9)){
+const err17 = {instancePath:instancePath+"/criado_em",schemaPath:"common.schema.json#/$defs/dataHora/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}[+-]\\d{2}:\\d{2}$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}[+-]\\d{2}:\\d{2}$"+"\"",schema:"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}[+-]\\d{2}:\\d{2}$",parentSchema:schema36,data:data9};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -5845,15 +5847,49 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-}
-else {
-const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema85.type,parentSchema:schema85,data};
+if(!(formats4.validate(data9))){
+const err18 = {instancePath:instancePath+"/criado_em",schemaPath:"common.schema.json#/$defs/dataHora/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema36,data:data9};
 if(vErrors === null){
 vErrors = [err18];
 }
 else {
 vErrors.push(err18);
+}
+errors++;
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/criado_em",schemaPath:"common.schema.json#/$defs/dataHora/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.type,parentSchema:schema36,data:data9};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.dados !== undefined){
+let data10 = data.dados;
+if(!(data10 && typeof data10 == "object" && !Array.isArray(data10))){
+const err20 = {instancePath:instancePath+"/dados",schemaPath:"#/properties/dados/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema85.properties.dados.type,parentSchema:schema85.properties.dados,data:data10};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema85.type,parentSchema:schema85,data};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
 }
 errors++;
 }
@@ -6062,8 +6098,8 @@ return errors === 0;
 validate44.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 porSchema["index.schema.json"] = validate64;
-const schema107 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"index.schema.json","title":"Cotação Aberta v1: catálogo","description":"api/v1/index.json: fontes e seus termos, produtos, UFs e todas as séries publicadas, com caminho, período e número de dias. Todos os caminhos (path, recente, csv, csv_excel, pracas_csv) são relativos ao diretório do próprio index.json (api/v1/): resolva-os com new URL(caminho, endereçoDoIndex), o que funciona em qualquer espelho do site.","type":"object","required":["api_version","atualizado","license","fontes","produtos","ufs","series"],"additionalProperties":false,"properties":{"api_version":{"description":"Versão da API.","$ref":"common.schema.json#/$defs/apiVersion"},"atualizado":{"description":"Quando o catálogo mudou pela última vez.","$ref":"common.schema.json#/$defs/dataHora"},"license":{"description":"Licença da compilação e termos de cada fonte, por extenso.","$ref":"common.schema.json#/$defs/texto"},"fontes":{"description":"As fontes dos números e os seus termos de uso.","type":"array","minItems":1,"items":{"type":"object","required":["id","nome","site","ativa","licenca","citacao","termos","termos_url"],"additionalProperties":false,"properties":{"id":{"description":"Identificador da fonte.","$ref":"common.schema.json#/$defs/fonte"},"nome":{"description":"Nome da fonte por extenso.","$ref":"common.schema.json#/$defs/texto"},"site":{"description":"Endereço do site da fonte.","type":"string","format":"uri"},"ativa":{"description":"Se a fonte é consultada pelas execuções atuais.","type":"boolean"},"licenca":{"description":"Licença ou termos de uso dos números da fonte.","$ref":"common.schema.json#/$defs/texto"},"citacao":{"description":"Como a fonte pede para ser citada.","$ref":"common.schema.json#/$defs/texto"},"termos":{"description":"Os termos da fonte em uma frase.","$ref":"common.schema.json#/$defs/texto"},"termos_url":{"description":"Página com os termos de uso da fonte.","type":"string","format":"uri"}}}},"produtos":{"description":"Os produtos e o arquivo da referência nacional de cada um.","type":"array","minItems":1,"items":{"type":"object","required":["produto","nome","unidade","path"],"additionalProperties":false,"properties":{"produto":{"description":"Identificador do produto.","$ref":"common.schema.json#/$defs/produto"},"nome":{"description":"Nome do produto por extenso.","$ref":"common.schema.json#/$defs/texto"},"unidade":{"description":"Unidade da referência nacional.","$ref":"common.schema.json#/$defs/unidade"},"path":{"description":"Caminho do arquivo da referência nacional, relativo a api/v1/ (cotacao/{produto}.json), ou null quando o produto só tem séries por UF (veja series).","anyOf":[{"$ref":"#/$defs/caminho"},{"type":"null"}]}}}},"ufs":{"description":"As UFs com séries e o arquivo agregado de cada uma.","type":"array","items":{"type":"object","required":["uf","nome","path"],"additionalProperties":false,"properties":{"uf":{"description":"Sigla da UF.","$ref":"common.schema.json#/$defs/uf"},"nome":{"description":"Nome da UF por extenso.","$ref":"common.schema.json#/$defs/texto"},"path":{"description":"Caminho do arquivo agregado da UF, relativo a api/v1/ (cotacao/uf/{UF}.json).","$ref":"#/$defs/caminho"}}}},"series":{"description":"Todas as séries publicadas, na ordem do catálogo.","type":"array","minItems":1,"items":{"type":"object","required":["id","path","recente","csv","csv_excel","pracas_csv","produto","uf","nacional","praca","regiao","fonte","unidade","primeira_data","ultima_data","pontos","valor","variacao","license"],"additionalProperties":false,"properties":{"id":{"description":"Identificador da série: {produto} ou {produto}/{UF}.","type":"string","pattern":"^[a-z_]+(/[A-Z]{2})?$"},"path":{"description":"Caminho do arquivo JSON da série, relativo a api/v1/ (cotacao/{produto}.json ou cotacao/{produto}/{UF}.json).","type":"string","pattern":"^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+\\.json$"},"recente":{"description":"Caminho do último ano da série, relativo a api/v1/ (recente/{produto}.json ou recente/{produto}/{UF}.json): o mesmo documento de path (schemas/serie.schema.json), com a mesma cotação do dia, e o histórico só a partir de 366 dias antes do último dia (e ao menos os dois últimos dias). Para gráficos de 30 dias ou de um ano sem baixar o histórico inteiro.","type":"string","pattern":"^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+\\.json$"},"csv":{"description":"Caminho do histórico da série em CSV (data, valor, unidade e as outras colunas da série; vírgula, ponto decimal, UTF-8), relativo a api/v1/.","type":"string","pattern":"^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+\\.csv$"},"csv_excel":{"description":"O mesmo CSV para o Excel em português (';', vírgula decimal, UTF-8 com BOM, CRLF), relativo a api/v1/.","type":"string","pattern":"^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+\\.excel\\.csv$"},"pracas_csv":{"description":"Séries de UF: todas as praças, uma linha por praça por dia (data, praca, valor, unidade), relativo a api/v1/; ao lado, a variante para o Excel (.pracas.excel.csv). null na referência nacional.","anyOf":[{"type":"string","pattern":"^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+\\.pracas\\.csv$"},{"type":"null"}]},"produto":{"description":"Produto da série.","$ref":"common.schema.json#/$defs/produto"},"uf":{"description":"UF da série; na referência nacional, a UF onde o indicador é cotado (boi gordo CEPEA: SP), ou null quando ele é média de mais de um estado.","anyOf":[{"$ref":"common.schema.json#/$defs/uf"},{"type":"null"}]},"nacional":{"description":"true na referência nacional do produto (arquivo cotacao/{produto}.json), false numa série de UF.","type":"boolean"},"praca":{"description":"Praça de referência da série de UF, ou null.","type":["string","null"],"minLength":1},"regiao":{"description":"De onde é o preço, por extenso.","$ref":"common.schema.json#/$defs/texto"},"fonte":{"description":"Fonte original dos números.","$ref":"common.schema.json#/$defs/fonte"},"unidade":{"description":"Unidade dos valores.","$ref":"common.schema.json#/$defs/unidade"},"primeira_data":{"description":"Dia mais antigo do histórico, ou null se a série ainda não tem dados.","anyOf":[{"$ref":"common.schema.json#/$defs/data"},{"type":"null"}]},"ultima_data":{"description":"Dia mais recente do histórico, ou null se a série ainda não tem dados.","anyOf":[{"$ref":"common.schema.json#/$defs/data"},{"type":"null"}]},"pontos":{"description":"Número de dias no histórico.","type":"integer","minimum":0},"valor":{"description":"Valor do dia mais recente (o mesmo de `valor` no arquivo da série), para mostrar todas as séries sem baixar cada histórico; null se a série não tem dados.","anyOf":[{"$ref":"common.schema.json#/$defs/preco"},{"type":"null"}]},"variacao":{"description":"Variação do dia mais recente contra o anterior (a mesma do arquivo da série), ou null.","anyOf":[{"$ref":"common.schema.json#/$defs/variacao"},{"type":"null"}]},"license":{"description":"Licença da compilação e termos da fonte da série.","$ref":"common.schema.json#/$defs/texto"}}}}},"$defs":{"caminho":{"description":"Caminho de um arquivo publicado, relativo ao diretório de index.json (api/v1/).","type":"string","minLength":1,"pattern":"^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+$"}}};
-const schema119 = {"description":"Caminho de um arquivo publicado, relativo ao diretório de index.json (api/v1/).","type":"string","minLength":1,"pattern":"^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+$"};
+const schema108 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"index.schema.json","title":"Cotação Aberta v1: catálogo","description":"api/v1/index.json: fontes e seus termos, produtos, UFs e todas as séries publicadas, com caminho, período e número de dias. Todos os caminhos (path, recente, csv, csv_excel, pracas_csv) são relativos ao diretório do próprio index.json (api/v1/): resolva-os com new URL(caminho, endereçoDoIndex), o que funciona em qualquer espelho do site.","type":"object","required":["api_version","atualizado","license","fontes","produtos","ufs","series"],"additionalProperties":false,"properties":{"api_version":{"description":"Versão da API.","$ref":"common.schema.json#/$defs/apiVersion"},"atualizado":{"description":"Quando o catálogo mudou pela última vez.","$ref":"common.schema.json#/$defs/dataHora"},"license":{"description":"Licença da compilação e termos de cada fonte, por extenso.","$ref":"common.schema.json#/$defs/texto"},"fontes":{"description":"As fontes dos números e os seus termos de uso.","type":"array","minItems":1,"items":{"type":"object","required":["id","nome","site","ativa","licenca","citacao","termos","termos_url"],"additionalProperties":false,"properties":{"id":{"description":"Identificador da fonte.","$ref":"common.schema.json#/$defs/fonte"},"nome":{"description":"Nome da fonte por extenso.","$ref":"common.schema.json#/$defs/texto"},"site":{"description":"Endereço do site da fonte.","type":"string","format":"uri"},"ativa":{"description":"Se a fonte é consultada pelas execuções atuais.","type":"boolean"},"licenca":{"description":"Licença ou termos de uso dos números da fonte.","$ref":"common.schema.json#/$defs/texto"},"citacao":{"description":"Como a fonte pede para ser citada.","$ref":"common.schema.json#/$defs/texto"},"termos":{"description":"Os termos da fonte em uma frase.","$ref":"common.schema.json#/$defs/texto"},"termos_url":{"description":"Página com os termos de uso da fonte.","type":"string","format":"uri"}}}},"produtos":{"description":"Os produtos e o arquivo da referência nacional de cada um.","type":"array","minItems":1,"items":{"type":"object","required":["produto","nome","unidade","path"],"additionalProperties":false,"properties":{"produto":{"description":"Identificador do produto.","$ref":"common.schema.json#/$defs/produto"},"nome":{"description":"Nome do produto por extenso.","$ref":"common.schema.json#/$defs/texto"},"unidade":{"description":"Unidade da referência nacional.","$ref":"common.schema.json#/$defs/unidade"},"path":{"description":"Caminho do arquivo da referência nacional, relativo a api/v1/ (cotacao/{produto}.json), ou null quando o produto só tem séries por UF (veja series).","anyOf":[{"$ref":"#/$defs/caminho"},{"type":"null"}]}}}},"ufs":{"description":"As UFs com séries e o arquivo agregado de cada uma.","type":"array","items":{"type":"object","required":["uf","nome","path"],"additionalProperties":false,"properties":{"uf":{"description":"Sigla da UF.","$ref":"common.schema.json#/$defs/uf"},"nome":{"description":"Nome da UF por extenso.","$ref":"common.schema.json#/$defs/texto"},"path":{"description":"Caminho do arquivo agregado da UF, relativo a api/v1/ (cotacao/uf/{UF}.json).","$ref":"#/$defs/caminho"}}}},"series":{"description":"Todas as séries publicadas, na ordem do catálogo.","type":"array","minItems":1,"items":{"type":"object","required":["id","path","recente","csv","csv_excel","pracas_csv","produto","uf","nacional","praca","regiao","fonte","unidade","primeira_data","ultima_data","pontos","valor","variacao","license"],"additionalProperties":false,"properties":{"id":{"description":"Identificador da série: {produto} ou {produto}/{UF}.","type":"string","pattern":"^[a-z_]+(/[A-Z]{2})?$"},"path":{"description":"Caminho do arquivo JSON da série, relativo a api/v1/ (cotacao/{produto}.json ou cotacao/{produto}/{UF}.json).","type":"string","pattern":"^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+\\.json$"},"recente":{"description":"Caminho do último ano da série, relativo a api/v1/ (recente/{produto}.json ou recente/{produto}/{UF}.json): o mesmo documento de path (schemas/serie.schema.json), com a mesma cotação do dia, e o histórico só a partir de 366 dias antes do último dia (e ao menos os dois últimos dias). Para gráficos de 30 dias ou de um ano sem baixar o histórico inteiro.","type":"string","pattern":"^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+\\.json$"},"csv":{"description":"Caminho do histórico da série em CSV (data, valor, unidade e as outras colunas da série; vírgula, ponto decimal, UTF-8), relativo a api/v1/.","type":"string","pattern":"^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+\\.csv$"},"csv_excel":{"description":"O mesmo CSV para o Excel em português (';', vírgula decimal, UTF-8 com BOM, CRLF), relativo a api/v1/.","type":"string","pattern":"^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+\\.excel\\.csv$"},"pracas_csv":{"description":"Séries de UF: todas as praças, uma linha por praça por dia (data, praca, valor, unidade), relativo a api/v1/; ao lado, a variante para o Excel (.pracas.excel.csv). null na referência nacional.","anyOf":[{"type":"string","pattern":"^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+\\.pracas\\.csv$"},{"type":"null"}]},"produto":{"description":"Produto da série.","$ref":"common.schema.json#/$defs/produto"},"uf":{"description":"UF da série; na referência nacional, a UF onde o indicador é cotado (boi gordo CEPEA: SP), ou null quando ele é média de mais de um estado.","anyOf":[{"$ref":"common.schema.json#/$defs/uf"},{"type":"null"}]},"nacional":{"description":"true na referência nacional do produto (arquivo cotacao/{produto}.json), false numa série de UF.","type":"boolean"},"praca":{"description":"Praça de referência da série de UF, ou null.","type":["string","null"],"minLength":1},"regiao":{"description":"De onde é o preço, por extenso.","$ref":"common.schema.json#/$defs/texto"},"fonte":{"description":"Fonte original dos números.","$ref":"common.schema.json#/$defs/fonte"},"unidade":{"description":"Unidade dos valores.","$ref":"common.schema.json#/$defs/unidade"},"primeira_data":{"description":"Dia mais antigo do histórico, ou null se a série ainda não tem dados.","anyOf":[{"$ref":"common.schema.json#/$defs/data"},{"type":"null"}]},"ultima_data":{"description":"Dia mais recente do histórico, ou null se a série ainda não tem dados.","anyOf":[{"$ref":"common.schema.json#/$defs/data"},{"type":"null"}]},"pontos":{"description":"Número de dias no histórico.","type":"integer","minimum":0},"valor":{"description":"Valor do dia mais recente (o mesmo de `valor` no arquivo da série), para mostrar todas as séries sem baixar cada histórico; null se a série não tem dados.","anyOf":[{"$ref":"common.schema.json#/$defs/preco"},{"type":"null"}]},"variacao":{"description":"Variação do dia mais recente contra o anterior (a mesma do arquivo da série), ou null.","anyOf":[{"$ref":"common.schema.json#/$defs/variacao"},{"type":"null"}]},"license":{"description":"Licença da compilação e termos da fonte da série.","$ref":"common.schema.json#/$defs/texto"}}}}},"$defs":{"caminho":{"description":"Caminho de um arquivo publicado, relativo ao diretório de index.json (api/v1/).","type":"string","minLength":1,"pattern":"^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+$"}}};
+const schema120 = {"description":"Caminho de um arquivo publicado, relativo ao diretório de index.json (api/v1/).","type":"string","minLength":1,"pattern":"^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+$"};
 const pattern23 = new RegExp("^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+$", "u");
 const pattern26 = new RegExp("^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+\\.json$", "u");
 const pattern28 = new RegExp("^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+\\.csv$", "u");
@@ -6129,7 +6165,7 @@ return errors === 0;
 }
 validate65.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema132 = {"description":"Variação do último valor em relação ao dia anterior da série.","type":"object","required":["data_anterior","anterior","absoluta","percentual"],"additionalProperties":false,"properties":{"data_anterior":{"description":"Data do valor anterior (AAAA-MM-DD).","$ref":"#/$defs/data"},"anterior":{"description":"Valor no dia anterior, em R$.","$ref":"#/$defs/preco"},"absoluta":{"description":"Diferença na unidade da série (último menos anterior): R$, ou centavos de R$ no algodão (ct_lb); negativa quando o preço caiu.","$ref":"#/$defs/dinheiro"},"percentual":{"description":"Diferença em percentual do valor anterior, com duas casas decimais.","$ref":"#/$defs/percentual"}}};
+const schema133 = {"description":"Variação do último valor em relação ao dia anterior da série.","type":"object","required":["data_anterior","anterior","absoluta","percentual"],"additionalProperties":false,"properties":{"data_anterior":{"description":"Data do valor anterior (AAAA-MM-DD).","$ref":"#/$defs/data"},"anterior":{"description":"Valor no dia anterior, em R$.","$ref":"#/$defs/preco"},"absoluta":{"description":"Diferença na unidade da série (último menos anterior): R$, ou centavos de R$ no algodão (ct_lb); negativa quando o preço caiu.","$ref":"#/$defs/dinheiro"},"percentual":{"description":"Diferença em percentual do valor anterior, com duas casas decimais.","$ref":"#/$defs/percentual"}}};
 
 function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6143,7 +6179,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.data_anterior === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data_anterior"},message:"must have required property '"+"data_anterior"+"'",schema:schema132.required,parentSchema:schema132,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data_anterior"},message:"must have required property '"+"data_anterior"+"'",schema:schema133.required,parentSchema:schema133,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -6153,7 +6189,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.anterior === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "anterior"},message:"must have required property '"+"anterior"+"'",schema:schema132.required,parentSchema:schema132,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "anterior"},message:"must have required property '"+"anterior"+"'",schema:schema133.required,parentSchema:schema133,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -6163,7 +6199,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.absoluta === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "absoluta"},message:"must have required property '"+"absoluta"+"'",schema:schema132.required,parentSchema:schema132,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "absoluta"},message:"must have required property '"+"absoluta"+"'",schema:schema133.required,parentSchema:schema133,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -6173,7 +6209,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.percentual === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "percentual"},message:"must have required property '"+"percentual"+"'",schema:schema132.required,parentSchema:schema132,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "percentual"},message:"must have required property '"+"percentual"+"'",schema:schema133.required,parentSchema:schema133,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -6184,7 +6220,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((key0 === "data_anterior") || (key0 === "anterior")) || (key0 === "absoluta")) || (key0 === "percentual"))){
-const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema132,data};
+const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema133,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -6277,7 +6313,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema132.type,parentSchema:schema132,data};
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema133.type,parentSchema:schema133,data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -6305,7 +6341,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.api_version === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "api_version"},message:"must have required property '"+"api_version"+"'",schema:schema107.required,parentSchema:schema107,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "api_version"},message:"must have required property '"+"api_version"+"'",schema:schema108.required,parentSchema:schema108,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -6315,7 +6351,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.atualizado === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "atualizado"},message:"must have required property '"+"atualizado"+"'",schema:schema107.required,parentSchema:schema107,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "atualizado"},message:"must have required property '"+"atualizado"+"'",schema:schema108.required,parentSchema:schema108,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -6325,7 +6361,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.license === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "license"},message:"must have required property '"+"license"+"'",schema:schema107.required,parentSchema:schema107,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "license"},message:"must have required property '"+"license"+"'",schema:schema108.required,parentSchema:schema108,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -6335,7 +6371,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.fontes === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "fontes"},message:"must have required property '"+"fontes"+"'",schema:schema107.required,parentSchema:schema107,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "fontes"},message:"must have required property '"+"fontes"+"'",schema:schema108.required,parentSchema:schema108,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -6345,7 +6381,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data.produtos === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "produtos"},message:"must have required property '"+"produtos"+"'",schema:schema107.required,parentSchema:schema107,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "produtos"},message:"must have required property '"+"produtos"+"'",schema:schema108.required,parentSchema:schema108,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -6355,7 +6391,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data.ufs === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "ufs"},message:"must have required property '"+"ufs"+"'",schema:schema107.required,parentSchema:schema107,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "ufs"},message:"must have required property '"+"ufs"+"'",schema:schema108.required,parentSchema:schema108,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -6365,7 +6401,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data.series === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "series"},message:"must have required property '"+"series"+"'",schema:schema107.required,parentSchema:schema107,data};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "series"},message:"must have required property '"+"series"+"'",schema:schema108.required,parentSchema:schema108,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -6376,7 +6412,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((((((key0 === "api_version") || (key0 === "atualizado")) || (key0 === "license")) || (key0 === "fontes")) || (key0 === "produtos")) || (key0 === "ufs")) || (key0 === "series"))){
-const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema107,data};
+const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema108,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -6463,7 +6499,7 @@ if(data.fontes !== undefined){
 let data3 = data.fontes;
 if(Array.isArray(data3)){
 if(data3.length < 1){
-const err14 = {instancePath:instancePath+"/fontes",schemaPath:"#/properties/fontes/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema107.properties.fontes,data:data3};
+const err14 = {instancePath:instancePath+"/fontes",schemaPath:"#/properties/fontes/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema108.properties.fontes,data:data3};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -6477,7 +6513,7 @@ for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(data4.id === undefined){
-const err15 = {instancePath:instancePath+"/fontes/" + i0,schemaPath:"#/properties/fontes/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema107.properties.fontes.items.required,parentSchema:schema107.properties.fontes.items,data:data4};
+const err15 = {instancePath:instancePath+"/fontes/" + i0,schemaPath:"#/properties/fontes/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema108.properties.fontes.items.required,parentSchema:schema108.properties.fontes.items,data:data4};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -6487,7 +6523,7 @@ vErrors.push(err15);
 errors++;
 }
 if(data4.nome === undefined){
-const err16 = {instancePath:instancePath+"/fontes/" + i0,schemaPath:"#/properties/fontes/items/required",keyword:"required",params:{missingProperty: "nome"},message:"must have required property '"+"nome"+"'",schema:schema107.properties.fontes.items.required,parentSchema:schema107.properties.fontes.items,data:data4};
+const err16 = {instancePath:instancePath+"/fontes/" + i0,schemaPath:"#/properties/fontes/items/required",keyword:"required",params:{missingProperty: "nome"},message:"must have required property '"+"nome"+"'",schema:schema108.properties.fontes.items.required,parentSchema:schema108.properties.fontes.items,data:data4};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -6497,7 +6533,7 @@ vErrors.push(err16);
 errors++;
 }
 if(data4.site === undefined){
-const err17 = {instancePath:instancePath+"/fontes/" + i0,schemaPath:"#/properties/fontes/items/required",keyword:"required",params:{missingProperty: "site"},message:"must have required property '"+"site"+"'",schema:schema107.properties.fontes.items.required,parentSchema:schema107.properties.fontes.items,data:data4};
+const err17 = {instancePath:instancePath+"/fontes/" + i0,schemaPath:"#/properties/fontes/items/required",keyword:"required",params:{missingProperty: "site"},message:"must have required property '"+"site"+"'",schema:schema108.properties.fontes.items.required,parentSchema:schema108.properties.fontes.items,data:data4};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -6507,7 +6543,7 @@ vErrors.push(err17);
 errors++;
 }
 if(data4.ativa === undefined){
-const err18 = {instancePath:instancePath+"/fontes/" + i0,schemaPath:"#/properties/fontes/items/required",keyword:"required",params:{missingProperty: "ativa"},message:"must have required property '"+"ativa"+"'",schema:schema107.properties.fontes.items.required,parentSchema:schema107.properties.fontes.items,data:data4};
+const err18 = {instancePath:instancePath+"/fontes/" + i0,schemaPath:"#/properties/fontes/items/required",keyword:"required",params:{missingProperty: "ativa"},message:"must have required property '"+"ativa"+"'",schema:schema108.properties.fontes.items.required,parentSchema:schema108.properties.fontes.items,data:data4};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -6517,7 +6553,7 @@ vErrors.push(err18);
 errors++;
 }
 if(data4.licenca === undefined){
-const err19 = {instancePath:instancePath+"/fontes/" + i0,schemaPath:"#/properties/fontes/items/required",keyword:"required",params:{missingProperty: "licenca"},message:"must have required property '"+"licenca"+"'",schema:schema107.properties.fontes.items.required,parentSchema:schema107.properties.fontes.items,data:data4};
+const err19 = {instancePath:instancePath+"/fontes/" + i0,schemaPath:"#/properties/fontes/items/required",keyword:"required",params:{missingProperty: "licenca"},message:"must have required property '"+"licenca"+"'",schema:schema108.properties.fontes.items.required,parentSchema:schema108.properties.fontes.items,data:data4};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -6527,7 +6563,7 @@ vErrors.push(err19);
 errors++;
 }
 if(data4.citacao === undefined){
-const err20 = {instancePath:instancePath+"/fontes/" + i0,schemaPath:"#/properties/fontes/items/required",keyword:"required",params:{missingProperty: "citacao"},message:"must have required property '"+"citacao"+"'",schema:schema107.properties.fontes.items.required,parentSchema:schema107.properties.fontes.items,data:data4};
+const err20 = {instancePath:instancePath+"/fontes/" + i0,schemaPath:"#/properties/fontes/items/required",keyword:"required",params:{missingProperty: "citacao"},message:"must have required property '"+"citacao"+"'",schema:schema108.properties.fontes.items.required,parentSchema:schema108.properties.fontes.items,data:data4};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -6537,7 +6573,7 @@ vErrors.push(err20);
 errors++;
 }
 if(data4.termos === undefined){
-const err21 = {instancePath:instancePath+"/fontes/" + i0,schemaPath:"#/properties/fontes/items/required",keyword:"required",params:{missingProperty: "termos"},message:"must have required property '"+"termos"+"'",schema:schema107.properties.fontes.items.required,parentSchema:schema107.properties.fontes.items,data:data4};
+const err21 = {instancePath:instancePath+"/fontes/" + i0,schemaPath:"#/properties/fontes/items/required",keyword:"required",params:{missingProperty: "termos"},message:"must have required property '"+"termos"+"'",schema:schema108.properties.fontes.items.required,parentSchema:schema108.properties.fontes.items,data:data4};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -6547,7 +6583,7 @@ vErrors.push(err21);
 errors++;
 }
 if(data4.termos_url === undefined){
-const err22 = {instancePath:instancePath+"/fontes/" + i0,schemaPath:"#/properties/fontes/items/required",keyword:"required",params:{missingProperty: "termos_url"},message:"must have required property '"+"termos_url"+"'",schema:schema107.properties.fontes.items.required,parentSchema:schema107.properties.fontes.items,data:data4};
+const err22 = {instancePath:instancePath+"/fontes/" + i0,schemaPath:"#/properties/fontes/items/required",keyword:"required",params:{missingProperty: "termos_url"},message:"must have required property '"+"termos_url"+"'",schema:schema108.properties.fontes.items.required,parentSchema:schema108.properties.fontes.items,data:data4};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -6558,7 +6594,7 @@ errors++;
 }
 for(const key1 in data4){
 if(!((((((((key1 === "id") || (key1 === "nome")) || (key1 === "site")) || (key1 === "ativa")) || (key1 === "licenca")) || (key1 === "citacao")) || (key1 === "termos")) || (key1 === "termos_url"))){
-const err23 = {instancePath:instancePath+"/fontes/" + i0,schemaPath:"#/properties/fontes/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema107.properties.fontes.items,data:data4};
+const err23 = {instancePath:instancePath+"/fontes/" + i0,schemaPath:"#/properties/fontes/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema108.properties.fontes.items,data:data4};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -6620,7 +6656,7 @@ if(data4.site !== undefined){
 let data7 = data4.site;
 if(typeof data7 === "string"){
 if(!(formats0(data7))){
-const err28 = {instancePath:instancePath+"/fontes/" + i0+"/site",schemaPath:"#/properties/fontes/items/properties/site/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema107.properties.fontes.items.properties.site,data:data7};
+const err28 = {instancePath:instancePath+"/fontes/" + i0+"/site",schemaPath:"#/properties/fontes/items/properties/site/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema108.properties.fontes.items.properties.site,data:data7};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -6631,7 +6667,7 @@ errors++;
 }
 }
 else {
-const err29 = {instancePath:instancePath+"/fontes/" + i0+"/site",schemaPath:"#/properties/fontes/items/properties/site/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema107.properties.fontes.items.properties.site.type,parentSchema:schema107.properties.fontes.items.properties.site,data:data7};
+const err29 = {instancePath:instancePath+"/fontes/" + i0+"/site",schemaPath:"#/properties/fontes/items/properties/site/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema108.properties.fontes.items.properties.site.type,parentSchema:schema108.properties.fontes.items.properties.site,data:data7};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -6644,7 +6680,7 @@ errors++;
 if(data4.ativa !== undefined){
 let data8 = data4.ativa;
 if(typeof data8 !== "boolean"){
-const err30 = {instancePath:instancePath+"/fontes/" + i0+"/ativa",schemaPath:"#/properties/fontes/items/properties/ativa/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema107.properties.fontes.items.properties.ativa.type,parentSchema:schema107.properties.fontes.items.properties.ativa,data:data8};
+const err30 = {instancePath:instancePath+"/fontes/" + i0+"/ativa",schemaPath:"#/properties/fontes/items/properties/ativa/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema108.properties.fontes.items.properties.ativa.type,parentSchema:schema108.properties.fontes.items.properties.ativa,data:data8};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -6733,7 +6769,7 @@ if(data4.termos_url !== undefined){
 let data12 = data4.termos_url;
 if(typeof data12 === "string"){
 if(!(formats0(data12))){
-const err37 = {instancePath:instancePath+"/fontes/" + i0+"/termos_url",schemaPath:"#/properties/fontes/items/properties/termos_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema107.properties.fontes.items.properties.termos_url,data:data12};
+const err37 = {instancePath:instancePath+"/fontes/" + i0+"/termos_url",schemaPath:"#/properties/fontes/items/properties/termos_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema108.properties.fontes.items.properties.termos_url,data:data12};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -6744,7 +6780,7 @@ errors++;
 }
 }
 else {
-const err38 = {instancePath:instancePath+"/fontes/" + i0+"/termos_url",schemaPath:"#/properties/fontes/items/properties/termos_url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema107.properties.fontes.items.properties.termos_url.type,parentSchema:schema107.properties.fontes.items.properties.termos_url,data:data12};
+const err38 = {instancePath:instancePath+"/fontes/" + i0+"/termos_url",schemaPath:"#/properties/fontes/items/properties/termos_url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema108.properties.fontes.items.properties.termos_url.type,parentSchema:schema108.properties.fontes.items.properties.termos_url,data:data12};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -6756,7 +6792,7 @@ errors++;
 }
 }
 else {
-const err39 = {instancePath:instancePath+"/fontes/" + i0,schemaPath:"#/properties/fontes/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema107.properties.fontes.items.type,parentSchema:schema107.properties.fontes.items,data:data4};
+const err39 = {instancePath:instancePath+"/fontes/" + i0,schemaPath:"#/properties/fontes/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema108.properties.fontes.items.type,parentSchema:schema108.properties.fontes.items,data:data4};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -6768,7 +6804,7 @@ errors++;
 }
 }
 else {
-const err40 = {instancePath:instancePath+"/fontes",schemaPath:"#/properties/fontes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema107.properties.fontes.type,parentSchema:schema107.properties.fontes,data:data3};
+const err40 = {instancePath:instancePath+"/fontes",schemaPath:"#/properties/fontes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema108.properties.fontes.type,parentSchema:schema108.properties.fontes,data:data3};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -6782,7 +6818,7 @@ if(data.produtos !== undefined){
 let data13 = data.produtos;
 if(Array.isArray(data13)){
 if(data13.length < 1){
-const err41 = {instancePath:instancePath+"/produtos",schemaPath:"#/properties/produtos/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema107.properties.produtos,data:data13};
+const err41 = {instancePath:instancePath+"/produtos",schemaPath:"#/properties/produtos/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema108.properties.produtos,data:data13};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -6796,7 +6832,7 @@ for(let i1=0; i1<len1; i1++){
 let data14 = data13[i1];
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 if(data14.produto === undefined){
-const err42 = {instancePath:instancePath+"/produtos/" + i1,schemaPath:"#/properties/produtos/items/required",keyword:"required",params:{missingProperty: "produto"},message:"must have required property '"+"produto"+"'",schema:schema107.properties.produtos.items.required,parentSchema:schema107.properties.produtos.items,data:data14};
+const err42 = {instancePath:instancePath+"/produtos/" + i1,schemaPath:"#/properties/produtos/items/required",keyword:"required",params:{missingProperty: "produto"},message:"must have required property '"+"produto"+"'",schema:schema108.properties.produtos.items.required,parentSchema:schema108.properties.produtos.items,data:data14};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -6806,7 +6842,7 @@ vErrors.push(err42);
 errors++;
 }
 if(data14.nome === undefined){
-const err43 = {instancePath:instancePath+"/produtos/" + i1,schemaPath:"#/properties/produtos/items/required",keyword:"required",params:{missingProperty: "nome"},message:"must have required property '"+"nome"+"'",schema:schema107.properties.produtos.items.required,parentSchema:schema107.properties.produtos.items,data:data14};
+const err43 = {instancePath:instancePath+"/produtos/" + i1,schemaPath:"#/properties/produtos/items/required",keyword:"required",params:{missingProperty: "nome"},message:"must have required property '"+"nome"+"'",schema:schema108.properties.produtos.items.required,parentSchema:schema108.properties.produtos.items,data:data14};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -6816,7 +6852,7 @@ vErrors.push(err43);
 errors++;
 }
 if(data14.unidade === undefined){
-const err44 = {instancePath:instancePath+"/produtos/" + i1,schemaPath:"#/properties/produtos/items/required",keyword:"required",params:{missingProperty: "unidade"},message:"must have required property '"+"unidade"+"'",schema:schema107.properties.produtos.items.required,parentSchema:schema107.properties.produtos.items,data:data14};
+const err44 = {instancePath:instancePath+"/produtos/" + i1,schemaPath:"#/properties/produtos/items/required",keyword:"required",params:{missingProperty: "unidade"},message:"must have required property '"+"unidade"+"'",schema:schema108.properties.produtos.items.required,parentSchema:schema108.properties.produtos.items,data:data14};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -6826,7 +6862,7 @@ vErrors.push(err44);
 errors++;
 }
 if(data14.path === undefined){
-const err45 = {instancePath:instancePath+"/produtos/" + i1,schemaPath:"#/properties/produtos/items/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'",schema:schema107.properties.produtos.items.required,parentSchema:schema107.properties.produtos.items,data:data14};
+const err45 = {instancePath:instancePath+"/produtos/" + i1,schemaPath:"#/properties/produtos/items/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'",schema:schema108.properties.produtos.items.required,parentSchema:schema108.properties.produtos.items,data:data14};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -6837,7 +6873,7 @@ errors++;
 }
 for(const key2 in data14){
 if(!((((key2 === "produto") || (key2 === "nome")) || (key2 === "unidade")) || (key2 === "path"))){
-const err46 = {instancePath:instancePath+"/produtos/" + i1,schemaPath:"#/properties/produtos/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema107.properties.produtos.items,data:data14};
+const err46 = {instancePath:instancePath+"/produtos/" + i1,schemaPath:"#/properties/produtos/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema108.properties.produtos.items,data:data14};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -6925,7 +6961,7 @@ let valid18 = false;
 const _errs52 = errors;
 if(typeof data18 === "string"){
 if(func2(data18) < 1){
-const err53 = {instancePath:instancePath+"/produtos/" + i1+"/path",schemaPath:"#/$defs/caminho/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema119,data:data18};
+const err53 = {instancePath:instancePath+"/produtos/" + i1+"/path",schemaPath:"#/$defs/caminho/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema120,data:data18};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -6935,7 +6971,7 @@ vErrors.push(err53);
 errors++;
 }
 if(!pattern23.test(data18)){
-const err54 = {instancePath:instancePath+"/produtos/" + i1+"/path",schemaPath:"#/$defs/caminho/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+$"},message:"must match pattern \""+"^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+$"+"\"",schema:"^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+$",parentSchema:schema119,data:data18};
+const err54 = {instancePath:instancePath+"/produtos/" + i1+"/path",schemaPath:"#/$defs/caminho/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+$"},message:"must match pattern \""+"^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+$"+"\"",schema:"^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+$",parentSchema:schema120,data:data18};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -6946,7 +6982,7 @@ errors++;
 }
 }
 else {
-const err55 = {instancePath:instancePath+"/produtos/" + i1+"/path",schemaPath:"#/$defs/caminho/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema119.type,parentSchema:schema119,data:data18};
+const err55 = {instancePath:instancePath+"/produtos/" + i1+"/path",schemaPath:"#/$defs/caminho/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema120.type,parentSchema:schema120,data:data18};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -6959,7 +6995,7 @@ var _valid0 = _errs52 === errors;
 valid18 = valid18 || _valid0;
 const _errs55 = errors;
 if(data18 !== null){
-const err56 = {instancePath:instancePath+"/produtos/" + i1+"/path",schemaPath:"#/properties/produtos/items/properties/path/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema107.properties.produtos.items.properties.path.anyOf[1].type,parentSchema:schema107.properties.produtos.items.properties.path.anyOf[1],data:data18};
+const err56 = {instancePath:instancePath+"/produtos/" + i1+"/path",schemaPath:"#/properties/produtos/items/properties/path/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema108.properties.produtos.items.properties.path.anyOf[1].type,parentSchema:schema108.properties.produtos.items.properties.path.anyOf[1],data:data18};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -6971,7 +7007,7 @@ errors++;
 var _valid0 = _errs55 === errors;
 valid18 = valid18 || _valid0;
 if(!valid18){
-const err57 = {instancePath:instancePath+"/produtos/" + i1+"/path",schemaPath:"#/properties/produtos/items/properties/path/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema107.properties.produtos.items.properties.path.anyOf,parentSchema:schema107.properties.produtos.items.properties.path,data:data18};
+const err57 = {instancePath:instancePath+"/produtos/" + i1+"/path",schemaPath:"#/properties/produtos/items/properties/path/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema108.properties.produtos.items.properties.path.anyOf,parentSchema:schema108.properties.produtos.items.properties.path,data:data18};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -6994,7 +7030,7 @@ vErrors = null;
 }
 }
 else {
-const err58 = {instancePath:instancePath+"/produtos/" + i1,schemaPath:"#/properties/produtos/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema107.properties.produtos.items.type,parentSchema:schema107.properties.produtos.items,data:data14};
+const err58 = {instancePath:instancePath+"/produtos/" + i1,schemaPath:"#/properties/produtos/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema108.properties.produtos.items.type,parentSchema:schema108.properties.produtos.items,data:data14};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -7006,7 +7042,7 @@ errors++;
 }
 }
 else {
-const err59 = {instancePath:instancePath+"/produtos",schemaPath:"#/properties/produtos/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema107.properties.produtos.type,parentSchema:schema107.properties.produtos,data:data13};
+const err59 = {instancePath:instancePath+"/produtos",schemaPath:"#/properties/produtos/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema108.properties.produtos.type,parentSchema:schema108.properties.produtos,data:data13};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -7024,7 +7060,7 @@ for(let i2=0; i2<len2; i2++){
 let data20 = data19[i2];
 if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
 if(data20.uf === undefined){
-const err60 = {instancePath:instancePath+"/ufs/" + i2,schemaPath:"#/properties/ufs/items/required",keyword:"required",params:{missingProperty: "uf"},message:"must have required property '"+"uf"+"'",schema:schema107.properties.ufs.items.required,parentSchema:schema107.properties.ufs.items,data:data20};
+const err60 = {instancePath:instancePath+"/ufs/" + i2,schemaPath:"#/properties/ufs/items/required",keyword:"required",params:{missingProperty: "uf"},message:"must have required property '"+"uf"+"'",schema:schema108.properties.ufs.items.required,parentSchema:schema108.properties.ufs.items,data:data20};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -7034,7 +7070,7 @@ vErrors.push(err60);
 errors++;
 }
 if(data20.nome === undefined){
-const err61 = {instancePath:instancePath+"/ufs/" + i2,schemaPath:"#/properties/ufs/items/required",keyword:"required",params:{missingProperty: "nome"},message:"must have required property '"+"nome"+"'",schema:schema107.properties.ufs.items.required,parentSchema:schema107.properties.ufs.items,data:data20};
+const err61 = {instancePath:instancePath+"/ufs/" + i2,schemaPath:"#/properties/ufs/items/required",keyword:"required",params:{missingProperty: "nome"},message:"must have required property '"+"nome"+"'",schema:schema108.properties.ufs.items.required,parentSchema:schema108.properties.ufs.items,data:data20};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -7044,7 +7080,7 @@ vErrors.push(err61);
 errors++;
 }
 if(data20.path === undefined){
-const err62 = {instancePath:instancePath+"/ufs/" + i2,schemaPath:"#/properties/ufs/items/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'",schema:schema107.properties.ufs.items.required,parentSchema:schema107.properties.ufs.items,data:data20};
+const err62 = {instancePath:instancePath+"/ufs/" + i2,schemaPath:"#/properties/ufs/items/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'",schema:schema108.properties.ufs.items.required,parentSchema:schema108.properties.ufs.items,data:data20};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -7055,7 +7091,7 @@ errors++;
 }
 for(const key3 in data20){
 if(!(((key3 === "uf") || (key3 === "nome")) || (key3 === "path"))){
-const err63 = {instancePath:instancePath+"/ufs/" + i2,schemaPath:"#/properties/ufs/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema107.properties.ufs.items,data:data20};
+const err63 = {instancePath:instancePath+"/ufs/" + i2,schemaPath:"#/properties/ufs/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema108.properties.ufs.items,data:data20};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -7117,7 +7153,7 @@ if(data20.path !== undefined){
 let data23 = data20.path;
 if(typeof data23 === "string"){
 if(func2(data23) < 1){
-const err68 = {instancePath:instancePath+"/ufs/" + i2+"/path",schemaPath:"#/$defs/caminho/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema119,data:data23};
+const err68 = {instancePath:instancePath+"/ufs/" + i2+"/path",schemaPath:"#/$defs/caminho/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema120,data:data23};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -7127,7 +7163,7 @@ vErrors.push(err68);
 errors++;
 }
 if(!pattern23.test(data23)){
-const err69 = {instancePath:instancePath+"/ufs/" + i2+"/path",schemaPath:"#/$defs/caminho/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+$"},message:"must match pattern \""+"^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+$"+"\"",schema:"^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+$",parentSchema:schema119,data:data23};
+const err69 = {instancePath:instancePath+"/ufs/" + i2+"/path",schemaPath:"#/$defs/caminho/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+$"},message:"must match pattern \""+"^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+$"+"\"",schema:"^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+$",parentSchema:schema120,data:data23};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -7138,7 +7174,7 @@ errors++;
 }
 }
 else {
-const err70 = {instancePath:instancePath+"/ufs/" + i2+"/path",schemaPath:"#/$defs/caminho/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema119.type,parentSchema:schema119,data:data23};
+const err70 = {instancePath:instancePath+"/ufs/" + i2+"/path",schemaPath:"#/$defs/caminho/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema120.type,parentSchema:schema120,data:data23};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -7150,7 +7186,7 @@ errors++;
 }
 }
 else {
-const err71 = {instancePath:instancePath+"/ufs/" + i2,schemaPath:"#/properties/ufs/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema107.properties.ufs.items.type,parentSchema:schema107.properties.ufs.items,data:data20};
+const err71 = {instancePath:instancePath+"/ufs/" + i2,schemaPath:"#/properties/ufs/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema108.properties.ufs.items.type,parentSchema:schema108.properties.ufs.items,data:data20};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -7162,7 +7198,7 @@ errors++;
 }
 }
 else {
-const err72 = {instancePath:instancePath+"/ufs",schemaPath:"#/properties/ufs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema107.properties.ufs.type,parentSchema:schema107.properties.ufs,data:data19};
+const err72 = {instancePath:instancePath+"/ufs",schemaPath:"#/properties/ufs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema108.properties.ufs.type,parentSchema:schema108.properties.ufs,data:data19};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -7176,7 +7212,7 @@ if(data.series !== undefined){
 let data24 = data.series;
 if(Array.isArray(data24)){
 if(data24.length < 1){
-const err73 = {instancePath:instancePath+"/series",schemaPath:"#/properties/series/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema107.properties.series,data:data24};
+const err73 = {instancePath:instancePath+"/series",schemaPath:"#/properties/series/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema108.properties.series,data:data24};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -7190,7 +7226,7 @@ for(let i3=0; i3<len3; i3++){
 let data25 = data24[i3];
 if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
 if(data25.id === undefined){
-const err74 = {instancePath:instancePath+"/series/" + i3,schemaPath:"#/properties/series/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema107.properties.series.items.required,parentSchema:schema107.properties.series.items,data:data25};
+const err74 = {instancePath:instancePath+"/series/" + i3,schemaPath:"#/properties/series/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema108.properties.series.items.required,parentSchema:schema108.properties.series.items,data:data25};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -7200,7 +7236,7 @@ vErrors.push(err74);
 errors++;
 }
 if(data25.path === undefined){
-const err75 = {instancePath:instancePath+"/series/" + i3,schemaPath:"#/properties/series/items/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'",schema:schema107.properties.series.items.required,parentSchema:schema107.properties.series.items,data:data25};
+const err75 = {instancePath:instancePath+"/series/" + i3,schemaPath:"#/properties/series/items/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'",schema:schema108.properties.series.items.required,parentSchema:schema108.properties.series.items,data:data25};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -7210,7 +7246,7 @@ vErrors.push(err75);
 errors++;
 }
 if(data25.recente === undefined){
-const err76 = {instancePath:instancePath+"/series/" + i3,schemaPath:"#/properties/series/items/required",keyword:"required",params:{missingProperty: "recente"},message:"must have required property '"+"recente"+"'",schema:schema107.properties.series.items.required,parentSchema:schema107.properties.series.items,data:data25};
+const err76 = {instancePath:instancePath+"/series/" + i3,schemaPath:"#/properties/series/items/required",keyword:"required",params:{missingProperty: "recente"},message:"must have required property '"+"recente"+"'",schema:schema108.properties.series.items.required,parentSchema:schema108.properties.series.items,data:data25};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -7220,7 +7256,7 @@ vErrors.push(err76);
 errors++;
 }
 if(data25.csv === undefined){
-const err77 = {instancePath:instancePath+"/series/" + i3,schemaPath:"#/properties/series/items/required",keyword:"required",params:{missingProperty: "csv"},message:"must have required property '"+"csv"+"'",schema:schema107.properties.series.items.required,parentSchema:schema107.properties.series.items,data:data25};
+const err77 = {instancePath:instancePath+"/series/" + i3,schemaPath:"#/properties/series/items/required",keyword:"required",params:{missingProperty: "csv"},message:"must have required property '"+"csv"+"'",schema:schema108.properties.series.items.required,parentSchema:schema108.properties.series.items,data:data25};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -7230,7 +7266,7 @@ vErrors.push(err77);
 errors++;
 }
 if(data25.csv_excel === undefined){
-const err78 = {instancePath:instancePath+"/series/" + i3,schemaPath:"#/properties/series/items/required",keyword:"required",params:{missingProperty: "csv_excel"},message:"must have required property '"+"csv_excel"+"'",schema:schema107.properties.series.items.required,parentSchema:schema107.properties.series.items,data:data25};
+const err78 = {instancePath:instancePath+"/series/" + i3,schemaPath:"#/properties/series/items/required",keyword:"required",params:{missingProperty: "csv_excel"},message:"must have required property '"+"csv_excel"+"'",schema:schema108.properties.series.items.required,parentSchema:schema108.properties.series.items,data:data25};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -7240,7 +7276,7 @@ vErrors.push(err78);
 errors++;
 }
 if(data25.pracas_csv === undefined){
-const err79 = {instancePath:instancePath+"/series/" + i3,schemaPath:"#/properties/series/items/required",keyword:"required",params:{missingProperty: "pracas_csv"},message:"must have required property '"+"pracas_csv"+"'",schema:schema107.properties.series.items.required,parentSchema:schema107.properties.series.items,data:data25};
+const err79 = {instancePath:instancePath+"/series/" + i3,schemaPath:"#/properties/series/items/required",keyword:"required",params:{missingProperty: "pracas_csv"},message:"must have required property '"+"pracas_csv"+"'",schema:schema108.properties.series.items.required,parentSchema:schema108.properties.series.items,data:data25};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -7250,7 +7286,7 @@ vErrors.push(err79);
 errors++;
 }
 if(data25.produto === undefined){
-const err80 = {instancePath:instancePath+"/series/" + i3,schemaPath:"#/properties/series/items/required",keyword:"required",params:{missingProperty: "produto"},message:"must have required property '"+"produto"+"'",schema:schema107.properties.series.items.required,parentSchema:schema107.properties.series.items,data:data25};
+const err80 = {instancePath:instancePath+"/series/" + i3,schemaPath:"#/properties/series/items/required",keyword:"required",params:{missingProperty: "produto"},message:"must have required property '"+"produto"+"'",schema:schema108.properties.series.items.required,parentSchema:schema108.properties.series.items,data:data25};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -7260,7 +7296,7 @@ vErrors.push(err80);
 errors++;
 }
 if(data25.uf === undefined){
-const err81 = {instancePath:instancePath+"/series/" + i3,schemaPath:"#/properties/series/items/required",keyword:"required",params:{missingProperty: "uf"},message:"must have required property '"+"uf"+"'",schema:schema107.properties.series.items.required,parentSchema:schema107.properties.series.items,data:data25};
+const err81 = {instancePath:instancePath+"/series/" + i3,schemaPath:"#/properties/series/items/required",keyword:"required",params:{missingProperty: "uf"},message:"must have required property '"+"uf"+"'",schema:schema108.properties.series.items.required,parentSchema:schema108.properties.series.items,data:data25};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -7270,7 +7306,7 @@ vErrors.push(err81);
 errors++;
 }
 if(data25.nacional === undefined){
-const err82 = {instancePath:instancePath+"/series/" + i3,schemaPath:"#/properties/series/items/required",keyword:"required",params:{missingProperty: "nacional"},message:"must have required property '"+"nacional"+"'",schema:schema107.properties.series.items.required,parentSchema:schema107.properties.series.items,data:data25};
+const err82 = {instancePath:instancePath+"/series/" + i3,schemaPath:"#/properties/series/items/required",keyword:"required",params:{missingProperty: "nacional"},message:"must have required property '"+"nacional"+"'",schema:schema108.properties.series.items.required,parentSchema:schema108.properties.series.items,data:data25};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -7280,7 +7316,7 @@ vErrors.push(err82);
 errors++;
 }
 if(data25.praca === undefined){
-const err83 = {instancePath:instancePath+"/series/" + i3,schemaPath:"#/properties/series/items/required",keyword:"required",params:{missingProperty: "praca"},message:"must have required property '"+"praca"+"'",schema:schema107.properties.series.items.required,parentSchema:schema107.properties.series.items,data:data25};
+const err83 = {instancePath:instancePath+"/series/" + i3,schemaPath:"#/properties/series/items/required",keyword:"required",params:{missingProperty: "praca"},message:"must have required property '"+"praca"+"'",schema:schema108.properties.series.items.required,parentSchema:schema108.properties.series.items,data:data25};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -7290,7 +7326,7 @@ vErrors.push(err83);
 errors++;
 }
 if(data25.regiao === undefined){
-const err84 = {instancePath:instancePath+"/series/" + i3,schemaPath:"#/properties/series/items/required",keyword:"required",params:{missingProperty: "regiao"},message:"must have required property '"+"regiao"+"'",schema:schema107.properties.series.items.required,parentSchema:schema107.properties.series.items,data:data25};
+const err84 = {instancePath:instancePath+"/series/" + i3,schemaPath:"#/properties/series/items/required",keyword:"required",params:{missingProperty: "regiao"},message:"must have required property '"+"regiao"+"'",schema:schema108.properties.series.items.required,parentSchema:schema108.properties.series.items,data:data25};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -7300,7 +7336,7 @@ vErrors.push(err84);
 errors++;
 }
 if(data25.fonte === undefined){
-const err85 = {instancePath:instancePath+"/series/" + i3,schemaPath:"#/properties/series/items/required",keyword:"required",params:{missingProperty: "fonte"},message:"must have required property '"+"fonte"+"'",schema:schema107.properties.series.items.required,parentSchema:schema107.properties.series.items,data:data25};
+const err85 = {instancePath:instancePath+"/series/" + i3,schemaPath:"#/properties/series/items/required",keyword:"required",params:{missingProperty: "fonte"},message:"must have required property '"+"fonte"+"'",schema:schema108.properties.series.items.required,parentSchema:schema108.properties.series.items,data:data25};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -7310,7 +7346,7 @@ vErrors.push(err85);
 errors++;
 }
 if(data25.unidade === undefined){
-const err86 = {instancePath:instancePath+"/series/" + i3,schemaPath:"#/properties/series/items/required",keyword:"required",params:{missingProperty: "unidade"},message:"must have required property '"+"unidade"+"'",schema:schema107.properties.series.items.required,parentSchema:schema107.properties.series.items,data:data25};
+const err86 = {instancePath:instancePath+"/series/" + i3,schemaPath:"#/properties/series/items/required",keyword:"required",params:{missingProperty: "unidade"},message:"must have required property '"+"unidade"+"'",schema:schema108.properties.series.items.required,parentSchema:schema108.properties.series.items,data:data25};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -7320,7 +7356,7 @@ vErrors.push(err86);
 errors++;
 }
 if(data25.primeira_data === undefined){
-const err87 = {instancePath:instancePath+"/series/" + i3,schemaPath:"#/properties/series/items/required",keyword:"required",params:{missingProperty: "primeira_data"},message:"must have required property '"+"primeira_data"+"'",schema:schema107.properties.series.items.required,parentSchema:schema107.properties.series.items,data:data25};
+const err87 = {instancePath:instancePath+"/series/" + i3,schemaPath:"#/properties/series/items/required",keyword:"required",params:{missingProperty: "primeira_data"},message:"must have required property '"+"primeira_data"+"'",schema:schema108.properties.series.items.required,parentSchema:schema108.properties.series.items,data:data25};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -7330,7 +7366,7 @@ vErrors.push(err87);
 errors++;
 }
 if(data25.ultima_data === undefined){
-const err88 = {instancePath:instancePath+"/series/" + i3,schemaPath:"#/properties/series/items/required",keyword:"required",params:{missingProperty: "ultima_data"},message:"must have required property '"+"ultima_data"+"'",schema:schema107.properties.series.items.required,parentSchema:schema107.properties.series.items,data:data25};
+const err88 = {instancePath:instancePath+"/series/" + i3,schemaPath:"#/properties/series/items/required",keyword:"required",params:{missingProperty: "ultima_data"},message:"must have required property '"+"ultima_data"+"'",schema:schema108.properties.series.items.required,parentSchema:schema108.properties.series.items,data:data25};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -7340,7 +7376,7 @@ vErrors.push(err88);
 errors++;
 }
 if(data25.pontos === undefined){
-const err89 = {instancePath:instancePath+"/series/" + i3,schemaPath:"#/properties/series/items/required",keyword:"required",params:{missingProperty: "pontos"},message:"must have required property '"+"pontos"+"'",schema:schema107.properties.series.items.required,parentSchema:schema107.properties.series.items,data:data25};
+const err89 = {instancePath:instancePath+"/series/" + i3,schemaPath:"#/properties/series/items/required",keyword:"required",params:{missingProperty: "pontos"},message:"must have required property '"+"pontos"+"'",schema:schema108.properties.series.items.required,parentSchema:schema108.properties.series.items,data:data25};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -7350,7 +7386,7 @@ vErrors.push(err89);
 errors++;
 }
 if(data25.valor === undefined){
-const err90 = {instancePath:instancePath+"/series/" + i3,schemaPath:"#/properties/series/items/required",keyword:"required",params:{missingProperty: "valor"},message:"must have required property '"+"valor"+"'",schema:schema107.properties.series.items.required,parentSchema:schema107.properties.series.items,data:data25};
+const err90 = {instancePath:instancePath+"/series/" + i3,schemaPath:"#/properties/series/items/required",keyword:"required",params:{missingProperty: "valor"},message:"must have required property '"+"valor"+"'",schema:schema108.properties.series.items.required,parentSchema:schema108.properties.series.items,data:data25};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -7360,7 +7396,7 @@ vErrors.push(err90);
 errors++;
 }
 if(data25.variacao === undefined){
-const err91 = {instancePath:instancePath+"/series/" + i3,schemaPath:"#/properties/series/items/required",keyword:"required",params:{missingProperty: "variacao"},message:"must have required property '"+"variacao"+"'",schema:schema107.properties.series.items.required,parentSchema:schema107.properties.series.items,data:data25};
+const err91 = {instancePath:instancePath+"/series/" + i3,schemaPath:"#/properties/series/items/required",keyword:"required",params:{missingProperty: "variacao"},message:"must have required property '"+"variacao"+"'",schema:schema108.properties.series.items.required,parentSchema:schema108.properties.series.items,data:data25};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -7370,7 +7406,7 @@ vErrors.push(err91);
 errors++;
 }
 if(data25.license === undefined){
-const err92 = {instancePath:instancePath+"/series/" + i3,schemaPath:"#/properties/series/items/required",keyword:"required",params:{missingProperty: "license"},message:"must have required property '"+"license"+"'",schema:schema107.properties.series.items.required,parentSchema:schema107.properties.series.items,data:data25};
+const err92 = {instancePath:instancePath+"/series/" + i3,schemaPath:"#/properties/series/items/required",keyword:"required",params:{missingProperty: "license"},message:"must have required property '"+"license"+"'",schema:schema108.properties.series.items.required,parentSchema:schema108.properties.series.items,data:data25};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -7380,8 +7416,8 @@ vErrors.push(err92);
 errors++;
 }
 for(const key4 in data25){
-if(!(func1.call(schema107.properties.series.items.properties, key4))){
-const err93 = {instancePath:instancePath+"/series/" + i3,schemaPath:"#/properties/series/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema107.properties.series.items,data:data25};
+if(!(func1.call(schema108.properties.series.items.properties, key4))){
+const err93 = {instancePath:instancePath+"/series/" + i3,schemaPath:"#/properties/series/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema108.properties.series.items,data:data25};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -7395,7 +7431,7 @@ if(data25.id !== undefined){
 let data26 = data25.id;
 if(typeof data26 === "string"){
 if(!pattern8.test(data26)){
-const err94 = {instancePath:instancePath+"/series/" + i3+"/id",schemaPath:"#/properties/series/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z_]+(/[A-Z]{2})?$"},message:"must match pattern \""+"^[a-z_]+(/[A-Z]{2})?$"+"\"",schema:"^[a-z_]+(/[A-Z]{2})?$",parentSchema:schema107.properties.series.items.properties.id,data:data26};
+const err94 = {instancePath:instancePath+"/series/" + i3+"/id",schemaPath:"#/properties/series/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z_]+(/[A-Z]{2})?$"},message:"must match pattern \""+"^[a-z_]+(/[A-Z]{2})?$"+"\"",schema:"^[a-z_]+(/[A-Z]{2})?$",parentSchema:schema108.properties.series.items.properties.id,data:data26};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -7406,7 +7442,7 @@ errors++;
 }
 }
 else {
-const err95 = {instancePath:instancePath+"/series/" + i3+"/id",schemaPath:"#/properties/series/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema107.properties.series.items.properties.id.type,parentSchema:schema107.properties.series.items.properties.id,data:data26};
+const err95 = {instancePath:instancePath+"/series/" + i3+"/id",schemaPath:"#/properties/series/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema108.properties.series.items.properties.id.type,parentSchema:schema108.properties.series.items.properties.id,data:data26};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -7420,7 +7456,7 @@ if(data25.path !== undefined){
 let data27 = data25.path;
 if(typeof data27 === "string"){
 if(!pattern26.test(data27)){
-const err96 = {instancePath:instancePath+"/series/" + i3+"/path",schemaPath:"#/properties/series/items/properties/path/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+\\.json$"},message:"must match pattern \""+"^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+\\.json$"+"\"",schema:"^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+\\.json$",parentSchema:schema107.properties.series.items.properties.path,data:data27};
+const err96 = {instancePath:instancePath+"/series/" + i3+"/path",schemaPath:"#/properties/series/items/properties/path/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+\\.json$"},message:"must match pattern \""+"^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+\\.json$"+"\"",schema:"^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+\\.json$",parentSchema:schema108.properties.series.items.properties.path,data:data27};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -7431,7 +7467,7 @@ errors++;
 }
 }
 else {
-const err97 = {instancePath:instancePath+"/series/" + i3+"/path",schemaPath:"#/properties/series/items/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema107.properties.series.items.properties.path.type,parentSchema:schema107.properties.series.items.properties.path,data:data27};
+const err97 = {instancePath:instancePath+"/series/" + i3+"/path",schemaPath:"#/properties/series/items/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema108.properties.series.items.properties.path.type,parentSchema:schema108.properties.series.items.properties.path,data:data27};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -7445,7 +7481,7 @@ if(data25.recente !== undefined){
 let data28 = data25.recente;
 if(typeof data28 === "string"){
 if(!pattern26.test(data28)){
-const err98 = {instancePath:instancePath+"/series/" + i3+"/recente",schemaPath:"#/properties/series/items/properties/recente/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+\\.json$"},message:"must match pattern \""+"^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+\\.json$"+"\"",schema:"^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+\\.json$",parentSchema:schema107.properties.series.items.properties.recente,data:data28};
+const err98 = {instancePath:instancePath+"/series/" + i3+"/recente",schemaPath:"#/properties/series/items/properties/recente/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+\\.json$"},message:"must match pattern \""+"^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+\\.json$"+"\"",schema:"^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+\\.json$",parentSchema:schema108.properties.series.items.properties.recente,data:data28};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -7456,7 +7492,7 @@ errors++;
 }
 }
 else {
-const err99 = {instancePath:instancePath+"/series/" + i3+"/recente",schemaPath:"#/properties/series/items/properties/recente/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema107.properties.series.items.properties.recente.type,parentSchema:schema107.properties.series.items.properties.recente,data:data28};
+const err99 = {instancePath:instancePath+"/series/" + i3+"/recente",schemaPath:"#/properties/series/items/properties/recente/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema108.properties.series.items.properties.recente.type,parentSchema:schema108.properties.series.items.properties.recente,data:data28};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -7470,7 +7506,7 @@ if(data25.csv !== undefined){
 let data29 = data25.csv;
 if(typeof data29 === "string"){
 if(!pattern28.test(data29)){
-const err100 = {instancePath:instancePath+"/series/" + i3+"/csv",schemaPath:"#/properties/series/items/properties/csv/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+\\.csv$"},message:"must match pattern \""+"^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+\\.csv$"+"\"",schema:"^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+\\.csv$",parentSchema:schema107.properties.series.items.properties.csv,data:data29};
+const err100 = {instancePath:instancePath+"/series/" + i3+"/csv",schemaPath:"#/properties/series/items/properties/csv/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+\\.csv$"},message:"must match pattern \""+"^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+\\.csv$"+"\"",schema:"^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+\\.csv$",parentSchema:schema108.properties.series.items.properties.csv,data:data29};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -7481,7 +7517,7 @@ errors++;
 }
 }
 else {
-const err101 = {instancePath:instancePath+"/series/" + i3+"/csv",schemaPath:"#/properties/series/items/properties/csv/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema107.properties.series.items.properties.csv.type,parentSchema:schema107.properties.series.items.properties.csv,data:data29};
+const err101 = {instancePath:instancePath+"/series/" + i3+"/csv",schemaPath:"#/properties/series/items/properties/csv/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema108.properties.series.items.properties.csv.type,parentSchema:schema108.properties.series.items.properties.csv,data:data29};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -7495,7 +7531,7 @@ if(data25.csv_excel !== undefined){
 let data30 = data25.csv_excel;
 if(typeof data30 === "string"){
 if(!pattern29.test(data30)){
-const err102 = {instancePath:instancePath+"/series/" + i3+"/csv_excel",schemaPath:"#/properties/series/items/properties/csv_excel/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+\\.excel\\.csv$"},message:"must match pattern \""+"^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+\\.excel\\.csv$"+"\"",schema:"^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+\\.excel\\.csv$",parentSchema:schema107.properties.series.items.properties.csv_excel,data:data30};
+const err102 = {instancePath:instancePath+"/series/" + i3+"/csv_excel",schemaPath:"#/properties/series/items/properties/csv_excel/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+\\.excel\\.csv$"},message:"must match pattern \""+"^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+\\.excel\\.csv$"+"\"",schema:"^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+\\.excel\\.csv$",parentSchema:schema108.properties.series.items.properties.csv_excel,data:data30};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -7506,7 +7542,7 @@ errors++;
 }
 }
 else {
-const err103 = {instancePath:instancePath+"/series/" + i3+"/csv_excel",schemaPath:"#/properties/series/items/properties/csv_excel/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema107.properties.series.items.properties.csv_excel.type,parentSchema:schema107.properties.series.items.properties.csv_excel,data:data30};
+const err103 = {instancePath:instancePath+"/series/" + i3+"/csv_excel",schemaPath:"#/properties/series/items/properties/csv_excel/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema108.properties.series.items.properties.csv_excel.type,parentSchema:schema108.properties.series.items.properties.csv_excel,data:data30};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -7523,7 +7559,7 @@ let valid29 = false;
 const _errs88 = errors;
 if(typeof data31 === "string"){
 if(!pattern30.test(data31)){
-const err104 = {instancePath:instancePath+"/series/" + i3+"/pracas_csv",schemaPath:"#/properties/series/items/properties/pracas_csv/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+\\.pracas\\.csv$"},message:"must match pattern \""+"^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+\\.pracas\\.csv$"+"\"",schema:"^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+\\.pracas\\.csv$",parentSchema:schema107.properties.series.items.properties.pracas_csv.anyOf[0],data:data31};
+const err104 = {instancePath:instancePath+"/series/" + i3+"/pracas_csv",schemaPath:"#/properties/series/items/properties/pracas_csv/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+\\.pracas\\.csv$"},message:"must match pattern \""+"^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+\\.pracas\\.csv$"+"\"",schema:"^(?!/)(?!api/)(?![a-z][a-z0-9+.-]*:)[^?#\\\\]+\\.pracas\\.csv$",parentSchema:schema108.properties.series.items.properties.pracas_csv.anyOf[0],data:data31};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -7534,7 +7570,7 @@ errors++;
 }
 }
 else {
-const err105 = {instancePath:instancePath+"/series/" + i3+"/pracas_csv",schemaPath:"#/properties/series/items/properties/pracas_csv/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema107.properties.series.items.properties.pracas_csv.anyOf[0].type,parentSchema:schema107.properties.series.items.properties.pracas_csv.anyOf[0],data:data31};
+const err105 = {instancePath:instancePath+"/series/" + i3+"/pracas_csv",schemaPath:"#/properties/series/items/properties/pracas_csv/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema108.properties.series.items.properties.pracas_csv.anyOf[0].type,parentSchema:schema108.properties.series.items.properties.pracas_csv.anyOf[0],data:data31};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -7547,7 +7583,7 @@ var _valid1 = _errs88 === errors;
 valid29 = valid29 || _valid1;
 const _errs90 = errors;
 if(data31 !== null){
-const err106 = {instancePath:instancePath+"/series/" + i3+"/pracas_csv",schemaPath:"#/properties/series/items/properties/pracas_csv/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema107.properties.series.items.properties.pracas_csv.anyOf[1].type,parentSchema:schema107.properties.series.items.properties.pracas_csv.anyOf[1],data:data31};
+const err106 = {instancePath:instancePath+"/series/" + i3+"/pracas_csv",schemaPath:"#/properties/series/items/properties/pracas_csv/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema108.properties.series.items.properties.pracas_csv.anyOf[1].type,parentSchema:schema108.properties.series.items.properties.pracas_csv.anyOf[1],data:data31};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -7559,7 +7595,7 @@ errors++;
 var _valid1 = _errs90 === errors;
 valid29 = valid29 || _valid1;
 if(!valid29){
-const err107 = {instancePath:instancePath+"/series/" + i3+"/pracas_csv",schemaPath:"#/properties/series/items/properties/pracas_csv/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema107.properties.series.items.properties.pracas_csv.anyOf,parentSchema:schema107.properties.series.items.properties.pracas_csv,data:data31};
+const err107 = {instancePath:instancePath+"/series/" + i3+"/pracas_csv",schemaPath:"#/properties/series/items/properties/pracas_csv/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema108.properties.series.items.properties.pracas_csv.anyOf,parentSchema:schema108.properties.series.items.properties.pracas_csv,data:data31};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -7632,7 +7668,7 @@ var _valid2 = _errs97 === errors;
 valid31 = valid31 || _valid2;
 const _errs100 = errors;
 if(data33 !== null){
-const err112 = {instancePath:instancePath+"/series/" + i3+"/uf",schemaPath:"#/properties/series/items/properties/uf/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema107.properties.series.items.properties.uf.anyOf[1].type,parentSchema:schema107.properties.series.items.properties.uf.anyOf[1],data:data33};
+const err112 = {instancePath:instancePath+"/series/" + i3+"/uf",schemaPath:"#/properties/series/items/properties/uf/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema108.properties.series.items.properties.uf.anyOf[1].type,parentSchema:schema108.properties.series.items.properties.uf.anyOf[1],data:data33};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -7644,7 +7680,7 @@ errors++;
 var _valid2 = _errs100 === errors;
 valid31 = valid31 || _valid2;
 if(!valid31){
-const err113 = {instancePath:instancePath+"/series/" + i3+"/uf",schemaPath:"#/properties/series/items/properties/uf/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema107.properties.series.items.properties.uf.anyOf,parentSchema:schema107.properties.series.items.properties.uf,data:data33};
+const err113 = {instancePath:instancePath+"/series/" + i3+"/uf",schemaPath:"#/properties/series/items/properties/uf/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema108.properties.series.items.properties.uf.anyOf,parentSchema:schema108.properties.series.items.properties.uf,data:data33};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -7668,7 +7704,7 @@ vErrors = null;
 if(data25.nacional !== undefined){
 let data34 = data25.nacional;
 if(typeof data34 !== "boolean"){
-const err114 = {instancePath:instancePath+"/series/" + i3+"/nacional",schemaPath:"#/properties/series/items/properties/nacional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema107.properties.series.items.properties.nacional.type,parentSchema:schema107.properties.series.items.properties.nacional,data:data34};
+const err114 = {instancePath:instancePath+"/series/" + i3+"/nacional",schemaPath:"#/properties/series/items/properties/nacional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema108.properties.series.items.properties.nacional.type,parentSchema:schema108.properties.series.items.properties.nacional,data:data34};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -7681,7 +7717,7 @@ errors++;
 if(data25.praca !== undefined){
 let data35 = data25.praca;
 if((typeof data35 !== "string") && (data35 !== null)){
-const err115 = {instancePath:instancePath+"/series/" + i3+"/praca",schemaPath:"#/properties/series/items/properties/praca/type",keyword:"type",params:{type: schema107.properties.series.items.properties.praca.type},message:"must be string,null",schema:schema107.properties.series.items.properties.praca.type,parentSchema:schema107.properties.series.items.properties.praca,data:data35};
+const err115 = {instancePath:instancePath+"/series/" + i3+"/praca",schemaPath:"#/properties/series/items/properties/praca/type",keyword:"type",params:{type: schema108.properties.series.items.properties.praca.type},message:"must be string,null",schema:schema108.properties.series.items.properties.praca.type,parentSchema:schema108.properties.series.items.properties.praca,data:data35};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -7692,7 +7728,7 @@ errors++;
 }
 if(typeof data35 === "string"){
 if(func2(data35) < 1){
-const err116 = {instancePath:instancePath+"/series/" + i3+"/praca",schemaPath:"#/properties/series/items/properties/praca/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema107.properties.series.items.properties.praca,data:data35};
+const err116 = {instancePath:instancePath+"/series/" + i3+"/praca",schemaPath:"#/properties/series/items/properties/praca/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema108.properties.series.items.properties.praca,data:data35};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -7805,7 +7841,7 @@ var _valid3 = _errs117 === errors;
 valid36 = valid36 || _valid3;
 const _errs120 = errors;
 if(data39 !== null){
-const err125 = {instancePath:instancePath+"/series/" + i3+"/primeira_data",schemaPath:"#/properties/series/items/properties/primeira_data/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema107.properties.series.items.properties.primeira_data.anyOf[1].type,parentSchema:schema107.properties.series.items.properties.primeira_data.anyOf[1],data:data39};
+const err125 = {instancePath:instancePath+"/series/" + i3+"/primeira_data",schemaPath:"#/properties/series/items/properties/primeira_data/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema108.properties.series.items.properties.primeira_data.anyOf[1].type,parentSchema:schema108.properties.series.items.properties.primeira_data.anyOf[1],data:data39};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -7817,7 +7853,7 @@ errors++;
 var _valid3 = _errs120 === errors;
 valid36 = valid36 || _valid3;
 if(!valid36){
-const err126 = {instancePath:instancePath+"/series/" + i3+"/primeira_data",schemaPath:"#/properties/series/items/properties/primeira_data/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema107.properties.series.items.properties.primeira_data.anyOf,parentSchema:schema107.properties.series.items.properties.primeira_data,data:data39};
+const err126 = {instancePath:instancePath+"/series/" + i3+"/primeira_data",schemaPath:"#/properties/series/items/properties/primeira_data/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema108.properties.series.items.properties.primeira_data.anyOf,parentSchema:schema108.properties.series.items.properties.primeira_data,data:data39};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -7869,7 +7905,7 @@ var _valid4 = _errs124 === errors;
 valid38 = valid38 || _valid4;
 const _errs127 = errors;
 if(data40 !== null){
-const err129 = {instancePath:instancePath+"/series/" + i3+"/ultima_data",schemaPath:"#/properties/series/items/properties/ultima_data/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema107.properties.series.items.properties.ultima_data.anyOf[1].type,parentSchema:schema107.properties.series.items.properties.ultima_data.anyOf[1],data:data40};
+const err129 = {instancePath:instancePath+"/series/" + i3+"/ultima_data",schemaPath:"#/properties/series/items/properties/ultima_data/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema108.properties.series.items.properties.ultima_data.anyOf[1].type,parentSchema:schema108.properties.series.items.properties.ultima_data.anyOf[1],data:data40};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -7881,7 +7917,7 @@ errors++;
 var _valid4 = _errs127 === errors;
 valid38 = valid38 || _valid4;
 if(!valid38){
-const err130 = {instancePath:instancePath+"/series/" + i3+"/ultima_data",schemaPath:"#/properties/series/items/properties/ultima_data/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema107.properties.series.items.properties.ultima_data.anyOf,parentSchema:schema107.properties.series.items.properties.ultima_data,data:data40};
+const err130 = {instancePath:instancePath+"/series/" + i3+"/ultima_data",schemaPath:"#/properties/series/items/properties/ultima_data/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema108.properties.series.items.properties.ultima_data.anyOf,parentSchema:schema108.properties.series.items.properties.ultima_data,data:data40};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -7905,7 +7941,7 @@ vErrors = null;
 if(data25.pontos !== undefined){
 let data41 = data25.pontos;
 if(!(((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41))) && (isFinite(data41)))){
-const err131 = {instancePath:instancePath+"/series/" + i3+"/pontos",schemaPath:"#/properties/series/items/properties/pontos/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema107.properties.series.items.properties.pontos.type,parentSchema:schema107.properties.series.items.properties.pontos,data:data41};
+const err131 = {instancePath:instancePath+"/series/" + i3+"/pontos",schemaPath:"#/properties/series/items/properties/pontos/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema108.properties.series.items.properties.pontos.type,parentSchema:schema108.properties.series.items.properties.pontos,data:data41};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -7916,7 +7952,7 @@ errors++;
 }
 if((typeof data41 == "number") && (isFinite(data41))){
 if(data41 < 0 || isNaN(data41)){
-const err132 = {instancePath:instancePath+"/series/" + i3+"/pontos",schemaPath:"#/properties/series/items/properties/pontos/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema107.properties.series.items.properties.pontos,data:data41};
+const err132 = {instancePath:instancePath+"/series/" + i3+"/pontos",schemaPath:"#/properties/series/items/properties/pontos/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema108.properties.series.items.properties.pontos,data:data41};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -7940,7 +7976,7 @@ var _valid5 = _errs133 === errors;
 valid40 = valid40 || _valid5;
 const _errs134 = errors;
 if(data42 !== null){
-const err133 = {instancePath:instancePath+"/series/" + i3+"/valor",schemaPath:"#/properties/series/items/properties/valor/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema107.properties.series.items.properties.valor.anyOf[1].type,parentSchema:schema107.properties.series.items.properties.valor.anyOf[1],data:data42};
+const err133 = {instancePath:instancePath+"/series/" + i3+"/valor",schemaPath:"#/properties/series/items/properties/valor/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema108.properties.series.items.properties.valor.anyOf[1].type,parentSchema:schema108.properties.series.items.properties.valor.anyOf[1],data:data42};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -7952,7 +7988,7 @@ errors++;
 var _valid5 = _errs134 === errors;
 valid40 = valid40 || _valid5;
 if(!valid40){
-const err134 = {instancePath:instancePath+"/series/" + i3+"/valor",schemaPath:"#/properties/series/items/properties/valor/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema107.properties.series.items.properties.valor.anyOf,parentSchema:schema107.properties.series.items.properties.valor,data:data42};
+const err134 = {instancePath:instancePath+"/series/" + i3+"/valor",schemaPath:"#/properties/series/items/properties/valor/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema108.properties.series.items.properties.valor.anyOf,parentSchema:schema108.properties.series.items.properties.valor,data:data42};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -7986,7 +8022,7 @@ var _valid6 = _errs138 === errors;
 valid41 = valid41 || _valid6;
 const _errs139 = errors;
 if(data43 !== null){
-const err135 = {instancePath:instancePath+"/series/" + i3+"/variacao",schemaPath:"#/properties/series/items/properties/variacao/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema107.properties.series.items.properties.variacao.anyOf[1].type,parentSchema:schema107.properties.series.items.properties.variacao.anyOf[1],data:data43};
+const err135 = {instancePath:instancePath+"/series/" + i3+"/variacao",schemaPath:"#/properties/series/items/properties/variacao/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema108.properties.series.items.properties.variacao.anyOf[1].type,parentSchema:schema108.properties.series.items.properties.variacao.anyOf[1],data:data43};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -7998,7 +8034,7 @@ errors++;
 var _valid6 = _errs139 === errors;
 valid41 = valid41 || _valid6;
 if(!valid41){
-const err136 = {instancePath:instancePath+"/series/" + i3+"/variacao",schemaPath:"#/properties/series/items/properties/variacao/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema107.properties.series.items.properties.variacao.anyOf,parentSchema:schema107.properties.series.items.properties.variacao,data:data43};
+const err136 = {instancePath:instancePath+"/series/" + i3+"/variacao",schemaPath:"#/properties/series/items/properties/variacao/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema108.properties.series.items.properties.variacao.anyOf,parentSchema:schema108.properties.series.items.properties.variacao,data:data43};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -8046,7 +8082,7 @@ errors++;
 }
 }
 else {
-const err139 = {instancePath:instancePath+"/series/" + i3,schemaPath:"#/properties/series/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema107.properties.series.items.type,parentSchema:schema107.properties.series.items,data:data25};
+const err139 = {instancePath:instancePath+"/series/" + i3,schemaPath:"#/properties/series/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema108.properties.series.items.type,parentSchema:schema108.properties.series.items,data:data25};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -8058,7 +8094,7 @@ errors++;
 }
 }
 else {
-const err140 = {instancePath:instancePath+"/series",schemaPath:"#/properties/series/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema107.properties.series.type,parentSchema:schema107.properties.series,data:data24};
+const err140 = {instancePath:instancePath+"/series",schemaPath:"#/properties/series/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema108.properties.series.type,parentSchema:schema108.properties.series,data:data24};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -8070,7 +8106,7 @@ errors++;
 }
 }
 else {
-const err141 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema107.type,parentSchema:schema107,data};
+const err141 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema108.type,parentSchema:schema108,data};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -8085,13 +8121,13 @@ return errors === 0;
 validate64.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 porSchema["romaneio.schema.json"] = validate70;
-const schema137 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"romaneio.schema.json","title":"Cotação Aberta v1: leitura de romaneio (beta)","description":"Resposta de POST /api/v1/romaneio e resultado da página romaneio/: os campos lidos de um romaneio (de abate ou de carga), a confiança de cada um, as conferências que falharam e a comparação com o preço de referência do dia. Valores em R$ com duas casas (calculados em centavos inteiros), pesos em kg e quantidades com até duas casas.","type":"object","additionalProperties":false,"required":["leitura","comparacao","arquivo"],"properties":{"leitura":{"$ref":"#/$defs/leituraRomaneio"},"comparacao":{"$ref":"#/$defs/comparacaoRomaneio"},"arquivo":{"$ref":"#/$defs/arquivoLido"},"rate_limit":{"description":"Cota diária da chave para leituras de romaneio (só na resposta do servidor).","type":"object","additionalProperties":false,"required":["diario","restante"],"properties":{"diario":{"type":"integer","minimum":0},"restante":{"type":"integer","minimum":0}}}},"$defs":{"dinheiroOuNulo":{"description":"Valor em R$ (duas casas), ou null quando não foi lido.","anyOf":[{"$ref":"common.schema.json#/$defs/dinheiro"},{"type":"null"}]},"quantidadeOuNulo":{"description":"Quantidade (kg, arrobas, sacas, percentual) com até duas casas decimais, ou null quando não foi lida.","anyOf":[{"type":"number","format":"decimal2","minimum":0},{"type":"null"}]},"parte":{"description":"Comprador ou vendedor como aparece no documento.","type":"object","additionalProperties":false,"required":["nome","documento"],"properties":{"nome":{"description":"Nome ou razão social, como lido.","type":["string","null"]},"documento":{"description":"CNPJ (00.000.000/0000-00) ou CPF (000.000.000-00) com dígitos verificadores válidos, ou inscrição estadual/produtor como lida; null quando ilegível.","type":["string","null"]}}},"linhaAbate":{"description":"Um animal do romaneio de abate.","type":"object","additionalProperties":false,"required":["identificacao","sexo","peso_carcaca_kg","bandas_kg","arrobas"],"properties":{"identificacao":{"description":"Número de ordem, brinco ou sequência do animal, como lido.","type":["string","null"]},"sexo":{"description":"M (macho) ou F (fêmea), quando o documento diz.","enum":["M","F",null]},"peso_carcaca_kg":{"$ref":"#/$defs/quantidadeOuNulo"},"bandas_kg":{"description":"Peso de cada meia-carcaça (banda A e banda B), quando o documento pesa por banda; null caso contrário.","anyOf":[{"type":"array","minItems":2,"maxItems":2,"items":{"type":"number","format":"decimal2","minimum":0}},{"type":"null"}]},"arrobas":{"$ref":"#/$defs/quantidadeOuNulo"}}},"desconto":{"description":"Uma dedução do valor bruto (Funrural, Senar, taxa, frete...), com a alíquota quando impressa.","type":"object","additionalProperties":false,"required":["nome","valor","aliquota_pct"],"properties":{"nome":{"description":"Nome da dedução como impresso (ex.: \"Funrural\", \"Senar\", \"Taxa de abate\").","type":"string","minLength":1},"valor":{"$ref":"#/$defs/dinheiroOuNulo"},"aliquota_pct":{"$ref":"#/$defs/quantidadeOuNulo"}}},"totaisAbate":{"description":"Totais de um romaneio de abate.","type":"object","additionalProperties":false,"required":["cabecas","peso_carcaca_kg","arrobas","preco_arroba","valor_bruto","descontos","valor_liquido"],"properties":{"cabecas":{"type":["integer","null"],"minimum":0},"peso_carcaca_kg":{"$ref":"#/$defs/quantidadeOuNulo"},"arrobas":{"$ref":"#/$defs/quantidadeOuNulo"},"preco_arroba":{"$ref":"#/$defs/dinheiroOuNulo"},"valor_bruto":{"$ref":"#/$defs/dinheiroOuNulo"},"descontos":{"type":"array","items":{"$ref":"#/$defs/desconto"}},"valor_liquido":{"$ref":"#/$defs/dinheiroOuNulo"}}},"totaisCarga":{"description":"Totais de um romaneio de carga (grãos).","type":"object","additionalProperties":false,"required":["peso_bruto_kg","tara_kg","umidade_pct","desconto_umidade_kg","impureza_pct","desconto_impureza_kg","peso_liquido_kg","sacas","preco_saca","valor_bruto","descontos","valor_liquido"],"properties":{"peso_bruto_kg":{"$ref":"#/$defs/quantidadeOuNulo"},"tara_kg":{"$ref":"#/$defs/quantidadeOuNulo"},"umidade_pct":{"$ref":"#/$defs/quantidadeOuNulo"},"desconto_umidade_kg":{"$ref":"#/$defs/quantidadeOuNulo"},"impureza_pct":{"$ref":"#/$defs/quantidadeOuNulo"},"desconto_impureza_kg":{"$ref":"#/$defs/quantidadeOuNulo"},"peso_liquido_kg":{"description":"Peso líquido depois da tara e dos descontos de umidade e impureza.","$ref":"#/$defs/quantidadeOuNulo"},"sacas":{"description":"Sacas de 60 kg.","$ref":"#/$defs/quantidadeOuNulo"},"preco_saca":{"$ref":"#/$defs/dinheiroOuNulo"},"valor_bruto":{"$ref":"#/$defs/dinheiroOuNulo"},"descontos":{"type":"array","items":{"$ref":"#/$defs/desconto"}},"valor_liquido":{"$ref":"#/$defs/dinheiroOuNulo"}}},"avisoRomaneio":{"description":"Uma conferência que falhou, ou um campo que não foi lido.","type":"object","additionalProperties":false,"required":["codigo","mensagem","campos"],"properties":{"codigo":{"description":"Código estável: soma_linhas (as linhas não somam o total), arrobas_kg (arrobas ≠ kg ÷ 15 ao centésimo), bruto_preco (bruto ≠ quantidade × preço ao centavo), liquido_descontos (líquido ≠ bruto − descontos), desconto_aliquota (uma dedução ≠ a alíquota impressa × o bruto), cabecas_linhas (número de linhas ≠ cabeças), bandas (bandas não somam o peso do animal), peso_liquido (bruto − tara − descontos ≠ líquido), sacas_kg (sacas ≠ kg ÷ 60), campo_ausente, tipo_desconhecido, data_invalida, data_ambigua (duas datas com rótulo de mesmo peso, como \"Data\" e \"Emissão\", diferem: a data escolhida é duvidosa), documento_invalido (CPF ou CNPJ com dígitos verificadores errados).","enum":["soma_linhas","arrobas_kg","bruto_preco","liquido_descontos","desconto_aliquota","cabecas_linhas","bandas","peso_liquido","sacas_kg","campo_ausente","tipo_desconhecido","data_invalida","data_ambigua","documento_invalido"]},"mensagem":{"description":"O que não confere, em português, com os números envolvidos.","type":"string","minLength":1},"campos":{"description":"Caminhos dos campos envolvidos (ex.: \"totais.arrobas\", \"linhas[3].peso_carcaca_kg\").","type":"array","items":{"type":"string"}}}},"leituraRomaneio":{"description":"Os campos lidos de um romaneio.","type":"object","additionalProperties":false,"required":["tipo","data","produto","uf","municipio","comprador","vendedor","linhas","totais","confianca","avisos"],"properties":{"tipo":{"description":"abate (romaneio de abate, gado) ou carga (romaneio de carga, grãos); null quando não foi reconhecido.","enum":["abate","carga",null]},"data":{"description":"Data da venda (abate ou carga), ou null.","anyOf":[{"$ref":"common.schema.json#/$defs/data"},{"type":"null"}]},"produto":{"description":"Produto do catálogo (boi_gordo, vaca_gorda, soja, milho...) inferido do documento, ou null.","anyOf":[{"$ref":"common.schema.json#/$defs/produto"},{"type":"null"}]},"uf":{"description":"UF do local da venda (frigorífico ou armazém), ou null.","anyOf":[{"$ref":"common.schema.json#/$defs/uf"},{"type":"null"}]},"municipio":{"description":"Município do local da venda, como lido.","type":["string","null"]},"comprador":{"anyOf":[{"$ref":"#/$defs/parte"},{"type":"null"}]},"vendedor":{"anyOf":[{"$ref":"#/$defs/parte"},{"type":"null"}]},"linhas":{"description":"Um item por animal (abate); vazio na carga.","type":"array","items":{"$ref":"#/$defs/linhaAbate"}},"totais":{"anyOf":[{"$ref":"#/$defs/totaisAbate"},{"$ref":"#/$defs/totaisCarga"},{"type":"null"}]},"confianca":{"description":"Confiança de 0 a 1 de cada campo lido, pelo caminho do campo (\"data\", \"totais.valor_bruto\", \"linhas[0].arrobas\"): a do OCR nas palavras do valor, reduzida quando uma conferência que o envolve falha.","type":"object","additionalProperties":{"type":"number","minimum":0,"maximum":1}},"avisos":{"type":"array","items":{"$ref":"#/$defs/avisoRomaneio"}}}},"referenciaDoDia":{"description":"O preço de referência publicado para o dia do romaneio (ou o último dia anterior com preço), e a diferença para o preço do romaneio.","type":"object","additionalProperties":false,"required":["escopo","serie","nome","fonte","unidade","data","defasagem_dias","valor","diferenca","diferenca_pct","diferenca_total"],"properties":{"escopo":{"enum":["estadual","nacional"]},"serie":{"description":"Id da série (\"boi_gordo/SP\", \"soja\").","type":"string","minLength":1},"nome":{"type":"string","minLength":1},"fonte":{"$ref":"common.schema.json#/$defs/fonte"},"unidade":{"$ref":"common.schema.json#/$defs/unidade"},"data":{"description":"Dia do preço usado: o do romaneio, ou o último anterior com preço publicado.","$ref":"common.schema.json#/$defs/data"},"defasagem_dias":{"description":"Dias corridos entre o dia do preço usado e o dia do romaneio (0: o mesmo dia).","type":"integer","minimum":0},"valor":{"$ref":"common.schema.json#/$defs/preco"},"diferenca":{"description":"Preço do romaneio menos o de referência, em R$ por unidade; null sem preço no romaneio.","$ref":"#/$defs/dinheiroOuNulo"},"diferenca_pct":{"description":"A diferença em percentual do preço de referência (duas casas).","anyOf":[{"$ref":"common.schema.json#/$defs/percentual"},{"type":"null"}]},"diferenca_total":{"description":"A diferença vezes a quantidade do romaneio (arrobas ou sacas), em R$.","$ref":"#/$defs/dinheiroOuNulo"}}},"deducaoLadoALado":{"description":"Uma dedução como o romaneio a cobra e como o simulador a calcularia para as mesmas quantidades e preço.","type":"object","additionalProperties":false,"required":["nome","romaneio","simulador"],"properties":{"nome":{"type":"string","minLength":1},"romaneio":{"$ref":"#/$defs/dinheiroOuNulo"},"simulador":{"$ref":"#/$defs/dinheiroOuNulo"}}},"comparacaoRomaneio":{"description":"O romaneio diante dos preços publicados: a referência estadual e a nacional do dia, e a simulação do mesmo negócio.","type":"object","additionalProperties":false,"required":["referencias","simulacao","deducoes","avisos"],"properties":{"referencias":{"type":"array","items":{"$ref":"#/$defs/referenciaDoDia"}},"simulacao":{"description":"O resultado de GET /api/v1/simulador para as mesmas quantidades e o preço do romaneio (o mesmo formato), ou null quando faltam campos.","anyOf":[{"type":"object"},{"type":"null"}]},"deducoes":{"type":"array","items":{"$ref":"#/$defs/deducaoLadoALado"}},"avisos":{"description":"Por que alguma referência ou a simulação falta.","type":"array","items":{"type":"string","minLength":1}}}},"arquivoLido":{"description":"O que foi lido: o tipo do arquivo, páginas e de onde veio o texto.","type":"object","additionalProperties":false,"required":["tipo","paginas","origem","segundos"],"properties":{"tipo":{"enum":["image/png","image/jpeg","image/webp","application/pdf","text/plain"]},"paginas":{"type":"integer","minimum":1},"origem":{"description":"ocr (imagem ou PDF escaneado), pdf_texto (camada de texto do PDF) ou texto (texto enviado).","enum":["ocr","pdf_texto","texto"]},"segundos":{"description":"Tempo da leitura, em segundos.","type":"number","minimum":0}}}}};
-const schema173 = {"description":"O que foi lido: o tipo do arquivo, páginas e de onde veio o texto.","type":"object","additionalProperties":false,"required":["tipo","paginas","origem","segundos"],"properties":{"tipo":{"enum":["image/png","image/jpeg","image/webp","application/pdf","text/plain"]},"paginas":{"type":"integer","minimum":1},"origem":{"description":"ocr (imagem ou PDF escaneado), pdf_texto (camada de texto do PDF) ou texto (texto enviado).","enum":["ocr","pdf_texto","texto"]},"segundos":{"description":"Tempo da leitura, em segundos.","type":"number","minimum":0}}};
-const schema138 = {"description":"Os campos lidos de um romaneio.","type":"object","additionalProperties":false,"required":["tipo","data","produto","uf","municipio","comprador","vendedor","linhas","totais","confianca","avisos"],"properties":{"tipo":{"description":"abate (romaneio de abate, gado) ou carga (romaneio de carga, grãos); null quando não foi reconhecido.","enum":["abate","carga",null]},"data":{"description":"Data da venda (abate ou carga), ou null.","anyOf":[{"$ref":"common.schema.json#/$defs/data"},{"type":"null"}]},"produto":{"description":"Produto do catálogo (boi_gordo, vaca_gorda, soja, milho...) inferido do documento, ou null.","anyOf":[{"$ref":"common.schema.json#/$defs/produto"},{"type":"null"}]},"uf":{"description":"UF do local da venda (frigorífico ou armazém), ou null.","anyOf":[{"$ref":"common.schema.json#/$defs/uf"},{"type":"null"}]},"municipio":{"description":"Município do local da venda, como lido.","type":["string","null"]},"comprador":{"anyOf":[{"$ref":"#/$defs/parte"},{"type":"null"}]},"vendedor":{"anyOf":[{"$ref":"#/$defs/parte"},{"type":"null"}]},"linhas":{"description":"Um item por animal (abate); vazio na carga.","type":"array","items":{"$ref":"#/$defs/linhaAbate"}},"totais":{"anyOf":[{"$ref":"#/$defs/totaisAbate"},{"$ref":"#/$defs/totaisCarga"},{"type":"null"}]},"confianca":{"description":"Confiança de 0 a 1 de cada campo lido, pelo caminho do campo (\"data\", \"totais.valor_bruto\", \"linhas[0].arrobas\"): a do OCR nas palavras do valor, reduzida quando uma conferência que o envolve falha.","type":"object","additionalProperties":{"type":"number","minimum":0,"maximum":1}},"avisos":{"type":"array","items":{"$ref":"#/$defs/avisoRomaneio"}}}};
-const schema142 = {"description":"Comprador ou vendedor como aparece no documento.","type":"object","additionalProperties":false,"required":["nome","documento"],"properties":{"nome":{"description":"Nome ou razão social, como lido.","type":["string","null"]},"documento":{"description":"CNPJ (00.000.000/0000-00) ou CPF (000.000.000-00) com dígitos verificadores válidos, ou inscrição estadual/produtor como lida; null quando ilegível.","type":["string","null"]}}};
-const schema163 = {"description":"Uma conferência que falhou, ou um campo que não foi lido.","type":"object","additionalProperties":false,"required":["codigo","mensagem","campos"],"properties":{"codigo":{"description":"Código estável: soma_linhas (as linhas não somam o total), arrobas_kg (arrobas ≠ kg ÷ 15 ao centésimo), bruto_preco (bruto ≠ quantidade × preço ao centavo), liquido_descontos (líquido ≠ bruto − descontos), desconto_aliquota (uma dedução ≠ a alíquota impressa × o bruto), cabecas_linhas (número de linhas ≠ cabeças), bandas (bandas não somam o peso do animal), peso_liquido (bruto − tara − descontos ≠ líquido), sacas_kg (sacas ≠ kg ÷ 60), campo_ausente, tipo_desconhecido, data_invalida, data_ambigua (duas datas com rótulo de mesmo peso, como \"Data\" e \"Emissão\", diferem: a data escolhida é duvidosa), documento_invalido (CPF ou CNPJ com dígitos verificadores errados).","enum":["soma_linhas","arrobas_kg","bruto_preco","liquido_descontos","desconto_aliquota","cabecas_linhas","bandas","peso_liquido","sacas_kg","campo_ausente","tipo_desconhecido","data_invalida","data_ambigua","documento_invalido"]},"mensagem":{"description":"O que não confere, em português, com os números envolvidos.","type":"string","minLength":1},"campos":{"description":"Caminhos dos campos envolvidos (ex.: \"totais.arrobas\", \"linhas[3].peso_carcaca_kg\").","type":"array","items":{"type":"string"}}}};
-const schema144 = {"description":"Um animal do romaneio de abate.","type":"object","additionalProperties":false,"required":["identificacao","sexo","peso_carcaca_kg","bandas_kg","arrobas"],"properties":{"identificacao":{"description":"Número de ordem, brinco ou sequência do animal, como lido.","type":["string","null"]},"sexo":{"description":"M (macho) ou F (fêmea), quando o documento diz.","enum":["M","F",null]},"peso_carcaca_kg":{"$ref":"#/$defs/quantidadeOuNulo"},"bandas_kg":{"description":"Peso de cada meia-carcaça (banda A e banda B), quando o documento pesa por banda; null caso contrário.","anyOf":[{"type":"array","minItems":2,"maxItems":2,"items":{"type":"number","format":"decimal2","minimum":0}},{"type":"null"}]},"arrobas":{"$ref":"#/$defs/quantidadeOuNulo"}}};
-const schema145 = {"description":"Quantidade (kg, arrobas, sacas, percentual) com até duas casas decimais, ou null quando não foi lida.","anyOf":[{"type":"number","format":"decimal2","minimum":0},{"type":"null"}]};
+const schema138 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"romaneio.schema.json","title":"Cotação Aberta v1: leitura de romaneio (beta)","description":"Resposta de POST /api/v1/romaneio e resultado da página romaneio/: os campos lidos de um romaneio (de abate ou de carga), a confiança de cada um, as conferências que falharam e a comparação com o preço de referência do dia. Valores em R$ com duas casas (calculados em centavos inteiros), pesos em kg e quantidades com até duas casas.","type":"object","additionalProperties":false,"required":["leitura","comparacao","arquivo"],"properties":{"leitura":{"$ref":"#/$defs/leituraRomaneio"},"comparacao":{"$ref":"#/$defs/comparacaoRomaneio"},"arquivo":{"$ref":"#/$defs/arquivoLido"},"rate_limit":{"description":"Cota diária da chave para leituras de romaneio (só na resposta do servidor).","type":"object","additionalProperties":false,"required":["diario","restante"],"properties":{"diario":{"type":"integer","minimum":0},"restante":{"type":"integer","minimum":0}}}},"$defs":{"dinheiroOuNulo":{"description":"Valor em R$ (duas casas), ou null quando não foi lido.","anyOf":[{"$ref":"common.schema.json#/$defs/dinheiro"},{"type":"null"}]},"quantidadeOuNulo":{"description":"Quantidade (kg, arrobas, sacas, percentual) com até duas casas decimais, ou null quando não foi lida.","anyOf":[{"type":"number","format":"decimal2","minimum":0},{"type":"null"}]},"parte":{"description":"Comprador ou vendedor como aparece no documento.","type":"object","additionalProperties":false,"required":["nome","documento"],"properties":{"nome":{"description":"Nome ou razão social, como lido.","type":["string","null"]},"documento":{"description":"CNPJ (00.000.000/0000-00) ou CPF (000.000.000-00) com dígitos verificadores válidos, ou inscrição estadual/produtor como lida; null quando ilegível.","type":["string","null"]}}},"linhaAbate":{"description":"Um animal do romaneio de abate.","type":"object","additionalProperties":false,"required":["identificacao","sexo","peso_carcaca_kg","bandas_kg","arrobas"],"properties":{"identificacao":{"description":"Número de ordem, brinco ou sequência do animal, como lido.","type":["string","null"]},"sexo":{"description":"M (macho) ou F (fêmea), quando o documento diz.","enum":["M","F",null]},"peso_carcaca_kg":{"$ref":"#/$defs/quantidadeOuNulo"},"bandas_kg":{"description":"Peso de cada meia-carcaça (banda A e banda B), quando o documento pesa por banda; null caso contrário.","anyOf":[{"type":"array","minItems":2,"maxItems":2,"items":{"type":"number","format":"decimal2","minimum":0}},{"type":"null"}]},"arrobas":{"$ref":"#/$defs/quantidadeOuNulo"}}},"desconto":{"description":"Uma dedução do valor bruto (Funrural, Senar, taxa, frete...), com a alíquota quando impressa.","type":"object","additionalProperties":false,"required":["nome","valor","aliquota_pct"],"properties":{"nome":{"description":"Nome da dedução como impresso (ex.: \"Funrural\", \"Senar\", \"Taxa de abate\").","type":"string","minLength":1},"valor":{"$ref":"#/$defs/dinheiroOuNulo"},"aliquota_pct":{"$ref":"#/$defs/quantidadeOuNulo"}}},"totaisAbate":{"description":"Totais de um romaneio de abate.","type":"object","additionalProperties":false,"required":["cabecas","peso_carcaca_kg","arrobas","preco_arroba","valor_bruto","descontos","valor_liquido"],"properties":{"cabecas":{"type":["integer","null"],"minimum":0},"peso_carcaca_kg":{"$ref":"#/$defs/quantidadeOuNulo"},"arrobas":{"$ref":"#/$defs/quantidadeOuNulo"},"preco_arroba":{"$ref":"#/$defs/dinheiroOuNulo"},"valor_bruto":{"$ref":"#/$defs/dinheiroOuNulo"},"descontos":{"type":"array","items":{"$ref":"#/$defs/desconto"}},"valor_liquido":{"$ref":"#/$defs/dinheiroOuNulo"}}},"totaisCarga":{"description":"Totais de um romaneio de carga (grãos).","type":"object","additionalProperties":false,"required":["peso_bruto_kg","tara_kg","umidade_pct","desconto_umidade_kg","impureza_pct","desconto_impureza_kg","peso_liquido_kg","sacas","preco_saca","valor_bruto","descontos","valor_liquido"],"properties":{"peso_bruto_kg":{"$ref":"#/$defs/quantidadeOuNulo"},"tara_kg":{"$ref":"#/$defs/quantidadeOuNulo"},"umidade_pct":{"$ref":"#/$defs/quantidadeOuNulo"},"desconto_umidade_kg":{"$ref":"#/$defs/quantidadeOuNulo"},"impureza_pct":{"$ref":"#/$defs/quantidadeOuNulo"},"desconto_impureza_kg":{"$ref":"#/$defs/quantidadeOuNulo"},"peso_liquido_kg":{"description":"Peso líquido depois da tara e dos descontos de umidade e impureza.","$ref":"#/$defs/quantidadeOuNulo"},"sacas":{"description":"Sacas de 60 kg.","$ref":"#/$defs/quantidadeOuNulo"},"preco_saca":{"$ref":"#/$defs/dinheiroOuNulo"},"valor_bruto":{"$ref":"#/$defs/dinheiroOuNulo"},"descontos":{"type":"array","items":{"$ref":"#/$defs/desconto"}},"valor_liquido":{"$ref":"#/$defs/dinheiroOuNulo"}}},"avisoRomaneio":{"description":"Uma conferência que falhou, ou um campo que não foi lido.","type":"object","additionalProperties":false,"required":["codigo","mensagem","campos"],"properties":{"codigo":{"description":"Código estável: soma_linhas (as linhas não somam o total), arrobas_kg (arrobas ≠ kg ÷ 15 ao centésimo), bruto_preco (bruto ≠ quantidade × preço ao centavo), liquido_descontos (líquido ≠ bruto − descontos), desconto_aliquota (uma dedução ≠ a alíquota impressa × o bruto), cabecas_linhas (número de linhas ≠ cabeças), bandas (bandas não somam o peso do animal), peso_liquido (bruto − tara − descontos ≠ líquido), sacas_kg (sacas ≠ kg ÷ 60), campo_ausente, tipo_desconhecido, data_invalida, data_ambigua (duas datas com rótulo de mesmo peso, como \"Data\" e \"Emissão\", diferem: a data escolhida é duvidosa), documento_invalido (CPF ou CNPJ com dígitos verificadores errados).","enum":["soma_linhas","arrobas_kg","bruto_preco","liquido_descontos","desconto_aliquota","cabecas_linhas","bandas","peso_liquido","sacas_kg","campo_ausente","tipo_desconhecido","data_invalida","data_ambigua","documento_invalido"]},"mensagem":{"description":"O que não confere, em português, com os números envolvidos.","type":"string","minLength":1},"campos":{"description":"Caminhos dos campos envolvidos (ex.: \"totais.arrobas\", \"linhas[3].peso_carcaca_kg\").","type":"array","items":{"type":"string"}}}},"leituraRomaneio":{"description":"Os campos lidos de um romaneio.","type":"object","additionalProperties":false,"required":["tipo","data","produto","uf","municipio","comprador","vendedor","linhas","totais","confianca","avisos"],"properties":{"tipo":{"description":"abate (romaneio de abate, gado) ou carga (romaneio de carga, grãos); null quando não foi reconhecido.","enum":["abate","carga",null]},"data":{"description":"Data da venda (abate ou carga), ou null.","anyOf":[{"$ref":"common.schema.json#/$defs/data"},{"type":"null"}]},"produto":{"description":"Produto do catálogo (boi_gordo, vaca_gorda, soja, milho...) inferido do documento, ou null.","anyOf":[{"$ref":"common.schema.json#/$defs/produto"},{"type":"null"}]},"uf":{"description":"UF do local da venda (frigorífico ou armazém), ou null.","anyOf":[{"$ref":"common.schema.json#/$defs/uf"},{"type":"null"}]},"municipio":{"description":"Município do local da venda, como lido.","type":["string","null"]},"comprador":{"anyOf":[{"$ref":"#/$defs/parte"},{"type":"null"}]},"vendedor":{"anyOf":[{"$ref":"#/$defs/parte"},{"type":"null"}]},"linhas":{"description":"Um item por animal (abate); vazio na carga.","type":"array","items":{"$ref":"#/$defs/linhaAbate"}},"totais":{"anyOf":[{"$ref":"#/$defs/totaisAbate"},{"$ref":"#/$defs/totaisCarga"},{"type":"null"}]},"confianca":{"description":"Confiança de 0 a 1 de cada campo lido, pelo caminho do campo (\"data\", \"totais.valor_bruto\", \"linhas[0].arrobas\"): a do OCR nas palavras do valor, reduzida quando uma conferência que o envolve falha.","type":"object","additionalProperties":{"type":"number","minimum":0,"maximum":1}},"avisos":{"type":"array","items":{"$ref":"#/$defs/avisoRomaneio"}}}},"referenciaDoDia":{"description":"O preço de referência publicado para o dia do romaneio (ou o último dia anterior com preço), e a diferença para o preço do romaneio.","type":"object","additionalProperties":false,"required":["escopo","serie","nome","fonte","unidade","data","defasagem_dias","valor","diferenca","diferenca_pct","diferenca_total"],"properties":{"escopo":{"enum":["estadual","nacional"]},"serie":{"description":"Id da série (\"boi_gordo/SP\", \"soja\").","type":"string","minLength":1},"nome":{"type":"string","minLength":1},"fonte":{"$ref":"common.schema.json#/$defs/fonte"},"unidade":{"$ref":"common.schema.json#/$defs/unidade"},"data":{"description":"Dia do preço usado: o do romaneio, ou o último anterior com preço publicado.","$ref":"common.schema.json#/$defs/data"},"defasagem_dias":{"description":"Dias corridos entre o dia do preço usado e o dia do romaneio (0: o mesmo dia).","type":"integer","minimum":0},"valor":{"$ref":"common.schema.json#/$defs/preco"},"diferenca":{"description":"Preço do romaneio menos o de referência, em R$ por unidade; null sem preço no romaneio.","$ref":"#/$defs/dinheiroOuNulo"},"diferenca_pct":{"description":"A diferença em percentual do preço de referência (duas casas).","anyOf":[{"$ref":"common.schema.json#/$defs/percentual"},{"type":"null"}]},"diferenca_total":{"description":"A diferença vezes a quantidade do romaneio (arrobas ou sacas), em R$.","$ref":"#/$defs/dinheiroOuNulo"}}},"deducaoLadoALado":{"description":"Uma dedução como o romaneio a cobra e como o simulador a calcularia para as mesmas quantidades e preço.","type":"object","additionalProperties":false,"required":["nome","romaneio","simulador"],"properties":{"nome":{"type":"string","minLength":1},"romaneio":{"$ref":"#/$defs/dinheiroOuNulo"},"simulador":{"$ref":"#/$defs/dinheiroOuNulo"}}},"comparacaoRomaneio":{"description":"O romaneio diante dos preços publicados: a referência estadual e a nacional do dia, e a simulação do mesmo negócio.","type":"object","additionalProperties":false,"required":["referencias","simulacao","deducoes","avisos"],"properties":{"referencias":{"type":"array","items":{"$ref":"#/$defs/referenciaDoDia"}},"simulacao":{"description":"O resultado de GET /api/v1/simulador para as mesmas quantidades e o preço do romaneio (o mesmo formato), ou null quando faltam campos.","anyOf":[{"type":"object"},{"type":"null"}]},"deducoes":{"type":"array","items":{"$ref":"#/$defs/deducaoLadoALado"}},"avisos":{"description":"Por que alguma referência ou a simulação falta.","type":"array","items":{"type":"string","minLength":1}}}},"arquivoLido":{"description":"O que foi lido: o tipo do arquivo, páginas e de onde veio o texto.","type":"object","additionalProperties":false,"required":["tipo","paginas","origem","segundos"],"properties":{"tipo":{"enum":["image/png","image/jpeg","image/webp","application/pdf","text/plain"]},"paginas":{"type":"integer","minimum":1},"origem":{"description":"ocr (imagem ou PDF escaneado), pdf_texto (camada de texto do PDF) ou texto (texto enviado).","enum":["ocr","pdf_texto","texto"]},"segundos":{"description":"Tempo da leitura, em segundos.","type":"number","minimum":0}}}}};
+const schema174 = {"description":"O que foi lido: o tipo do arquivo, páginas e de onde veio o texto.","type":"object","additionalProperties":false,"required":["tipo","paginas","origem","segundos"],"properties":{"tipo":{"enum":["image/png","image/jpeg","image/webp","application/pdf","text/plain"]},"paginas":{"type":"integer","minimum":1},"origem":{"description":"ocr (imagem ou PDF escaneado), pdf_texto (camada de texto do PDF) ou texto (texto enviado).","enum":["ocr","pdf_texto","texto"]},"segundos":{"description":"Tempo da leitura, em segundos.","type":"number","minimum":0}}};
+const schema139 = {"description":"Os campos lidos de um romaneio.","type":"object","additionalProperties":false,"required":["tipo","data","produto","uf","municipio","comprador","vendedor","linhas","totais","confianca","avisos"],"properties":{"tipo":{"description":"abate (romaneio de abate, gado) ou carga (romaneio de carga, grãos); null quando não foi reconhecido.","enum":["abate","carga",null]},"data":{"description":"Data da venda (abate ou carga), ou null.","anyOf":[{"$ref":"common.schema.json#/$defs/data"},{"type":"null"}]},"produto":{"description":"Produto do catálogo (boi_gordo, vaca_gorda, soja, milho...) inferido do documento, ou null.","anyOf":[{"$ref":"common.schema.json#/$defs/produto"},{"type":"null"}]},"uf":{"description":"UF do local da venda (frigorífico ou armazém), ou null.","anyOf":[{"$ref":"common.schema.json#/$defs/uf"},{"type":"null"}]},"municipio":{"description":"Município do local da venda, como lido.","type":["string","null"]},"comprador":{"anyOf":[{"$ref":"#/$defs/parte"},{"type":"null"}]},"vendedor":{"anyOf":[{"$ref":"#/$defs/parte"},{"type":"null"}]},"linhas":{"description":"Um item por animal (abate); vazio na carga.","type":"array","items":{"$ref":"#/$defs/linhaAbate"}},"totais":{"anyOf":[{"$ref":"#/$defs/totaisAbate"},{"$ref":"#/$defs/totaisCarga"},{"type":"null"}]},"confianca":{"description":"Confiança de 0 a 1 de cada campo lido, pelo caminho do campo (\"data\", \"totais.valor_bruto\", \"linhas[0].arrobas\"): a do OCR nas palavras do valor, reduzida quando uma conferência que o envolve falha.","type":"object","additionalProperties":{"type":"number","minimum":0,"maximum":1}},"avisos":{"type":"array","items":{"$ref":"#/$defs/avisoRomaneio"}}}};
+const schema143 = {"description":"Comprador ou vendedor como aparece no documento.","type":"object","additionalProperties":false,"required":["nome","documento"],"properties":{"nome":{"description":"Nome ou razão social, como lido.","type":["string","null"]},"documento":{"description":"CNPJ (00.000.000/0000-00) ou CPF (000.000.000-00) com dígitos verificadores válidos, ou inscrição estadual/produtor como lida; null quando ilegível.","type":["string","null"]}}};
+const schema164 = {"description":"Uma conferência que falhou, ou um campo que não foi lido.","type":"object","additionalProperties":false,"required":["codigo","mensagem","campos"],"properties":{"codigo":{"description":"Código estável: soma_linhas (as linhas não somam o total), arrobas_kg (arrobas ≠ kg ÷ 15 ao centésimo), bruto_preco (bruto ≠ quantidade × preço ao centavo), liquido_descontos (líquido ≠ bruto − descontos), desconto_aliquota (uma dedução ≠ a alíquota impressa × o bruto), cabecas_linhas (número de linhas ≠ cabeças), bandas (bandas não somam o peso do animal), peso_liquido (bruto − tara − descontos ≠ líquido), sacas_kg (sacas ≠ kg ÷ 60), campo_ausente, tipo_desconhecido, data_invalida, data_ambigua (duas datas com rótulo de mesmo peso, como \"Data\" e \"Emissão\", diferem: a data escolhida é duvidosa), documento_invalido (CPF ou CNPJ com dígitos verificadores errados).","enum":["soma_linhas","arrobas_kg","bruto_preco","liquido_descontos","desconto_aliquota","cabecas_linhas","bandas","peso_liquido","sacas_kg","campo_ausente","tipo_desconhecido","data_invalida","data_ambigua","documento_invalido"]},"mensagem":{"description":"O que não confere, em português, com os números envolvidos.","type":"string","minLength":1},"campos":{"description":"Caminhos dos campos envolvidos (ex.: \"totais.arrobas\", \"linhas[3].peso_carcaca_kg\").","type":"array","items":{"type":"string"}}}};
+const schema145 = {"description":"Um animal do romaneio de abate.","type":"object","additionalProperties":false,"required":["identificacao","sexo","peso_carcaca_kg","bandas_kg","arrobas"],"properties":{"identificacao":{"description":"Número de ordem, brinco ou sequência do animal, como lido.","type":["string","null"]},"sexo":{"description":"M (macho) ou F (fêmea), quando o documento diz.","enum":["M","F",null]},"peso_carcaca_kg":{"$ref":"#/$defs/quantidadeOuNulo"},"bandas_kg":{"description":"Peso de cada meia-carcaça (banda A e banda B), quando o documento pesa por banda; null caso contrário.","anyOf":[{"type":"array","minItems":2,"maxItems":2,"items":{"type":"number","format":"decimal2","minimum":0}},{"type":"null"}]},"arrobas":{"$ref":"#/$defs/quantidadeOuNulo"}}};
+const schema146 = {"description":"Quantidade (kg, arrobas, sacas, percentual) com até duas casas decimais, ou null quando não foi lida.","anyOf":[{"type":"number","format":"decimal2","minimum":0},{"type":"null"}]};
 
 function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -8105,7 +8141,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.identificacao === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "identificacao"},message:"must have required property '"+"identificacao"+"'",schema:schema144.required,parentSchema:schema144,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "identificacao"},message:"must have required property '"+"identificacao"+"'",schema:schema145.required,parentSchema:schema145,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -8115,7 +8151,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.sexo === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "sexo"},message:"must have required property '"+"sexo"+"'",schema:schema144.required,parentSchema:schema144,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "sexo"},message:"must have required property '"+"sexo"+"'",schema:schema145.required,parentSchema:schema145,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -8125,7 +8161,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.peso_carcaca_kg === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "peso_carcaca_kg"},message:"must have required property '"+"peso_carcaca_kg"+"'",schema:schema144.required,parentSchema:schema144,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "peso_carcaca_kg"},message:"must have required property '"+"peso_carcaca_kg"+"'",schema:schema145.required,parentSchema:schema145,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -8135,7 +8171,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.bandas_kg === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "bandas_kg"},message:"must have required property '"+"bandas_kg"+"'",schema:schema144.required,parentSchema:schema144,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "bandas_kg"},message:"must have required property '"+"bandas_kg"+"'",schema:schema145.required,parentSchema:schema145,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -8145,7 +8181,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data.arrobas === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "arrobas"},message:"must have required property '"+"arrobas"+"'",schema:schema144.required,parentSchema:schema144,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "arrobas"},message:"must have required property '"+"arrobas"+"'",schema:schema145.required,parentSchema:schema145,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -8156,7 +8192,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((((key0 === "identificacao") || (key0 === "sexo")) || (key0 === "peso_carcaca_kg")) || (key0 === "bandas_kg")) || (key0 === "arrobas"))){
-const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema144,data};
+const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema145,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -8169,7 +8205,7 @@ errors++;
 if(data.identificacao !== undefined){
 let data0 = data.identificacao;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err6 = {instancePath:instancePath+"/identificacao",schemaPath:"#/properties/identificacao/type",keyword:"type",params:{type: schema144.properties.identificacao.type},message:"must be string,null",schema:schema144.properties.identificacao.type,parentSchema:schema144.properties.identificacao,data:data0};
+const err6 = {instancePath:instancePath+"/identificacao",schemaPath:"#/properties/identificacao/type",keyword:"type",params:{type: schema145.properties.identificacao.type},message:"must be string,null",schema:schema145.properties.identificacao.type,parentSchema:schema145.properties.identificacao,data:data0};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -8182,7 +8218,7 @@ errors++;
 if(data.sexo !== undefined){
 let data1 = data.sexo;
 if(!(((data1 === "M") || (data1 === "F")) || (data1 === null))){
-const err7 = {instancePath:instancePath+"/sexo",schemaPath:"#/properties/sexo/enum",keyword:"enum",params:{allowedValues: schema144.properties.sexo.enum},message:"must be equal to one of the allowed values",schema:schema144.properties.sexo.enum,parentSchema:schema144.properties.sexo,data:data1};
+const err7 = {instancePath:instancePath+"/sexo",schemaPath:"#/properties/sexo/enum",keyword:"enum",params:{allowedValues: schema145.properties.sexo.enum},message:"must be equal to one of the allowed values",schema:schema145.properties.sexo.enum,parentSchema:schema145.properties.sexo,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -8199,7 +8235,7 @@ let valid2 = false;
 const _errs8 = errors;
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
-const err8 = {instancePath:instancePath+"/peso_carcaca_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema145.anyOf[0],data:data2};
+const err8 = {instancePath:instancePath+"/peso_carcaca_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema146.anyOf[0],data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -8209,7 +8245,7 @@ vErrors.push(err8);
 errors++;
 }
 if(!(formats14.validate(data2))){
-const err9 = {instancePath:instancePath+"/peso_carcaca_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/format",keyword:"format",params:{format: "decimal2"},message:"must match format \""+"decimal2"+"\"",schema:"decimal2",parentSchema:schema145.anyOf[0],data:data2};
+const err9 = {instancePath:instancePath+"/peso_carcaca_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/format",keyword:"format",params:{format: "decimal2"},message:"must match format \""+"decimal2"+"\"",schema:"decimal2",parentSchema:schema146.anyOf[0],data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -8220,7 +8256,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/peso_carcaca_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema145.anyOf[0].type,parentSchema:schema145.anyOf[0],data:data2};
+const err10 = {instancePath:instancePath+"/peso_carcaca_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema146.anyOf[0].type,parentSchema:schema146.anyOf[0],data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -8233,7 +8269,7 @@ var _valid0 = _errs8 === errors;
 valid2 = valid2 || _valid0;
 const _errs10 = errors;
 if(data2 !== null){
-const err11 = {instancePath:instancePath+"/peso_carcaca_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema145.anyOf[1].type,parentSchema:schema145.anyOf[1],data:data2};
+const err11 = {instancePath:instancePath+"/peso_carcaca_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema146.anyOf[1].type,parentSchema:schema146.anyOf[1],data:data2};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -8245,7 +8281,7 @@ errors++;
 var _valid0 = _errs10 === errors;
 valid2 = valid2 || _valid0;
 if(!valid2){
-const err12 = {instancePath:instancePath+"/peso_carcaca_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema145.anyOf,parentSchema:schema145,data:data2};
+const err12 = {instancePath:instancePath+"/peso_carcaca_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema146.anyOf,parentSchema:schema146,data:data2};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -8273,7 +8309,7 @@ let valid3 = false;
 const _errs14 = errors;
 if(Array.isArray(data3)){
 if(data3.length > 2){
-const err13 = {instancePath:instancePath+"/bandas_kg",schemaPath:"#/properties/bandas_kg/anyOf/0/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items",schema:2,parentSchema:schema144.properties.bandas_kg.anyOf[0],data:data3};
+const err13 = {instancePath:instancePath+"/bandas_kg",schemaPath:"#/properties/bandas_kg/anyOf/0/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items",schema:2,parentSchema:schema145.properties.bandas_kg.anyOf[0],data:data3};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -8283,7 +8319,7 @@ vErrors.push(err13);
 errors++;
 }
 if(data3.length < 2){
-const err14 = {instancePath:instancePath+"/bandas_kg",schemaPath:"#/properties/bandas_kg/anyOf/0/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items",schema:2,parentSchema:schema144.properties.bandas_kg.anyOf[0],data:data3};
+const err14 = {instancePath:instancePath+"/bandas_kg",schemaPath:"#/properties/bandas_kg/anyOf/0/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items",schema:2,parentSchema:schema145.properties.bandas_kg.anyOf[0],data:data3};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -8297,7 +8333,7 @@ for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
-const err15 = {instancePath:instancePath+"/bandas_kg/" + i0,schemaPath:"#/properties/bandas_kg/anyOf/0/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema144.properties.bandas_kg.anyOf[0].items,data:data4};
+const err15 = {instancePath:instancePath+"/bandas_kg/" + i0,schemaPath:"#/properties/bandas_kg/anyOf/0/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema145.properties.bandas_kg.anyOf[0].items,data:data4};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -8307,7 +8343,7 @@ vErrors.push(err15);
 errors++;
 }
 if(!(formats14.validate(data4))){
-const err16 = {instancePath:instancePath+"/bandas_kg/" + i0,schemaPath:"#/properties/bandas_kg/anyOf/0/items/format",keyword:"format",params:{format: "decimal2"},message:"must match format \""+"decimal2"+"\"",schema:"decimal2",parentSchema:schema144.properties.bandas_kg.anyOf[0].items,data:data4};
+const err16 = {instancePath:instancePath+"/bandas_kg/" + i0,schemaPath:"#/properties/bandas_kg/anyOf/0/items/format",keyword:"format",params:{format: "decimal2"},message:"must match format \""+"decimal2"+"\"",schema:"decimal2",parentSchema:schema145.properties.bandas_kg.anyOf[0].items,data:data4};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -8318,7 +8354,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/bandas_kg/" + i0,schemaPath:"#/properties/bandas_kg/anyOf/0/items/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema144.properties.bandas_kg.anyOf[0].items.type,parentSchema:schema144.properties.bandas_kg.anyOf[0].items,data:data4};
+const err17 = {instancePath:instancePath+"/bandas_kg/" + i0,schemaPath:"#/properties/bandas_kg/anyOf/0/items/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema145.properties.bandas_kg.anyOf[0].items.type,parentSchema:schema145.properties.bandas_kg.anyOf[0].items,data:data4};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -8330,7 +8366,7 @@ errors++;
 }
 }
 else {
-const err18 = {instancePath:instancePath+"/bandas_kg",schemaPath:"#/properties/bandas_kg/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema144.properties.bandas_kg.anyOf[0].type,parentSchema:schema144.properties.bandas_kg.anyOf[0],data:data3};
+const err18 = {instancePath:instancePath+"/bandas_kg",schemaPath:"#/properties/bandas_kg/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema145.properties.bandas_kg.anyOf[0].type,parentSchema:schema145.properties.bandas_kg.anyOf[0],data:data3};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -8343,7 +8379,7 @@ var _valid1 = _errs14 === errors;
 valid3 = valid3 || _valid1;
 const _errs18 = errors;
 if(data3 !== null){
-const err19 = {instancePath:instancePath+"/bandas_kg",schemaPath:"#/properties/bandas_kg/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema144.properties.bandas_kg.anyOf[1].type,parentSchema:schema144.properties.bandas_kg.anyOf[1],data:data3};
+const err19 = {instancePath:instancePath+"/bandas_kg",schemaPath:"#/properties/bandas_kg/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema145.properties.bandas_kg.anyOf[1].type,parentSchema:schema145.properties.bandas_kg.anyOf[1],data:data3};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -8355,7 +8391,7 @@ errors++;
 var _valid1 = _errs18 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
-const err20 = {instancePath:instancePath+"/bandas_kg",schemaPath:"#/properties/bandas_kg/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema144.properties.bandas_kg.anyOf,parentSchema:schema144.properties.bandas_kg,data:data3};
+const err20 = {instancePath:instancePath+"/bandas_kg",schemaPath:"#/properties/bandas_kg/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema145.properties.bandas_kg.anyOf,parentSchema:schema145.properties.bandas_kg,data:data3};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -8383,7 +8419,7 @@ let valid7 = false;
 const _errs23 = errors;
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 < 0 || isNaN(data5)){
-const err21 = {instancePath:instancePath+"/arrobas",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema145.anyOf[0],data:data5};
+const err21 = {instancePath:instancePath+"/arrobas",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema146.anyOf[0],data:data5};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -8393,7 +8429,7 @@ vErrors.push(err21);
 errors++;
 }
 if(!(formats14.validate(data5))){
-const err22 = {instancePath:instancePath+"/arrobas",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/format",keyword:"format",params:{format: "decimal2"},message:"must match format \""+"decimal2"+"\"",schema:"decimal2",parentSchema:schema145.anyOf[0],data:data5};
+const err22 = {instancePath:instancePath+"/arrobas",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/format",keyword:"format",params:{format: "decimal2"},message:"must match format \""+"decimal2"+"\"",schema:"decimal2",parentSchema:schema146.anyOf[0],data:data5};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -8404,7 +8440,7 @@ errors++;
 }
 }
 else {
-const err23 = {instancePath:instancePath+"/arrobas",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema145.anyOf[0].type,parentSchema:schema145.anyOf[0],data:data5};
+const err23 = {instancePath:instancePath+"/arrobas",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema146.anyOf[0].type,parentSchema:schema146.anyOf[0],data:data5};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -8417,7 +8453,7 @@ var _valid2 = _errs23 === errors;
 valid7 = valid7 || _valid2;
 const _errs25 = errors;
 if(data5 !== null){
-const err24 = {instancePath:instancePath+"/arrobas",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema145.anyOf[1].type,parentSchema:schema145.anyOf[1],data:data5};
+const err24 = {instancePath:instancePath+"/arrobas",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema146.anyOf[1].type,parentSchema:schema146.anyOf[1],data:data5};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -8429,7 +8465,7 @@ errors++;
 var _valid2 = _errs25 === errors;
 valid7 = valid7 || _valid2;
 if(!valid7){
-const err25 = {instancePath:instancePath+"/arrobas",schemaPath:"#/$defs/quantidadeOuNulo/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema145.anyOf,parentSchema:schema145,data:data5};
+const err25 = {instancePath:instancePath+"/arrobas",schemaPath:"#/$defs/quantidadeOuNulo/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema146.anyOf,parentSchema:schema146,data:data5};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -8452,7 +8488,7 @@ vErrors = null;
 }
 }
 else {
-const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema144.type,parentSchema:schema144,data};
+const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema145.type,parentSchema:schema145,data};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -8466,8 +8502,8 @@ return errors === 0;
 }
 validate72.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema147 = {"description":"Totais de um romaneio de abate.","type":"object","additionalProperties":false,"required":["cabecas","peso_carcaca_kg","arrobas","preco_arroba","valor_bruto","descontos","valor_liquido"],"properties":{"cabecas":{"type":["integer","null"],"minimum":0},"peso_carcaca_kg":{"$ref":"#/$defs/quantidadeOuNulo"},"arrobas":{"$ref":"#/$defs/quantidadeOuNulo"},"preco_arroba":{"$ref":"#/$defs/dinheiroOuNulo"},"valor_bruto":{"$ref":"#/$defs/dinheiroOuNulo"},"descontos":{"type":"array","items":{"$ref":"#/$defs/desconto"}},"valor_liquido":{"$ref":"#/$defs/dinheiroOuNulo"}}};
-const schema150 = {"description":"Valor em R$ (duas casas), ou null quando não foi lido.","anyOf":[{"$ref":"common.schema.json#/$defs/dinheiro"},{"type":"null"}]};
+const schema148 = {"description":"Totais de um romaneio de abate.","type":"object","additionalProperties":false,"required":["cabecas","peso_carcaca_kg","arrobas","preco_arroba","valor_bruto","descontos","valor_liquido"],"properties":{"cabecas":{"type":["integer","null"],"minimum":0},"peso_carcaca_kg":{"$ref":"#/$defs/quantidadeOuNulo"},"arrobas":{"$ref":"#/$defs/quantidadeOuNulo"},"preco_arroba":{"$ref":"#/$defs/dinheiroOuNulo"},"valor_bruto":{"$ref":"#/$defs/dinheiroOuNulo"},"descontos":{"type":"array","items":{"$ref":"#/$defs/desconto"}},"valor_liquido":{"$ref":"#/$defs/dinheiroOuNulo"}}};
+const schema151 = {"description":"Valor em R$ (duas casas), ou null quando não foi lido.","anyOf":[{"$ref":"common.schema.json#/$defs/dinheiro"},{"type":"null"}]};
 
 function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -8508,7 +8544,7 @@ var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
 const _errs4 = errors;
 if(data !== null){
-const err2 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema150.anyOf[1].type,parentSchema:schema150.anyOf[1],data};
+const err2 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema151.anyOf[1].type,parentSchema:schema151.anyOf[1],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -8520,7 +8556,7 @@ errors++;
 var _valid0 = _errs4 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema150.anyOf,parentSchema:schema150,data};
+const err3 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema151.anyOf,parentSchema:schema151,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -8545,7 +8581,7 @@ return errors === 0;
 }
 validate75.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema152 = {"description":"Uma dedução do valor bruto (Funrural, Senar, taxa, frete...), com a alíquota quando impressa.","type":"object","additionalProperties":false,"required":["nome","valor","aliquota_pct"],"properties":{"nome":{"description":"Nome da dedução como impresso (ex.: \"Funrural\", \"Senar\", \"Taxa de abate\").","type":"string","minLength":1},"valor":{"$ref":"#/$defs/dinheiroOuNulo"},"aliquota_pct":{"$ref":"#/$defs/quantidadeOuNulo"}}};
+const schema153 = {"description":"Uma dedução do valor bruto (Funrural, Senar, taxa, frete...), com a alíquota quando impressa.","type":"object","additionalProperties":false,"required":["nome","valor","aliquota_pct"],"properties":{"nome":{"description":"Nome da dedução como impresso (ex.: \"Funrural\", \"Senar\", \"Taxa de abate\").","type":"string","minLength":1},"valor":{"$ref":"#/$defs/dinheiroOuNulo"},"aliquota_pct":{"$ref":"#/$defs/quantidadeOuNulo"}}};
 
 function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -8559,7 +8595,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.nome === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nome"},message:"must have required property '"+"nome"+"'",schema:schema152.required,parentSchema:schema152,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nome"},message:"must have required property '"+"nome"+"'",schema:schema153.required,parentSchema:schema153,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -8569,7 +8605,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.valor === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "valor"},message:"must have required property '"+"valor"+"'",schema:schema152.required,parentSchema:schema152,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "valor"},message:"must have required property '"+"valor"+"'",schema:schema153.required,parentSchema:schema153,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -8579,7 +8615,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.aliquota_pct === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "aliquota_pct"},message:"must have required property '"+"aliquota_pct"+"'",schema:schema152.required,parentSchema:schema152,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "aliquota_pct"},message:"must have required property '"+"aliquota_pct"+"'",schema:schema153.required,parentSchema:schema153,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -8590,7 +8626,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((key0 === "nome") || (key0 === "valor")) || (key0 === "aliquota_pct"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema152,data};
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema153,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -8604,7 +8640,7 @@ if(data.nome !== undefined){
 let data0 = data.nome;
 if(typeof data0 === "string"){
 if(func2(data0) < 1){
-const err4 = {instancePath:instancePath+"/nome",schemaPath:"#/properties/nome/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema152.properties.nome,data:data0};
+const err4 = {instancePath:instancePath+"/nome",schemaPath:"#/properties/nome/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema153.properties.nome,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -8615,7 +8651,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/nome",schemaPath:"#/properties/nome/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema152.properties.nome.type,parentSchema:schema152.properties.nome,data:data0};
+const err5 = {instancePath:instancePath+"/nome",schemaPath:"#/properties/nome/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema153.properties.nome.type,parentSchema:schema153.properties.nome,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -8638,7 +8674,7 @@ let valid2 = false;
 const _errs8 = errors;
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
-const err6 = {instancePath:instancePath+"/aliquota_pct",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema145.anyOf[0],data:data2};
+const err6 = {instancePath:instancePath+"/aliquota_pct",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema146.anyOf[0],data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -8648,7 +8684,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!(formats14.validate(data2))){
-const err7 = {instancePath:instancePath+"/aliquota_pct",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/format",keyword:"format",params:{format: "decimal2"},message:"must match format \""+"decimal2"+"\"",schema:"decimal2",parentSchema:schema145.anyOf[0],data:data2};
+const err7 = {instancePath:instancePath+"/aliquota_pct",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/format",keyword:"format",params:{format: "decimal2"},message:"must match format \""+"decimal2"+"\"",schema:"decimal2",parentSchema:schema146.anyOf[0],data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -8659,7 +8695,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/aliquota_pct",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema145.anyOf[0].type,parentSchema:schema145.anyOf[0],data:data2};
+const err8 = {instancePath:instancePath+"/aliquota_pct",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema146.anyOf[0].type,parentSchema:schema146.anyOf[0],data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -8672,7 +8708,7 @@ var _valid0 = _errs8 === errors;
 valid2 = valid2 || _valid0;
 const _errs10 = errors;
 if(data2 !== null){
-const err9 = {instancePath:instancePath+"/aliquota_pct",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema145.anyOf[1].type,parentSchema:schema145.anyOf[1],data:data2};
+const err9 = {instancePath:instancePath+"/aliquota_pct",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema146.anyOf[1].type,parentSchema:schema146.anyOf[1],data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -8684,7 +8720,7 @@ errors++;
 var _valid0 = _errs10 === errors;
 valid2 = valid2 || _valid0;
 if(!valid2){
-const err10 = {instancePath:instancePath+"/aliquota_pct",schemaPath:"#/$defs/quantidadeOuNulo/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema145.anyOf,parentSchema:schema145,data:data2};
+const err10 = {instancePath:instancePath+"/aliquota_pct",schemaPath:"#/$defs/quantidadeOuNulo/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema146.anyOf,parentSchema:schema146,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -8707,7 +8743,7 @@ vErrors = null;
 }
 }
 else {
-const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema152.type,parentSchema:schema152,data};
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema153.type,parentSchema:schema153,data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -8734,7 +8770,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.cabecas === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cabecas"},message:"must have required property '"+"cabecas"+"'",schema:schema147.required,parentSchema:schema147,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cabecas"},message:"must have required property '"+"cabecas"+"'",schema:schema148.required,parentSchema:schema148,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -8744,7 +8780,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.peso_carcaca_kg === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "peso_carcaca_kg"},message:"must have required property '"+"peso_carcaca_kg"+"'",schema:schema147.required,parentSchema:schema147,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "peso_carcaca_kg"},message:"must have required property '"+"peso_carcaca_kg"+"'",schema:schema148.required,parentSchema:schema148,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -8754,7 +8790,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.arrobas === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "arrobas"},message:"must have required property '"+"arrobas"+"'",schema:schema147.required,parentSchema:schema147,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "arrobas"},message:"must have required property '"+"arrobas"+"'",schema:schema148.required,parentSchema:schema148,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -8764,7 +8800,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.preco_arroba === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "preco_arroba"},message:"must have required property '"+"preco_arroba"+"'",schema:schema147.required,parentSchema:schema147,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "preco_arroba"},message:"must have required property '"+"preco_arroba"+"'",schema:schema148.required,parentSchema:schema148,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -8774,7 +8810,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data.valor_bruto === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "valor_bruto"},message:"must have required property '"+"valor_bruto"+"'",schema:schema147.required,parentSchema:schema147,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "valor_bruto"},message:"must have required property '"+"valor_bruto"+"'",schema:schema148.required,parentSchema:schema148,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -8784,7 +8820,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data.descontos === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "descontos"},message:"must have required property '"+"descontos"+"'",schema:schema147.required,parentSchema:schema147,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "descontos"},message:"must have required property '"+"descontos"+"'",schema:schema148.required,parentSchema:schema148,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -8794,7 +8830,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data.valor_liquido === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "valor_liquido"},message:"must have required property '"+"valor_liquido"+"'",schema:schema147.required,parentSchema:schema147,data};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "valor_liquido"},message:"must have required property '"+"valor_liquido"+"'",schema:schema148.required,parentSchema:schema148,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -8805,7 +8841,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((((((key0 === "cabecas") || (key0 === "peso_carcaca_kg")) || (key0 === "arrobas")) || (key0 === "preco_arroba")) || (key0 === "valor_bruto")) || (key0 === "descontos")) || (key0 === "valor_liquido"))){
-const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema147,data};
+const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema148,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -8818,7 +8854,7 @@ errors++;
 if(data.cabecas !== undefined){
 let data0 = data.cabecas;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err8 = {instancePath:instancePath+"/cabecas",schemaPath:"#/properties/cabecas/type",keyword:"type",params:{type: schema147.properties.cabecas.type},message:"must be integer,null",schema:schema147.properties.cabecas.type,parentSchema:schema147.properties.cabecas,data:data0};
+const err8 = {instancePath:instancePath+"/cabecas",schemaPath:"#/properties/cabecas/type",keyword:"type",params:{type: schema148.properties.cabecas.type},message:"must be integer,null",schema:schema148.properties.cabecas.type,parentSchema:schema148.properties.cabecas,data:data0};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -8829,7 +8865,7 @@ errors++;
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 0 || isNaN(data0)){
-const err9 = {instancePath:instancePath+"/cabecas",schemaPath:"#/properties/cabecas/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema147.properties.cabecas,data:data0};
+const err9 = {instancePath:instancePath+"/cabecas",schemaPath:"#/properties/cabecas/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema148.properties.cabecas,data:data0};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -8847,7 +8883,7 @@ let valid2 = false;
 const _errs7 = errors;
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
-const err10 = {instancePath:instancePath+"/peso_carcaca_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema145.anyOf[0],data:data1};
+const err10 = {instancePath:instancePath+"/peso_carcaca_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema146.anyOf[0],data:data1};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -8857,7 +8893,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(formats14.validate(data1))){
-const err11 = {instancePath:instancePath+"/peso_carcaca_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/format",keyword:"format",params:{format: "decimal2"},message:"must match format \""+"decimal2"+"\"",schema:"decimal2",parentSchema:schema145.anyOf[0],data:data1};
+const err11 = {instancePath:instancePath+"/peso_carcaca_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/format",keyword:"format",params:{format: "decimal2"},message:"must match format \""+"decimal2"+"\"",schema:"decimal2",parentSchema:schema146.anyOf[0],data:data1};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -8868,7 +8904,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/peso_carcaca_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema145.anyOf[0].type,parentSchema:schema145.anyOf[0],data:data1};
+const err12 = {instancePath:instancePath+"/peso_carcaca_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema146.anyOf[0].type,parentSchema:schema146.anyOf[0],data:data1};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -8881,7 +8917,7 @@ var _valid0 = _errs7 === errors;
 valid2 = valid2 || _valid0;
 const _errs9 = errors;
 if(data1 !== null){
-const err13 = {instancePath:instancePath+"/peso_carcaca_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema145.anyOf[1].type,parentSchema:schema145.anyOf[1],data:data1};
+const err13 = {instancePath:instancePath+"/peso_carcaca_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema146.anyOf[1].type,parentSchema:schema146.anyOf[1],data:data1};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -8893,7 +8929,7 @@ errors++;
 var _valid0 = _errs9 === errors;
 valid2 = valid2 || _valid0;
 if(!valid2){
-const err14 = {instancePath:instancePath+"/peso_carcaca_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema145.anyOf,parentSchema:schema145,data:data1};
+const err14 = {instancePath:instancePath+"/peso_carcaca_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema146.anyOf,parentSchema:schema146,data:data1};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -8921,7 +8957,7 @@ let valid4 = false;
 const _errs14 = errors;
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
-const err15 = {instancePath:instancePath+"/arrobas",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema145.anyOf[0],data:data2};
+const err15 = {instancePath:instancePath+"/arrobas",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema146.anyOf[0],data:data2};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -8931,7 +8967,7 @@ vErrors.push(err15);
 errors++;
 }
 if(!(formats14.validate(data2))){
-const err16 = {instancePath:instancePath+"/arrobas",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/format",keyword:"format",params:{format: "decimal2"},message:"must match format \""+"decimal2"+"\"",schema:"decimal2",parentSchema:schema145.anyOf[0],data:data2};
+const err16 = {instancePath:instancePath+"/arrobas",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/format",keyword:"format",params:{format: "decimal2"},message:"must match format \""+"decimal2"+"\"",schema:"decimal2",parentSchema:schema146.anyOf[0],data:data2};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -8942,7 +8978,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/arrobas",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema145.anyOf[0].type,parentSchema:schema145.anyOf[0],data:data2};
+const err17 = {instancePath:instancePath+"/arrobas",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema146.anyOf[0].type,parentSchema:schema146.anyOf[0],data:data2};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -8955,7 +8991,7 @@ var _valid1 = _errs14 === errors;
 valid4 = valid4 || _valid1;
 const _errs16 = errors;
 if(data2 !== null){
-const err18 = {instancePath:instancePath+"/arrobas",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema145.anyOf[1].type,parentSchema:schema145.anyOf[1],data:data2};
+const err18 = {instancePath:instancePath+"/arrobas",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema146.anyOf[1].type,parentSchema:schema146.anyOf[1],data:data2};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -8967,7 +9003,7 @@ errors++;
 var _valid1 = _errs16 === errors;
 valid4 = valid4 || _valid1;
 if(!valid4){
-const err19 = {instancePath:instancePath+"/arrobas",schemaPath:"#/$defs/quantidadeOuNulo/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema145.anyOf,parentSchema:schema145,data:data2};
+const err19 = {instancePath:instancePath+"/arrobas",schemaPath:"#/$defs/quantidadeOuNulo/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema146.anyOf,parentSchema:schema146,data:data2};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -9012,7 +9048,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/descontos",schemaPath:"#/properties/descontos/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema147.properties.descontos.type,parentSchema:schema147.properties.descontos,data:data5};
+const err20 = {instancePath:instancePath+"/descontos",schemaPath:"#/properties/descontos/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema148.properties.descontos.type,parentSchema:schema148.properties.descontos,data:data5};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -9030,7 +9066,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema147.type,parentSchema:schema147,data};
+const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema148.type,parentSchema:schema148,data};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -9044,7 +9080,7 @@ return errors === 0;
 }
 validate74.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema154 = {"description":"Totais de um romaneio de carga (grãos).","type":"object","additionalProperties":false,"required":["peso_bruto_kg","tara_kg","umidade_pct","desconto_umidade_kg","impureza_pct","desconto_impureza_kg","peso_liquido_kg","sacas","preco_saca","valor_bruto","descontos","valor_liquido"],"properties":{"peso_bruto_kg":{"$ref":"#/$defs/quantidadeOuNulo"},"tara_kg":{"$ref":"#/$defs/quantidadeOuNulo"},"umidade_pct":{"$ref":"#/$defs/quantidadeOuNulo"},"desconto_umidade_kg":{"$ref":"#/$defs/quantidadeOuNulo"},"impureza_pct":{"$ref":"#/$defs/quantidadeOuNulo"},"desconto_impureza_kg":{"$ref":"#/$defs/quantidadeOuNulo"},"peso_liquido_kg":{"description":"Peso líquido depois da tara e dos descontos de umidade e impureza.","$ref":"#/$defs/quantidadeOuNulo"},"sacas":{"description":"Sacas de 60 kg.","$ref":"#/$defs/quantidadeOuNulo"},"preco_saca":{"$ref":"#/$defs/dinheiroOuNulo"},"valor_bruto":{"$ref":"#/$defs/dinheiroOuNulo"},"descontos":{"type":"array","items":{"$ref":"#/$defs/desconto"}},"valor_liquido":{"$ref":"#/$defs/dinheiroOuNulo"}}};
+const schema155 = {"description":"Totais de um romaneio de carga (grãos).","type":"object","additionalProperties":false,"required":["peso_bruto_kg","tara_kg","umidade_pct","desconto_umidade_kg","impureza_pct","desconto_impureza_kg","peso_liquido_kg","sacas","preco_saca","valor_bruto","descontos","valor_liquido"],"properties":{"peso_bruto_kg":{"$ref":"#/$defs/quantidadeOuNulo"},"tara_kg":{"$ref":"#/$defs/quantidadeOuNulo"},"umidade_pct":{"$ref":"#/$defs/quantidadeOuNulo"},"desconto_umidade_kg":{"$ref":"#/$defs/quantidadeOuNulo"},"impureza_pct":{"$ref":"#/$defs/quantidadeOuNulo"},"desconto_impureza_kg":{"$ref":"#/$defs/quantidadeOuNulo"},"peso_liquido_kg":{"description":"Peso líquido depois da tara e dos descontos de umidade e impureza.","$ref":"#/$defs/quantidadeOuNulo"},"sacas":{"description":"Sacas de 60 kg.","$ref":"#/$defs/quantidadeOuNulo"},"preco_saca":{"$ref":"#/$defs/dinheiroOuNulo"},"valor_bruto":{"$ref":"#/$defs/dinheiroOuNulo"},"descontos":{"type":"array","items":{"$ref":"#/$defs/desconto"}},"valor_liquido":{"$ref":"#/$defs/dinheiroOuNulo"}}};
 
 function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -9058,7 +9094,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.peso_bruto_kg === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "peso_bruto_kg"},message:"must have required property '"+"peso_bruto_kg"+"'",schema:schema154.required,parentSchema:schema154,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "peso_bruto_kg"},message:"must have required property '"+"peso_bruto_kg"+"'",schema:schema155.required,parentSchema:schema155,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -9068,7 +9104,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.tara_kg === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tara_kg"},message:"must have required property '"+"tara_kg"+"'",schema:schema154.required,parentSchema:schema154,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tara_kg"},message:"must have required property '"+"tara_kg"+"'",schema:schema155.required,parentSchema:schema155,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -9078,7 +9114,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.umidade_pct === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "umidade_pct"},message:"must have required property '"+"umidade_pct"+"'",schema:schema154.required,parentSchema:schema154,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "umidade_pct"},message:"must have required property '"+"umidade_pct"+"'",schema:schema155.required,parentSchema:schema155,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -9088,7 +9124,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.desconto_umidade_kg === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "desconto_umidade_kg"},message:"must have required property '"+"desconto_umidade_kg"+"'",schema:schema154.required,parentSchema:schema154,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "desconto_umidade_kg"},message:"must have required property '"+"desconto_umidade_kg"+"'",schema:schema155.required,parentSchema:schema155,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -9098,7 +9134,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data.impureza_pct === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "impureza_pct"},message:"must have required property '"+"impureza_pct"+"'",schema:schema154.required,parentSchema:schema154,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "impureza_pct"},message:"must have required property '"+"impureza_pct"+"'",schema:schema155.required,parentSchema:schema155,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -9108,7 +9144,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data.desconto_impureza_kg === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "desconto_impureza_kg"},message:"must have required property '"+"desconto_impureza_kg"+"'",schema:schema154.required,parentSchema:schema154,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "desconto_impureza_kg"},message:"must have required property '"+"desconto_impureza_kg"+"'",schema:schema155.required,parentSchema:schema155,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -9118,7 +9154,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data.peso_liquido_kg === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "peso_liquido_kg"},message:"must have required property '"+"peso_liquido_kg"+"'",schema:schema154.required,parentSchema:schema154,data};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "peso_liquido_kg"},message:"must have required property '"+"peso_liquido_kg"+"'",schema:schema155.required,parentSchema:schema155,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -9128,7 +9164,7 @@ vErrors.push(err6);
 errors++;
 }
 if(data.sacas === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "sacas"},message:"must have required property '"+"sacas"+"'",schema:schema154.required,parentSchema:schema154,data};
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "sacas"},message:"must have required property '"+"sacas"+"'",schema:schema155.required,parentSchema:schema155,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -9138,7 +9174,7 @@ vErrors.push(err7);
 errors++;
 }
 if(data.preco_saca === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "preco_saca"},message:"must have required property '"+"preco_saca"+"'",schema:schema154.required,parentSchema:schema154,data};
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "preco_saca"},message:"must have required property '"+"preco_saca"+"'",schema:schema155.required,parentSchema:schema155,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -9148,7 +9184,7 @@ vErrors.push(err8);
 errors++;
 }
 if(data.valor_bruto === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "valor_bruto"},message:"must have required property '"+"valor_bruto"+"'",schema:schema154.required,parentSchema:schema154,data};
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "valor_bruto"},message:"must have required property '"+"valor_bruto"+"'",schema:schema155.required,parentSchema:schema155,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -9158,7 +9194,7 @@ vErrors.push(err9);
 errors++;
 }
 if(data.descontos === undefined){
-const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "descontos"},message:"must have required property '"+"descontos"+"'",schema:schema154.required,parentSchema:schema154,data};
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "descontos"},message:"must have required property '"+"descontos"+"'",schema:schema155.required,parentSchema:schema155,data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -9168,7 +9204,7 @@ vErrors.push(err10);
 errors++;
 }
 if(data.valor_liquido === undefined){
-const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "valor_liquido"},message:"must have required property '"+"valor_liquido"+"'",schema:schema154.required,parentSchema:schema154,data};
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "valor_liquido"},message:"must have required property '"+"valor_liquido"+"'",schema:schema155.required,parentSchema:schema155,data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -9178,8 +9214,8 @@ vErrors.push(err11);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema154.properties, key0))){
-const err12 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema154,data};
+if(!(func1.call(schema155.properties, key0))){
+const err12 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema155,data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -9196,7 +9232,7 @@ let valid2 = false;
 const _errs5 = errors;
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 0 || isNaN(data0)){
-const err13 = {instancePath:instancePath+"/peso_bruto_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema145.anyOf[0],data:data0};
+const err13 = {instancePath:instancePath+"/peso_bruto_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema146.anyOf[0],data:data0};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -9206,7 +9242,7 @@ vErrors.push(err13);
 errors++;
 }
 if(!(formats14.validate(data0))){
-const err14 = {instancePath:instancePath+"/peso_bruto_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/format",keyword:"format",params:{format: "decimal2"},message:"must match format \""+"decimal2"+"\"",schema:"decimal2",parentSchema:schema145.anyOf[0],data:data0};
+const err14 = {instancePath:instancePath+"/peso_bruto_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/format",keyword:"format",params:{format: "decimal2"},message:"must match format \""+"decimal2"+"\"",schema:"decimal2",parentSchema:schema146.anyOf[0],data:data0};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -9217,7 +9253,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/peso_bruto_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema145.anyOf[0].type,parentSchema:schema145.anyOf[0],data:data0};
+const err15 = {instancePath:instancePath+"/peso_bruto_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema146.anyOf[0].type,parentSchema:schema146.anyOf[0],data:data0};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -9230,7 +9266,7 @@ var _valid0 = _errs5 === errors;
 valid2 = valid2 || _valid0;
 const _errs7 = errors;
 if(data0 !== null){
-const err16 = {instancePath:instancePath+"/peso_bruto_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema145.anyOf[1].type,parentSchema:schema145.anyOf[1],data:data0};
+const err16 = {instancePath:instancePath+"/peso_bruto_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema146.anyOf[1].type,parentSchema:schema146.anyOf[1],data:data0};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -9242,7 +9278,7 @@ errors++;
 var _valid0 = _errs7 === errors;
 valid2 = valid2 || _valid0;
 if(!valid2){
-const err17 = {instancePath:instancePath+"/peso_bruto_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema145.anyOf,parentSchema:schema145,data:data0};
+const err17 = {instancePath:instancePath+"/peso_bruto_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema146.anyOf,parentSchema:schema146,data:data0};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -9270,7 +9306,7 @@ let valid4 = false;
 const _errs12 = errors;
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
-const err18 = {instancePath:instancePath+"/tara_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema145.anyOf[0],data:data1};
+const err18 = {instancePath:instancePath+"/tara_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema146.anyOf[0],data:data1};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -9280,7 +9316,7 @@ vErrors.push(err18);
 errors++;
 }
 if(!(formats14.validate(data1))){
-const err19 = {instancePath:instancePath+"/tara_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/format",keyword:"format",params:{format: "decimal2"},message:"must match format \""+"decimal2"+"\"",schema:"decimal2",parentSchema:schema145.anyOf[0],data:data1};
+const err19 = {instancePath:instancePath+"/tara_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/format",keyword:"format",params:{format: "decimal2"},message:"must match format \""+"decimal2"+"\"",schema:"decimal2",parentSchema:schema146.anyOf[0],data:data1};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -9291,7 +9327,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/tara_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema145.anyOf[0].type,parentSchema:schema145.anyOf[0],data:data1};
+const err20 = {instancePath:instancePath+"/tara_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema146.anyOf[0].type,parentSchema:schema146.anyOf[0],data:data1};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -9304,7 +9340,7 @@ var _valid1 = _errs12 === errors;
 valid4 = valid4 || _valid1;
 const _errs14 = errors;
 if(data1 !== null){
-const err21 = {instancePath:instancePath+"/tara_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema145.anyOf[1].type,parentSchema:schema145.anyOf[1],data:data1};
+const err21 = {instancePath:instancePath+"/tara_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema146.anyOf[1].type,parentSchema:schema146.anyOf[1],data:data1};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -9316,7 +9352,7 @@ errors++;
 var _valid1 = _errs14 === errors;
 valid4 = valid4 || _valid1;
 if(!valid4){
-const err22 = {instancePath:instancePath+"/tara_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema145.anyOf,parentSchema:schema145,data:data1};
+const err22 = {instancePath:instancePath+"/tara_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema146.anyOf,parentSchema:schema146,data:data1};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -9344,7 +9380,7 @@ let valid6 = false;
 const _errs19 = errors;
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
-const err23 = {instancePath:instancePath+"/umidade_pct",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema145.anyOf[0],data:data2};
+const err23 = {instancePath:instancePath+"/umidade_pct",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema146.anyOf[0],data:data2};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -9354,7 +9390,7 @@ vErrors.push(err23);
 errors++;
 }
 if(!(formats14.validate(data2))){
-const err24 = {instancePath:instancePath+"/umidade_pct",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/format",keyword:"format",params:{format: "decimal2"},message:"must match format \""+"decimal2"+"\"",schema:"decimal2",parentSchema:schema145.anyOf[0],data:data2};
+const err24 = {instancePath:instancePath+"/umidade_pct",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/format",keyword:"format",params:{format: "decimal2"},message:"must match format \""+"decimal2"+"\"",schema:"decimal2",parentSchema:schema146.anyOf[0],data:data2};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -9365,7 +9401,7 @@ errors++;
 }
 }
 else {
-const err25 = {instancePath:instancePath+"/umidade_pct",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema145.anyOf[0].type,parentSchema:schema145.anyOf[0],data:data2};
+const err25 = {instancePath:instancePath+"/umidade_pct",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema146.anyOf[0].type,parentSchema:schema146.anyOf[0],data:data2};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -9378,7 +9414,7 @@ var _valid2 = _errs19 === errors;
 valid6 = valid6 || _valid2;
 const _errs21 = errors;
 if(data2 !== null){
-const err26 = {instancePath:instancePath+"/umidade_pct",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema145.anyOf[1].type,parentSchema:schema145.anyOf[1],data:data2};
+const err26 = {instancePath:instancePath+"/umidade_pct",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema146.anyOf[1].type,parentSchema:schema146.anyOf[1],data:data2};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -9390,7 +9426,7 @@ errors++;
 var _valid2 = _errs21 === errors;
 valid6 = valid6 || _valid2;
 if(!valid6){
-const err27 = {instancePath:instancePath+"/umidade_pct",schemaPath:"#/$defs/quantidadeOuNulo/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema145.anyOf,parentSchema:schema145,data:data2};
+const err27 = {instancePath:instancePath+"/umidade_pct",schemaPath:"#/$defs/quantidadeOuNulo/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema146.anyOf,parentSchema:schema146,data:data2};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -9418,7 +9454,7 @@ let valid8 = false;
 const _errs26 = errors;
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 0 || isNaN(data3)){
-const err28 = {instancePath:instancePath+"/desconto_umidade_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema145.anyOf[0],data:data3};
+const err28 = {instancePath:instancePath+"/desconto_umidade_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema146.anyOf[0],data:data3};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -9428,7 +9464,7 @@ vErrors.push(err28);
 errors++;
 }
 if(!(formats14.validate(data3))){
-const err29 = {instancePath:instancePath+"/desconto_umidade_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/format",keyword:"format",params:{format: "decimal2"},message:"must match format \""+"decimal2"+"\"",schema:"decimal2",parentSchema:schema145.anyOf[0],data:data3};
+const err29 = {instancePath:instancePath+"/desconto_umidade_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/format",keyword:"format",params:{format: "decimal2"},message:"must match format \""+"decimal2"+"\"",schema:"decimal2",parentSchema:schema146.anyOf[0],data:data3};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -9439,7 +9475,7 @@ errors++;
 }
 }
 else {
-const err30 = {instancePath:instancePath+"/desconto_umidade_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema145.anyOf[0].type,parentSchema:schema145.anyOf[0],data:data3};
+const err30 = {instancePath:instancePath+"/desconto_umidade_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema146.anyOf[0].type,parentSchema:schema146.anyOf[0],data:data3};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -9452,7 +9488,7 @@ var _valid3 = _errs26 === errors;
 valid8 = valid8 || _valid3;
 const _errs28 = errors;
 if(data3 !== null){
-const err31 = {instancePath:instancePath+"/desconto_umidade_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema145.anyOf[1].type,parentSchema:schema145.anyOf[1],data:data3};
+const err31 = {instancePath:instancePath+"/desconto_umidade_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema146.anyOf[1].type,parentSchema:schema146.anyOf[1],data:data3};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -9464,7 +9500,7 @@ errors++;
 var _valid3 = _errs28 === errors;
 valid8 = valid8 || _valid3;
 if(!valid8){
-const err32 = {instancePath:instancePath+"/desconto_umidade_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema145.anyOf,parentSchema:schema145,data:data3};
+const err32 = {instancePath:instancePath+"/desconto_umidade_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema146.anyOf,parentSchema:schema146,data:data3};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -9492,7 +9528,7 @@ let valid10 = false;
 const _errs33 = errors;
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
-const err33 = {instancePath:instancePath+"/impureza_pct",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema145.anyOf[0],data:data4};
+const err33 = {instancePath:instancePath+"/impureza_pct",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema146.anyOf[0],data:data4};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -9502,7 +9538,7 @@ vErrors.push(err33);
 errors++;
 }
 if(!(formats14.validate(data4))){
-const err34 = {instancePath:instancePath+"/impureza_pct",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/format",keyword:"format",params:{format: "decimal2"},message:"must match format \""+"decimal2"+"\"",schema:"decimal2",parentSchema:schema145.anyOf[0],data:data4};
+const err34 = {instancePath:instancePath+"/impureza_pct",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/format",keyword:"format",params:{format: "decimal2"},message:"must match format \""+"decimal2"+"\"",schema:"decimal2",parentSchema:schema146.anyOf[0],data:data4};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -9513,7 +9549,7 @@ errors++;
 }
 }
 else {
-const err35 = {instancePath:instancePath+"/impureza_pct",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema145.anyOf[0].type,parentSchema:schema145.anyOf[0],data:data4};
+const err35 = {instancePath:instancePath+"/impureza_pct",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema146.anyOf[0].type,parentSchema:schema146.anyOf[0],data:data4};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -9526,7 +9562,7 @@ var _valid4 = _errs33 === errors;
 valid10 = valid10 || _valid4;
 const _errs35 = errors;
 if(data4 !== null){
-const err36 = {instancePath:instancePath+"/impureza_pct",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema145.anyOf[1].type,parentSchema:schema145.anyOf[1],data:data4};
+const err36 = {instancePath:instancePath+"/impureza_pct",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema146.anyOf[1].type,parentSchema:schema146.anyOf[1],data:data4};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -9538,7 +9574,7 @@ errors++;
 var _valid4 = _errs35 === errors;
 valid10 = valid10 || _valid4;
 if(!valid10){
-const err37 = {instancePath:instancePath+"/impureza_pct",schemaPath:"#/$defs/quantidadeOuNulo/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema145.anyOf,parentSchema:schema145,data:data4};
+const err37 = {instancePath:instancePath+"/impureza_pct",schemaPath:"#/$defs/quantidadeOuNulo/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema146.anyOf,parentSchema:schema146,data:data4};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -9566,7 +9602,7 @@ let valid12 = false;
 const _errs40 = errors;
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 < 0 || isNaN(data5)){
-const err38 = {instancePath:instancePath+"/desconto_impureza_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema145.anyOf[0],data:data5};
+const err38 = {instancePath:instancePath+"/desconto_impureza_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema146.anyOf[0],data:data5};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -9576,7 +9612,7 @@ vErrors.push(err38);
 errors++;
 }
 if(!(formats14.validate(data5))){
-const err39 = {instancePath:instancePath+"/desconto_impureza_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/format",keyword:"format",params:{format: "decimal2"},message:"must match format \""+"decimal2"+"\"",schema:"decimal2",parentSchema:schema145.anyOf[0],data:data5};
+const err39 = {instancePath:instancePath+"/desconto_impureza_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/format",keyword:"format",params:{format: "decimal2"},message:"must match format \""+"decimal2"+"\"",schema:"decimal2",parentSchema:schema146.anyOf[0],data:data5};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -9587,7 +9623,7 @@ errors++;
 }
 }
 else {
-const err40 = {instancePath:instancePath+"/desconto_impureza_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema145.anyOf[0].type,parentSchema:schema145.anyOf[0],data:data5};
+const err40 = {instancePath:instancePath+"/desconto_impureza_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema146.anyOf[0].type,parentSchema:schema146.anyOf[0],data:data5};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -9600,7 +9636,7 @@ var _valid5 = _errs40 === errors;
 valid12 = valid12 || _valid5;
 const _errs42 = errors;
 if(data5 !== null){
-const err41 = {instancePath:instancePath+"/desconto_impureza_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema145.anyOf[1].type,parentSchema:schema145.anyOf[1],data:data5};
+const err41 = {instancePath:instancePath+"/desconto_impureza_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema146.anyOf[1].type,parentSchema:schema146.anyOf[1],data:data5};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -9612,7 +9648,7 @@ errors++;
 var _valid5 = _errs42 === errors;
 valid12 = valid12 || _valid5;
 if(!valid12){
-const err42 = {instancePath:instancePath+"/desconto_impureza_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema145.anyOf,parentSchema:schema145,data:data5};
+const err42 = {instancePath:instancePath+"/desconto_impureza_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema146.anyOf,parentSchema:schema146,data:data5};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -9640,7 +9676,7 @@ let valid14 = false;
 const _errs47 = errors;
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 0 || isNaN(data6)){
-const err43 = {instancePath:instancePath+"/peso_liquido_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema145.anyOf[0],data:data6};
+const err43 = {instancePath:instancePath+"/peso_liquido_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema146.anyOf[0],data:data6};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -9650,7 +9686,7 @@ vErrors.push(err43);
 errors++;
 }
 if(!(formats14.validate(data6))){
-const err44 = {instancePath:instancePath+"/peso_liquido_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/format",keyword:"format",params:{format: "decimal2"},message:"must match format \""+"decimal2"+"\"",schema:"decimal2",parentSchema:schema145.anyOf[0],data:data6};
+const err44 = {instancePath:instancePath+"/peso_liquido_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/format",keyword:"format",params:{format: "decimal2"},message:"must match format \""+"decimal2"+"\"",schema:"decimal2",parentSchema:schema146.anyOf[0],data:data6};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -9661,7 +9697,7 @@ errors++;
 }
 }
 else {
-const err45 = {instancePath:instancePath+"/peso_liquido_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema145.anyOf[0].type,parentSchema:schema145.anyOf[0],data:data6};
+const err45 = {instancePath:instancePath+"/peso_liquido_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema146.anyOf[0].type,parentSchema:schema146.anyOf[0],data:data6};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -9674,7 +9710,7 @@ var _valid6 = _errs47 === errors;
 valid14 = valid14 || _valid6;
 const _errs49 = errors;
 if(data6 !== null){
-const err46 = {instancePath:instancePath+"/peso_liquido_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema145.anyOf[1].type,parentSchema:schema145.anyOf[1],data:data6};
+const err46 = {instancePath:instancePath+"/peso_liquido_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema146.anyOf[1].type,parentSchema:schema146.anyOf[1],data:data6};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -9686,7 +9722,7 @@ errors++;
 var _valid6 = _errs49 === errors;
 valid14 = valid14 || _valid6;
 if(!valid14){
-const err47 = {instancePath:instancePath+"/peso_liquido_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema145.anyOf,parentSchema:schema145,data:data6};
+const err47 = {instancePath:instancePath+"/peso_liquido_kg",schemaPath:"#/$defs/quantidadeOuNulo/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema146.anyOf,parentSchema:schema146,data:data6};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -9714,7 +9750,7 @@ let valid16 = false;
 const _errs54 = errors;
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 < 0 || isNaN(data7)){
-const err48 = {instancePath:instancePath+"/sacas",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema145.anyOf[0],data:data7};
+const err48 = {instancePath:instancePath+"/sacas",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema146.anyOf[0],data:data7};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -9724,7 +9760,7 @@ vErrors.push(err48);
 errors++;
 }
 if(!(formats14.validate(data7))){
-const err49 = {instancePath:instancePath+"/sacas",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/format",keyword:"format",params:{format: "decimal2"},message:"must match format \""+"decimal2"+"\"",schema:"decimal2",parentSchema:schema145.anyOf[0],data:data7};
+const err49 = {instancePath:instancePath+"/sacas",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/format",keyword:"format",params:{format: "decimal2"},message:"must match format \""+"decimal2"+"\"",schema:"decimal2",parentSchema:schema146.anyOf[0],data:data7};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -9735,7 +9771,7 @@ errors++;
 }
 }
 else {
-const err50 = {instancePath:instancePath+"/sacas",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema145.anyOf[0].type,parentSchema:schema145.anyOf[0],data:data7};
+const err50 = {instancePath:instancePath+"/sacas",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema146.anyOf[0].type,parentSchema:schema146.anyOf[0],data:data7};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -9748,7 +9784,7 @@ var _valid7 = _errs54 === errors;
 valid16 = valid16 || _valid7;
 const _errs56 = errors;
 if(data7 !== null){
-const err51 = {instancePath:instancePath+"/sacas",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema145.anyOf[1].type,parentSchema:schema145.anyOf[1],data:data7};
+const err51 = {instancePath:instancePath+"/sacas",schemaPath:"#/$defs/quantidadeOuNulo/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema146.anyOf[1].type,parentSchema:schema146.anyOf[1],data:data7};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -9760,7 +9796,7 @@ errors++;
 var _valid7 = _errs56 === errors;
 valid16 = valid16 || _valid7;
 if(!valid16){
-const err52 = {instancePath:instancePath+"/sacas",schemaPath:"#/$defs/quantidadeOuNulo/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema145.anyOf,parentSchema:schema145,data:data7};
+const err52 = {instancePath:instancePath+"/sacas",schemaPath:"#/$defs/quantidadeOuNulo/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema146.anyOf,parentSchema:schema146,data:data7};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -9805,7 +9841,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err53 = {instancePath:instancePath+"/descontos",schemaPath:"#/properties/descontos/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema154.properties.descontos.type,parentSchema:schema154.properties.descontos,data:data10};
+const err53 = {instancePath:instancePath+"/descontos",schemaPath:"#/properties/descontos/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema155.properties.descontos.type,parentSchema:schema155.properties.descontos,data:data10};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -9823,7 +9859,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err54 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema154.type,parentSchema:schema154,data};
+const err54 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema155.type,parentSchema:schema155,data};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -9850,7 +9886,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.tipo === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tipo"},message:"must have required property '"+"tipo"+"'",schema:schema138.required,parentSchema:schema138,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tipo"},message:"must have required property '"+"tipo"+"'",schema:schema139.required,parentSchema:schema139,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -9860,7 +9896,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.data === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema138.required,parentSchema:schema138,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema139.required,parentSchema:schema139,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -9870,7 +9906,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.produto === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "produto"},message:"must have required property '"+"produto"+"'",schema:schema138.required,parentSchema:schema138,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "produto"},message:"must have required property '"+"produto"+"'",schema:schema139.required,parentSchema:schema139,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -9880,7 +9916,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.uf === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uf"},message:"must have required property '"+"uf"+"'",schema:schema138.required,parentSchema:schema138,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uf"},message:"must have required property '"+"uf"+"'",schema:schema139.required,parentSchema:schema139,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -9890,7 +9926,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data.municipio === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "municipio"},message:"must have required property '"+"municipio"+"'",schema:schema138.required,parentSchema:schema138,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "municipio"},message:"must have required property '"+"municipio"+"'",schema:schema139.required,parentSchema:schema139,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -9900,7 +9936,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data.comprador === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "comprador"},message:"must have required property '"+"comprador"+"'",schema:schema138.required,parentSchema:schema138,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "comprador"},message:"must have required property '"+"comprador"+"'",schema:schema139.required,parentSchema:schema139,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -9910,7 +9946,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data.vendedor === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "vendedor"},message:"must have required property '"+"vendedor"+"'",schema:schema138.required,parentSchema:schema138,data};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "vendedor"},message:"must have required property '"+"vendedor"+"'",schema:schema139.required,parentSchema:schema139,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -9920,7 +9956,7 @@ vErrors.push(err6);
 errors++;
 }
 if(data.linhas === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "linhas"},message:"must have required property '"+"linhas"+"'",schema:schema138.required,parentSchema:schema138,data};
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "linhas"},message:"must have required property '"+"linhas"+"'",schema:schema139.required,parentSchema:schema139,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -9930,7 +9966,7 @@ vErrors.push(err7);
 errors++;
 }
 if(data.totais === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "totais"},message:"must have required property '"+"totais"+"'",schema:schema138.required,parentSchema:schema138,data};
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "totais"},message:"must have required property '"+"totais"+"'",schema:schema139.required,parentSchema:schema139,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -9940,7 +9976,7 @@ vErrors.push(err8);
 errors++;
 }
 if(data.confianca === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "confianca"},message:"must have required property '"+"confianca"+"'",schema:schema138.required,parentSchema:schema138,data};
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "confianca"},message:"must have required property '"+"confianca"+"'",schema:schema139.required,parentSchema:schema139,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -9950,7 +9986,7 @@ vErrors.push(err9);
 errors++;
 }
 if(data.avisos === undefined){
-const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "avisos"},message:"must have required property '"+"avisos"+"'",schema:schema138.required,parentSchema:schema138,data};
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "avisos"},message:"must have required property '"+"avisos"+"'",schema:schema139.required,parentSchema:schema139,data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -9960,8 +9996,8 @@ vErrors.push(err10);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema138.properties, key0))){
-const err11 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema138,data};
+if(!(func1.call(schema139.properties, key0))){
+const err11 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema139,data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -9974,7 +10010,7 @@ errors++;
 if(data.tipo !== undefined){
 let data0 = data.tipo;
 if(!(((data0 === "abate") || (data0 === "carga")) || (data0 === null))){
-const err12 = {instancePath:instancePath+"/tipo",schemaPath:"#/properties/tipo/enum",keyword:"enum",params:{allowedValues: schema138.properties.tipo.enum},message:"must be equal to one of the allowed values",schema:schema138.properties.tipo.enum,parentSchema:schema138.properties.tipo,data:data0};
+const err12 = {instancePath:instancePath+"/tipo",schemaPath:"#/properties/tipo/enum",keyword:"enum",params:{allowedValues: schema139.properties.tipo.enum},message:"must be equal to one of the allowed values",schema:schema139.properties.tipo.enum,parentSchema:schema139.properties.tipo,data:data0};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -10015,7 +10051,7 @@ var _valid0 = _errs5 === errors;
 valid1 = valid1 || _valid0;
 const _errs8 = errors;
 if(data1 !== null){
-const err15 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema138.properties.data.anyOf[1].type,parentSchema:schema138.properties.data.anyOf[1],data:data1};
+const err15 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema139.properties.data.anyOf[1].type,parentSchema:schema139.properties.data.anyOf[1],data:data1};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -10027,7 +10063,7 @@ errors++;
 var _valid0 = _errs8 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
-const err16 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema138.properties.data.anyOf,parentSchema:schema138.properties.data,data:data1};
+const err16 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema139.properties.data.anyOf,parentSchema:schema139.properties.data,data:data1};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -10077,7 +10113,7 @@ var _valid1 = _errs12 === errors;
 valid3 = valid3 || _valid1;
 const _errs15 = errors;
 if(data2 !== null){
-const err19 = {instancePath:instancePath+"/produto",schemaPath:"#/properties/produto/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema138.properties.produto.anyOf[1].type,parentSchema:schema138.properties.produto.anyOf[1],data:data2};
+const err19 = {instancePath:instancePath+"/produto",schemaPath:"#/properties/produto/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema139.properties.produto.anyOf[1].type,parentSchema:schema139.properties.produto.anyOf[1],data:data2};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -10089,7 +10125,7 @@ errors++;
 var _valid1 = _errs15 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
-const err20 = {instancePath:instancePath+"/produto",schemaPath:"#/properties/produto/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema138.properties.produto.anyOf,parentSchema:schema138.properties.produto,data:data2};
+const err20 = {instancePath:instancePath+"/produto",schemaPath:"#/properties/produto/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema139.properties.produto.anyOf,parentSchema:schema139.properties.produto,data:data2};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -10139,7 +10175,7 @@ var _valid2 = _errs19 === errors;
 valid5 = valid5 || _valid2;
 const _errs22 = errors;
 if(data3 !== null){
-const err23 = {instancePath:instancePath+"/uf",schemaPath:"#/properties/uf/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema138.properties.uf.anyOf[1].type,parentSchema:schema138.properties.uf.anyOf[1],data:data3};
+const err23 = {instancePath:instancePath+"/uf",schemaPath:"#/properties/uf/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema139.properties.uf.anyOf[1].type,parentSchema:schema139.properties.uf.anyOf[1],data:data3};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -10151,7 +10187,7 @@ errors++;
 var _valid2 = _errs22 === errors;
 valid5 = valid5 || _valid2;
 if(!valid5){
-const err24 = {instancePath:instancePath+"/uf",schemaPath:"#/properties/uf/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema138.properties.uf.anyOf,parentSchema:schema138.properties.uf,data:data3};
+const err24 = {instancePath:instancePath+"/uf",schemaPath:"#/properties/uf/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema139.properties.uf.anyOf,parentSchema:schema139.properties.uf,data:data3};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -10175,7 +10211,7 @@ vErrors = null;
 if(data.municipio !== undefined){
 let data4 = data.municipio;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err25 = {instancePath:instancePath+"/municipio",schemaPath:"#/properties/municipio/type",keyword:"type",params:{type: schema138.properties.municipio.type},message:"must be string,null",schema:schema138.properties.municipio.type,parentSchema:schema138.properties.municipio,data:data4};
+const err25 = {instancePath:instancePath+"/municipio",schemaPath:"#/properties/municipio/type",keyword:"type",params:{type: schema139.properties.municipio.type},message:"must be string,null",schema:schema139.properties.municipio.type,parentSchema:schema139.properties.municipio,data:data4};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -10192,7 +10228,7 @@ let valid7 = false;
 const _errs28 = errors;
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(data5.nome === undefined){
-const err26 = {instancePath:instancePath+"/comprador",schemaPath:"#/$defs/parte/required",keyword:"required",params:{missingProperty: "nome"},message:"must have required property '"+"nome"+"'",schema:schema142.required,parentSchema:schema142,data:data5};
+const err26 = {instancePath:instancePath+"/comprador",schemaPath:"#/$defs/parte/required",keyword:"required",params:{missingProperty: "nome"},message:"must have required property '"+"nome"+"'",schema:schema143.required,parentSchema:schema143,data:data5};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -10202,7 +10238,7 @@ vErrors.push(err26);
 errors++;
 }
 if(data5.documento === undefined){
-const err27 = {instancePath:instancePath+"/comprador",schemaPath:"#/$defs/parte/required",keyword:"required",params:{missingProperty: "documento"},message:"must have required property '"+"documento"+"'",schema:schema142.required,parentSchema:schema142,data:data5};
+const err27 = {instancePath:instancePath+"/comprador",schemaPath:"#/$defs/parte/required",keyword:"required",params:{missingProperty: "documento"},message:"must have required property '"+"documento"+"'",schema:schema143.required,parentSchema:schema143,data:data5};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -10213,7 +10249,7 @@ errors++;
 }
 for(const key1 in data5){
 if(!((key1 === "nome") || (key1 === "documento"))){
-const err28 = {instancePath:instancePath+"/comprador",schemaPath:"#/$defs/parte/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema142,data:data5};
+const err28 = {instancePath:instancePath+"/comprador",schemaPath:"#/$defs/parte/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema143,data:data5};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -10226,7 +10262,7 @@ errors++;
 if(data5.nome !== undefined){
 let data6 = data5.nome;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err29 = {instancePath:instancePath+"/comprador/nome",schemaPath:"#/$defs/parte/properties/nome/type",keyword:"type",params:{type: schema142.properties.nome.type},message:"must be string,null",schema:schema142.properties.nome.type,parentSchema:schema142.properties.nome,data:data6};
+const err29 = {instancePath:instancePath+"/comprador/nome",schemaPath:"#/$defs/parte/properties/nome/type",keyword:"type",params:{type: schema143.properties.nome.type},message:"must be string,null",schema:schema143.properties.nome.type,parentSchema:schema143.properties.nome,data:data6};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -10239,7 +10275,7 @@ errors++;
 if(data5.documento !== undefined){
 let data7 = data5.documento;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err30 = {instancePath:instancePath+"/comprador/documento",schemaPath:"#/$defs/parte/properties/documento/type",keyword:"type",params:{type: schema142.properties.documento.type},message:"must be string,null",schema:schema142.properties.documento.type,parentSchema:schema142.properties.documento,data:data7};
+const err30 = {instancePath:instancePath+"/comprador/documento",schemaPath:"#/$defs/parte/properties/documento/type",keyword:"type",params:{type: schema143.properties.documento.type},message:"must be string,null",schema:schema143.properties.documento.type,parentSchema:schema143.properties.documento,data:data7};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -10251,7 +10287,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/comprador",schemaPath:"#/$defs/parte/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema142.type,parentSchema:schema142,data:data5};
+const err31 = {instancePath:instancePath+"/comprador",schemaPath:"#/$defs/parte/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema143.type,parentSchema:schema143,data:data5};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -10264,7 +10300,7 @@ var _valid3 = _errs28 === errors;
 valid7 = valid7 || _valid3;
 const _errs36 = errors;
 if(data5 !== null){
-const err32 = {instancePath:instancePath+"/comprador",schemaPath:"#/properties/comprador/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema138.properties.comprador.anyOf[1].type,parentSchema:schema138.properties.comprador.anyOf[1],data:data5};
+const err32 = {instancePath:instancePath+"/comprador",schemaPath:"#/properties/comprador/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema139.properties.comprador.anyOf[1].type,parentSchema:schema139.properties.comprador.anyOf[1],data:data5};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -10276,7 +10312,7 @@ errors++;
 var _valid3 = _errs36 === errors;
 valid7 = valid7 || _valid3;
 if(!valid7){
-const err33 = {instancePath:instancePath+"/comprador",schemaPath:"#/properties/comprador/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema138.properties.comprador.anyOf,parentSchema:schema138.properties.comprador,data:data5};
+const err33 = {instancePath:instancePath+"/comprador",schemaPath:"#/properties/comprador/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema139.properties.comprador.anyOf,parentSchema:schema139.properties.comprador,data:data5};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -10304,7 +10340,7 @@ let valid10 = false;
 const _errs40 = errors;
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 if(data8.nome === undefined){
-const err34 = {instancePath:instancePath+"/vendedor",schemaPath:"#/$defs/parte/required",keyword:"required",params:{missingProperty: "nome"},message:"must have required property '"+"nome"+"'",schema:schema142.required,parentSchema:schema142,data:data8};
+const err34 = {instancePath:instancePath+"/vendedor",schemaPath:"#/$defs/parte/required",keyword:"required",params:{missingProperty: "nome"},message:"must have required property '"+"nome"+"'",schema:schema143.required,parentSchema:schema143,data:data8};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -10314,7 +10350,7 @@ vErrors.push(err34);
 errors++;
 }
 if(data8.documento === undefined){
-const err35 = {instancePath:instancePath+"/vendedor",schemaPath:"#/$defs/parte/required",keyword:"required",params:{missingProperty: "documento"},message:"must have required property '"+"documento"+"'",schema:schema142.required,parentSchema:schema142,data:data8};
+const err35 = {instancePath:instancePath+"/vendedor",schemaPath:"#/$defs/parte/required",keyword:"required",params:{missingProperty: "documento"},message:"must have required property '"+"documento"+"'",schema:schema143.required,parentSchema:schema143,data:data8};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -10325,7 +10361,7 @@ errors++;
 }
 for(const key2 in data8){
 if(!((key2 === "nome") || (key2 === "documento"))){
-const err36 = {instancePath:instancePath+"/vendedor",schemaPath:"#/$defs/parte/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema142,data:data8};
+const err36 = {instancePath:instancePath+"/vendedor",schemaPath:"#/$defs/parte/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema143,data:data8};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -10338,7 +10374,7 @@ errors++;
 if(data8.nome !== undefined){
 let data9 = data8.nome;
 if((typeof data9 !== "string") && (data9 !== null)){
-const err37 = {instancePath:instancePath+"/vendedor/nome",schemaPath:"#/$defs/parte/properties/nome/type",keyword:"type",params:{type: schema142.properties.nome.type},message:"must be string,null",schema:schema142.properties.nome.type,parentSchema:schema142.properties.nome,data:data9};
+const err37 = {instancePath:instancePath+"/vendedor/nome",schemaPath:"#/$defs/parte/properties/nome/type",keyword:"type",params:{type: schema143.properties.nome.type},message:"must be string,null",schema:schema143.properties.nome.type,parentSchema:schema143.properties.nome,data:data9};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -10351,7 +10387,7 @@ errors++;
 if(data8.documento !== undefined){
 let data10 = data8.documento;
 if((typeof data10 !== "string") && (data10 !== null)){
-const err38 = {instancePath:instancePath+"/vendedor/documento",schemaPath:"#/$defs/parte/properties/documento/type",keyword:"type",params:{type: schema142.properties.documento.type},message:"must be string,null",schema:schema142.properties.documento.type,parentSchema:schema142.properties.documento,data:data10};
+const err38 = {instancePath:instancePath+"/vendedor/documento",schemaPath:"#/$defs/parte/properties/documento/type",keyword:"type",params:{type: schema143.properties.documento.type},message:"must be string,null",schema:schema143.properties.documento.type,parentSchema:schema143.properties.documento,data:data10};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -10363,7 +10399,7 @@ errors++;
 }
 }
 else {
-const err39 = {instancePath:instancePath+"/vendedor",schemaPath:"#/$defs/parte/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema142.type,parentSchema:schema142,data:data8};
+const err39 = {instancePath:instancePath+"/vendedor",schemaPath:"#/$defs/parte/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema143.type,parentSchema:schema143,data:data8};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -10376,7 +10412,7 @@ var _valid4 = _errs40 === errors;
 valid10 = valid10 || _valid4;
 const _errs48 = errors;
 if(data8 !== null){
-const err40 = {instancePath:instancePath+"/vendedor",schemaPath:"#/properties/vendedor/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema138.properties.vendedor.anyOf[1].type,parentSchema:schema138.properties.vendedor.anyOf[1],data:data8};
+const err40 = {instancePath:instancePath+"/vendedor",schemaPath:"#/properties/vendedor/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema139.properties.vendedor.anyOf[1].type,parentSchema:schema139.properties.vendedor.anyOf[1],data:data8};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -10388,7 +10424,7 @@ errors++;
 var _valid4 = _errs48 === errors;
 valid10 = valid10 || _valid4;
 if(!valid10){
-const err41 = {instancePath:instancePath+"/vendedor",schemaPath:"#/properties/vendedor/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema138.properties.vendedor.anyOf,parentSchema:schema138.properties.vendedor,data:data8};
+const err41 = {instancePath:instancePath+"/vendedor",schemaPath:"#/properties/vendedor/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema139.properties.vendedor.anyOf,parentSchema:schema139.properties.vendedor,data:data8};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -10421,7 +10457,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err42 = {instancePath:instancePath+"/linhas",schemaPath:"#/properties/linhas/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema138.properties.linhas.type,parentSchema:schema138.properties.linhas,data:data11};
+const err42 = {instancePath:instancePath+"/linhas",schemaPath:"#/properties/linhas/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema139.properties.linhas.type,parentSchema:schema139.properties.linhas,data:data11};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -10459,7 +10495,7 @@ props2 = true;
 }
 const _errs57 = errors;
 if(data13 !== null){
-const err43 = {instancePath:instancePath+"/totais",schemaPath:"#/properties/totais/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema138.properties.totais.anyOf[2].type,parentSchema:schema138.properties.totais.anyOf[2],data:data13};
+const err43 = {instancePath:instancePath+"/totais",schemaPath:"#/properties/totais/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema139.properties.totais.anyOf[2].type,parentSchema:schema139.properties.totais.anyOf[2],data:data13};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -10471,7 +10507,7 @@ errors++;
 var _valid5 = _errs57 === errors;
 valid15 = valid15 || _valid5;
 if(!valid15){
-const err44 = {instancePath:instancePath+"/totais",schemaPath:"#/properties/totais/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema138.properties.totais.anyOf,parentSchema:schema138.properties.totais,data:data13};
+const err44 = {instancePath:instancePath+"/totais",schemaPath:"#/properties/totais/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema139.properties.totais.anyOf,parentSchema:schema139.properties.totais,data:data13};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -10499,7 +10535,7 @@ for(const key3 in data14){
 let data15 = data14[key3];
 if((typeof data15 == "number") && (isFinite(data15))){
 if(data15 > 1 || isNaN(data15)){
-const err45 = {instancePath:instancePath+"/confianca/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/confianca/additionalProperties/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema138.properties.confianca.additionalProperties,data:data15};
+const err45 = {instancePath:instancePath+"/confianca/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/confianca/additionalProperties/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema139.properties.confianca.additionalProperties,data:data15};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -10509,7 +10545,7 @@ vErrors.push(err45);
 errors++;
 }
 if(data15 < 0 || isNaN(data15)){
-const err46 = {instancePath:instancePath+"/confianca/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/confianca/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema138.properties.confianca.additionalProperties,data:data15};
+const err46 = {instancePath:instancePath+"/confianca/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/confianca/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema139.properties.confianca.additionalProperties,data:data15};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -10520,7 +10556,7 @@ errors++;
 }
 }
 else {
-const err47 = {instancePath:instancePath+"/confianca/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/confianca/additionalProperties/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema138.properties.confianca.additionalProperties.type,parentSchema:schema138.properties.confianca.additionalProperties,data:data15};
+const err47 = {instancePath:instancePath+"/confianca/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/confianca/additionalProperties/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema139.properties.confianca.additionalProperties.type,parentSchema:schema139.properties.confianca.additionalProperties,data:data15};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -10532,7 +10568,7 @@ errors++;
 }
 }
 else {
-const err48 = {instancePath:instancePath+"/confianca",schemaPath:"#/properties/confianca/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema138.properties.confianca.type,parentSchema:schema138.properties.confianca,data:data14};
+const err48 = {instancePath:instancePath+"/confianca",schemaPath:"#/properties/confianca/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema139.properties.confianca.type,parentSchema:schema139.properties.confianca,data:data14};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -10550,7 +10586,7 @@ for(let i1=0; i1<len1; i1++){
 let data17 = data16[i1];
 if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
 if(data17.codigo === undefined){
-const err49 = {instancePath:instancePath+"/avisos/" + i1,schemaPath:"#/$defs/avisoRomaneio/required",keyword:"required",params:{missingProperty: "codigo"},message:"must have required property '"+"codigo"+"'",schema:schema163.required,parentSchema:schema163,data:data17};
+const err49 = {instancePath:instancePath+"/avisos/" + i1,schemaPath:"#/$defs/avisoRomaneio/required",keyword:"required",params:{missingProperty: "codigo"},message:"must have required property '"+"codigo"+"'",schema:schema164.required,parentSchema:schema164,data:data17};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -10560,7 +10596,7 @@ vErrors.push(err49);
 errors++;
 }
 if(data17.mensagem === undefined){
-const err50 = {instancePath:instancePath+"/avisos/" + i1,schemaPath:"#/$defs/avisoRomaneio/required",keyword:"required",params:{missingProperty: "mensagem"},message:"must have required property '"+"mensagem"+"'",schema:schema163.required,parentSchema:schema163,data:data17};
+const err50 = {instancePath:instancePath+"/avisos/" + i1,schemaPath:"#/$defs/avisoRomaneio/required",keyword:"required",params:{missingProperty: "mensagem"},message:"must have required property '"+"mensagem"+"'",schema:schema164.required,parentSchema:schema164,data:data17};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -10570,7 +10606,7 @@ vErrors.push(err50);
 errors++;
 }
 if(data17.campos === undefined){
-const err51 = {instancePath:instancePath+"/avisos/" + i1,schemaPath:"#/$defs/avisoRomaneio/required",keyword:"required",params:{missingProperty: "campos"},message:"must have required property '"+"campos"+"'",schema:schema163.required,parentSchema:schema163,data:data17};
+const err51 = {instancePath:instancePath+"/avisos/" + i1,schemaPath:"#/$defs/avisoRomaneio/required",keyword:"required",params:{missingProperty: "campos"},message:"must have required property '"+"campos"+"'",schema:schema164.required,parentSchema:schema164,data:data17};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -10581,7 +10617,7 @@ errors++;
 }
 for(const key4 in data17){
 if(!(((key4 === "codigo") || (key4 === "mensagem")) || (key4 === "campos"))){
-const err52 = {instancePath:instancePath+"/avisos/" + i1,schemaPath:"#/$defs/avisoRomaneio/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema163,data:data17};
+const err52 = {instancePath:instancePath+"/avisos/" + i1,schemaPath:"#/$defs/avisoRomaneio/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema164,data:data17};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -10594,7 +10630,7 @@ errors++;
 if(data17.codigo !== undefined){
 let data18 = data17.codigo;
 if(!((((((((((((((data18 === "soma_linhas") || (data18 === "arrobas_kg")) || (data18 === "bruto_preco")) || (data18 === "liquido_descontos")) || (data18 === "desconto_aliquota")) || (data18 === "cabecas_linhas")) || (data18 === "bandas")) || (data18 === "peso_liquido")) || (data18 === "sacas_kg")) || (data18 === "campo_ausente")) || (data18 === "tipo_desconhecido")) || (data18 === "data_invalida")) || (data18 === "data_ambigua")) || (data18 === "documento_invalido"))){
-const err53 = {instancePath:instancePath+"/avisos/" + i1+"/codigo",schemaPath:"#/$defs/avisoRomaneio/properties/codigo/enum",keyword:"enum",params:{allowedValues: schema163.properties.codigo.enum},message:"must be equal to one of the allowed values",schema:schema163.properties.codigo.enum,parentSchema:schema163.properties.codigo,data:data18};
+const err53 = {instancePath:instancePath+"/avisos/" + i1+"/codigo",schemaPath:"#/$defs/avisoRomaneio/properties/codigo/enum",keyword:"enum",params:{allowedValues: schema164.properties.codigo.enum},message:"must be equal to one of the allowed values",schema:schema164.properties.codigo.enum,parentSchema:schema164.properties.codigo,data:data18};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -10608,7 +10644,7 @@ if(data17.mensagem !== undefined){
 let data19 = data17.mensagem;
 if(typeof data19 === "string"){
 if(func2(data19) < 1){
-const err54 = {instancePath:instancePath+"/avisos/" + i1+"/mensagem",schemaPath:"#/$defs/avisoRomaneio/properties/mensagem/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema163.properties.mensagem,data:data19};
+const err54 = {instancePath:instancePath+"/avisos/" + i1+"/mensagem",schemaPath:"#/$defs/avisoRomaneio/properties/mensagem/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema164.properties.mensagem,data:data19};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -10619,7 +10655,7 @@ errors++;
 }
 }
 else {
-const err55 = {instancePath:instancePath+"/avisos/" + i1+"/mensagem",schemaPath:"#/$defs/avisoRomaneio/properties/mensagem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema163.properties.mensagem.type,parentSchema:schema163.properties.mensagem,data:data19};
+const err55 = {instancePath:instancePath+"/avisos/" + i1+"/mensagem",schemaPath:"#/$defs/avisoRomaneio/properties/mensagem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema164.properties.mensagem.type,parentSchema:schema164.properties.mensagem,data:data19};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -10636,7 +10672,7 @@ const len2 = data20.length;
 for(let i2=0; i2<len2; i2++){
 let data21 = data20[i2];
 if(typeof data21 !== "string"){
-const err56 = {instancePath:instancePath+"/avisos/" + i1+"/campos/" + i2,schemaPath:"#/$defs/avisoRomaneio/properties/campos/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema163.properties.campos.items.type,parentSchema:schema163.properties.campos.items,data:data21};
+const err56 = {instancePath:instancePath+"/avisos/" + i1+"/campos/" + i2,schemaPath:"#/$defs/avisoRomaneio/properties/campos/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema164.properties.campos.items.type,parentSchema:schema164.properties.campos.items,data:data21};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -10648,7 +10684,7 @@ errors++;
 }
 }
 else {
-const err57 = {instancePath:instancePath+"/avisos/" + i1+"/campos",schemaPath:"#/$defs/avisoRomaneio/properties/campos/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema163.properties.campos.type,parentSchema:schema163.properties.campos,data:data20};
+const err57 = {instancePath:instancePath+"/avisos/" + i1+"/campos",schemaPath:"#/$defs/avisoRomaneio/properties/campos/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema164.properties.campos.type,parentSchema:schema164.properties.campos,data:data20};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -10660,7 +10696,7 @@ errors++;
 }
 }
 else {
-const err58 = {instancePath:instancePath+"/avisos/" + i1,schemaPath:"#/$defs/avisoRomaneio/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema163.type,parentSchema:schema163,data:data17};
+const err58 = {instancePath:instancePath+"/avisos/" + i1,schemaPath:"#/$defs/avisoRomaneio/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema164.type,parentSchema:schema164,data:data17};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -10672,7 +10708,7 @@ errors++;
 }
 }
 else {
-const err59 = {instancePath:instancePath+"/avisos",schemaPath:"#/properties/avisos/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema138.properties.avisos.type,parentSchema:schema138.properties.avisos,data:data16};
+const err59 = {instancePath:instancePath+"/avisos",schemaPath:"#/properties/avisos/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema139.properties.avisos.type,parentSchema:schema139.properties.avisos,data:data16};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -10684,7 +10720,7 @@ errors++;
 }
 }
 else {
-const err60 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema138.type,parentSchema:schema138,data};
+const err60 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema139.type,parentSchema:schema139,data};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -10698,8 +10734,8 @@ return errors === 0;
 }
 validate71.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema164 = {"description":"O romaneio diante dos preços publicados: a referência estadual e a nacional do dia, e a simulação do mesmo negócio.","type":"object","additionalProperties":false,"required":["referencias","simulacao","deducoes","avisos"],"properties":{"referencias":{"type":"array","items":{"$ref":"#/$defs/referenciaDoDia"}},"simulacao":{"description":"O resultado de GET /api/v1/simulador para as mesmas quantidades e o preço do romaneio (o mesmo formato), ou null quando faltam campos.","anyOf":[{"type":"object"},{"type":"null"}]},"deducoes":{"type":"array","items":{"$ref":"#/$defs/deducaoLadoALado"}},"avisos":{"description":"Por que alguma referência ou a simulação falta.","type":"array","items":{"type":"string","minLength":1}}}};
-const schema165 = {"description":"O preço de referência publicado para o dia do romaneio (ou o último dia anterior com preço), e a diferença para o preço do romaneio.","type":"object","additionalProperties":false,"required":["escopo","serie","nome","fonte","unidade","data","defasagem_dias","valor","diferenca","diferenca_pct","diferenca_total"],"properties":{"escopo":{"enum":["estadual","nacional"]},"serie":{"description":"Id da série (\"boi_gordo/SP\", \"soja\").","type":"string","minLength":1},"nome":{"type":"string","minLength":1},"fonte":{"$ref":"common.schema.json#/$defs/fonte"},"unidade":{"$ref":"common.schema.json#/$defs/unidade"},"data":{"description":"Dia do preço usado: o do romaneio, ou o último anterior com preço publicado.","$ref":"common.schema.json#/$defs/data"},"defasagem_dias":{"description":"Dias corridos entre o dia do preço usado e o dia do romaneio (0: o mesmo dia).","type":"integer","minimum":0},"valor":{"$ref":"common.schema.json#/$defs/preco"},"diferenca":{"description":"Preço do romaneio menos o de referência, em R$ por unidade; null sem preço no romaneio.","$ref":"#/$defs/dinheiroOuNulo"},"diferenca_pct":{"description":"A diferença em percentual do preço de referência (duas casas).","anyOf":[{"$ref":"common.schema.json#/$defs/percentual"},{"type":"null"}]},"diferenca_total":{"description":"A diferença vezes a quantidade do romaneio (arrobas ou sacas), em R$.","$ref":"#/$defs/dinheiroOuNulo"}}};
+const schema165 = {"description":"O romaneio diante dos preços publicados: a referência estadual e a nacional do dia, e a simulação do mesmo negócio.","type":"object","additionalProperties":false,"required":["referencias","simulacao","deducoes","avisos"],"properties":{"referencias":{"type":"array","items":{"$ref":"#/$defs/referenciaDoDia"}},"simulacao":{"description":"O resultado de GET /api/v1/simulador para as mesmas quantidades e o preço do romaneio (o mesmo formato), ou null quando faltam campos.","anyOf":[{"type":"object"},{"type":"null"}]},"deducoes":{"type":"array","items":{"$ref":"#/$defs/deducaoLadoALado"}},"avisos":{"description":"Por que alguma referência ou a simulação falta.","type":"array","items":{"type":"string","minLength":1}}}};
+const schema166 = {"description":"O preço de referência publicado para o dia do romaneio (ou o último dia anterior com preço), e a diferença para o preço do romaneio.","type":"object","additionalProperties":false,"required":["escopo","serie","nome","fonte","unidade","data","defasagem_dias","valor","diferenca","diferenca_pct","diferenca_total"],"properties":{"escopo":{"enum":["estadual","nacional"]},"serie":{"description":"Id da série (\"boi_gordo/SP\", \"soja\").","type":"string","minLength":1},"nome":{"type":"string","minLength":1},"fonte":{"$ref":"common.schema.json#/$defs/fonte"},"unidade":{"$ref":"common.schema.json#/$defs/unidade"},"data":{"description":"Dia do preço usado: o do romaneio, ou o último anterior com preço publicado.","$ref":"common.schema.json#/$defs/data"},"defasagem_dias":{"description":"Dias corridos entre o dia do preço usado e o dia do romaneio (0: o mesmo dia).","type":"integer","minimum":0},"valor":{"$ref":"common.schema.json#/$defs/preco"},"diferenca":{"description":"Preço do romaneio menos o de referência, em R$ por unidade; null sem preço no romaneio.","$ref":"#/$defs/dinheiroOuNulo"},"diferenca_pct":{"description":"A diferença em percentual do preço de referência (duas casas).","anyOf":[{"$ref":"common.schema.json#/$defs/percentual"},{"type":"null"}]},"diferenca_total":{"description":"A diferença vezes a quantidade do romaneio (arrobas ou sacas), em R$.","$ref":"#/$defs/dinheiroOuNulo"}}};
 
 function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -10773,7 +10809,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.escopo === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "escopo"},message:"must have required property '"+"escopo"+"'",schema:schema165.required,parentSchema:schema165,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "escopo"},message:"must have required property '"+"escopo"+"'",schema:schema166.required,parentSchema:schema166,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -10783,7 +10819,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.serie === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "serie"},message:"must have required property '"+"serie"+"'",schema:schema165.required,parentSchema:schema165,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "serie"},message:"must have required property '"+"serie"+"'",schema:schema166.required,parentSchema:schema166,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -10793,7 +10829,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.nome === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nome"},message:"must have required property '"+"nome"+"'",schema:schema165.required,parentSchema:schema165,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nome"},message:"must have required property '"+"nome"+"'",schema:schema166.required,parentSchema:schema166,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -10803,7 +10839,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.fonte === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "fonte"},message:"must have required property '"+"fonte"+"'",schema:schema165.required,parentSchema:schema165,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "fonte"},message:"must have required property '"+"fonte"+"'",schema:schema166.required,parentSchema:schema166,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -10813,7 +10849,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data.unidade === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "unidade"},message:"must have required property '"+"unidade"+"'",schema:schema165.required,parentSchema:schema165,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "unidade"},message:"must have required property '"+"unidade"+"'",schema:schema166.required,parentSchema:schema166,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -10823,7 +10859,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data.data === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema165.required,parentSchema:schema165,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema166.required,parentSchema:schema166,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -10833,7 +10869,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data.defasagem_dias === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "defasagem_dias"},message:"must have required property '"+"defasagem_dias"+"'",schema:schema165.required,parentSchema:schema165,data};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "defasagem_dias"},message:"must have required property '"+"defasagem_dias"+"'",schema:schema166.required,parentSchema:schema166,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -10843,7 +10879,7 @@ vErrors.push(err6);
 errors++;
 }
 if(data.valor === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "valor"},message:"must have required property '"+"valor"+"'",schema:schema165.required,parentSchema:schema165,data};
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "valor"},message:"must have required property '"+"valor"+"'",schema:schema166.required,parentSchema:schema166,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -10853,7 +10889,7 @@ vErrors.push(err7);
 errors++;
 }
 if(data.diferenca === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "diferenca"},message:"must have required property '"+"diferenca"+"'",schema:schema165.required,parentSchema:schema165,data};
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "diferenca"},message:"must have required property '"+"diferenca"+"'",schema:schema166.required,parentSchema:schema166,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -10863,7 +10899,7 @@ vErrors.push(err8);
 errors++;
 }
 if(data.diferenca_pct === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "diferenca_pct"},message:"must have required property '"+"diferenca_pct"+"'",schema:schema165.required,parentSchema:schema165,data};
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "diferenca_pct"},message:"must have required property '"+"diferenca_pct"+"'",schema:schema166.required,parentSchema:schema166,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -10873,7 +10909,7 @@ vErrors.push(err9);
 errors++;
 }
 if(data.diferenca_total === undefined){
-const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "diferenca_total"},message:"must have required property '"+"diferenca_total"+"'",schema:schema165.required,parentSchema:schema165,data};
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "diferenca_total"},message:"must have required property '"+"diferenca_total"+"'",schema:schema166.required,parentSchema:schema166,data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -10883,8 +10919,8 @@ vErrors.push(err10);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema165.properties, key0))){
-const err11 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema165,data};
+if(!(func1.call(schema166.properties, key0))){
+const err11 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema166,data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -10897,7 +10933,7 @@ errors++;
 if(data.escopo !== undefined){
 let data0 = data.escopo;
 if(!((data0 === "estadual") || (data0 === "nacional"))){
-const err12 = {instancePath:instancePath+"/escopo",schemaPath:"#/properties/escopo/enum",keyword:"enum",params:{allowedValues: schema165.properties.escopo.enum},message:"must be equal to one of the allowed values",schema:schema165.properties.escopo.enum,parentSchema:schema165.properties.escopo,data:data0};
+const err12 = {instancePath:instancePath+"/escopo",schemaPath:"#/properties/escopo/enum",keyword:"enum",params:{allowedValues: schema166.properties.escopo.enum},message:"must be equal to one of the allowed values",schema:schema166.properties.escopo.enum,parentSchema:schema166.properties.escopo,data:data0};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -10911,7 +10947,7 @@ if(data.serie !== undefined){
 let data1 = data.serie;
 if(typeof data1 === "string"){
 if(func2(data1) < 1){
-const err13 = {instancePath:instancePath+"/serie",schemaPath:"#/properties/serie/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema165.properties.serie,data:data1};
+const err13 = {instancePath:instancePath+"/serie",schemaPath:"#/properties/serie/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema166.properties.serie,data:data1};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -10922,7 +10958,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/serie",schemaPath:"#/properties/serie/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema165.properties.serie.type,parentSchema:schema165.properties.serie,data:data1};
+const err14 = {instancePath:instancePath+"/serie",schemaPath:"#/properties/serie/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema166.properties.serie.type,parentSchema:schema166.properties.serie,data:data1};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -10936,7 +10972,7 @@ if(data.nome !== undefined){
 let data2 = data.nome;
 if(typeof data2 === "string"){
 if(func2(data2) < 1){
-const err15 = {instancePath:instancePath+"/nome",schemaPath:"#/properties/nome/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema165.properties.nome,data:data2};
+const err15 = {instancePath:instancePath+"/nome",schemaPath:"#/properties/nome/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema166.properties.nome,data:data2};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -10947,7 +10983,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/nome",schemaPath:"#/properties/nome/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema165.properties.nome.type,parentSchema:schema165.properties.nome,data:data2};
+const err16 = {instancePath:instancePath+"/nome",schemaPath:"#/properties/nome/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema166.properties.nome.type,parentSchema:schema166.properties.nome,data:data2};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -11031,7 +11067,7 @@ errors++;
 if(data.defasagem_dias !== undefined){
 let data6 = data.defasagem_dias;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err23 = {instancePath:instancePath+"/defasagem_dias",schemaPath:"#/properties/defasagem_dias/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema165.properties.defasagem_dias.type,parentSchema:schema165.properties.defasagem_dias,data:data6};
+const err23 = {instancePath:instancePath+"/defasagem_dias",schemaPath:"#/properties/defasagem_dias/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema166.properties.defasagem_dias.type,parentSchema:schema166.properties.defasagem_dias,data:data6};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -11042,7 +11078,7 @@ errors++;
 }
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 0 || isNaN(data6)){
-const err24 = {instancePath:instancePath+"/defasagem_dias",schemaPath:"#/properties/defasagem_dias/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema165.properties.defasagem_dias,data:data6};
+const err24 = {instancePath:instancePath+"/defasagem_dias",schemaPath:"#/properties/defasagem_dias/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema166.properties.defasagem_dias,data:data6};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -11096,7 +11132,7 @@ var _valid0 = _errs22 === errors;
 valid4 = valid4 || _valid0;
 const _errs25 = errors;
 if(data9 !== null){
-const err27 = {instancePath:instancePath+"/diferenca_pct",schemaPath:"#/properties/diferenca_pct/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema165.properties.diferenca_pct.anyOf[1].type,parentSchema:schema165.properties.diferenca_pct.anyOf[1],data:data9};
+const err27 = {instancePath:instancePath+"/diferenca_pct",schemaPath:"#/properties/diferenca_pct/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema166.properties.diferenca_pct.anyOf[1].type,parentSchema:schema166.properties.diferenca_pct.anyOf[1],data:data9};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -11108,7 +11144,7 @@ errors++;
 var _valid0 = _errs25 === errors;
 valid4 = valid4 || _valid0;
 if(!valid4){
-const err28 = {instancePath:instancePath+"/diferenca_pct",schemaPath:"#/properties/diferenca_pct/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema165.properties.diferenca_pct.anyOf,parentSchema:schema165.properties.diferenca_pct,data:data9};
+const err28 = {instancePath:instancePath+"/diferenca_pct",schemaPath:"#/properties/diferenca_pct/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema166.properties.diferenca_pct.anyOf,parentSchema:schema166.properties.diferenca_pct,data:data9};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -11137,7 +11173,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err29 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema165.type,parentSchema:schema165,data};
+const err29 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema166.type,parentSchema:schema166,data};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -11151,7 +11187,7 @@ return errors === 0;
 }
 validate91.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema172 = {"description":"Uma dedução como o romaneio a cobra e como o simulador a calcularia para as mesmas quantidades e preço.","type":"object","additionalProperties":false,"required":["nome","romaneio","simulador"],"properties":{"nome":{"type":"string","minLength":1},"romaneio":{"$ref":"#/$defs/dinheiroOuNulo"},"simulador":{"$ref":"#/$defs/dinheiroOuNulo"}}};
+const schema173 = {"description":"Uma dedução como o romaneio a cobra e como o simulador a calcularia para as mesmas quantidades e preço.","type":"object","additionalProperties":false,"required":["nome","romaneio","simulador"],"properties":{"nome":{"type":"string","minLength":1},"romaneio":{"$ref":"#/$defs/dinheiroOuNulo"},"simulador":{"$ref":"#/$defs/dinheiroOuNulo"}}};
 
 function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11165,7 +11201,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.nome === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nome"},message:"must have required property '"+"nome"+"'",schema:schema172.required,parentSchema:schema172,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nome"},message:"must have required property '"+"nome"+"'",schema:schema173.required,parentSchema:schema173,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -11175,7 +11211,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.romaneio === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "romaneio"},message:"must have required property '"+"romaneio"+"'",schema:schema172.required,parentSchema:schema172,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "romaneio"},message:"must have required property '"+"romaneio"+"'",schema:schema173.required,parentSchema:schema173,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -11185,7 +11221,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.simulador === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "simulador"},message:"must have required property '"+"simulador"+"'",schema:schema172.required,parentSchema:schema172,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "simulador"},message:"must have required property '"+"simulador"+"'",schema:schema173.required,parentSchema:schema173,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -11196,7 +11232,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((key0 === "nome") || (key0 === "romaneio")) || (key0 === "simulador"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema172,data};
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema173,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -11210,7 +11246,7 @@ if(data.nome !== undefined){
 let data0 = data.nome;
 if(typeof data0 === "string"){
 if(func2(data0) < 1){
-const err4 = {instancePath:instancePath+"/nome",schemaPath:"#/properties/nome/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema172.properties.nome,data:data0};
+const err4 = {instancePath:instancePath+"/nome",schemaPath:"#/properties/nome/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema173.properties.nome,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -11221,7 +11257,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/nome",schemaPath:"#/properties/nome/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema172.properties.nome.type,parentSchema:schema172.properties.nome,data:data0};
+const err5 = {instancePath:instancePath+"/nome",schemaPath:"#/properties/nome/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema173.properties.nome.type,parentSchema:schema173.properties.nome,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -11245,7 +11281,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema172.type,parentSchema:schema172,data};
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema173.type,parentSchema:schema173,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -11272,7 +11308,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.referencias === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "referencias"},message:"must have required property '"+"referencias"+"'",schema:schema164.required,parentSchema:schema164,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "referencias"},message:"must have required property '"+"referencias"+"'",schema:schema165.required,parentSchema:schema165,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -11282,7 +11318,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.simulacao === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "simulacao"},message:"must have required property '"+"simulacao"+"'",schema:schema164.required,parentSchema:schema164,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "simulacao"},message:"must have required property '"+"simulacao"+"'",schema:schema165.required,parentSchema:schema165,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -11292,7 +11328,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.deducoes === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "deducoes"},message:"must have required property '"+"deducoes"+"'",schema:schema164.required,parentSchema:schema164,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "deducoes"},message:"must have required property '"+"deducoes"+"'",schema:schema165.required,parentSchema:schema165,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -11302,7 +11338,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.avisos === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "avisos"},message:"must have required property '"+"avisos"+"'",schema:schema164.required,parentSchema:schema164,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "avisos"},message:"must have required property '"+"avisos"+"'",schema:schema165.required,parentSchema:schema165,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -11313,7 +11349,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((key0 === "referencias") || (key0 === "simulacao")) || (key0 === "deducoes")) || (key0 === "avisos"))){
-const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema164,data};
+const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema165,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -11335,7 +11371,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/referencias",schemaPath:"#/properties/referencias/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema164.properties.referencias.type,parentSchema:schema164.properties.referencias,data:data0};
+const err5 = {instancePath:instancePath+"/referencias",schemaPath:"#/properties/referencias/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema165.properties.referencias.type,parentSchema:schema165.properties.referencias,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -11351,7 +11387,7 @@ const _errs6 = errors;
 let valid3 = false;
 const _errs7 = errors;
 if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
-const err6 = {instancePath:instancePath+"/simulacao",schemaPath:"#/properties/simulacao/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema164.properties.simulacao.anyOf[0].type,parentSchema:schema164.properties.simulacao.anyOf[0],data:data2};
+const err6 = {instancePath:instancePath+"/simulacao",schemaPath:"#/properties/simulacao/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema165.properties.simulacao.anyOf[0].type,parentSchema:schema165.properties.simulacao.anyOf[0],data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -11364,7 +11400,7 @@ var _valid0 = _errs7 === errors;
 valid3 = valid3 || _valid0;
 const _errs9 = errors;
 if(data2 !== null){
-const err7 = {instancePath:instancePath+"/simulacao",schemaPath:"#/properties/simulacao/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema164.properties.simulacao.anyOf[1].type,parentSchema:schema164.properties.simulacao.anyOf[1],data:data2};
+const err7 = {instancePath:instancePath+"/simulacao",schemaPath:"#/properties/simulacao/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema165.properties.simulacao.anyOf[1].type,parentSchema:schema165.properties.simulacao.anyOf[1],data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -11376,7 +11412,7 @@ errors++;
 var _valid0 = _errs9 === errors;
 valid3 = valid3 || _valid0;
 if(!valid3){
-const err8 = {instancePath:instancePath+"/simulacao",schemaPath:"#/properties/simulacao/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema164.properties.simulacao.anyOf,parentSchema:schema164.properties.simulacao,data:data2};
+const err8 = {instancePath:instancePath+"/simulacao",schemaPath:"#/properties/simulacao/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema165.properties.simulacao.anyOf,parentSchema:schema165.properties.simulacao,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -11409,7 +11445,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/deducoes",schemaPath:"#/properties/deducoes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema164.properties.deducoes.type,parentSchema:schema164.properties.deducoes,data:data3};
+const err9 = {instancePath:instancePath+"/deducoes",schemaPath:"#/properties/deducoes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema165.properties.deducoes.type,parentSchema:schema165.properties.deducoes,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -11427,7 +11463,7 @@ for(let i2=0; i2<len2; i2++){
 let data6 = data5[i2];
 if(typeof data6 === "string"){
 if(func2(data6) < 1){
-const err10 = {instancePath:instancePath+"/avisos/" + i2,schemaPath:"#/properties/avisos/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema164.properties.avisos.items,data:data6};
+const err10 = {instancePath:instancePath+"/avisos/" + i2,schemaPath:"#/properties/avisos/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema165.properties.avisos.items,data:data6};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -11438,7 +11474,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/avisos/" + i2,schemaPath:"#/properties/avisos/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema164.properties.avisos.items.type,parentSchema:schema164.properties.avisos.items,data:data6};
+const err11 = {instancePath:instancePath+"/avisos/" + i2,schemaPath:"#/properties/avisos/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema165.properties.avisos.items.type,parentSchema:schema165.properties.avisos.items,data:data6};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -11450,7 +11486,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/avisos",schemaPath:"#/properties/avisos/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema164.properties.avisos.type,parentSchema:schema164.properties.avisos,data:data5};
+const err12 = {instancePath:instancePath+"/avisos",schemaPath:"#/properties/avisos/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema165.properties.avisos.type,parentSchema:schema165.properties.avisos,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -11462,7 +11498,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema164.type,parentSchema:schema164,data};
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema165.type,parentSchema:schema165,data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -11490,7 +11526,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.leitura === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "leitura"},message:"must have required property '"+"leitura"+"'",schema:schema137.required,parentSchema:schema137,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "leitura"},message:"must have required property '"+"leitura"+"'",schema:schema138.required,parentSchema:schema138,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -11500,7 +11536,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.comparacao === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "comparacao"},message:"must have required property '"+"comparacao"+"'",schema:schema137.required,parentSchema:schema137,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "comparacao"},message:"must have required property '"+"comparacao"+"'",schema:schema138.required,parentSchema:schema138,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -11510,7 +11546,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.arquivo === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "arquivo"},message:"must have required property '"+"arquivo"+"'",schema:schema137.required,parentSchema:schema137,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "arquivo"},message:"must have required property '"+"arquivo"+"'",schema:schema138.required,parentSchema:schema138,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -11521,7 +11557,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((key0 === "leitura") || (key0 === "comparacao")) || (key0 === "arquivo")) || (key0 === "rate_limit"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema137,data};
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema138,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -11547,7 +11583,7 @@ if(data.arquivo !== undefined){
 let data2 = data.arquivo;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.tipo === undefined){
-const err4 = {instancePath:instancePath+"/arquivo",schemaPath:"#/$defs/arquivoLido/required",keyword:"required",params:{missingProperty: "tipo"},message:"must have required property '"+"tipo"+"'",schema:schema173.required,parentSchema:schema173,data:data2};
+const err4 = {instancePath:instancePath+"/arquivo",schemaPath:"#/$defs/arquivoLido/required",keyword:"required",params:{missingProperty: "tipo"},message:"must have required property '"+"tipo"+"'",schema:schema174.required,parentSchema:schema174,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -11557,7 +11593,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data2.paginas === undefined){
-const err5 = {instancePath:instancePath+"/arquivo",schemaPath:"#/$defs/arquivoLido/required",keyword:"required",params:{missingProperty: "paginas"},message:"must have required property '"+"paginas"+"'",schema:schema173.required,parentSchema:schema173,data:data2};
+const err5 = {instancePath:instancePath+"/arquivo",schemaPath:"#/$defs/arquivoLido/required",keyword:"required",params:{missingProperty: "paginas"},message:"must have required property '"+"paginas"+"'",schema:schema174.required,parentSchema:schema174,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -11567,7 +11603,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data2.origem === undefined){
-const err6 = {instancePath:instancePath+"/arquivo",schemaPath:"#/$defs/arquivoLido/required",keyword:"required",params:{missingProperty: "origem"},message:"must have required property '"+"origem"+"'",schema:schema173.required,parentSchema:schema173,data:data2};
+const err6 = {instancePath:instancePath+"/arquivo",schemaPath:"#/$defs/arquivoLido/required",keyword:"required",params:{missingProperty: "origem"},message:"must have required property '"+"origem"+"'",schema:schema174.required,parentSchema:schema174,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -11577,7 +11613,7 @@ vErrors.push(err6);
 errors++;
 }
 if(data2.segundos === undefined){
-const err7 = {instancePath:instancePath+"/arquivo",schemaPath:"#/$defs/arquivoLido/required",keyword:"required",params:{missingProperty: "segundos"},message:"must have required property '"+"segundos"+"'",schema:schema173.required,parentSchema:schema173,data:data2};
+const err7 = {instancePath:instancePath+"/arquivo",schemaPath:"#/$defs/arquivoLido/required",keyword:"required",params:{missingProperty: "segundos"},message:"must have required property '"+"segundos"+"'",schema:schema174.required,parentSchema:schema174,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -11588,7 +11624,7 @@ errors++;
 }
 for(const key1 in data2){
 if(!((((key1 === "tipo") || (key1 === "paginas")) || (key1 === "origem")) || (key1 === "segundos"))){
-const err8 = {instancePath:instancePath+"/arquivo",schemaPath:"#/$defs/arquivoLido/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema173,data:data2};
+const err8 = {instancePath:instancePath+"/arquivo",schemaPath:"#/$defs/arquivoLido/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema174,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -11601,7 +11637,7 @@ errors++;
 if(data2.tipo !== undefined){
 let data3 = data2.tipo;
 if(!(((((data3 === "image/png") || (data3 === "image/jpeg")) || (data3 === "image/webp")) || (data3 === "application/pdf")) || (data3 === "text/plain"))){
-const err9 = {instancePath:instancePath+"/arquivo/tipo",schemaPath:"#/$defs/arquivoLido/properties/tipo/enum",keyword:"enum",params:{allowedValues: schema173.properties.tipo.enum},message:"must be equal to one of the allowed values",schema:schema173.properties.tipo.enum,parentSchema:schema173.properties.tipo,data:data3};
+const err9 = {instancePath:instancePath+"/arquivo/tipo",schemaPath:"#/$defs/arquivoLido/properties/tipo/enum",keyword:"enum",params:{allowedValues: schema174.properties.tipo.enum},message:"must be equal to one of the allowed values",schema:schema174.properties.tipo.enum,parentSchema:schema174.properties.tipo,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -11614,7 +11650,7 @@ errors++;
 if(data2.paginas !== undefined){
 let data4 = data2.paginas;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err10 = {instancePath:instancePath+"/arquivo/paginas",schemaPath:"#/$defs/arquivoLido/properties/paginas/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema173.properties.paginas.type,parentSchema:schema173.properties.paginas,data:data4};
+const err10 = {instancePath:instancePath+"/arquivo/paginas",schemaPath:"#/$defs/arquivoLido/properties/paginas/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema174.properties.paginas.type,parentSchema:schema174.properties.paginas,data:data4};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -11625,7 +11661,7 @@ errors++;
 }
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 1 || isNaN(data4)){
-const err11 = {instancePath:instancePath+"/arquivo/paginas",schemaPath:"#/$defs/arquivoLido/properties/paginas/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema173.properties.paginas,data:data4};
+const err11 = {instancePath:instancePath+"/arquivo/paginas",schemaPath:"#/$defs/arquivoLido/properties/paginas/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema174.properties.paginas,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -11639,7 +11675,7 @@ errors++;
 if(data2.origem !== undefined){
 let data5 = data2.origem;
 if(!(((data5 === "ocr") || (data5 === "pdf_texto")) || (data5 === "texto"))){
-const err12 = {instancePath:instancePath+"/arquivo/origem",schemaPath:"#/$defs/arquivoLido/properties/origem/enum",keyword:"enum",params:{allowedValues: schema173.properties.origem.enum},message:"must be equal to one of the allowed values",schema:schema173.properties.origem.enum,parentSchema:schema173.properties.origem,data:data5};
+const err12 = {instancePath:instancePath+"/arquivo/origem",schemaPath:"#/$defs/arquivoLido/properties/origem/enum",keyword:"enum",params:{allowedValues: schema174.properties.origem.enum},message:"must be equal to one of the allowed values",schema:schema174.properties.origem.enum,parentSchema:schema174.properties.origem,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -11653,7 +11689,7 @@ if(data2.segundos !== undefined){
 let data6 = data2.segundos;
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 0 || isNaN(data6)){
-const err13 = {instancePath:instancePath+"/arquivo/segundos",schemaPath:"#/$defs/arquivoLido/properties/segundos/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema173.properties.segundos,data:data6};
+const err13 = {instancePath:instancePath+"/arquivo/segundos",schemaPath:"#/$defs/arquivoLido/properties/segundos/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema174.properties.segundos,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -11664,7 +11700,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/arquivo/segundos",schemaPath:"#/$defs/arquivoLido/properties/segundos/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema173.properties.segundos.type,parentSchema:schema173.properties.segundos,data:data6};
+const err14 = {instancePath:instancePath+"/arquivo/segundos",schemaPath:"#/$defs/arquivoLido/properties/segundos/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema174.properties.segundos.type,parentSchema:schema174.properties.segundos,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -11676,7 +11712,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/arquivo",schemaPath:"#/$defs/arquivoLido/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema173.type,parentSchema:schema173,data:data2};
+const err15 = {instancePath:instancePath+"/arquivo",schemaPath:"#/$defs/arquivoLido/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema174.type,parentSchema:schema174,data:data2};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -11690,7 +11726,7 @@ if(data.rate_limit !== undefined){
 let data7 = data.rate_limit;
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 if(data7.diario === undefined){
-const err16 = {instancePath:instancePath+"/rate_limit",schemaPath:"#/properties/rate_limit/required",keyword:"required",params:{missingProperty: "diario"},message:"must have required property '"+"diario"+"'",schema:schema137.properties.rate_limit.required,parentSchema:schema137.properties.rate_limit,data:data7};
+const err16 = {instancePath:instancePath+"/rate_limit",schemaPath:"#/properties/rate_limit/required",keyword:"required",params:{missingProperty: "diario"},message:"must have required property '"+"diario"+"'",schema:schema138.properties.rate_limit.required,parentSchema:schema138.properties.rate_limit,data:data7};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -11700,7 +11736,7 @@ vErrors.push(err16);
 errors++;
 }
 if(data7.restante === undefined){
-const err17 = {instancePath:instancePath+"/rate_limit",schemaPath:"#/properties/rate_limit/required",keyword:"required",params:{missingProperty: "restante"},message:"must have required property '"+"restante"+"'",schema:schema137.properties.rate_limit.required,parentSchema:schema137.properties.rate_limit,data:data7};
+const err17 = {instancePath:instancePath+"/rate_limit",schemaPath:"#/properties/rate_limit/required",keyword:"required",params:{missingProperty: "restante"},message:"must have required property '"+"restante"+"'",schema:schema138.properties.rate_limit.required,parentSchema:schema138.properties.rate_limit,data:data7};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -11711,7 +11747,7 @@ errors++;
 }
 for(const key2 in data7){
 if(!((key2 === "diario") || (key2 === "restante"))){
-const err18 = {instancePath:instancePath+"/rate_limit",schemaPath:"#/properties/rate_limit/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema137.properties.rate_limit,data:data7};
+const err18 = {instancePath:instancePath+"/rate_limit",schemaPath:"#/properties/rate_limit/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema138.properties.rate_limit,data:data7};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -11724,7 +11760,7 @@ errors++;
 if(data7.diario !== undefined){
 let data8 = data7.diario;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err19 = {instancePath:instancePath+"/rate_limit/diario",schemaPath:"#/properties/rate_limit/properties/diario/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema137.properties.rate_limit.properties.diario.type,parentSchema:schema137.properties.rate_limit.properties.diario,data:data8};
+const err19 = {instancePath:instancePath+"/rate_limit/diario",schemaPath:"#/properties/rate_limit/properties/diario/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema138.properties.rate_limit.properties.diario.type,parentSchema:schema138.properties.rate_limit.properties.diario,data:data8};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -11735,7 +11771,7 @@ errors++;
 }
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 < 0 || isNaN(data8)){
-const err20 = {instancePath:instancePath+"/rate_limit/diario",schemaPath:"#/properties/rate_limit/properties/diario/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema137.properties.rate_limit.properties.diario,data:data8};
+const err20 = {instancePath:instancePath+"/rate_limit/diario",schemaPath:"#/properties/rate_limit/properties/diario/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema138.properties.rate_limit.properties.diario,data:data8};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -11749,7 +11785,7 @@ errors++;
 if(data7.restante !== undefined){
 let data9 = data7.restante;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err21 = {instancePath:instancePath+"/rate_limit/restante",schemaPath:"#/properties/rate_limit/properties/restante/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema137.properties.rate_limit.properties.restante.type,parentSchema:schema137.properties.rate_limit.properties.restante,data:data9};
+const err21 = {instancePath:instancePath+"/rate_limit/restante",schemaPath:"#/properties/rate_limit/properties/restante/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema138.properties.rate_limit.properties.restante.type,parentSchema:schema138.properties.rate_limit.properties.restante,data:data9};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -11760,7 +11796,7 @@ errors++;
 }
 if((typeof data9 == "number") && (isFinite(data9))){
 if(data9 < 0 || isNaN(data9)){
-const err22 = {instancePath:instancePath+"/rate_limit/restante",schemaPath:"#/properties/rate_limit/properties/restante/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema137.properties.rate_limit.properties.restante,data:data9};
+const err22 = {instancePath:instancePath+"/rate_limit/restante",schemaPath:"#/properties/rate_limit/properties/restante/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema138.properties.rate_limit.properties.restante,data:data9};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -11773,7 +11809,7 @@ errors++;
 }
 }
 else {
-const err23 = {instancePath:instancePath+"/rate_limit",schemaPath:"#/properties/rate_limit/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema137.properties.rate_limit.type,parentSchema:schema137.properties.rate_limit,data:data7};
+const err23 = {instancePath:instancePath+"/rate_limit",schemaPath:"#/properties/rate_limit/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema138.properties.rate_limit.type,parentSchema:schema138.properties.rate_limit,data:data7};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -11785,7 +11821,7 @@ errors++;
 }
 }
 else {
-const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema137.type,parentSchema:schema137,data};
+const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema138.type,parentSchema:schema138,data};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -11800,8 +11836,8 @@ return errors === 0;
 validate70.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 porSchema["serie.schema.json"] = validate102;
-const schema174 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"serie.schema.json","title":"Cotação Aberta v1: série de um produto","description":"api/v1/cotacao/{produto}.json (referência nacional; uf é o lugar do indicador, ou null) e api/v1/cotacao/{produto}/{UF}.json (UF, com praça de referência e todas as praças do último dia): a última cotação e o histórico completo, um dia por entrada, do mais antigo ao mais recente (a ordem é verificada pelo validador, pois JSON Schema não a expressa). O mesmo documento é publicado em api/v1/recente/{produto}.json e api/v1/recente/{produto}/{UF}.json com o histórico cortado ao último ano (as entradas a partir de 366 dias antes do último dia, e ao menos as duas últimas): os demais campos são os do arquivo completo.","type":"object","required":["produto","nome","uf","regiao","valor","moeda","unidade","fonte","data_cotacao","variacao","bordao","atualizado","proveniencia","license","api_version","historico"],"additionalProperties":false,"properties":{"produto":{"description":"Produto da série.","$ref":"common.schema.json#/$defs/produto"},"nome":{"description":"Nome do produto por extenso.","$ref":"common.schema.json#/$defs/texto"},"uf":{"description":"UF da série; na referência nacional, a UF onde o indicador é cotado (boi gordo CEPEA: SP; soja Paranaguá: PR), ou null quando ele é média de mais de um estado.","anyOf":[{"$ref":"common.schema.json#/$defs/uf"},{"type":"null"}]},"regiao":{"description":"De onde é o preço, por extenso.","$ref":"common.schema.json#/$defs/texto"},"valor":{"description":"Último valor da série (igual ao da última entrada do histórico), em R$ por unidade (no algodão, unidade ct_lb, em centavos de R$ por libra-peso).","$ref":"common.schema.json#/$defs/preco"},"moeda":{"description":"Moeda do valor.","$ref":"common.schema.json#/$defs/moeda"},"unidade":{"description":"Unidade do valor.","$ref":"common.schema.json#/$defs/unidade"},"fonte":{"description":"Fonte original dos números.","$ref":"common.schema.json#/$defs/fonte"},"sem_funrural":{"description":"Presente quando a fonte diz que o preço já é sem Funrural (o indicador do boi gordo do CEPEA): as palavras da própria fonte. Ausente: preço bruto.","type":"string","minLength":1},"data_cotacao":{"description":"Dia do último valor (igual ao da última entrada do histórico).","$ref":"common.schema.json#/$defs/data"},"variacao":{"description":"Variação em relação ao dia anterior da série, ou null quando a série tem um só dia.","anyOf":[{"$ref":"common.schema.json#/$defs/variacao"},{"type":"null"}]},"bordao":{"description":"A cotação em uma frase, pronta para exibir (ex.: \"Boi gordo a R$ 347,70/@ em 04/09/2026, ...\").","$ref":"common.schema.json#/$defs/texto"},"praca":{"description":"Só nos arquivos de UF: praça de referência da UF, cujo preço é o valor da série.","$ref":"common.schema.json#/$defs/texto"},"pracas":{"description":"Só nos arquivos de UF: todas as praças da UF no último dia, na ordem da fonte.","type":"array","minItems":1,"items":{"$ref":"common.schema.json#/$defs/cotacaoPraca"}},"atualizado":{"description":"Quando os dados desta série mudaram pela última vez (horário da execução que os trouxe).","$ref":"common.schema.json#/$defs/dataHora"},"proveniencia":{"description":"Fonte, espelho, data da coleta e termos dos números.","$ref":"common.schema.json#/$defs/proveniencia"},"license":{"description":"Licença da compilação e termos da fonte.","$ref":"common.schema.json#/$defs/texto"},"api_version":{"description":"Versão da API.","$ref":"common.schema.json#/$defs/apiVersion"},"historico":{"description":"Um dia por entrada, do mais antigo ao mais recente, sem datas repetidas; a última entrada é a cotação atual.","type":"array","minItems":1,"items":{"$ref":"common.schema.json#/$defs/historicoEntrada"}}},"if":{"properties":{"praca":{"description":"Só os arquivos de UF têm praca."}},"required":["praca"]},"then":{"description":"Série de UF (api/v1/cotacao/{produto}/{UF}.json): praca (praça de referência) e pracas (não vazia), e uf não nula.","required":["pracas"],"properties":{"pracas":{"description":"Obrigatório quando há praca."},"uf":{"description":"Num arquivo de UF, a UF do caminho.","$ref":"common.schema.json#/$defs/uf"}}},"else":{"description":"Referência nacional (api/v1/cotacao/{produto}.json): sem praca nem pracas; uf é o lugar do indicador, ou null quando ele é média de mais de um estado.","properties":{"pracas":false}}};
-const schema182 = {"description":"Moeda dos valores: sempre BRL (real).","const":"BRL"};
+const schema175 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"serie.schema.json","title":"Cotação Aberta v1: série de um produto","description":"api/v1/cotacao/{produto}.json (referência nacional; uf é o lugar do indicador, ou null) e api/v1/cotacao/{produto}/{UF}.json (UF, com praça de referência e todas as praças do último dia): a última cotação e o histórico completo, um dia por entrada, do mais antigo ao mais recente (a ordem é verificada pelo validador, pois JSON Schema não a expressa). O mesmo documento é publicado em api/v1/recente/{produto}.json e api/v1/recente/{produto}/{UF}.json com o histórico cortado ao último ano (as entradas a partir de 366 dias antes do último dia, e ao menos as duas últimas): os demais campos são os do arquivo completo.","type":"object","required":["produto","nome","uf","regiao","valor","moeda","unidade","fonte","data_cotacao","variacao","bordao","atualizado","proveniencia","license","api_version","historico"],"additionalProperties":false,"properties":{"produto":{"description":"Produto da série.","$ref":"common.schema.json#/$defs/produto"},"nome":{"description":"Nome do produto por extenso.","$ref":"common.schema.json#/$defs/texto"},"uf":{"description":"UF da série; na referência nacional, a UF onde o indicador é cotado (boi gordo CEPEA: SP; soja Paranaguá: PR), ou null quando ele é média de mais de um estado.","anyOf":[{"$ref":"common.schema.json#/$defs/uf"},{"type":"null"}]},"regiao":{"description":"De onde é o preço, por extenso.","$ref":"common.schema.json#/$defs/texto"},"valor":{"description":"Último valor da série (igual ao da última entrada do histórico), em R$ por unidade (no algodão, unidade ct_lb, em centavos de R$ por libra-peso).","$ref":"common.schema.json#/$defs/preco"},"moeda":{"description":"Moeda do valor.","$ref":"common.schema.json#/$defs/moeda"},"unidade":{"description":"Unidade do valor.","$ref":"common.schema.json#/$defs/unidade"},"fonte":{"description":"Fonte original dos números.","$ref":"common.schema.json#/$defs/fonte"},"sem_funrural":{"description":"Presente quando a fonte diz que o preço já é sem Funrural (o indicador do boi gordo do CEPEA): as palavras da própria fonte. Ausente: preço bruto.","type":"string","minLength":1},"data_cotacao":{"description":"Dia do último valor (igual ao da última entrada do histórico).","$ref":"common.schema.json#/$defs/data"},"variacao":{"description":"Variação em relação ao dia anterior da série, ou null quando a série tem um só dia.","anyOf":[{"$ref":"common.schema.json#/$defs/variacao"},{"type":"null"}]},"bordao":{"description":"A cotação em uma frase, pronta para exibir (ex.: \"Boi gordo a R$ 347,70/@ em 04/09/2026, ...\").","$ref":"common.schema.json#/$defs/texto"},"praca":{"description":"Só nos arquivos de UF: praça de referência da UF, cujo preço é o valor da série.","$ref":"common.schema.json#/$defs/texto"},"pracas":{"description":"Só nos arquivos de UF: todas as praças da UF no último dia, na ordem da fonte.","type":"array","minItems":1,"items":{"$ref":"common.schema.json#/$defs/cotacaoPraca"}},"atualizado":{"description":"Quando os dados desta série mudaram pela última vez (horário da execução que os trouxe).","$ref":"common.schema.json#/$defs/dataHora"},"proveniencia":{"description":"Fonte, espelho, data da coleta e termos dos números.","$ref":"common.schema.json#/$defs/proveniencia"},"license":{"description":"Licença da compilação e termos da fonte.","$ref":"common.schema.json#/$defs/texto"},"api_version":{"description":"Versão da API.","$ref":"common.schema.json#/$defs/apiVersion"},"historico":{"description":"Um dia por entrada, do mais antigo ao mais recente, sem datas repetidas; a última entrada é a cotação atual.","type":"array","minItems":1,"items":{"$ref":"common.schema.json#/$defs/historicoEntrada"}}},"if":{"properties":{"praca":{"description":"Só os arquivos de UF têm praca."}},"required":["praca"]},"then":{"description":"Série de UF (api/v1/cotacao/{produto}/{UF}.json): praca (praça de referência) e pracas (não vazia), e uf não nula.","required":["pracas"],"properties":{"pracas":{"description":"Obrigatório quando há praca."},"uf":{"description":"Num arquivo de UF, a UF do caminho.","$ref":"common.schema.json#/$defs/uf"}}},"else":{"description":"Referência nacional (api/v1/cotacao/{produto}.json): sem praca nem pracas; uf é o lugar do indicador, ou null quando ele é média de mais de um estado.","properties":{"pracas":false}}};
+const schema183 = {"description":"Moeda dos valores: sempre BRL (real).","const":"BRL"};
 
 function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11875,7 +11911,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.data_anterior === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data_anterior"},message:"must have required property '"+"data_anterior"+"'",schema:schema132.required,parentSchema:schema132,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data_anterior"},message:"must have required property '"+"data_anterior"+"'",schema:schema133.required,parentSchema:schema133,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -11885,7 +11921,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.anterior === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "anterior"},message:"must have required property '"+"anterior"+"'",schema:schema132.required,parentSchema:schema132,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "anterior"},message:"must have required property '"+"anterior"+"'",schema:schema133.required,parentSchema:schema133,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -11895,7 +11931,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.absoluta === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "absoluta"},message:"must have required property '"+"absoluta"+"'",schema:schema132.required,parentSchema:schema132,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "absoluta"},message:"must have required property '"+"absoluta"+"'",schema:schema133.required,parentSchema:schema133,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -11905,7 +11941,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.percentual === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "percentual"},message:"must have required property '"+"percentual"+"'",schema:schema132.required,parentSchema:schema132,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "percentual"},message:"must have required property '"+"percentual"+"'",schema:schema133.required,parentSchema:schema133,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -11916,7 +11952,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((key0 === "data_anterior") || (key0 === "anterior")) || (key0 === "absoluta")) || (key0 === "percentual"))){
-const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema132,data};
+const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema133,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -12009,7 +12045,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema132.type,parentSchema:schema132,data};
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema133.type,parentSchema:schema133,data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -12023,7 +12059,7 @@ return errors === 0;
 }
 validate105.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema192 = {"description":"Uma praça da UF no último dia, com todas as colunas que a Scot Consultoria publica.","type":"object","required":["praca","valor","unidade"],"additionalProperties":false,"properties":{"praca":{"description":"Nome da praça como a fonte o escreve.","$ref":"#/$defs/texto"},"valor":{"description":"Preço bruto à vista, em R$ por unidade.","$ref":"#/$defs/preco"},"unidade":{"description":"Unidade do preço da praça.","$ref":"#/$defs/unidade"},"valor_30d":{"description":"Preço bruto para pagamento em 30 dias, em R$.","$ref":"#/$defs/preco"},"base_sp":{"description":"Diferencial de base em relação a São Paulo (coluna \"# base\" da Scot), em %, como a Scot publica (RS: 7,11 sobre preço por kg); negativo quando abaixo de SP.","type":"number"},"funrural_avista":{"description":"Preço à vista descontado o Funrural, em R$.","$ref":"#/$defs/preco"},"funrural_30d":{"description":"Preço a 30 dias descontado o Funrural, em R$.","$ref":"#/$defs/preco"},"senar_avista":{"description":"Preço à vista sem o desconto do Funrural, mas com o desconto de 0,2% do Senar (nota da Scot), em R$.","$ref":"#/$defs/preco"},"senar_30d":{"description":"Preço a 30 dias sem o desconto do Funrural, mas com o desconto de 0,2% do Senar (nota da Scot), em R$.","$ref":"#/$defs/preco"},"tendencia":{"description":"Tendência indicada pela fonte: alta, estavel ou baixa.","type":"string","enum":["alta","estavel","baixa"]},"nota":{"description":"Nota de rodapé da fonte sobre a praça.","$ref":"#/$defs/texto"}}};
+const schema193 = {"description":"Uma praça da UF no último dia, com todas as colunas que a Scot Consultoria publica.","type":"object","required":["praca","valor","unidade"],"additionalProperties":false,"properties":{"praca":{"description":"Nome da praça como a fonte o escreve.","$ref":"#/$defs/texto"},"valor":{"description":"Preço bruto à vista, em R$ por unidade.","$ref":"#/$defs/preco"},"unidade":{"description":"Unidade do preço da praça.","$ref":"#/$defs/unidade"},"valor_30d":{"description":"Preço bruto para pagamento em 30 dias, em R$.","$ref":"#/$defs/preco"},"base_sp":{"description":"Diferencial de base em relação a São Paulo (coluna \"# base\" da Scot), em %, como a Scot publica (RS: 7,11 sobre preço por kg); negativo quando abaixo de SP.","type":"number"},"funrural_avista":{"description":"Preço à vista descontado o Funrural, em R$.","$ref":"#/$defs/preco"},"funrural_30d":{"description":"Preço a 30 dias descontado o Funrural, em R$.","$ref":"#/$defs/preco"},"senar_avista":{"description":"Preço à vista sem o desconto do Funrural, mas com o desconto de 0,2% do Senar (nota da Scot), em R$.","$ref":"#/$defs/preco"},"senar_30d":{"description":"Preço a 30 dias sem o desconto do Funrural, mas com o desconto de 0,2% do Senar (nota da Scot), em R$.","$ref":"#/$defs/preco"},"tendencia":{"description":"Tendência indicada pela fonte: alta, estavel ou baixa.","type":"string","enum":["alta","estavel","baixa"]},"nota":{"description":"Nota de rodapé da fonte sobre a praça.","$ref":"#/$defs/texto"}}};
 
 function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12037,7 +12073,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.praca === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "praca"},message:"must have required property '"+"praca"+"'",schema:schema192.required,parentSchema:schema192,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "praca"},message:"must have required property '"+"praca"+"'",schema:schema193.required,parentSchema:schema193,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -12047,7 +12083,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.valor === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "valor"},message:"must have required property '"+"valor"+"'",schema:schema192.required,parentSchema:schema192,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "valor"},message:"must have required property '"+"valor"+"'",schema:schema193.required,parentSchema:schema193,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -12057,7 +12093,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.unidade === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "unidade"},message:"must have required property '"+"unidade"+"'",schema:schema192.required,parentSchema:schema192,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "unidade"},message:"must have required property '"+"unidade"+"'",schema:schema193.required,parentSchema:schema193,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -12067,8 +12103,8 @@ vErrors.push(err2);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema192.properties, key0))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema192,data};
+if(!(func1.call(schema193.properties, key0))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema193,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -12141,7 +12177,7 @@ errors = vErrors.length;
 if(data.base_sp !== undefined){
 let data4 = data.base_sp;
 if(!((typeof data4 == "number") && (isFinite(data4)))){
-const err8 = {instancePath:instancePath+"/base_sp",schemaPath:"#/properties/base_sp/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema192.properties.base_sp.type,parentSchema:schema192.properties.base_sp,data:data4};
+const err8 = {instancePath:instancePath+"/base_sp",schemaPath:"#/properties/base_sp/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema193.properties.base_sp.type,parentSchema:schema193.properties.base_sp,data:data4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -12178,7 +12214,7 @@ errors = vErrors.length;
 if(data.tendencia !== undefined){
 let data9 = data.tendencia;
 if(typeof data9 !== "string"){
-const err9 = {instancePath:instancePath+"/tendencia",schemaPath:"#/properties/tendencia/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema192.properties.tendencia.type,parentSchema:schema192.properties.tendencia,data:data9};
+const err9 = {instancePath:instancePath+"/tendencia",schemaPath:"#/properties/tendencia/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema193.properties.tendencia.type,parentSchema:schema193.properties.tendencia,data:data9};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -12188,7 +12224,7 @@ vErrors.push(err9);
 errors++;
 }
 if(!(((data9 === "alta") || (data9 === "estavel")) || (data9 === "baixa"))){
-const err10 = {instancePath:instancePath+"/tendencia",schemaPath:"#/properties/tendencia/enum",keyword:"enum",params:{allowedValues: schema192.properties.tendencia.enum},message:"must be equal to one of the allowed values",schema:schema192.properties.tendencia.enum,parentSchema:schema192.properties.tendencia,data:data9};
+const err10 = {instancePath:instancePath+"/tendencia",schemaPath:"#/properties/tendencia/enum",keyword:"enum",params:{allowedValues: schema193.properties.tendencia.enum},message:"must be equal to one of the allowed values",schema:schema193.properties.tendencia.enum,parentSchema:schema193.properties.tendencia,data:data9};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -12225,7 +12261,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema192.type,parentSchema:schema192,data};
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema193.type,parentSchema:schema193,data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -12239,7 +12275,7 @@ return errors === 0;
 }
 validate108.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema197 = {"description":"De onde vieram os números da série, quando foram coletados e sob quais termos.","type":"object","required":["fonte","nome","url","coletado_em","via","via_url","licenca","citacao","termos"],"additionalProperties":false,"properties":{"fonte":{"description":"Fonte original dos números.","$ref":"#/$defs/fonte"},"nome":{"description":"Nome da fonte por extenso.","$ref":"#/$defs/texto"},"url":{"description":"Página da fonte de onde a série é lida.","type":"string","format":"uri"},"coletado_em":{"description":"Quando os dados hoje na série foram coletados (a execução que os alterou por último).","$ref":"#/$defs/dataHora"},"via":{"description":"Espelho pelo qual os dados chegaram (ex.: \"noticias-agricolas\"), ou null quando vieram da própria fonte.","type":["string","null"],"minLength":1},"via_url":{"description":"Página do espelho, ou null quando os dados vieram da própria fonte.","type":["string","null"],"format":"uri"},"licenca":{"description":"Licença ou termos de uso dos números da fonte.","$ref":"#/$defs/texto"},"citacao":{"description":"Como a fonte pede para ser citada.","$ref":"#/$defs/texto"},"termos":{"description":"Os termos da fonte em uma frase.","$ref":"#/$defs/texto"}}};
+const schema198 = {"description":"De onde vieram os números da série, quando foram coletados e sob quais termos.","type":"object","required":["fonte","nome","url","coletado_em","via","via_url","licenca","citacao","termos"],"additionalProperties":false,"properties":{"fonte":{"description":"Fonte original dos números.","$ref":"#/$defs/fonte"},"nome":{"description":"Nome da fonte por extenso.","$ref":"#/$defs/texto"},"url":{"description":"Página da fonte de onde a série é lida.","type":"string","format":"uri"},"coletado_em":{"description":"Quando os dados hoje na série foram coletados (a execução que os alterou por último).","$ref":"#/$defs/dataHora"},"via":{"description":"Espelho pelo qual os dados chegaram (ex.: \"noticias-agricolas\"), ou null quando vieram da própria fonte.","type":["string","null"],"minLength":1},"via_url":{"description":"Página do espelho, ou null quando os dados vieram da própria fonte.","type":["string","null"],"format":"uri"},"licenca":{"description":"Licença ou termos de uso dos números da fonte.","$ref":"#/$defs/texto"},"citacao":{"description":"Como a fonte pede para ser citada.","$ref":"#/$defs/texto"},"termos":{"description":"Os termos da fonte em uma frase.","$ref":"#/$defs/texto"}}};
 
 function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12253,7 +12289,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.fonte === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "fonte"},message:"must have required property '"+"fonte"+"'",schema:schema197.required,parentSchema:schema197,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "fonte"},message:"must have required property '"+"fonte"+"'",schema:schema198.required,parentSchema:schema198,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -12263,7 +12299,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.nome === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nome"},message:"must have required property '"+"nome"+"'",schema:schema197.required,parentSchema:schema197,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nome"},message:"must have required property '"+"nome"+"'",schema:schema198.required,parentSchema:schema198,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -12273,7 +12309,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.url === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema197.required,parentSchema:schema197,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema198.required,parentSchema:schema198,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -12283,7 +12319,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.coletado_em === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "coletado_em"},message:"must have required property '"+"coletado_em"+"'",schema:schema197.required,parentSchema:schema197,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "coletado_em"},message:"must have required property '"+"coletado_em"+"'",schema:schema198.required,parentSchema:schema198,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -12293,7 +12329,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data.via === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "via"},message:"must have required property '"+"via"+"'",schema:schema197.required,parentSchema:schema197,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "via"},message:"must have required property '"+"via"+"'",schema:schema198.required,parentSchema:schema198,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -12303,7 +12339,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data.via_url === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "via_url"},message:"must have required property '"+"via_url"+"'",schema:schema197.required,parentSchema:schema197,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "via_url"},message:"must have required property '"+"via_url"+"'",schema:schema198.required,parentSchema:schema198,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -12313,7 +12349,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data.licenca === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "licenca"},message:"must have required property '"+"licenca"+"'",schema:schema197.required,parentSchema:schema197,data};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "licenca"},message:"must have required property '"+"licenca"+"'",schema:schema198.required,parentSchema:schema198,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -12323,7 +12359,7 @@ vErrors.push(err6);
 errors++;
 }
 if(data.citacao === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "citacao"},message:"must have required property '"+"citacao"+"'",schema:schema197.required,parentSchema:schema197,data};
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "citacao"},message:"must have required property '"+"citacao"+"'",schema:schema198.required,parentSchema:schema198,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -12333,7 +12369,7 @@ vErrors.push(err7);
 errors++;
 }
 if(data.termos === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "termos"},message:"must have required property '"+"termos"+"'",schema:schema197.required,parentSchema:schema197,data};
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "termos"},message:"must have required property '"+"termos"+"'",schema:schema198.required,parentSchema:schema198,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -12343,8 +12379,8 @@ vErrors.push(err8);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema197.properties, key0))){
-const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema197,data};
+if(!(func1.call(schema198.properties, key0))){
+const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema198,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -12406,7 +12442,7 @@ if(data.url !== undefined){
 let data2 = data.url;
 if(typeof data2 === "string"){
 if(!(formats0(data2))){
-const err14 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema197.properties.url,data:data2};
+const err14 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema198.properties.url,data:data2};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -12417,7 +12453,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema197.properties.url.type,parentSchema:schema197.properties.url,data:data2};
+const err15 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema198.properties.url.type,parentSchema:schema198.properties.url,data:data2};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -12465,7 +12501,7 @@ errors++;
 if(data.via !== undefined){
 let data4 = data.via;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err19 = {instancePath:instancePath+"/via",schemaPath:"#/properties/via/type",keyword:"type",params:{type: schema197.properties.via.type},message:"must be string,null",schema:schema197.properties.via.type,parentSchema:schema197.properties.via,data:data4};
+const err19 = {instancePath:instancePath+"/via",schemaPath:"#/properties/via/type",keyword:"type",params:{type: schema198.properties.via.type},message:"must be string,null",schema:schema198.properties.via.type,parentSchema:schema198.properties.via,data:data4};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -12476,7 +12512,7 @@ errors++;
 }
 if(typeof data4 === "string"){
 if(func2(data4) < 1){
-const err20 = {instancePath:instancePath+"/via",schemaPath:"#/properties/via/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema197.properties.via,data:data4};
+const err20 = {instancePath:instancePath+"/via",schemaPath:"#/properties/via/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema198.properties.via,data:data4};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -12490,7 +12526,7 @@ errors++;
 if(data.via_url !== undefined){
 let data5 = data.via_url;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err21 = {instancePath:instancePath+"/via_url",schemaPath:"#/properties/via_url/type",keyword:"type",params:{type: schema197.properties.via_url.type},message:"must be string,null",schema:schema197.properties.via_url.type,parentSchema:schema197.properties.via_url,data:data5};
+const err21 = {instancePath:instancePath+"/via_url",schemaPath:"#/properties/via_url/type",keyword:"type",params:{type: schema198.properties.via_url.type},message:"must be string,null",schema:schema198.properties.via_url.type,parentSchema:schema198.properties.via_url,data:data5};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -12501,7 +12537,7 @@ errors++;
 }
 if(typeof data5 === "string"){
 if(!(formats0(data5))){
-const err22 = {instancePath:instancePath+"/via_url",schemaPath:"#/properties/via_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema197.properties.via_url,data:data5};
+const err22 = {instancePath:instancePath+"/via_url",schemaPath:"#/properties/via_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema198.properties.via_url,data:data5};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -12589,7 +12625,7 @@ errors++;
 }
 }
 else {
-const err29 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema197.type,parentSchema:schema197,data};
+const err29 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema198.type,parentSchema:schema198,data};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -12603,9 +12639,9 @@ return errors === 0;
 }
 validate116.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema206 = {"description":"Um dia da série (uma linha no arquivo).","type":"object","required":["data","valor"],"additionalProperties":false,"properties":{"data":{"description":"Dia da cotação (AAAA-MM-DD).","$ref":"#/$defs/data"},"valor":{"description":"Valor de referência da série nesse dia, em R$ por unidade (no algodão, unidade ct_lb, em centavos de R$ por libra-peso: 421.71 = R$ 4,2171/lb).","$ref":"#/$defs/preco"},"valor_usd":{"description":"CEPEA: o mesmo indicador em dólares, em US$ por unidade (no algodão, unidade ct_lb, em centavos de US$ por libra-peso).","$ref":"#/$defs/preco"},"valor_30d":{"description":"Scot: preço bruto para pagamento em 30 dias, em R$.","$ref":"#/$defs/preco"},"base_sp":{"description":"Scot, praça de referência: diferencial de base em relação a São Paulo, em %.","$ref":"#/$defs/cotacaoPraca/properties/base_sp"},"funrural_avista":{"description":"Scot, praça de referência: preço à vista descontado o Funrural, em R$.","$ref":"#/$defs/preco"},"funrural_30d":{"description":"Scot, praça de referência: preço a 30 dias descontado o Funrural, em R$.","$ref":"#/$defs/preco"},"senar_avista":{"description":"Scot, praça de referência: preço à vista sem o Funrural, com o desconto de 0,2% do Senar, em R$.","$ref":"#/$defs/preco"},"senar_30d":{"description":"Scot, praça de referência: preço a 30 dias sem o Funrural, com o desconto de 0,2% do Senar, em R$.","$ref":"#/$defs/preco"},"tendencia":{"description":"Scot, praça de referência: tendência indicada pela fonte.","$ref":"#/$defs/cotacaoPraca/properties/tendencia"},"pracas":{"description":"Séries de UF da Scot: preço à vista de cada praça da UF nesse dia, na ordem da fonte (chave: nome da praça).","type":"object","minProperties":1,"propertyNames":{"minLength":1},"additionalProperties":{"$ref":"#/$defs/preco"}}}};
-const schema208 = {"description":"Diferencial de base em relação a São Paulo (coluna \"# base\" da Scot), em %, como a Scot publica (RS: 7,11 sobre preço por kg); negativo quando abaixo de SP.","type":"number"};
-const schema209 = {"description":"Tendência indicada pela fonte: alta, estavel ou baixa.","type":"string","enum":["alta","estavel","baixa"]};
+const schema207 = {"description":"Um dia da série (uma linha no arquivo).","type":"object","required":["data","valor"],"additionalProperties":false,"properties":{"data":{"description":"Dia da cotação (AAAA-MM-DD).","$ref":"#/$defs/data"},"valor":{"description":"Valor de referência da série nesse dia, em R$ por unidade (no algodão, unidade ct_lb, em centavos de R$ por libra-peso: 421.71 = R$ 4,2171/lb).","$ref":"#/$defs/preco"},"valor_usd":{"description":"CEPEA: o mesmo indicador em dólares, em US$ por unidade (no algodão, unidade ct_lb, em centavos de US$ por libra-peso).","$ref":"#/$defs/preco"},"valor_30d":{"description":"Scot: preço bruto para pagamento em 30 dias, em R$.","$ref":"#/$defs/preco"},"base_sp":{"description":"Scot, praça de referência: diferencial de base em relação a São Paulo, em %.","$ref":"#/$defs/cotacaoPraca/properties/base_sp"},"funrural_avista":{"description":"Scot, praça de referência: preço à vista descontado o Funrural, em R$.","$ref":"#/$defs/preco"},"funrural_30d":{"description":"Scot, praça de referência: preço a 30 dias descontado o Funrural, em R$.","$ref":"#/$defs/preco"},"senar_avista":{"description":"Scot, praça de referência: preço à vista sem o Funrural, com o desconto de 0,2% do Senar, em R$.","$ref":"#/$defs/preco"},"senar_30d":{"description":"Scot, praça de referência: preço a 30 dias sem o Funrural, com o desconto de 0,2% do Senar, em R$.","$ref":"#/$defs/preco"},"tendencia":{"description":"Scot, praça de referência: tendência indicada pela fonte.","$ref":"#/$defs/cotacaoPraca/properties/tendencia"},"pracas":{"description":"Séries de UF da Scot: preço à vista de cada praça da UF nesse dia, na ordem da fonte (chave: nome da praça).","type":"object","minProperties":1,"propertyNames":{"minLength":1},"additionalProperties":{"$ref":"#/$defs/preco"}}}};
+const schema209 = {"description":"Diferencial de base em relação a São Paulo (coluna \"# base\" da Scot), em %, como a Scot publica (RS: 7,11 sobre preço por kg); negativo quando abaixo de SP.","type":"number"};
+const schema210 = {"description":"Tendência indicada pela fonte: alta, estavel ou baixa.","type":"string","enum":["alta","estavel","baixa"]};
 
 function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12619,7 +12655,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.data === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema206.required,parentSchema:schema206,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema207.required,parentSchema:schema207,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -12629,7 +12665,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.valor === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "valor"},message:"must have required property '"+"valor"+"'",schema:schema206.required,parentSchema:schema206,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "valor"},message:"must have required property '"+"valor"+"'",schema:schema207.required,parentSchema:schema207,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -12639,8 +12675,8 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema206.properties, key0))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema206,data};
+if(!(func1.call(schema207.properties, key0))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema207,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -12696,7 +12732,7 @@ errors = vErrors.length;
 if(data.base_sp !== undefined){
 let data4 = data.base_sp;
 if(!((typeof data4 == "number") && (isFinite(data4)))){
-const err5 = {instancePath:instancePath+"/base_sp",schemaPath:"#/$defs/cotacaoPraca/properties/base_sp/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema208.type,parentSchema:schema208,data:data4};
+const err5 = {instancePath:instancePath+"/base_sp",schemaPath:"#/$defs/cotacaoPraca/properties/base_sp/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema209.type,parentSchema:schema209,data:data4};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -12733,7 +12769,7 @@ errors = vErrors.length;
 if(data.tendencia !== undefined){
 let data9 = data.tendencia;
 if(typeof data9 !== "string"){
-const err6 = {instancePath:instancePath+"/tendencia",schemaPath:"#/$defs/cotacaoPraca/properties/tendencia/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.type,parentSchema:schema209,data:data9};
+const err6 = {instancePath:instancePath+"/tendencia",schemaPath:"#/$defs/cotacaoPraca/properties/tendencia/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema210.type,parentSchema:schema210,data:data9};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -12743,7 +12779,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!(((data9 === "alta") || (data9 === "estavel")) || (data9 === "baixa"))){
-const err7 = {instancePath:instancePath+"/tendencia",schemaPath:"#/$defs/cotacaoPraca/properties/tendencia/enum",keyword:"enum",params:{allowedValues: schema209.enum},message:"must be equal to one of the allowed values",schema:schema209.enum,parentSchema:schema209,data:data9};
+const err7 = {instancePath:instancePath+"/tendencia",schemaPath:"#/$defs/cotacaoPraca/properties/tendencia/enum",keyword:"enum",params:{allowedValues: schema210.enum},message:"must be equal to one of the allowed values",schema:schema210.enum,parentSchema:schema210,data:data9};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -12757,7 +12793,7 @@ if(data.pracas !== undefined){
 let data10 = data.pracas;
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 if(Object.keys(data10).length < 1){
-const err8 = {instancePath:instancePath+"/pracas",schemaPath:"#/properties/pracas/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema206.properties.pracas,data:data10};
+const err8 = {instancePath:instancePath+"/pracas",schemaPath:"#/properties/pracas/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema207.properties.pracas,data:data10};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -12770,7 +12806,7 @@ for(const key1 in data10){
 const _errs20 = errors;
 if(typeof key1 === "string"){
 if(func2(key1) < 1){
-const err9 = {instancePath:instancePath+"/pracas",schemaPath:"#/properties/pracas/propertyNames/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema206.properties.pracas.propertyNames,data:key1,propertyName:key1};
+const err9 = {instancePath:instancePath+"/pracas",schemaPath:"#/properties/pracas/propertyNames/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema207.properties.pracas.propertyNames,data:key1,propertyName:key1};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -12782,7 +12818,7 @@ errors++;
 }
 var valid4 = _errs20 === errors;
 if(!valid4){
-const err10 = {instancePath:instancePath+"/pracas",schemaPath:"#/properties/pracas/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema206.properties.pracas.propertyNames,parentSchema:schema206.properties.pracas,data:data10};
+const err10 = {instancePath:instancePath+"/pracas",schemaPath:"#/properties/pracas/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema207.properties.pracas.propertyNames,parentSchema:schema207.properties.pracas,data:data10};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -12800,7 +12836,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/pracas",schemaPath:"#/properties/pracas/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema206.properties.pracas.type,parentSchema:schema206.properties.pracas,data:data10};
+const err11 = {instancePath:instancePath+"/pracas",schemaPath:"#/properties/pracas/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema207.properties.pracas.type,parentSchema:schema207.properties.pracas,data:data10};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -12812,7 +12848,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema206.type,parentSchema:schema206,data};
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema207.type,parentSchema:schema207,data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -12869,7 +12905,7 @@ if(_valid0){
 const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.pracas === undefined){
-const err1 = {instancePath,schemaPath:"#/then/required",keyword:"required",params:{missingProperty: "pracas"},message:"must have required property '"+"pracas"+"'",schema:schema174.then.required,parentSchema:schema174.then,data};
+const err1 = {instancePath,schemaPath:"#/then/required",keyword:"required",params:{missingProperty: "pracas"},message:"must have required property '"+"pracas"+"'",schema:schema175.then.required,parentSchema:schema175.then,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -12916,7 +12952,7 @@ else {
 const _errs7 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.pracas !== undefined){
-const err4 = {instancePath:instancePath+"/pracas",schemaPath:"#/else/properties/pracas/false schema",keyword:"false schema",params:{},message:"boolean schema is false",schema:false,parentSchema:schema174.else.properties.pracas,data:data.pracas};
+const err4 = {instancePath:instancePath+"/pracas",schemaPath:"#/else/properties/pracas/false schema",keyword:"false schema",params:{},message:"boolean schema is false",schema:false,parentSchema:schema175.else.properties.pracas,data:data.pracas};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -12937,7 +12973,7 @@ props0.pracas = true;
 ifClause0 = "else";
 }
 if(!valid0){
-const err5 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema174.if,parentSchema:schema174,data};
+const err5 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema175.if,parentSchema:schema175,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -12948,7 +12984,7 @@ errors++;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.produto === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "produto"},message:"must have required property '"+"produto"+"'",schema:schema174.required,parentSchema:schema174,data};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "produto"},message:"must have required property '"+"produto"+"'",schema:schema175.required,parentSchema:schema175,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -12958,7 +12994,7 @@ vErrors.push(err6);
 errors++;
 }
 if(data.nome === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nome"},message:"must have required property '"+"nome"+"'",schema:schema174.required,parentSchema:schema174,data};
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nome"},message:"must have required property '"+"nome"+"'",schema:schema175.required,parentSchema:schema175,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -12968,7 +13004,7 @@ vErrors.push(err7);
 errors++;
 }
 if(data.uf === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uf"},message:"must have required property '"+"uf"+"'",schema:schema174.required,parentSchema:schema174,data};
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uf"},message:"must have required property '"+"uf"+"'",schema:schema175.required,parentSchema:schema175,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -12978,7 +13014,7 @@ vErrors.push(err8);
 errors++;
 }
 if(data.regiao === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "regiao"},message:"must have required property '"+"regiao"+"'",schema:schema174.required,parentSchema:schema174,data};
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "regiao"},message:"must have required property '"+"regiao"+"'",schema:schema175.required,parentSchema:schema175,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -12988,7 +13024,7 @@ vErrors.push(err9);
 errors++;
 }
 if(data.valor === undefined){
-const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "valor"},message:"must have required property '"+"valor"+"'",schema:schema174.required,parentSchema:schema174,data};
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "valor"},message:"must have required property '"+"valor"+"'",schema:schema175.required,parentSchema:schema175,data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -12998,7 +13034,7 @@ vErrors.push(err10);
 errors++;
 }
 if(data.moeda === undefined){
-const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "moeda"},message:"must have required property '"+"moeda"+"'",schema:schema174.required,parentSchema:schema174,data};
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "moeda"},message:"must have required property '"+"moeda"+"'",schema:schema175.required,parentSchema:schema175,data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -13008,7 +13044,7 @@ vErrors.push(err11);
 errors++;
 }
 if(data.unidade === undefined){
-const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "unidade"},message:"must have required property '"+"unidade"+"'",schema:schema174.required,parentSchema:schema174,data};
+const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "unidade"},message:"must have required property '"+"unidade"+"'",schema:schema175.required,parentSchema:schema175,data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -13018,7 +13054,7 @@ vErrors.push(err12);
 errors++;
 }
 if(data.fonte === undefined){
-const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "fonte"},message:"must have required property '"+"fonte"+"'",schema:schema174.required,parentSchema:schema174,data};
+const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "fonte"},message:"must have required property '"+"fonte"+"'",schema:schema175.required,parentSchema:schema175,data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -13028,7 +13064,7 @@ vErrors.push(err13);
 errors++;
 }
 if(data.data_cotacao === undefined){
-const err14 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data_cotacao"},message:"must have required property '"+"data_cotacao"+"'",schema:schema174.required,parentSchema:schema174,data};
+const err14 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data_cotacao"},message:"must have required property '"+"data_cotacao"+"'",schema:schema175.required,parentSchema:schema175,data};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -13038,7 +13074,7 @@ vErrors.push(err14);
 errors++;
 }
 if(data.variacao === undefined){
-const err15 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "variacao"},message:"must have required property '"+"variacao"+"'",schema:schema174.required,parentSchema:schema174,data};
+const err15 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "variacao"},message:"must have required property '"+"variacao"+"'",schema:schema175.required,parentSchema:schema175,data};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -13048,7 +13084,7 @@ vErrors.push(err15);
 errors++;
 }
 if(data.bordao === undefined){
-const err16 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "bordao"},message:"must have required property '"+"bordao"+"'",schema:schema174.required,parentSchema:schema174,data};
+const err16 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "bordao"},message:"must have required property '"+"bordao"+"'",schema:schema175.required,parentSchema:schema175,data};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -13058,7 +13094,7 @@ vErrors.push(err16);
 errors++;
 }
 if(data.atualizado === undefined){
-const err17 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "atualizado"},message:"must have required property '"+"atualizado"+"'",schema:schema174.required,parentSchema:schema174,data};
+const err17 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "atualizado"},message:"must have required property '"+"atualizado"+"'",schema:schema175.required,parentSchema:schema175,data};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -13068,7 +13104,7 @@ vErrors.push(err17);
 errors++;
 }
 if(data.proveniencia === undefined){
-const err18 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "proveniencia"},message:"must have required property '"+"proveniencia"+"'",schema:schema174.required,parentSchema:schema174,data};
+const err18 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "proveniencia"},message:"must have required property '"+"proveniencia"+"'",schema:schema175.required,parentSchema:schema175,data};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -13078,7 +13114,7 @@ vErrors.push(err18);
 errors++;
 }
 if(data.license === undefined){
-const err19 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "license"},message:"must have required property '"+"license"+"'",schema:schema174.required,parentSchema:schema174,data};
+const err19 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "license"},message:"must have required property '"+"license"+"'",schema:schema175.required,parentSchema:schema175,data};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -13088,7 +13124,7 @@ vErrors.push(err19);
 errors++;
 }
 if(data.api_version === undefined){
-const err20 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "api_version"},message:"must have required property '"+"api_version"+"'",schema:schema174.required,parentSchema:schema174,data};
+const err20 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "api_version"},message:"must have required property '"+"api_version"+"'",schema:schema175.required,parentSchema:schema175,data};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -13098,7 +13134,7 @@ vErrors.push(err20);
 errors++;
 }
 if(data.historico === undefined){
-const err21 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "historico"},message:"must have required property '"+"historico"+"'",schema:schema174.required,parentSchema:schema174,data};
+const err21 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "historico"},message:"must have required property '"+"historico"+"'",schema:schema175.required,parentSchema:schema175,data};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -13108,8 +13144,8 @@ vErrors.push(err21);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema174.properties, key0))){
-const err22 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema174,data};
+if(!(func1.call(schema175.properties, key0))){
+const err22 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema175,data};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -13196,7 +13232,7 @@ var _valid1 = _errs17 === errors;
 valid7 = valid7 || _valid1;
 const _errs20 = errors;
 if(data4 !== null){
-const err29 = {instancePath:instancePath+"/uf",schemaPath:"#/properties/uf/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema174.properties.uf.anyOf[1].type,parentSchema:schema174.properties.uf.anyOf[1],data:data4};
+const err29 = {instancePath:instancePath+"/uf",schemaPath:"#/properties/uf/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema175.properties.uf.anyOf[1].type,parentSchema:schema175.properties.uf.anyOf[1],data:data4};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -13208,7 +13244,7 @@ errors++;
 var _valid1 = _errs20 === errors;
 valid7 = valid7 || _valid1;
 if(!valid7){
-const err30 = {instancePath:instancePath+"/uf",schemaPath:"#/properties/uf/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema174.properties.uf.anyOf,parentSchema:schema174.properties.uf,data:data4};
+const err30 = {instancePath:instancePath+"/uf",schemaPath:"#/properties/uf/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema175.properties.uf.anyOf,parentSchema:schema175.properties.uf,data:data4};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -13263,7 +13299,7 @@ errors = vErrors.length;
 if(data.moeda !== undefined){
 let data7 = data.moeda;
 if("BRL" !== data7){
-const err33 = {instancePath:instancePath+"/moeda",schemaPath:"common.schema.json#/$defs/moeda/const",keyword:"const",params:{allowedValue: "BRL"},message:"must be equal to constant",schema:"BRL",parentSchema:schema182,data:data7};
+const err33 = {instancePath:instancePath+"/moeda",schemaPath:"common.schema.json#/$defs/moeda/const",keyword:"const",params:{allowedValue: "BRL"},message:"must be equal to constant",schema:"BRL",parentSchema:schema183,data:data7};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -13323,7 +13359,7 @@ if(data.sem_funrural !== undefined){
 let data10 = data.sem_funrural;
 if(typeof data10 === "string"){
 if(func2(data10) < 1){
-const err38 = {instancePath:instancePath+"/sem_funrural",schemaPath:"#/properties/sem_funrural/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema174.properties.sem_funrural,data:data10};
+const err38 = {instancePath:instancePath+"/sem_funrural",schemaPath:"#/properties/sem_funrural/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema175.properties.sem_funrural,data:data10};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -13334,7 +13370,7 @@ errors++;
 }
 }
 else {
-const err39 = {instancePath:instancePath+"/sem_funrural",schemaPath:"#/properties/sem_funrural/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema174.properties.sem_funrural.type,parentSchema:schema174.properties.sem_funrural,data:data10};
+const err39 = {instancePath:instancePath+"/sem_funrural",schemaPath:"#/properties/sem_funrural/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema175.properties.sem_funrural.type,parentSchema:schema175.properties.sem_funrural,data:data10};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -13382,7 +13418,7 @@ var _valid2 = _errs41 === errors;
 valid14 = valid14 || _valid2;
 const _errs42 = errors;
 if(data12 !== null){
-const err42 = {instancePath:instancePath+"/variacao",schemaPath:"#/properties/variacao/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema174.properties.variacao.anyOf[1].type,parentSchema:schema174.properties.variacao.anyOf[1],data:data12};
+const err42 = {instancePath:instancePath+"/variacao",schemaPath:"#/properties/variacao/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema175.properties.variacao.anyOf[1].type,parentSchema:schema175.properties.variacao.anyOf[1],data:data12};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -13394,7 +13430,7 @@ errors++;
 var _valid2 = _errs42 === errors;
 valid14 = valid14 || _valid2;
 if(!valid14){
-const err43 = {instancePath:instancePath+"/variacao",schemaPath:"#/properties/variacao/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema174.properties.variacao.anyOf,parentSchema:schema174.properties.variacao,data:data12};
+const err43 = {instancePath:instancePath+"/variacao",schemaPath:"#/properties/variacao/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema175.properties.variacao.anyOf,parentSchema:schema175.properties.variacao,data:data12};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -13469,7 +13505,7 @@ if(data.pracas !== undefined){
 let data15 = data.pracas;
 if(Array.isArray(data15)){
 if(data15.length < 1){
-const err48 = {instancePath:instancePath+"/pracas",schemaPath:"#/properties/pracas/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema174.properties.pracas,data:data15};
+const err48 = {instancePath:instancePath+"/pracas",schemaPath:"#/properties/pracas/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema175.properties.pracas,data:data15};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -13487,7 +13523,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err49 = {instancePath:instancePath+"/pracas",schemaPath:"#/properties/pracas/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema174.properties.pracas.type,parentSchema:schema174.properties.pracas,data:data15};
+const err49 = {instancePath:instancePath+"/pracas",schemaPath:"#/properties/pracas/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema175.properties.pracas.type,parentSchema:schema175.properties.pracas,data:data15};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -13580,7 +13616,7 @@ if(data.historico !== undefined){
 let data21 = data.historico;
 if(Array.isArray(data21)){
 if(data21.length < 1){
-const err56 = {instancePath:instancePath+"/historico",schemaPath:"#/properties/historico/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema174.properties.historico,data:data21};
+const err56 = {instancePath:instancePath+"/historico",schemaPath:"#/properties/historico/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema175.properties.historico,data:data21};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -13598,7 +13634,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err57 = {instancePath:instancePath+"/historico",schemaPath:"#/properties/historico/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema174.properties.historico.type,parentSchema:schema174.properties.historico,data:data21};
+const err57 = {instancePath:instancePath+"/historico",schemaPath:"#/properties/historico/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema175.properties.historico.type,parentSchema:schema175.properties.historico,data:data21};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -13610,7 +13646,7 @@ errors++;
 }
 }
 else {
-const err58 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema174.type,parentSchema:schema174,data};
+const err58 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema175.type,parentSchema:schema175,data};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -13625,9 +13661,9 @@ return errors === 0;
 validate102.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 porSchema["status.schema.json"] = validate128;
-const schema210 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"status.schema.json","title":"Cotação Aberta v1: estado das fontes","description":"api/v1/status.json: para cada fonte e cada página, a última tentativa, o último sucesso, o estado e o motivo; para cada série, o último dia publicado.","$defs":{"dataHoraOuNulo":{"description":"Data e hora ISO 8601 com fuso, ou null quando ainda não aconteceu.","anyOf":[{"$ref":"common.schema.json#/$defs/dataHora"},{"type":"null"}]},"estadoPagina":{"description":"Estado da última tentativa de ler a página: \"ok\" ou o tipo de falha (blocked: desafio anti-robô não superado; soft_block: resposta 200 sem a tabela; timeout; http_error; network_error; parse_error: tabela ilegível; rejected: valores reprovados nas verificações de plausibilidade; revisao_suspeita: a página mudaria um dia já publicado além do limite de revisão do produto e ficou retida até um operador aceitar a revisão; missing: página gravada ausente no modo replay).","type":"string","enum":["ok","blocked","soft_block","timeout","http_error","network_error","parse_error","rejected","revisao_suspeita","missing"]}},"type":"object","required":["api_version","atualizado","fontes","series"],"additionalProperties":false,"properties":{"api_version":{"description":"Versão da API.","$ref":"common.schema.json#/$defs/apiVersion"},"atualizado":{"description":"Quando este arquivo mudou pela última vez.","$ref":"common.schema.json#/$defs/dataHora"},"fontes":{"description":"Estado de cada fonte.","type":"array","items":{"type":"object","required":["id","nome","max_idade_dias","estado","motivo","ultima_tentativa","ultimo_sucesso","ultima_data","falhas_consecutivas","falhando_desde","paginas"],"additionalProperties":false,"properties":{"id":{"description":"Identificador da fonte.","$ref":"common.schema.json#/$defs/fonte"},"nome":{"description":"Nome da fonte por extenso.","$ref":"common.schema.json#/$defs/texto"},"max_idade_dias":{"description":"Dias sem um dia novo de dados depois dos quais a fonte (e cada série dela) é dada como desatualizada (stale).","type":"integer","minimum":1},"estado":{"description":"ok: última tentativa bem-sucedida; stale: sem dia novo há mais tempo que o esperado; blocked: bloqueada por desafio anti-robô; failed: a última tentativa falhou; disabled: fonte desativada.","type":"string","enum":["ok","stale","blocked","failed","disabled"]},"motivo":{"description":"Por que a fonte não está ok, ou null.","type":["string","null"],"minLength":1},"ultima_tentativa":{"description":"Última tentativa de ler a fonte que mudou algo (dado novo, falha, recuperação). Execuções sem nada novo não regravam o arquivo, para o histórico do git ficar limpo; o log do workflow tem todas.","$ref":"#/$defs/dataHoraOuNulo"},"ultimo_sucesso":{"description":"Última leitura bem-sucedida que trouxe dados novos (ou recuperou a fonte de uma falha).","$ref":"#/$defs/dataHoraOuNulo"},"ultima_data":{"description":"Dia mais recente publicado pela fonte, ou null.","anyOf":[{"$ref":"common.schema.json#/$defs/data"},{"type":"null"}]},"falhas_consecutivas":{"description":"Tentativas falhas seguidas (0 quando a última deu certo).","type":"integer","minimum":0},"falhando_desde":{"description":"Primeira das falhas seguidas, ou null.","$ref":"#/$defs/dataHoraOuNulo"},"paginas":{"description":"Estado de cada página da fonte.","type":"array","items":{"type":"object","required":["id","url","estado","motivo","via","ultima_tentativa","ultimo_sucesso","falhas_consecutivas","falhando_desde"],"additionalProperties":false,"properties":{"id":{"description":"Identificador da página (ex.: \"boi-gordo\").","$ref":"common.schema.json#/$defs/texto"},"url":{"description":"Endereço da página.","type":"string","format":"uri"},"estado":{"description":"Estado da última tentativa.","$ref":"#/$defs/estadoPagina"},"motivo":{"description":"Diagnóstico da falha, ou null.","type":["string","null"],"minLength":1},"via":{"description":"Espelho usado na última leitura bem-sucedida, ou null quando foi a própria fonte.","type":["string","null"],"minLength":1},"caminho":{"description":"Como a última leitura bem-sucedida chegou: \"http\" (a página da própria fonte), \"navegador\" (a mesma página aberta no Chromium, depois de um desafio anti-robô), \"espelho\" (outro endereço que republica a tabela, nomeado em via: a Notícias Agrícolas ou o widget do CEPEA), \"gravacao\" (página gravada, modo replay; via nomeia o espelho quando a gravação é de um espelho); null quando a última tentativa falhou. Ausente em arquivos escritos antes deste campo.","type":["string","null"],"enum":["http","navegador","espelho","gravacao",null]},"via_url":{"description":"Endereço do espelho usado na última leitura bem-sucedida, ou null quando foi a própria fonte ou a última tentativa falhou. Ausente em arquivos escritos antes deste campo.","anyOf":[{"type":"string","format":"uri"},{"type":"null"}]},"series_nao_lidas":{"description":"Só quando a página foi servida por um espelho que republica parte dela (a soja de Paranaguá sem a do Paraná, um só dos cafés, o último dia do boi gordo no widget do CEPEA): as séries da página que essa leitura não atualizou; mantêm seus dados e esperam a própria fonte.","type":"array","minItems":1,"items":{"description":"Série ({produto} ou {produto}/{UF}).","type":"string","pattern":"^[a-z_]+(/[A-Z]{2})?$"}},"ultima_tentativa":{"description":"Última tentativa de ler a página que mudou algo (dado novo, falha, recuperação); execuções sem nada novo não regravam o arquivo.","$ref":"#/$defs/dataHoraOuNulo"},"ultimo_sucesso":{"description":"Última leitura bem-sucedida da página que trouxe dados novos (ou a recuperou de uma falha).","$ref":"#/$defs/dataHoraOuNulo"},"falhas_consecutivas":{"description":"Tentativas falhas seguidas.","type":"integer","minimum":0},"falhando_desde":{"description":"Primeira das falhas seguidas, ou null.","$ref":"#/$defs/dataHoraOuNulo"},"revisoes_suspeitas":{"description":"Só com estado revisao_suspeita: cada valor publicado que a página mudaria além do limite de revisão do produto, e o argumento que um operador passa a `npm run update -- --aceitar-revisao` para aceitá-lo.","type":"array","minItems":1,"items":{"description":"Um valor que a página mudaria além do limite.","type":"object","required":["serie","data","campo","antes","depois","aceitar"],"additionalProperties":false,"properties":{"serie":{"description":"Série ({produto} ou {produto}/{UF}).","type":"string","pattern":"^[a-z_]+(/[A-Z]{2})?$"},"data":{"description":"Dia já publicado.","$ref":"common.schema.json#/$defs/data"},"campo":{"description":"Campo: valor, valor_usd, ..., pracas.{praça} ou pracas.{praça}.{coluna}.","type":"string","minLength":1},"antes":{"description":"Valor publicado (null: não existia).","anyOf":[{"type":"number"},{"type":"string"},{"type":"null"}]},"depois":{"description":"Valor da página (null: a página o remove).","anyOf":[{"type":"number"},{"type":"string"},{"type":"null"}]},"aceitar":{"description":"Argumento de --aceitar-revisao que aceita exatamente esta revisão.","type":"string","minLength":1}}}}}}}}}},"series":{"description":"Último dia publicado de cada série.","type":"array","items":{"type":"object","required":["id","ultima_data","estado"],"additionalProperties":false,"properties":{"id":{"description":"Identificador da série ({produto} ou {produto}/{UF}).","type":"string","pattern":"^[a-z_]+(/[A-Z]{2})?$"},"ultima_data":{"description":"Dia mais recente da série, ou null.","anyOf":[{"$ref":"common.schema.json#/$defs/data"},{"type":"null"}]},"estado":{"description":"ok: em dia; stale: sem dia novo há mais tempo que o esperado; sem_dados: ainda sem nenhum dia.","type":"string","enum":["ok","stale","sem_dados"]}}}}}};
-const schema219 = {"description":"Estado da última tentativa de ler a página: \"ok\" ou o tipo de falha (blocked: desafio anti-robô não superado; soft_block: resposta 200 sem a tabela; timeout; http_error; network_error; parse_error: tabela ilegível; rejected: valores reprovados nas verificações de plausibilidade; revisao_suspeita: a página mudaria um dia já publicado além do limite de revisão do produto e ficou retida até um operador aceitar a revisão; missing: página gravada ausente no modo replay).","type":"string","enum":["ok","blocked","soft_block","timeout","http_error","network_error","parse_error","rejected","revisao_suspeita","missing"]};
-const schema215 = {"description":"Data e hora ISO 8601 com fuso, ou null quando ainda não aconteceu.","anyOf":[{"$ref":"common.schema.json#/$defs/dataHora"},{"type":"null"}]};
+const schema211 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"status.schema.json","title":"Cotação Aberta v1: estado das fontes","description":"api/v1/status.json: para cada fonte e cada página, a última tentativa, o último sucesso, o estado e o motivo; para cada série, o último dia publicado.","$defs":{"dataHoraOuNulo":{"description":"Data e hora ISO 8601 com fuso, ou null quando ainda não aconteceu.","anyOf":[{"$ref":"common.schema.json#/$defs/dataHora"},{"type":"null"}]},"estadoPagina":{"description":"Estado da última tentativa de ler a página: \"ok\" ou o tipo de falha (blocked: desafio anti-robô não superado; soft_block: resposta 200 sem a tabela; timeout; http_error; network_error; parse_error: tabela ilegível; rejected: valores reprovados nas verificações de plausibilidade; revisao_suspeita: a página mudaria um dia já publicado além do limite de revisão do produto e ficou retida até um operador aceitar a revisão; missing: página gravada ausente no modo replay).","type":"string","enum":["ok","blocked","soft_block","timeout","http_error","network_error","parse_error","rejected","revisao_suspeita","missing"]}},"type":"object","required":["api_version","atualizado","fontes","series"],"additionalProperties":false,"properties":{"api_version":{"description":"Versão da API.","$ref":"common.schema.json#/$defs/apiVersion"},"atualizado":{"description":"Quando este arquivo mudou pela última vez.","$ref":"common.schema.json#/$defs/dataHora"},"fontes":{"description":"Estado de cada fonte.","type":"array","items":{"type":"object","required":["id","nome","max_idade_dias","estado","motivo","ultima_tentativa","ultimo_sucesso","ultima_data","falhas_consecutivas","falhando_desde","paginas"],"additionalProperties":false,"properties":{"id":{"description":"Identificador da fonte.","$ref":"common.schema.json#/$defs/fonte"},"nome":{"description":"Nome da fonte por extenso.","$ref":"common.schema.json#/$defs/texto"},"max_idade_dias":{"description":"Dias sem um dia novo de dados depois dos quais a fonte (e cada série dela) é dada como desatualizada (stale): stale quando a idade do último dia passa deste número. A idade é contada como diz contagem_idade: em dias úteis (segunda a sexta, menos os feriados nacionais, o Carnaval de segunda e terça, a Sexta-feira Santa e Corpus Christi) para as fontes que só publicam em dias úteis, como todas as atuais; em dias corridos nos arquivos escritos antes de contagem_idade.","type":"integer","minimum":1},"contagem_idade":{"description":"Como a idade é contada contra max_idade_dias, para a fonte e para cada série dela: \"dias_uteis\" (dias depois do último dado até hoje que são de segunda a sexta e não são feriado nacional — 01/01, 21/04, 01/05, 07/09, 12/10, 02/11, 15/11, 20/11 a partir de 2024, 25/12 — nem segunda ou terça de Carnaval, Sexta-feira Santa ou Corpus Christi, datas da Páscoa; a Quarta-feira de Cinzas, 24/12, 31/12 e os feriados estaduais e municipais contam como dias úteis) ou \"dias_corridos\" (todos os dias). Ausente em arquivos escritos antes deste campo, que contavam dias corridos.","type":"string","enum":["dias_uteis","dias_corridos"]},"estado":{"description":"ok: última tentativa bem-sucedida (também quando um espelho serviu uma página cuja própria página falhou: veja estado_da_fonte nas páginas); stale: sem dia novo há mais de max_idade_dias (contados como diz contagem_idade); blocked: bloqueada por desafio anti-robô; failed: a última tentativa falhou; disabled: fonte desativada.","type":"string","enum":["ok","stale","blocked","failed","disabled"]},"motivo":{"description":"Por que a fonte não está ok, ou null.","type":["string","null"],"minLength":1},"ultima_tentativa":{"description":"Última tentativa de ler a fonte que mudou algo (dado novo, falha, recuperação). Execuções sem nada novo não regravam o arquivo, para o histórico do git ficar limpo; o log do workflow tem todas.","$ref":"#/$defs/dataHoraOuNulo"},"ultimo_sucesso":{"description":"Última leitura bem-sucedida que trouxe dados novos (ou recuperou a fonte de uma falha).","$ref":"#/$defs/dataHoraOuNulo"},"ultima_data":{"description":"Dia mais recente publicado pela fonte, ou null.","anyOf":[{"$ref":"common.schema.json#/$defs/data"},{"type":"null"}]},"falhas_consecutivas":{"description":"O maior falhas_consecutivas das páginas: tentativas falhas seguidas da própria fonte (0 quando a última leitura da própria fonte deu certo). Conta também as execuções em que um espelho serviu a página porque a da fonte falhou; nelas o estado continua ok.","type":"integer","minimum":0},"falhando_desde":{"description":"Primeira das falhas seguidas das páginas, ou null.","$ref":"#/$defs/dataHoraOuNulo"},"paginas":{"description":"Estado de cada página da fonte.","type":"array","items":{"type":"object","required":["id","url","estado","motivo","via","ultima_tentativa","ultimo_sucesso","falhas_consecutivas","falhando_desde"],"additionalProperties":false,"properties":{"id":{"description":"Identificador da página (ex.: \"boi-gordo\").","$ref":"common.schema.json#/$defs/texto"},"url":{"description":"Endereço da página.","type":"string","format":"uri"},"estado":{"description":"Estado da última tentativa.","$ref":"#/$defs/estadoPagina"},"motivo":{"description":"Diagnóstico da falha, ou null. Com estado ok e estado_da_fonte, o diagnóstico da falha da página da própria fonte, que um espelho supriu.","type":["string","null"],"minLength":1},"estado_da_fonte":{"description":"Só quando a última leitura veio de um espelho porque a página da própria fonte falhou: o tipo dessa falha (o estado da página é ok, porque o espelho serviu o dia; motivo, falhas_consecutivas e falhando_desde continuam contando a falha da página da fonte). Ausente quando a página da fonte respondeu.","type":"string","enum":["blocked","soft_block","timeout","http_error","network_error","missing"]},"via":{"description":"Espelho usado na última leitura bem-sucedida, ou null quando foi a própria fonte.","type":["string","null"],"minLength":1},"caminho":{"description":"Como a última leitura bem-sucedida chegou: \"http\" (a página da própria fonte), \"navegador\" (a mesma página aberta no Chromium, depois de um desafio anti-robô), \"espelho\" (outro endereço que republica a tabela, nomeado em via: a Notícias Agrícolas ou o widget do CEPEA), \"gravacao\" (página gravada, modo replay; via nomeia o espelho quando a gravação é de um espelho); null quando a última tentativa falhou. Ausente em arquivos escritos antes deste campo.","type":["string","null"],"enum":["http","navegador","espelho","gravacao",null]},"via_url":{"description":"Endereço do espelho usado na última leitura bem-sucedida, ou null quando foi a própria fonte ou a última tentativa falhou. Ausente em arquivos escritos antes deste campo.","anyOf":[{"type":"string","format":"uri"},{"type":"null"}]},"series_nao_lidas":{"description":"Só quando a página foi servida por um espelho que republica parte dela (a soja de Paranaguá sem a do Paraná, um só dos cafés, o último dia do boi gordo no widget do CEPEA): as séries da página que essa leitura não atualizou; mantêm seus dados e esperam a própria fonte.","type":"array","minItems":1,"items":{"description":"Série ({produto} ou {produto}/{UF}).","type":"string","pattern":"^[a-z_]+(/[A-Z]{2})?$"}},"ultima_tentativa":{"description":"Última tentativa de ler a página que mudou algo (dado novo, falha, recuperação); execuções sem nada novo não regravam o arquivo.","$ref":"#/$defs/dataHoraOuNulo"},"ultimo_sucesso":{"description":"Última leitura bem-sucedida da página que trouxe dados novos (ou a recuperou de uma falha).","$ref":"#/$defs/dataHoraOuNulo"},"falhas_consecutivas":{"description":"Tentativas falhas seguidas da página da própria fonte, contando as execuções em que um espelho a supriu (estado_da_fonte); 0 quando a própria fonte respondeu.","type":"integer","minimum":0},"falhando_desde":{"description":"Primeira das falhas seguidas (também quando um espelho supriu a página), ou null.","$ref":"#/$defs/dataHoraOuNulo"},"revisoes_suspeitas":{"description":"Só com estado revisao_suspeita: cada valor publicado que a página mudaria além do limite de revisão do produto, e o argumento que um operador passa a `npm run update -- --aceitar-revisao` para aceitá-lo.","type":"array","minItems":1,"items":{"description":"Um valor que a página mudaria além do limite.","type":"object","required":["serie","data","campo","antes","depois","aceitar"],"additionalProperties":false,"properties":{"serie":{"description":"Série ({produto} ou {produto}/{UF}).","type":"string","pattern":"^[a-z_]+(/[A-Z]{2})?$"},"data":{"description":"Dia já publicado.","$ref":"common.schema.json#/$defs/data"},"campo":{"description":"Campo: valor, valor_usd, ..., pracas.{praça} ou pracas.{praça}.{coluna}.","type":"string","minLength":1},"antes":{"description":"Valor publicado (null: não existia).","anyOf":[{"type":"number"},{"type":"string"},{"type":"null"}]},"depois":{"description":"Valor da página (null: a página o remove).","anyOf":[{"type":"number"},{"type":"string"},{"type":"null"}]},"aceitar":{"description":"Argumento de --aceitar-revisao que aceita exatamente esta revisão.","type":"string","minLength":1}}}}}}}}}},"series":{"description":"Último dia publicado de cada série.","type":"array","items":{"type":"object","required":["id","ultima_data","estado"],"additionalProperties":false,"properties":{"id":{"description":"Identificador da série ({produto} ou {produto}/{UF}).","type":"string","pattern":"^[a-z_]+(/[A-Z]{2})?$"},"ultima_data":{"description":"Dia mais recente da série, ou null.","anyOf":[{"$ref":"common.schema.json#/$defs/data"},{"type":"null"}]},"estado":{"description":"ok: em dia; stale: sem dia novo há mais de max_idade_dias da fonte (contados como diz o contagem_idade dela); sem_dados: ainda sem nenhum dia.","type":"string","enum":["ok","stale","sem_dados"]}}}}}};
+const schema220 = {"description":"Estado da última tentativa de ler a página: \"ok\" ou o tipo de falha (blocked: desafio anti-robô não superado; soft_block: resposta 200 sem a tabela; timeout; http_error; network_error; parse_error: tabela ilegível; rejected: valores reprovados nas verificações de plausibilidade; revisao_suspeita: a página mudaria um dia já publicado além do limite de revisão do produto e ficou retida até um operador aceitar a revisão; missing: página gravada ausente no modo replay).","type":"string","enum":["ok","blocked","soft_block","timeout","http_error","network_error","parse_error","rejected","revisao_suspeita","missing"]};
+const schema216 = {"description":"Data e hora ISO 8601 com fuso, ou null quando ainda não aconteceu.","anyOf":[{"$ref":"common.schema.json#/$defs/dataHora"},{"type":"null"}]};
 
 function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -13678,7 +13714,7 @@ var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
 const _errs4 = errors;
 if(data !== null){
-const err3 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema215.anyOf[1].type,parentSchema:schema215.anyOf[1],data};
+const err3 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema216.anyOf[1].type,parentSchema:schema216.anyOf[1],data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -13690,7 +13726,7 @@ errors++;
 var _valid0 = _errs4 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
-const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema215.anyOf,parentSchema:schema215,data};
+const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema216.anyOf,parentSchema:schema216,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -13729,7 +13765,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.api_version === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "api_version"},message:"must have required property '"+"api_version"+"'",schema:schema210.required,parentSchema:schema210,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "api_version"},message:"must have required property '"+"api_version"+"'",schema:schema211.required,parentSchema:schema211,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -13739,7 +13775,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.atualizado === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "atualizado"},message:"must have required property '"+"atualizado"+"'",schema:schema210.required,parentSchema:schema210,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "atualizado"},message:"must have required property '"+"atualizado"+"'",schema:schema211.required,parentSchema:schema211,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -13749,7 +13785,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.fontes === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "fontes"},message:"must have required property '"+"fontes"+"'",schema:schema210.required,parentSchema:schema210,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "fontes"},message:"must have required property '"+"fontes"+"'",schema:schema211.required,parentSchema:schema211,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -13759,7 +13795,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.series === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "series"},message:"must have required property '"+"series"+"'",schema:schema210.required,parentSchema:schema210,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "series"},message:"must have required property '"+"series"+"'",schema:schema211.required,parentSchema:schema211,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -13770,7 +13806,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((key0 === "api_version") || (key0 === "atualizado")) || (key0 === "fontes")) || (key0 === "series"))){
-const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema210,data};
+const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema211,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -13836,7 +13872,7 @@ for(let i0=0; i0<len0; i0++){
 let data3 = data2[i0];
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 if(data3.id === undefined){
-const err9 = {instancePath:instancePath+"/fontes/" + i0,schemaPath:"#/properties/fontes/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema210.properties.fontes.items.required,parentSchema:schema210.properties.fontes.items,data:data3};
+const err9 = {instancePath:instancePath+"/fontes/" + i0,schemaPath:"#/properties/fontes/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema211.properties.fontes.items.required,parentSchema:schema211.properties.fontes.items,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -13846,7 +13882,7 @@ vErrors.push(err9);
 errors++;
 }
 if(data3.nome === undefined){
-const err10 = {instancePath:instancePath+"/fontes/" + i0,schemaPath:"#/properties/fontes/items/required",keyword:"required",params:{missingProperty: "nome"},message:"must have required property '"+"nome"+"'",schema:schema210.properties.fontes.items.required,parentSchema:schema210.properties.fontes.items,data:data3};
+const err10 = {instancePath:instancePath+"/fontes/" + i0,schemaPath:"#/properties/fontes/items/required",keyword:"required",params:{missingProperty: "nome"},message:"must have required property '"+"nome"+"'",schema:schema211.properties.fontes.items.required,parentSchema:schema211.properties.fontes.items,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -13856,7 +13892,7 @@ vErrors.push(err10);
 errors++;
 }
 if(data3.max_idade_dias === undefined){
-const err11 = {instancePath:instancePath+"/fontes/" + i0,schemaPath:"#/properties/fontes/items/required",keyword:"required",params:{missingProperty: "max_idade_dias"},message:"must have required property '"+"max_idade_dias"+"'",schema:schema210.properties.fontes.items.required,parentSchema:schema210.properties.fontes.items,data:data3};
+const err11 = {instancePath:instancePath+"/fontes/" + i0,schemaPath:"#/properties/fontes/items/required",keyword:"required",params:{missingProperty: "max_idade_dias"},message:"must have required property '"+"max_idade_dias"+"'",schema:schema211.properties.fontes.items.required,parentSchema:schema211.properties.fontes.items,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -13866,7 +13902,7 @@ vErrors.push(err11);
 errors++;
 }
 if(data3.estado === undefined){
-const err12 = {instancePath:instancePath+"/fontes/" + i0,schemaPath:"#/properties/fontes/items/required",keyword:"required",params:{missingProperty: "estado"},message:"must have required property '"+"estado"+"'",schema:schema210.properties.fontes.items.required,parentSchema:schema210.properties.fontes.items,data:data3};
+const err12 = {instancePath:instancePath+"/fontes/" + i0,schemaPath:"#/properties/fontes/items/required",keyword:"required",params:{missingProperty: "estado"},message:"must have required property '"+"estado"+"'",schema:schema211.properties.fontes.items.required,parentSchema:schema211.properties.fontes.items,data:data3};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -13876,7 +13912,7 @@ vErrors.push(err12);
 errors++;
 }
 if(data3.motivo === undefined){
-const err13 = {instancePath:instancePath+"/fontes/" + i0,schemaPath:"#/properties/fontes/items/required",keyword:"required",params:{missingProperty: "motivo"},message:"must have required property '"+"motivo"+"'",schema:schema210.properties.fontes.items.required,parentSchema:schema210.properties.fontes.items,data:data3};
+const err13 = {instancePath:instancePath+"/fontes/" + i0,schemaPath:"#/properties/fontes/items/required",keyword:"required",params:{missingProperty: "motivo"},message:"must have required property '"+"motivo"+"'",schema:schema211.properties.fontes.items.required,parentSchema:schema211.properties.fontes.items,data:data3};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -13886,7 +13922,7 @@ vErrors.push(err13);
 errors++;
 }
 if(data3.ultima_tentativa === undefined){
-const err14 = {instancePath:instancePath+"/fontes/" + i0,schemaPath:"#/properties/fontes/items/required",keyword:"required",params:{missingProperty: "ultima_tentativa"},message:"must have required property '"+"ultima_tentativa"+"'",schema:schema210.properties.fontes.items.required,parentSchema:schema210.properties.fontes.items,data:data3};
+const err14 = {instancePath:instancePath+"/fontes/" + i0,schemaPath:"#/properties/fontes/items/required",keyword:"required",params:{missingProperty: "ultima_tentativa"},message:"must have required property '"+"ultima_tentativa"+"'",schema:schema211.properties.fontes.items.required,parentSchema:schema211.properties.fontes.items,data:data3};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -13896,7 +13932,7 @@ vErrors.push(err14);
 errors++;
 }
 if(data3.ultimo_sucesso === undefined){
-const err15 = {instancePath:instancePath+"/fontes/" + i0,schemaPath:"#/properties/fontes/items/required",keyword:"required",params:{missingProperty: "ultimo_sucesso"},message:"must have required property '"+"ultimo_sucesso"+"'",schema:schema210.properties.fontes.items.required,parentSchema:schema210.properties.fontes.items,data:data3};
+const err15 = {instancePath:instancePath+"/fontes/" + i0,schemaPath:"#/properties/fontes/items/required",keyword:"required",params:{missingProperty: "ultimo_sucesso"},message:"must have required property '"+"ultimo_sucesso"+"'",schema:schema211.properties.fontes.items.required,parentSchema:schema211.properties.fontes.items,data:data3};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -13906,7 +13942,7 @@ vErrors.push(err15);
 errors++;
 }
 if(data3.ultima_data === undefined){
-const err16 = {instancePath:instancePath+"/fontes/" + i0,schemaPath:"#/properties/fontes/items/required",keyword:"required",params:{missingProperty: "ultima_data"},message:"must have required property '"+"ultima_data"+"'",schema:schema210.properties.fontes.items.required,parentSchema:schema210.properties.fontes.items,data:data3};
+const err16 = {instancePath:instancePath+"/fontes/" + i0,schemaPath:"#/properties/fontes/items/required",keyword:"required",params:{missingProperty: "ultima_data"},message:"must have required property '"+"ultima_data"+"'",schema:schema211.properties.fontes.items.required,parentSchema:schema211.properties.fontes.items,data:data3};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -13916,7 +13952,7 @@ vErrors.push(err16);
 errors++;
 }
 if(data3.falhas_consecutivas === undefined){
-const err17 = {instancePath:instancePath+"/fontes/" + i0,schemaPath:"#/properties/fontes/items/required",keyword:"required",params:{missingProperty: "falhas_consecutivas"},message:"must have required property '"+"falhas_consecutivas"+"'",schema:schema210.properties.fontes.items.required,parentSchema:schema210.properties.fontes.items,data:data3};
+const err17 = {instancePath:instancePath+"/fontes/" + i0,schemaPath:"#/properties/fontes/items/required",keyword:"required",params:{missingProperty: "falhas_consecutivas"},message:"must have required property '"+"falhas_consecutivas"+"'",schema:schema211.properties.fontes.items.required,parentSchema:schema211.properties.fontes.items,data:data3};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -13926,7 +13962,7 @@ vErrors.push(err17);
 errors++;
 }
 if(data3.falhando_desde === undefined){
-const err18 = {instancePath:instancePath+"/fontes/" + i0,schemaPath:"#/properties/fontes/items/required",keyword:"required",params:{missingProperty: "falhando_desde"},message:"must have required property '"+"falhando_desde"+"'",schema:schema210.properties.fontes.items.required,parentSchema:schema210.properties.fontes.items,data:data3};
+const err18 = {instancePath:instancePath+"/fontes/" + i0,schemaPath:"#/properties/fontes/items/required",keyword:"required",params:{missingProperty: "falhando_desde"},message:"must have required property '"+"falhando_desde"+"'",schema:schema211.properties.fontes.items.required,parentSchema:schema211.properties.fontes.items,data:data3};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -13936,7 +13972,7 @@ vErrors.push(err18);
 errors++;
 }
 if(data3.paginas === undefined){
-const err19 = {instancePath:instancePath+"/fontes/" + i0,schemaPath:"#/properties/fontes/items/required",keyword:"required",params:{missingProperty: "paginas"},message:"must have required property '"+"paginas"+"'",schema:schema210.properties.fontes.items.required,parentSchema:schema210.properties.fontes.items,data:data3};
+const err19 = {instancePath:instancePath+"/fontes/" + i0,schemaPath:"#/properties/fontes/items/required",keyword:"required",params:{missingProperty: "paginas"},message:"must have required property '"+"paginas"+"'",schema:schema211.properties.fontes.items.required,parentSchema:schema211.properties.fontes.items,data:data3};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -13946,8 +13982,8 @@ vErrors.push(err19);
 errors++;
 }
 for(const key1 in data3){
-if(!(func1.call(schema210.properties.fontes.items.properties, key1))){
-const err20 = {instancePath:instancePath+"/fontes/" + i0,schemaPath:"#/properties/fontes/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema210.properties.fontes.items,data:data3};
+if(!(func1.call(schema211.properties.fontes.items.properties, key1))){
+const err20 = {instancePath:instancePath+"/fontes/" + i0,schemaPath:"#/properties/fontes/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema211.properties.fontes.items,data:data3};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -14008,7 +14044,7 @@ errors++;
 if(data3.max_idade_dias !== undefined){
 let data6 = data3.max_idade_dias;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err25 = {instancePath:instancePath+"/fontes/" + i0+"/max_idade_dias",schemaPath:"#/properties/fontes/items/properties/max_idade_dias/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema210.properties.fontes.items.properties.max_idade_dias.type,parentSchema:schema210.properties.fontes.items.properties.max_idade_dias,data:data6};
+const err25 = {instancePath:instancePath+"/fontes/" + i0+"/max_idade_dias",schemaPath:"#/properties/fontes/items/properties/max_idade_dias/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema211.properties.fontes.items.properties.max_idade_dias.type,parentSchema:schema211.properties.fontes.items.properties.max_idade_dias,data:data6};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -14019,7 +14055,7 @@ errors++;
 }
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 1 || isNaN(data6)){
-const err26 = {instancePath:instancePath+"/fontes/" + i0+"/max_idade_dias",schemaPath:"#/properties/fontes/items/properties/max_idade_dias/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema210.properties.fontes.items.properties.max_idade_dias,data:data6};
+const err26 = {instancePath:instancePath+"/fontes/" + i0+"/max_idade_dias",schemaPath:"#/properties/fontes/items/properties/max_idade_dias/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema211.properties.fontes.items.properties.max_idade_dias,data:data6};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -14030,10 +14066,10 @@ errors++;
 }
 }
 }
-if(data3.estado !== undefined){
-let data7 = data3.estado;
+if(data3.contagem_idade !== undefined){
+let data7 = data3.contagem_idade;
 if(typeof data7 !== "string"){
-const err27 = {instancePath:instancePath+"/fontes/" + i0+"/estado",schemaPath:"#/properties/fontes/items/properties/estado/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema210.properties.fontes.items.properties.estado.type,parentSchema:schema210.properties.fontes.items.properties.estado,data:data7};
+const err27 = {instancePath:instancePath+"/fontes/" + i0+"/contagem_idade",schemaPath:"#/properties/fontes/items/properties/contagem_idade/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema211.properties.fontes.items.properties.contagem_idade.type,parentSchema:schema211.properties.fontes.items.properties.contagem_idade,data:data7};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -14042,8 +14078,8 @@ vErrors.push(err27);
 }
 errors++;
 }
-if(!(((((data7 === "ok") || (data7 === "stale")) || (data7 === "blocked")) || (data7 === "failed")) || (data7 === "disabled"))){
-const err28 = {instancePath:instancePath+"/fontes/" + i0+"/estado",schemaPath:"#/properties/fontes/items/properties/estado/enum",keyword:"enum",params:{allowedValues: schema210.properties.fontes.items.properties.estado.enum},message:"must be equal to one of the allowed values",schema:schema210.properties.fontes.items.properties.estado.enum,parentSchema:schema210.properties.fontes.items.properties.estado,data:data7};
+if(!((data7 === "dias_uteis") || (data7 === "dias_corridos"))){
+const err28 = {instancePath:instancePath+"/fontes/" + i0+"/contagem_idade",schemaPath:"#/properties/fontes/items/properties/contagem_idade/enum",keyword:"enum",params:{allowedValues: schema211.properties.fontes.items.properties.contagem_idade.enum},message:"must be equal to one of the allowed values",schema:schema211.properties.fontes.items.properties.contagem_idade.enum,parentSchema:schema211.properties.fontes.items.properties.contagem_idade,data:data7};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -14053,10 +14089,10 @@ vErrors.push(err28);
 errors++;
 }
 }
-if(data3.motivo !== undefined){
-let data8 = data3.motivo;
-if((typeof data8 !== "string") && (data8 !== null)){
-const err29 = {instancePath:instancePath+"/fontes/" + i0+"/motivo",schemaPath:"#/properties/fontes/items/properties/motivo/type",keyword:"type",params:{type: schema210.properties.fontes.items.properties.motivo.type},message:"must be string,null",schema:schema210.properties.fontes.items.properties.motivo.type,parentSchema:schema210.properties.fontes.items.properties.motivo,data:data8};
+if(data3.estado !== undefined){
+let data8 = data3.estado;
+if(typeof data8 !== "string"){
+const err29 = {instancePath:instancePath+"/fontes/" + i0+"/estado",schemaPath:"#/properties/fontes/items/properties/estado/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema211.properties.fontes.items.properties.estado.type,parentSchema:schema211.properties.fontes.items.properties.estado,data:data8};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -14065,14 +14101,37 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(typeof data8 === "string"){
-if(func2(data8) < 1){
-const err30 = {instancePath:instancePath+"/fontes/" + i0+"/motivo",schemaPath:"#/properties/fontes/items/properties/motivo/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema210.properties.fontes.items.properties.motivo,data:data8};
+if(!(((((data8 === "ok") || (data8 === "stale")) || (data8 === "blocked")) || (data8 === "failed")) || (data8 === "disabled"))){
+const err30 = {instancePath:instancePath+"/fontes/" + i0+"/estado",schemaPath:"#/properties/fontes/items/properties/estado/enum",keyword:"enum",params:{allowedValues: schema211.properties.fontes.items.properties.estado.enum},message:"must be equal to one of the allowed values",schema:schema211.properties.fontes.items.properties.estado.enum,parentSchema:schema211.properties.fontes.items.properties.estado,data:data8};
 if(vErrors === null){
 vErrors = [err30];
 }
 else {
 vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data3.motivo !== undefined){
+let data9 = data3.motivo;
+if((typeof data9 !== "string") && (data9 !== null)){
+const err31 = {instancePath:instancePath+"/fontes/" + i0+"/motivo",schemaPath:"#/properties/fontes/items/properties/motivo/type",keyword:"type",params:{type: schema211.properties.fontes.items.properties.motivo.type},message:"must be string,null",schema:schema211.properties.fontes.items.properties.motivo.type,parentSchema:schema211.properties.fontes.items.properties.motivo,data:data9};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if(typeof data9 === "string"){
+if(func2(data9) < 1){
+const err32 = {instancePath:instancePath+"/fontes/" + i0+"/motivo",schemaPath:"#/properties/fontes/items/properties/motivo/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema211.properties.fontes.items.properties.motivo,data:data9};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
 }
 errors++;
 }
@@ -14091,37 +14150,13 @@ errors = vErrors.length;
 }
 }
 if(data3.ultima_data !== undefined){
-let data11 = data3.ultima_data;
-const _errs27 = errors;
+let data12 = data3.ultima_data;
+const _errs29 = errors;
 let valid8 = false;
-const _errs28 = errors;
-if(typeof data11 === "string"){
-if(!(formats8.validate(data11))){
-const err31 = {instancePath:instancePath+"/fontes/" + i0+"/ultima_data",schemaPath:"common.schema.json#/$defs/data/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\"",schema:"date",parentSchema:schema38,data:data11};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-}
-else {
-const err32 = {instancePath:instancePath+"/fontes/" + i0+"/ultima_data",schemaPath:"common.schema.json#/$defs/data/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.type,parentSchema:schema38,data:data11};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-var _valid0 = _errs28 === errors;
-valid8 = valid8 || _valid0;
-const _errs31 = errors;
-if(data11 !== null){
-const err33 = {instancePath:instancePath+"/fontes/" + i0+"/ultima_data",schemaPath:"#/properties/fontes/items/properties/ultima_data/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema210.properties.fontes.items.properties.ultima_data.anyOf[1].type,parentSchema:schema210.properties.fontes.items.properties.ultima_data.anyOf[1],data:data11};
+const _errs30 = errors;
+if(typeof data12 === "string"){
+if(!(formats8.validate(data12))){
+const err33 = {instancePath:instancePath+"/fontes/" + i0+"/ultima_data",schemaPath:"common.schema.json#/$defs/data/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\"",schema:"date",parentSchema:schema38,data:data12};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -14130,10 +14165,9 @@ vErrors.push(err33);
 }
 errors++;
 }
-var _valid0 = _errs31 === errors;
-valid8 = valid8 || _valid0;
-if(!valid8){
-const err34 = {instancePath:instancePath+"/fontes/" + i0+"/ultima_data",schemaPath:"#/properties/fontes/items/properties/ultima_data/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema210.properties.fontes.items.properties.ultima_data.anyOf,parentSchema:schema210.properties.fontes.items.properties.ultima_data,data:data11};
+}
+else {
+const err34 = {instancePath:instancePath+"/fontes/" + i0+"/ultima_data",schemaPath:"common.schema.json#/$defs/data/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.type,parentSchema:schema38,data:data12};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -14142,22 +14176,11 @@ vErrors.push(err34);
 }
 errors++;
 }
-else {
-errors = _errs27;
-if(vErrors !== null){
-if(_errs27){
-vErrors.length = _errs27;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data3.falhas_consecutivas !== undefined){
-let data12 = data3.falhas_consecutivas;
-if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-const err35 = {instancePath:instancePath+"/fontes/" + i0+"/falhas_consecutivas",schemaPath:"#/properties/fontes/items/properties/falhas_consecutivas/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema210.properties.fontes.items.properties.falhas_consecutivas.type,parentSchema:schema210.properties.fontes.items.properties.falhas_consecutivas,data:data12};
+var _valid0 = _errs30 === errors;
+valid8 = valid8 || _valid0;
+const _errs33 = errors;
+if(data12 !== null){
+const err35 = {instancePath:instancePath+"/fontes/" + i0+"/ultima_data",schemaPath:"#/properties/fontes/items/properties/ultima_data/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema211.properties.fontes.items.properties.ultima_data.anyOf[1].type,parentSchema:schema211.properties.fontes.items.properties.ultima_data.anyOf[1],data:data12};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -14166,14 +14189,50 @@ vErrors.push(err35);
 }
 errors++;
 }
-if((typeof data12 == "number") && (isFinite(data12))){
-if(data12 < 0 || isNaN(data12)){
-const err36 = {instancePath:instancePath+"/fontes/" + i0+"/falhas_consecutivas",schemaPath:"#/properties/fontes/items/properties/falhas_consecutivas/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema210.properties.fontes.items.properties.falhas_consecutivas,data:data12};
+var _valid0 = _errs33 === errors;
+valid8 = valid8 || _valid0;
+if(!valid8){
+const err36 = {instancePath:instancePath+"/fontes/" + i0+"/ultima_data",schemaPath:"#/properties/fontes/items/properties/ultima_data/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema211.properties.fontes.items.properties.ultima_data.anyOf,parentSchema:schema211.properties.fontes.items.properties.ultima_data,data:data12};
 if(vErrors === null){
 vErrors = [err36];
 }
 else {
 vErrors.push(err36);
+}
+errors++;
+}
+else {
+errors = _errs29;
+if(vErrors !== null){
+if(_errs29){
+vErrors.length = _errs29;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data3.falhas_consecutivas !== undefined){
+let data13 = data3.falhas_consecutivas;
+if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
+const err37 = {instancePath:instancePath+"/fontes/" + i0+"/falhas_consecutivas",schemaPath:"#/properties/fontes/items/properties/falhas_consecutivas/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema211.properties.fontes.items.properties.falhas_consecutivas.type,parentSchema:schema211.properties.fontes.items.properties.falhas_consecutivas,data:data13};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if((typeof data13 == "number") && (isFinite(data13))){
+if(data13 < 0 || isNaN(data13)){
+const err38 = {instancePath:instancePath+"/fontes/" + i0+"/falhas_consecutivas",schemaPath:"#/properties/fontes/items/properties/falhas_consecutivas/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema211.properties.fontes.items.properties.falhas_consecutivas,data:data13};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
 }
 errors++;
 }
@@ -14186,34 +14245,14 @@ errors = vErrors.length;
 }
 }
 if(data3.paginas !== undefined){
-let data14 = data3.paginas;
-if(Array.isArray(data14)){
-const len1 = data14.length;
+let data15 = data3.paginas;
+if(Array.isArray(data15)){
+const len1 = data15.length;
 for(let i1=0; i1<len1; i1++){
-let data15 = data14[i1];
-if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
-if(data15.id === undefined){
-const err37 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1,schemaPath:"#/properties/fontes/items/properties/paginas/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema210.properties.fontes.items.properties.paginas.items.required,parentSchema:schema210.properties.fontes.items.properties.paginas.items,data:data15};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-if(data15.url === undefined){
-const err38 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1,schemaPath:"#/properties/fontes/items/properties/paginas/items/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema210.properties.fontes.items.properties.paginas.items.required,parentSchema:schema210.properties.fontes.items.properties.paginas.items,data:data15};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-if(data15.estado === undefined){
-const err39 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1,schemaPath:"#/properties/fontes/items/properties/paginas/items/required",keyword:"required",params:{missingProperty: "estado"},message:"must have required property '"+"estado"+"'",schema:schema210.properties.fontes.items.properties.paginas.items.required,parentSchema:schema210.properties.fontes.items.properties.paginas.items,data:data15};
+let data16 = data15[i1];
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+if(data16.id === undefined){
+const err39 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1,schemaPath:"#/properties/fontes/items/properties/paginas/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema211.properties.fontes.items.properties.paginas.items.required,parentSchema:schema211.properties.fontes.items.properties.paginas.items,data:data16};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -14222,8 +14261,8 @@ vErrors.push(err39);
 }
 errors++;
 }
-if(data15.motivo === undefined){
-const err40 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1,schemaPath:"#/properties/fontes/items/properties/paginas/items/required",keyword:"required",params:{missingProperty: "motivo"},message:"must have required property '"+"motivo"+"'",schema:schema210.properties.fontes.items.properties.paginas.items.required,parentSchema:schema210.properties.fontes.items.properties.paginas.items,data:data15};
+if(data16.url === undefined){
+const err40 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1,schemaPath:"#/properties/fontes/items/properties/paginas/items/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema211.properties.fontes.items.properties.paginas.items.required,parentSchema:schema211.properties.fontes.items.properties.paginas.items,data:data16};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -14232,8 +14271,8 @@ vErrors.push(err40);
 }
 errors++;
 }
-if(data15.via === undefined){
-const err41 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1,schemaPath:"#/properties/fontes/items/properties/paginas/items/required",keyword:"required",params:{missingProperty: "via"},message:"must have required property '"+"via"+"'",schema:schema210.properties.fontes.items.properties.paginas.items.required,parentSchema:schema210.properties.fontes.items.properties.paginas.items,data:data15};
+if(data16.estado === undefined){
+const err41 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1,schemaPath:"#/properties/fontes/items/properties/paginas/items/required",keyword:"required",params:{missingProperty: "estado"},message:"must have required property '"+"estado"+"'",schema:schema211.properties.fontes.items.properties.paginas.items.required,parentSchema:schema211.properties.fontes.items.properties.paginas.items,data:data16};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -14242,8 +14281,8 @@ vErrors.push(err41);
 }
 errors++;
 }
-if(data15.ultima_tentativa === undefined){
-const err42 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1,schemaPath:"#/properties/fontes/items/properties/paginas/items/required",keyword:"required",params:{missingProperty: "ultima_tentativa"},message:"must have required property '"+"ultima_tentativa"+"'",schema:schema210.properties.fontes.items.properties.paginas.items.required,parentSchema:schema210.properties.fontes.items.properties.paginas.items,data:data15};
+if(data16.motivo === undefined){
+const err42 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1,schemaPath:"#/properties/fontes/items/properties/paginas/items/required",keyword:"required",params:{missingProperty: "motivo"},message:"must have required property '"+"motivo"+"'",schema:schema211.properties.fontes.items.properties.paginas.items.required,parentSchema:schema211.properties.fontes.items.properties.paginas.items,data:data16};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -14252,8 +14291,8 @@ vErrors.push(err42);
 }
 errors++;
 }
-if(data15.ultimo_sucesso === undefined){
-const err43 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1,schemaPath:"#/properties/fontes/items/properties/paginas/items/required",keyword:"required",params:{missingProperty: "ultimo_sucesso"},message:"must have required property '"+"ultimo_sucesso"+"'",schema:schema210.properties.fontes.items.properties.paginas.items.required,parentSchema:schema210.properties.fontes.items.properties.paginas.items,data:data15};
+if(data16.via === undefined){
+const err43 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1,schemaPath:"#/properties/fontes/items/properties/paginas/items/required",keyword:"required",params:{missingProperty: "via"},message:"must have required property '"+"via"+"'",schema:schema211.properties.fontes.items.properties.paginas.items.required,parentSchema:schema211.properties.fontes.items.properties.paginas.items,data:data16};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -14262,8 +14301,8 @@ vErrors.push(err43);
 }
 errors++;
 }
-if(data15.falhas_consecutivas === undefined){
-const err44 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1,schemaPath:"#/properties/fontes/items/properties/paginas/items/required",keyword:"required",params:{missingProperty: "falhas_consecutivas"},message:"must have required property '"+"falhas_consecutivas"+"'",schema:schema210.properties.fontes.items.properties.paginas.items.required,parentSchema:schema210.properties.fontes.items.properties.paginas.items,data:data15};
+if(data16.ultima_tentativa === undefined){
+const err44 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1,schemaPath:"#/properties/fontes/items/properties/paginas/items/required",keyword:"required",params:{missingProperty: "ultima_tentativa"},message:"must have required property '"+"ultima_tentativa"+"'",schema:schema211.properties.fontes.items.properties.paginas.items.required,parentSchema:schema211.properties.fontes.items.properties.paginas.items,data:data16};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -14272,8 +14311,8 @@ vErrors.push(err44);
 }
 errors++;
 }
-if(data15.falhando_desde === undefined){
-const err45 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1,schemaPath:"#/properties/fontes/items/properties/paginas/items/required",keyword:"required",params:{missingProperty: "falhando_desde"},message:"must have required property '"+"falhando_desde"+"'",schema:schema210.properties.fontes.items.properties.paginas.items.required,parentSchema:schema210.properties.fontes.items.properties.paginas.items,data:data15};
+if(data16.ultimo_sucesso === undefined){
+const err45 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1,schemaPath:"#/properties/fontes/items/properties/paginas/items/required",keyword:"required",params:{missingProperty: "ultimo_sucesso"},message:"must have required property '"+"ultimo_sucesso"+"'",schema:schema211.properties.fontes.items.properties.paginas.items.required,parentSchema:schema211.properties.fontes.items.properties.paginas.items,data:data16};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -14282,9 +14321,8 @@ vErrors.push(err45);
 }
 errors++;
 }
-for(const key2 in data15){
-if(!(func1.call(schema210.properties.fontes.items.properties.paginas.items.properties, key2))){
-const err46 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1,schemaPath:"#/properties/fontes/items/properties/paginas/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema210.properties.fontes.items.properties.paginas.items,data:data15};
+if(data16.falhas_consecutivas === undefined){
+const err46 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1,schemaPath:"#/properties/fontes/items/properties/paginas/items/required",keyword:"required",params:{missingProperty: "falhas_consecutivas"},message:"must have required property '"+"falhas_consecutivas"+"'",schema:schema211.properties.fontes.items.properties.paginas.items.required,parentSchema:schema211.properties.fontes.items.properties.paginas.items,data:data16};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -14293,12 +14331,8 @@ vErrors.push(err46);
 }
 errors++;
 }
-}
-if(data15.id !== undefined){
-let data16 = data15.id;
-if(typeof data16 === "string"){
-if(func2(data16) < 1){
-const err47 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/id",schemaPath:"common.schema.json#/$defs/texto/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema46,data:data16};
+if(data16.falhando_desde === undefined){
+const err47 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1,schemaPath:"#/properties/fontes/items/properties/paginas/items/required",keyword:"required",params:{missingProperty: "falhando_desde"},message:"must have required property '"+"falhando_desde"+"'",schema:schema211.properties.fontes.items.properties.paginas.items.required,parentSchema:schema211.properties.fontes.items.properties.paginas.items,data:data16};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -14307,9 +14341,9 @@ vErrors.push(err47);
 }
 errors++;
 }
-}
-else {
-const err48 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/id",schemaPath:"common.schema.json#/$defs/texto/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.type,parentSchema:schema46,data:data16};
+for(const key2 in data16){
+if(!(func1.call(schema211.properties.fontes.items.properties.paginas.items.properties, key2))){
+const err48 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1,schemaPath:"#/properties/fontes/items/properties/paginas/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema211.properties.fontes.items.properties.paginas.items,data:data16};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -14319,11 +14353,11 @@ vErrors.push(err48);
 errors++;
 }
 }
-if(data15.url !== undefined){
-let data17 = data15.url;
+if(data16.id !== undefined){
+let data17 = data16.id;
 if(typeof data17 === "string"){
-if(!(formats0(data17))){
-const err49 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/url",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema210.properties.fontes.items.properties.paginas.items.properties.url,data:data17};
+if(func2(data17) < 1){
+const err49 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/id",schemaPath:"common.schema.json#/$defs/texto/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema46,data:data17};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -14334,7 +14368,7 @@ errors++;
 }
 }
 else {
-const err50 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/url",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema210.properties.fontes.items.properties.paginas.items.properties.url.type,parentSchema:schema210.properties.fontes.items.properties.paginas.items.properties.url,data:data17};
+const err50 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/id",schemaPath:"common.schema.json#/$defs/texto/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.type,parentSchema:schema46,data:data17};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -14344,10 +14378,11 @@ vErrors.push(err50);
 errors++;
 }
 }
-if(data15.estado !== undefined){
-let data18 = data15.estado;
-if(typeof data18 !== "string"){
-const err51 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/estado",schemaPath:"#/$defs/estadoPagina/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.type,parentSchema:schema219,data:data18};
+if(data16.url !== undefined){
+let data18 = data16.url;
+if(typeof data18 === "string"){
+if(!(formats0(data18))){
+const err51 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/url",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.url,data:data18};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -14356,8 +14391,9 @@ vErrors.push(err51);
 }
 errors++;
 }
-if(!((((((((((data18 === "ok") || (data18 === "blocked")) || (data18 === "soft_block")) || (data18 === "timeout")) || (data18 === "http_error")) || (data18 === "network_error")) || (data18 === "parse_error")) || (data18 === "rejected")) || (data18 === "revisao_suspeita")) || (data18 === "missing"))){
-const err52 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/estado",schemaPath:"#/$defs/estadoPagina/enum",keyword:"enum",params:{allowedValues: schema219.enum},message:"must be equal to one of the allowed values",schema:schema219.enum,parentSchema:schema219,data:data18};
+}
+else {
+const err52 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/url",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema211.properties.fontes.items.properties.paginas.items.properties.url.type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.url,data:data18};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -14367,10 +14403,10 @@ vErrors.push(err52);
 errors++;
 }
 }
-if(data15.motivo !== undefined){
-let data19 = data15.motivo;
-if((typeof data19 !== "string") && (data19 !== null)){
-const err53 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/motivo",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/motivo/type",keyword:"type",params:{type: schema210.properties.fontes.items.properties.paginas.items.properties.motivo.type},message:"must be string,null",schema:schema210.properties.fontes.items.properties.paginas.items.properties.motivo.type,parentSchema:schema210.properties.fontes.items.properties.paginas.items.properties.motivo,data:data19};
+if(data16.estado !== undefined){
+let data19 = data16.estado;
+if(typeof data19 !== "string"){
+const err53 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/estado",schemaPath:"#/$defs/estadoPagina/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema220.type,parentSchema:schema220,data:data19};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -14379,9 +14415,8 @@ vErrors.push(err53);
 }
 errors++;
 }
-if(typeof data19 === "string"){
-if(func2(data19) < 1){
-const err54 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/motivo",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/motivo/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema210.properties.fontes.items.properties.paginas.items.properties.motivo,data:data19};
+if(!((((((((((data19 === "ok") || (data19 === "blocked")) || (data19 === "soft_block")) || (data19 === "timeout")) || (data19 === "http_error")) || (data19 === "network_error")) || (data19 === "parse_error")) || (data19 === "rejected")) || (data19 === "revisao_suspeita")) || (data19 === "missing"))){
+const err54 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/estado",schemaPath:"#/$defs/estadoPagina/enum",keyword:"enum",params:{allowedValues: schema220.enum},message:"must be equal to one of the allowed values",schema:schema220.enum,parentSchema:schema220,data:data19};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -14391,11 +14426,10 @@ vErrors.push(err54);
 errors++;
 }
 }
-}
-if(data15.via !== undefined){
-let data20 = data15.via;
+if(data16.motivo !== undefined){
+let data20 = data16.motivo;
 if((typeof data20 !== "string") && (data20 !== null)){
-const err55 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/via",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/via/type",keyword:"type",params:{type: schema210.properties.fontes.items.properties.paginas.items.properties.via.type},message:"must be string,null",schema:schema210.properties.fontes.items.properties.paginas.items.properties.via.type,parentSchema:schema210.properties.fontes.items.properties.paginas.items.properties.via,data:data20};
+const err55 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/motivo",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/motivo/type",keyword:"type",params:{type: schema211.properties.fontes.items.properties.paginas.items.properties.motivo.type},message:"must be string,null",schema:schema211.properties.fontes.items.properties.paginas.items.properties.motivo.type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.motivo,data:data20};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -14406,7 +14440,7 @@ errors++;
 }
 if(typeof data20 === "string"){
 if(func2(data20) < 1){
-const err56 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/via",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/via/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema210.properties.fontes.items.properties.paginas.items.properties.via,data:data20};
+const err56 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/motivo",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/motivo/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.motivo,data:data20};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -14417,10 +14451,10 @@ errors++;
 }
 }
 }
-if(data15.caminho !== undefined){
-let data21 = data15.caminho;
-if((typeof data21 !== "string") && (data21 !== null)){
-const err57 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/caminho",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/caminho/type",keyword:"type",params:{type: schema210.properties.fontes.items.properties.paginas.items.properties.caminho.type},message:"must be string,null",schema:schema210.properties.fontes.items.properties.paginas.items.properties.caminho.type,parentSchema:schema210.properties.fontes.items.properties.paginas.items.properties.caminho,data:data21};
+if(data16.estado_da_fonte !== undefined){
+let data21 = data16.estado_da_fonte;
+if(typeof data21 !== "string"){
+const err57 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/estado_da_fonte",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/estado_da_fonte/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema211.properties.fontes.items.properties.paginas.items.properties.estado_da_fonte.type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.estado_da_fonte,data:data21};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -14429,8 +14463,8 @@ vErrors.push(err57);
 }
 errors++;
 }
-if(!(((((data21 === "http") || (data21 === "navegador")) || (data21 === "espelho")) || (data21 === "gravacao")) || (data21 === null))){
-const err58 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/caminho",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/caminho/enum",keyword:"enum",params:{allowedValues: schema210.properties.fontes.items.properties.paginas.items.properties.caminho.enum},message:"must be equal to one of the allowed values",schema:schema210.properties.fontes.items.properties.paginas.items.properties.caminho.enum,parentSchema:schema210.properties.fontes.items.properties.paginas.items.properties.caminho,data:data21};
+if(!((((((data21 === "blocked") || (data21 === "soft_block")) || (data21 === "timeout")) || (data21 === "http_error")) || (data21 === "network_error")) || (data21 === "missing"))){
+const err58 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/estado_da_fonte",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/estado_da_fonte/enum",keyword:"enum",params:{allowedValues: schema211.properties.fontes.items.properties.paginas.items.properties.estado_da_fonte.enum},message:"must be equal to one of the allowed values",schema:schema211.properties.fontes.items.properties.paginas.items.properties.estado_da_fonte.enum,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.estado_da_fonte,data:data21};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -14440,14 +14474,10 @@ vErrors.push(err58);
 errors++;
 }
 }
-if(data15.via_url !== undefined){
-let data22 = data15.via_url;
-const _errs56 = errors;
-let valid15 = false;
-const _errs57 = errors;
-if(typeof data22 === "string"){
-if(!(formats0(data22))){
-const err59 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/via_url",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/via_url/anyOf/0/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema210.properties.fontes.items.properties.paginas.items.properties.via_url.anyOf[0],data:data22};
+if(data16.via !== undefined){
+let data22 = data16.via;
+if((typeof data22 !== "string") && (data22 !== null)){
+const err59 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/via",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/via/type",keyword:"type",params:{type: schema211.properties.fontes.items.properties.paginas.items.properties.via.type},message:"must be string,null",schema:schema211.properties.fontes.items.properties.paginas.items.properties.via.type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.via,data:data22};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -14456,9 +14486,9 @@ vErrors.push(err59);
 }
 errors++;
 }
-}
-else {
-const err60 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/via_url",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/via_url/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema210.properties.fontes.items.properties.paginas.items.properties.via_url.anyOf[0].type,parentSchema:schema210.properties.fontes.items.properties.paginas.items.properties.via_url.anyOf[0],data:data22};
+if(typeof data22 === "string"){
+if(func2(data22) < 1){
+const err60 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/via",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/via/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.via,data:data22};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -14467,11 +14497,12 @@ vErrors.push(err60);
 }
 errors++;
 }
-var _valid1 = _errs57 === errors;
-valid15 = valid15 || _valid1;
-const _errs59 = errors;
-if(data22 !== null){
-const err61 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/via_url",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/via_url/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema210.properties.fontes.items.properties.paginas.items.properties.via_url.anyOf[1].type,parentSchema:schema210.properties.fontes.items.properties.paginas.items.properties.via_url.anyOf[1],data:data22};
+}
+}
+if(data16.caminho !== undefined){
+let data23 = data16.caminho;
+if((typeof data23 !== "string") && (data23 !== null)){
+const err61 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/caminho",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/caminho/type",keyword:"type",params:{type: schema211.properties.fontes.items.properties.paginas.items.properties.caminho.type},message:"must be string,null",schema:schema211.properties.fontes.items.properties.paginas.items.properties.caminho.type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.caminho,data:data23};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -14480,10 +14511,8 @@ vErrors.push(err61);
 }
 errors++;
 }
-var _valid1 = _errs59 === errors;
-valid15 = valid15 || _valid1;
-if(!valid15){
-const err62 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/via_url",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/via_url/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema210.properties.fontes.items.properties.paginas.items.properties.via_url.anyOf,parentSchema:schema210.properties.fontes.items.properties.paginas.items.properties.via_url,data:data22};
+if(!(((((data23 === "http") || (data23 === "navegador")) || (data23 === "espelho")) || (data23 === "gravacao")) || (data23 === null))){
+const err62 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/caminho",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/caminho/enum",keyword:"enum",params:{allowedValues: schema211.properties.fontes.items.properties.paginas.items.properties.caminho.enum},message:"must be equal to one of the allowed values",schema:schema211.properties.fontes.items.properties.paginas.items.properties.caminho.enum,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.caminho,data:data23};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -14492,23 +14521,15 @@ vErrors.push(err62);
 }
 errors++;
 }
-else {
-errors = _errs56;
-if(vErrors !== null){
-if(_errs56){
-vErrors.length = _errs56;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data15.series_nao_lidas !== undefined){
-let data23 = data15.series_nao_lidas;
-if(Array.isArray(data23)){
-if(data23.length < 1){
-const err63 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/series_nao_lidas",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/series_nao_lidas/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema210.properties.fontes.items.properties.paginas.items.properties.series_nao_lidas,data:data23};
+if(data16.via_url !== undefined){
+let data24 = data16.via_url;
+const _errs60 = errors;
+let valid15 = false;
+const _errs61 = errors;
+if(typeof data24 === "string"){
+if(!(formats0(data24))){
+const err63 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/via_url",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/via_url/anyOf/0/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.via_url.anyOf[0],data:data24};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -14517,12 +14538,9 @@ vErrors.push(err63);
 }
 errors++;
 }
-const len2 = data23.length;
-for(let i2=0; i2<len2; i2++){
-let data24 = data23[i2];
-if(typeof data24 === "string"){
-if(!pattern8.test(data24)){
-const err64 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/series_nao_lidas/" + i2,schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/series_nao_lidas/items/pattern",keyword:"pattern",params:{pattern: "^[a-z_]+(/[A-Z]{2})?$"},message:"must match pattern \""+"^[a-z_]+(/[A-Z]{2})?$"+"\"",schema:"^[a-z_]+(/[A-Z]{2})?$",parentSchema:schema210.properties.fontes.items.properties.paginas.items.properties.series_nao_lidas.items,data:data24};
+}
+else {
+const err64 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/via_url",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/via_url/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema211.properties.fontes.items.properties.paginas.items.properties.via_url.anyOf[0].type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.via_url.anyOf[0],data:data24};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -14531,9 +14549,11 @@ vErrors.push(err64);
 }
 errors++;
 }
-}
-else {
-const err65 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/series_nao_lidas/" + i2,schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/series_nao_lidas/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema210.properties.fontes.items.properties.paginas.items.properties.series_nao_lidas.items.type,parentSchema:schema210.properties.fontes.items.properties.paginas.items.properties.series_nao_lidas.items,data:data24};
+var _valid1 = _errs61 === errors;
+valid15 = valid15 || _valid1;
+const _errs63 = errors;
+if(data24 !== null){
+const err65 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/via_url",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/via_url/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema211.properties.fontes.items.properties.paginas.items.properties.via_url.anyOf[1].type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.via_url.anyOf[1],data:data24};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -14542,10 +14562,10 @@ vErrors.push(err65);
 }
 errors++;
 }
-}
-}
-else {
-const err66 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/series_nao_lidas",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/series_nao_lidas/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema210.properties.fontes.items.properties.paginas.items.properties.series_nao_lidas.type,parentSchema:schema210.properties.fontes.items.properties.paginas.items.properties.series_nao_lidas,data:data23};
+var _valid1 = _errs63 === errors;
+valid15 = valid15 || _valid1;
+if(!valid15){
+const err66 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/via_url",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/via_url/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema211.properties.fontes.items.properties.paginas.items.properties.via_url.anyOf,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.via_url,data:data24};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -14554,23 +14574,23 @@ vErrors.push(err66);
 }
 errors++;
 }
+else {
+errors = _errs60;
+if(vErrors !== null){
+if(_errs60){
+vErrors.length = _errs60;
 }
-if(data15.ultima_tentativa !== undefined){
-if(!(validate129(data15.ultima_tentativa, {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/ultima_tentativa",parentData:data15,parentDataProperty:"ultima_tentativa",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate129.errors : vErrors.concat(validate129.errors);
-errors = vErrors.length;
-}
-}
-if(data15.ultimo_sucesso !== undefined){
-if(!(validate129(data15.ultimo_sucesso, {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/ultimo_sucesso",parentData:data15,parentDataProperty:"ultimo_sucesso",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate129.errors : vErrors.concat(validate129.errors);
-errors = vErrors.length;
+else {
+vErrors = null;
 }
 }
-if(data15.falhas_consecutivas !== undefined){
-let data27 = data15.falhas_consecutivas;
-if(!(((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27))) && (isFinite(data27)))){
-const err67 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/falhas_consecutivas",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/falhas_consecutivas/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema210.properties.fontes.items.properties.paginas.items.properties.falhas_consecutivas.type,parentSchema:schema210.properties.fontes.items.properties.paginas.items.properties.falhas_consecutivas,data:data27};
+}
+}
+if(data16.series_nao_lidas !== undefined){
+let data25 = data16.series_nao_lidas;
+if(Array.isArray(data25)){
+if(data25.length < 1){
+const err67 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/series_nao_lidas",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/series_nao_lidas/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.series_nao_lidas,data:data25};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -14579,9 +14599,12 @@ vErrors.push(err67);
 }
 errors++;
 }
-if((typeof data27 == "number") && (isFinite(data27))){
-if(data27 < 0 || isNaN(data27)){
-const err68 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/falhas_consecutivas",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/falhas_consecutivas/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema210.properties.fontes.items.properties.paginas.items.properties.falhas_consecutivas,data:data27};
+const len2 = data25.length;
+for(let i2=0; i2<len2; i2++){
+let data26 = data25[i2];
+if(typeof data26 === "string"){
+if(!pattern8.test(data26)){
+const err68 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/series_nao_lidas/" + i2,schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/series_nao_lidas/items/pattern",keyword:"pattern",params:{pattern: "^[a-z_]+(/[A-Z]{2})?$"},message:"must match pattern \""+"^[a-z_]+(/[A-Z]{2})?$"+"\"",schema:"^[a-z_]+(/[A-Z]{2})?$",parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.series_nao_lidas.items,data:data26};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -14591,18 +14614,8 @@ vErrors.push(err68);
 errors++;
 }
 }
-}
-if(data15.falhando_desde !== undefined){
-if(!(validate129(data15.falhando_desde, {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/falhando_desde",parentData:data15,parentDataProperty:"falhando_desde",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate129.errors : vErrors.concat(validate129.errors);
-errors = vErrors.length;
-}
-}
-if(data15.revisoes_suspeitas !== undefined){
-let data29 = data15.revisoes_suspeitas;
-if(Array.isArray(data29)){
-if(data29.length < 1){
-const err69 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema210.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas,data:data29};
+else {
+const err69 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/series_nao_lidas/" + i2,schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/series_nao_lidas/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema211.properties.fontes.items.properties.paginas.items.properties.series_nao_lidas.items.type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.series_nao_lidas.items,data:data26};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -14611,12 +14624,10 @@ vErrors.push(err69);
 }
 errors++;
 }
-const len3 = data29.length;
-for(let i3=0; i3<len3; i3++){
-let data30 = data29[i3];
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-if(data30.serie === undefined){
-const err70 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3,schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/required",keyword:"required",params:{missingProperty: "serie"},message:"must have required property '"+"serie"+"'",schema:schema210.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.required,parentSchema:schema210.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items,data:data30};
+}
+}
+else {
+const err70 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/series_nao_lidas",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/series_nao_lidas/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema211.properties.fontes.items.properties.paginas.items.properties.series_nao_lidas.type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.series_nao_lidas,data:data25};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -14625,8 +14636,23 @@ vErrors.push(err70);
 }
 errors++;
 }
-if(data30.data === undefined){
-const err71 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3,schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema210.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.required,parentSchema:schema210.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items,data:data30};
+}
+if(data16.ultima_tentativa !== undefined){
+if(!(validate129(data16.ultima_tentativa, {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/ultima_tentativa",parentData:data16,parentDataProperty:"ultima_tentativa",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate129.errors : vErrors.concat(validate129.errors);
+errors = vErrors.length;
+}
+}
+if(data16.ultimo_sucesso !== undefined){
+if(!(validate129(data16.ultimo_sucesso, {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/ultimo_sucesso",parentData:data16,parentDataProperty:"ultimo_sucesso",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate129.errors : vErrors.concat(validate129.errors);
+errors = vErrors.length;
+}
+}
+if(data16.falhas_consecutivas !== undefined){
+let data29 = data16.falhas_consecutivas;
+if(!(((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29))) && (isFinite(data29)))){
+const err71 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/falhas_consecutivas",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/falhas_consecutivas/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema211.properties.fontes.items.properties.paginas.items.properties.falhas_consecutivas.type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.falhas_consecutivas,data:data29};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -14635,8 +14661,9 @@ vErrors.push(err71);
 }
 errors++;
 }
-if(data30.campo === undefined){
-const err72 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3,schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/required",keyword:"required",params:{missingProperty: "campo"},message:"must have required property '"+"campo"+"'",schema:schema210.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.required,parentSchema:schema210.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items,data:data30};
+if((typeof data29 == "number") && (isFinite(data29))){
+if(data29 < 0 || isNaN(data29)){
+const err72 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/falhas_consecutivas",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/falhas_consecutivas/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.falhas_consecutivas,data:data29};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -14645,8 +14672,19 @@ vErrors.push(err72);
 }
 errors++;
 }
-if(data30.antes === undefined){
-const err73 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3,schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/required",keyword:"required",params:{missingProperty: "antes"},message:"must have required property '"+"antes"+"'",schema:schema210.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.required,parentSchema:schema210.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items,data:data30};
+}
+}
+if(data16.falhando_desde !== undefined){
+if(!(validate129(data16.falhando_desde, {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/falhando_desde",parentData:data16,parentDataProperty:"falhando_desde",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate129.errors : vErrors.concat(validate129.errors);
+errors = vErrors.length;
+}
+}
+if(data16.revisoes_suspeitas !== undefined){
+let data31 = data16.revisoes_suspeitas;
+if(Array.isArray(data31)){
+if(data31.length < 1){
+const err73 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas,data:data31};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -14655,8 +14693,12 @@ vErrors.push(err73);
 }
 errors++;
 }
-if(data30.depois === undefined){
-const err74 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3,schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/required",keyword:"required",params:{missingProperty: "depois"},message:"must have required property '"+"depois"+"'",schema:schema210.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.required,parentSchema:schema210.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items,data:data30};
+const len3 = data31.length;
+for(let i3=0; i3<len3; i3++){
+let data32 = data31[i3];
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+if(data32.serie === undefined){
+const err74 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3,schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/required",keyword:"required",params:{missingProperty: "serie"},message:"must have required property '"+"serie"+"'",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.required,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items,data:data32};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -14665,8 +14707,8 @@ vErrors.push(err74);
 }
 errors++;
 }
-if(data30.aceitar === undefined){
-const err75 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3,schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/required",keyword:"required",params:{missingProperty: "aceitar"},message:"must have required property '"+"aceitar"+"'",schema:schema210.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.required,parentSchema:schema210.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items,data:data30};
+if(data32.data === undefined){
+const err75 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3,schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.required,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items,data:data32};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -14675,9 +14717,8 @@ vErrors.push(err75);
 }
 errors++;
 }
-for(const key3 in data30){
-if(!((((((key3 === "serie") || (key3 === "data")) || (key3 === "campo")) || (key3 === "antes")) || (key3 === "depois")) || (key3 === "aceitar"))){
-const err76 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3,schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema210.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items,data:data30};
+if(data32.campo === undefined){
+const err76 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3,schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/required",keyword:"required",params:{missingProperty: "campo"},message:"must have required property '"+"campo"+"'",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.required,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items,data:data32};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -14686,12 +14727,8 @@ vErrors.push(err76);
 }
 errors++;
 }
-}
-if(data30.serie !== undefined){
-let data31 = data30.serie;
-if(typeof data31 === "string"){
-if(!pattern8.test(data31)){
-const err77 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3+"/serie",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/serie/pattern",keyword:"pattern",params:{pattern: "^[a-z_]+(/[A-Z]{2})?$"},message:"must match pattern \""+"^[a-z_]+(/[A-Z]{2})?$"+"\"",schema:"^[a-z_]+(/[A-Z]{2})?$",parentSchema:schema210.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.serie,data:data31};
+if(data32.antes === undefined){
+const err77 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3,schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/required",keyword:"required",params:{missingProperty: "antes"},message:"must have required property '"+"antes"+"'",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.required,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items,data:data32};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -14700,9 +14737,8 @@ vErrors.push(err77);
 }
 errors++;
 }
-}
-else {
-const err78 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3+"/serie",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/serie/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema210.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.serie.type,parentSchema:schema210.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.serie,data:data31};
+if(data32.depois === undefined){
+const err78 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3,schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/required",keyword:"required",params:{missingProperty: "depois"},message:"must have required property '"+"depois"+"'",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.required,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items,data:data32};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -14711,12 +14747,8 @@ vErrors.push(err78);
 }
 errors++;
 }
-}
-if(data30.data !== undefined){
-let data32 = data30.data;
-if(typeof data32 === "string"){
-if(!(formats8.validate(data32))){
-const err79 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3+"/data",schemaPath:"common.schema.json#/$defs/data/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\"",schema:"date",parentSchema:schema38,data:data32};
+if(data32.aceitar === undefined){
+const err79 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3,schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/required",keyword:"required",params:{missingProperty: "aceitar"},message:"must have required property '"+"aceitar"+"'",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.required,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items,data:data32};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -14725,9 +14757,9 @@ vErrors.push(err79);
 }
 errors++;
 }
-}
-else {
-const err80 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3+"/data",schemaPath:"common.schema.json#/$defs/data/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.type,parentSchema:schema38,data:data32};
+for(const key3 in data32){
+if(!((((((key3 === "serie") || (key3 === "data")) || (key3 === "campo")) || (key3 === "antes")) || (key3 === "depois")) || (key3 === "aceitar"))){
+const err80 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3,schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items,data:data32};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -14737,11 +14769,11 @@ vErrors.push(err80);
 errors++;
 }
 }
-if(data30.campo !== undefined){
-let data33 = data30.campo;
+if(data32.serie !== undefined){
+let data33 = data32.serie;
 if(typeof data33 === "string"){
-if(func2(data33) < 1){
-const err81 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3+"/campo",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/campo/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema210.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.campo,data:data33};
+if(!pattern8.test(data33)){
+const err81 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3+"/serie",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/serie/pattern",keyword:"pattern",params:{pattern: "^[a-z_]+(/[A-Z]{2})?$"},message:"must match pattern \""+"^[a-z_]+(/[A-Z]{2})?$"+"\"",schema:"^[a-z_]+(/[A-Z]{2})?$",parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.serie,data:data33};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -14752,7 +14784,7 @@ errors++;
 }
 }
 else {
-const err82 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3+"/campo",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/campo/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema210.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.campo.type,parentSchema:schema210.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.campo,data:data33};
+const err82 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3+"/serie",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/serie/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.serie.type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.serie,data:data33};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -14762,13 +14794,11 @@ vErrors.push(err82);
 errors++;
 }
 }
-if(data30.antes !== undefined){
-let data34 = data30.antes;
-const _errs83 = errors;
-let valid22 = false;
-const _errs84 = errors;
-if(!((typeof data34 == "number") && (isFinite(data34)))){
-const err83 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3+"/antes",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/antes/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema210.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.antes.anyOf[0].type,parentSchema:schema210.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.antes.anyOf[0],data:data34};
+if(data32.data !== undefined){
+let data34 = data32.data;
+if(typeof data34 === "string"){
+if(!(formats8.validate(data34))){
+const err83 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3+"/data",schemaPath:"common.schema.json#/$defs/data/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\"",schema:"date",parentSchema:schema38,data:data34};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -14777,11 +14807,9 @@ vErrors.push(err83);
 }
 errors++;
 }
-var _valid2 = _errs84 === errors;
-valid22 = valid22 || _valid2;
-const _errs86 = errors;
-if(typeof data34 !== "string"){
-const err84 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3+"/antes",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/antes/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema210.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.antes.anyOf[1].type,parentSchema:schema210.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.antes.anyOf[1],data:data34};
+}
+else {
+const err84 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3+"/data",schemaPath:"common.schema.json#/$defs/data/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.type,parentSchema:schema38,data:data34};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -14790,11 +14818,12 @@ vErrors.push(err84);
 }
 errors++;
 }
-var _valid2 = _errs86 === errors;
-valid22 = valid22 || _valid2;
-const _errs88 = errors;
-if(data34 !== null){
-const err85 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3+"/antes",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/antes/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema210.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.antes.anyOf[2].type,parentSchema:schema210.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.antes.anyOf[2],data:data34};
+}
+if(data32.campo !== undefined){
+let data35 = data32.campo;
+if(typeof data35 === "string"){
+if(func2(data35) < 1){
+const err85 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3+"/campo",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/campo/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.campo,data:data35};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -14803,10 +14832,9 @@ vErrors.push(err85);
 }
 errors++;
 }
-var _valid2 = _errs88 === errors;
-valid22 = valid22 || _valid2;
-if(!valid22){
-const err86 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3+"/antes",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/antes/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema210.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.antes.anyOf,parentSchema:schema210.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.antes,data:data34};
+}
+else {
+const err86 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3+"/campo",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/campo/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.campo.type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.campo,data:data35};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -14815,25 +14843,14 @@ vErrors.push(err86);
 }
 errors++;
 }
-else {
-errors = _errs83;
-if(vErrors !== null){
-if(_errs83){
-vErrors.length = _errs83;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data30.depois !== undefined){
-let data35 = data30.depois;
-const _errs91 = errors;
-let valid23 = false;
-const _errs92 = errors;
-if(!((typeof data35 == "number") && (isFinite(data35)))){
-const err87 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3+"/depois",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/depois/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema210.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.depois.anyOf[0].type,parentSchema:schema210.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.depois.anyOf[0],data:data35};
+if(data32.antes !== undefined){
+let data36 = data32.antes;
+const _errs87 = errors;
+let valid22 = false;
+const _errs88 = errors;
+if(!((typeof data36 == "number") && (isFinite(data36)))){
+const err87 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3+"/antes",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/antes/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.antes.anyOf[0].type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.antes.anyOf[0],data:data36};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -14842,11 +14859,11 @@ vErrors.push(err87);
 }
 errors++;
 }
-var _valid3 = _errs92 === errors;
-valid23 = valid23 || _valid3;
-const _errs94 = errors;
-if(typeof data35 !== "string"){
-const err88 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3+"/depois",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/depois/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema210.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.depois.anyOf[1].type,parentSchema:schema210.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.depois.anyOf[1],data:data35};
+var _valid2 = _errs88 === errors;
+valid22 = valid22 || _valid2;
+const _errs90 = errors;
+if(typeof data36 !== "string"){
+const err88 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3+"/antes",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/antes/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.antes.anyOf[1].type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.antes.anyOf[1],data:data36};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -14855,11 +14872,11 @@ vErrors.push(err88);
 }
 errors++;
 }
-var _valid3 = _errs94 === errors;
-valid23 = valid23 || _valid3;
-const _errs96 = errors;
-if(data35 !== null){
-const err89 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3+"/depois",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/depois/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema210.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.depois.anyOf[2].type,parentSchema:schema210.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.depois.anyOf[2],data:data35};
+var _valid2 = _errs90 === errors;
+valid22 = valid22 || _valid2;
+const _errs92 = errors;
+if(data36 !== null){
+const err89 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3+"/antes",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/antes/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.antes.anyOf[2].type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.antes.anyOf[2],data:data36};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -14868,10 +14885,10 @@ vErrors.push(err89);
 }
 errors++;
 }
-var _valid3 = _errs96 === errors;
-valid23 = valid23 || _valid3;
-if(!valid23){
-const err90 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3+"/depois",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/depois/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema210.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.depois.anyOf,parentSchema:schema210.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.depois,data:data35};
+var _valid2 = _errs92 === errors;
+valid22 = valid22 || _valid2;
+if(!valid22){
+const err90 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3+"/antes",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/antes/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.antes.anyOf,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.antes,data:data36};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -14881,10 +14898,10 @@ vErrors.push(err90);
 errors++;
 }
 else {
-errors = _errs91;
+errors = _errs87;
 if(vErrors !== null){
-if(_errs91){
-vErrors.length = _errs91;
+if(_errs87){
+vErrors.length = _errs87;
 }
 else {
 vErrors = null;
@@ -14892,11 +14909,13 @@ vErrors = null;
 }
 }
 }
-if(data30.aceitar !== undefined){
-let data36 = data30.aceitar;
-if(typeof data36 === "string"){
-if(func2(data36) < 1){
-const err91 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3+"/aceitar",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/aceitar/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema210.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.aceitar,data:data36};
+if(data32.depois !== undefined){
+let data37 = data32.depois;
+const _errs95 = errors;
+let valid23 = false;
+const _errs96 = errors;
+if(!((typeof data37 == "number") && (isFinite(data37)))){
+const err91 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3+"/depois",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/depois/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.depois.anyOf[0].type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.depois.anyOf[0],data:data37};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -14905,9 +14924,11 @@ vErrors.push(err91);
 }
 errors++;
 }
-}
-else {
-const err92 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3+"/aceitar",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/aceitar/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema210.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.aceitar.type,parentSchema:schema210.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.aceitar,data:data36};
+var _valid3 = _errs96 === errors;
+valid23 = valid23 || _valid3;
+const _errs98 = errors;
+if(typeof data37 !== "string"){
+const err92 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3+"/depois",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/depois/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.depois.anyOf[1].type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.depois.anyOf[1],data:data37};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -14916,10 +14937,11 @@ vErrors.push(err92);
 }
 errors++;
 }
-}
-}
-else {
-const err93 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3,schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema210.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.type,parentSchema:schema210.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items,data:data30};
+var _valid3 = _errs98 === errors;
+valid23 = valid23 || _valid3;
+const _errs100 = errors;
+if(data37 !== null){
+const err93 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3+"/depois",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/depois/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.depois.anyOf[2].type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.depois.anyOf[2],data:data37};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -14928,10 +14950,10 @@ vErrors.push(err93);
 }
 errors++;
 }
-}
-}
-else {
-const err94 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema210.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.type,parentSchema:schema210.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas,data:data29};
+var _valid3 = _errs100 === errors;
+valid23 = valid23 || _valid3;
+if(!valid23){
+const err94 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3+"/depois",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/depois/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.depois.anyOf,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.depois,data:data37};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -14940,10 +14962,23 @@ vErrors.push(err94);
 }
 errors++;
 }
-}
+else {
+errors = _errs95;
+if(vErrors !== null){
+if(_errs95){
+vErrors.length = _errs95;
 }
 else {
-const err95 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1,schemaPath:"#/properties/fontes/items/properties/paginas/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema210.properties.fontes.items.properties.paginas.items.type,parentSchema:schema210.properties.fontes.items.properties.paginas.items,data:data15};
+vErrors = null;
+}
+}
+}
+}
+if(data32.aceitar !== undefined){
+let data38 = data32.aceitar;
+if(typeof data38 === "string"){
+if(func2(data38) < 1){
+const err95 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3+"/aceitar",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/aceitar/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.aceitar,data:data38};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -14953,9 +14988,8 @@ vErrors.push(err95);
 errors++;
 }
 }
-}
 else {
-const err96 = {instancePath:instancePath+"/fontes/" + i0+"/paginas",schemaPath:"#/properties/fontes/items/properties/paginas/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema210.properties.fontes.items.properties.paginas.type,parentSchema:schema210.properties.fontes.items.properties.paginas,data:data14};
+const err96 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3+"/aceitar",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/aceitar/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.aceitar.type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.aceitar,data:data38};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -14967,7 +15001,7 @@ errors++;
 }
 }
 else {
-const err97 = {instancePath:instancePath+"/fontes/" + i0,schemaPath:"#/properties/fontes/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema210.properties.fontes.items.type,parentSchema:schema210.properties.fontes.items,data:data3};
+const err97 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3,schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items,data:data32};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -14979,7 +15013,7 @@ errors++;
 }
 }
 else {
-const err98 = {instancePath:instancePath+"/fontes",schemaPath:"#/properties/fontes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema210.properties.fontes.type,parentSchema:schema210.properties.fontes,data:data2};
+const err98 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas,data:data31};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -14989,15 +15023,9 @@ vErrors.push(err98);
 errors++;
 }
 }
-if(data.series !== undefined){
-let data37 = data.series;
-if(Array.isArray(data37)){
-const len4 = data37.length;
-for(let i4=0; i4<len4; i4++){
-let data38 = data37[i4];
-if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
-if(data38.id === undefined){
-const err99 = {instancePath:instancePath+"/series/" + i4,schemaPath:"#/properties/series/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema210.properties.series.items.required,parentSchema:schema210.properties.series.items,data:data38};
+}
+else {
+const err99 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1,schemaPath:"#/properties/fontes/items/properties/paginas/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema211.properties.fontes.items.properties.paginas.items.type,parentSchema:schema211.properties.fontes.items.properties.paginas.items,data:data16};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -15006,8 +15034,10 @@ vErrors.push(err99);
 }
 errors++;
 }
-if(data38.ultima_data === undefined){
-const err100 = {instancePath:instancePath+"/series/" + i4,schemaPath:"#/properties/series/items/required",keyword:"required",params:{missingProperty: "ultima_data"},message:"must have required property '"+"ultima_data"+"'",schema:schema210.properties.series.items.required,parentSchema:schema210.properties.series.items,data:data38};
+}
+}
+else {
+const err100 = {instancePath:instancePath+"/fontes/" + i0+"/paginas",schemaPath:"#/properties/fontes/items/properties/paginas/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema211.properties.fontes.items.properties.paginas.type,parentSchema:schema211.properties.fontes.items.properties.paginas,data:data15};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -15016,8 +15046,10 @@ vErrors.push(err100);
 }
 errors++;
 }
-if(data38.estado === undefined){
-const err101 = {instancePath:instancePath+"/series/" + i4,schemaPath:"#/properties/series/items/required",keyword:"required",params:{missingProperty: "estado"},message:"must have required property '"+"estado"+"'",schema:schema210.properties.series.items.required,parentSchema:schema210.properties.series.items,data:data38};
+}
+}
+else {
+const err101 = {instancePath:instancePath+"/fontes/" + i0,schemaPath:"#/properties/fontes/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema211.properties.fontes.items.type,parentSchema:schema211.properties.fontes.items,data:data3};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -15026,9 +15058,10 @@ vErrors.push(err101);
 }
 errors++;
 }
-for(const key4 in data38){
-if(!(((key4 === "id") || (key4 === "ultima_data")) || (key4 === "estado"))){
-const err102 = {instancePath:instancePath+"/series/" + i4,schemaPath:"#/properties/series/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema210.properties.series.items,data:data38};
+}
+}
+else {
+const err102 = {instancePath:instancePath+"/fontes",schemaPath:"#/properties/fontes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema211.properties.fontes.type,parentSchema:schema211.properties.fontes,data:data2};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -15038,11 +15071,15 @@ vErrors.push(err102);
 errors++;
 }
 }
-if(data38.id !== undefined){
-let data39 = data38.id;
-if(typeof data39 === "string"){
-if(!pattern8.test(data39)){
-const err103 = {instancePath:instancePath+"/series/" + i4+"/id",schemaPath:"#/properties/series/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z_]+(/[A-Z]{2})?$"},message:"must match pattern \""+"^[a-z_]+(/[A-Z]{2})?$"+"\"",schema:"^[a-z_]+(/[A-Z]{2})?$",parentSchema:schema210.properties.series.items.properties.id,data:data39};
+if(data.series !== undefined){
+let data39 = data.series;
+if(Array.isArray(data39)){
+const len4 = data39.length;
+for(let i4=0; i4<len4; i4++){
+let data40 = data39[i4];
+if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
+if(data40.id === undefined){
+const err103 = {instancePath:instancePath+"/series/" + i4,schemaPath:"#/properties/series/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema211.properties.series.items.required,parentSchema:schema211.properties.series.items,data:data40};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -15051,9 +15088,8 @@ vErrors.push(err103);
 }
 errors++;
 }
-}
-else {
-const err104 = {instancePath:instancePath+"/series/" + i4+"/id",schemaPath:"#/properties/series/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema210.properties.series.items.properties.id.type,parentSchema:schema210.properties.series.items.properties.id,data:data39};
+if(data40.ultima_data === undefined){
+const err104 = {instancePath:instancePath+"/series/" + i4,schemaPath:"#/properties/series/items/required",keyword:"required",params:{missingProperty: "ultima_data"},message:"must have required property '"+"ultima_data"+"'",schema:schema211.properties.series.items.required,parentSchema:schema211.properties.series.items,data:data40};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -15062,15 +15098,8 @@ vErrors.push(err104);
 }
 errors++;
 }
-}
-if(data38.ultima_data !== undefined){
-let data40 = data38.ultima_data;
-const _errs108 = errors;
-let valid27 = false;
-const _errs109 = errors;
-if(typeof data40 === "string"){
-if(!(formats8.validate(data40))){
-const err105 = {instancePath:instancePath+"/series/" + i4+"/ultima_data",schemaPath:"common.schema.json#/$defs/data/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\"",schema:"date",parentSchema:schema38,data:data40};
+if(data40.estado === undefined){
+const err105 = {instancePath:instancePath+"/series/" + i4,schemaPath:"#/properties/series/items/required",keyword:"required",params:{missingProperty: "estado"},message:"must have required property '"+"estado"+"'",schema:schema211.properties.series.items.required,parentSchema:schema211.properties.series.items,data:data40};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -15079,9 +15108,9 @@ vErrors.push(err105);
 }
 errors++;
 }
-}
-else {
-const err106 = {instancePath:instancePath+"/series/" + i4+"/ultima_data",schemaPath:"common.schema.json#/$defs/data/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.type,parentSchema:schema38,data:data40};
+for(const key4 in data40){
+if(!(((key4 === "id") || (key4 === "ultima_data")) || (key4 === "estado"))){
+const err106 = {instancePath:instancePath+"/series/" + i4,schemaPath:"#/properties/series/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema211.properties.series.items,data:data40};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -15090,11 +15119,12 @@ vErrors.push(err106);
 }
 errors++;
 }
-var _valid4 = _errs109 === errors;
-valid27 = valid27 || _valid4;
-const _errs112 = errors;
-if(data40 !== null){
-const err107 = {instancePath:instancePath+"/series/" + i4+"/ultima_data",schemaPath:"#/properties/series/items/properties/ultima_data/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema210.properties.series.items.properties.ultima_data.anyOf[1].type,parentSchema:schema210.properties.series.items.properties.ultima_data.anyOf[1],data:data40};
+}
+if(data40.id !== undefined){
+let data41 = data40.id;
+if(typeof data41 === "string"){
+if(!pattern8.test(data41)){
+const err107 = {instancePath:instancePath+"/series/" + i4+"/id",schemaPath:"#/properties/series/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z_]+(/[A-Z]{2})?$"},message:"must match pattern \""+"^[a-z_]+(/[A-Z]{2})?$"+"\"",schema:"^[a-z_]+(/[A-Z]{2})?$",parentSchema:schema211.properties.series.items.properties.id,data:data41};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -15103,10 +15133,9 @@ vErrors.push(err107);
 }
 errors++;
 }
-var _valid4 = _errs112 === errors;
-valid27 = valid27 || _valid4;
-if(!valid27){
-const err108 = {instancePath:instancePath+"/series/" + i4+"/ultima_data",schemaPath:"#/properties/series/items/properties/ultima_data/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema210.properties.series.items.properties.ultima_data.anyOf,parentSchema:schema210.properties.series.items.properties.ultima_data,data:data40};
+}
+else {
+const err108 = {instancePath:instancePath+"/series/" + i4+"/id",schemaPath:"#/properties/series/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema211.properties.series.items.properties.id.type,parentSchema:schema211.properties.series.items.properties.id,data:data41};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -15115,22 +15144,15 @@ vErrors.push(err108);
 }
 errors++;
 }
-else {
-errors = _errs108;
-if(vErrors !== null){
-if(_errs108){
-vErrors.length = _errs108;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data38.estado !== undefined){
-let data41 = data38.estado;
-if(typeof data41 !== "string"){
-const err109 = {instancePath:instancePath+"/series/" + i4+"/estado",schemaPath:"#/properties/series/items/properties/estado/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema210.properties.series.items.properties.estado.type,parentSchema:schema210.properties.series.items.properties.estado,data:data41};
+if(data40.ultima_data !== undefined){
+let data42 = data40.ultima_data;
+const _errs112 = errors;
+let valid27 = false;
+const _errs113 = errors;
+if(typeof data42 === "string"){
+if(!(formats8.validate(data42))){
+const err109 = {instancePath:instancePath+"/series/" + i4+"/ultima_data",schemaPath:"common.schema.json#/$defs/data/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\"",schema:"date",parentSchema:schema38,data:data42};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -15139,8 +15161,9 @@ vErrors.push(err109);
 }
 errors++;
 }
-if(!(((data41 === "ok") || (data41 === "stale")) || (data41 === "sem_dados"))){
-const err110 = {instancePath:instancePath+"/series/" + i4+"/estado",schemaPath:"#/properties/series/items/properties/estado/enum",keyword:"enum",params:{allowedValues: schema210.properties.series.items.properties.estado.enum},message:"must be equal to one of the allowed values",schema:schema210.properties.series.items.properties.estado.enum,parentSchema:schema210.properties.series.items.properties.estado,data:data41};
+}
+else {
+const err110 = {instancePath:instancePath+"/series/" + i4+"/ultima_data",schemaPath:"common.schema.json#/$defs/data/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.type,parentSchema:schema38,data:data42};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -15149,10 +15172,11 @@ vErrors.push(err110);
 }
 errors++;
 }
-}
-}
-else {
-const err111 = {instancePath:instancePath+"/series/" + i4,schemaPath:"#/properties/series/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema210.properties.series.items.type,parentSchema:schema210.properties.series.items,data:data38};
+var _valid4 = _errs113 === errors;
+valid27 = valid27 || _valid4;
+const _errs116 = errors;
+if(data42 !== null){
+const err111 = {instancePath:instancePath+"/series/" + i4+"/ultima_data",schemaPath:"#/properties/series/items/properties/ultima_data/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema211.properties.series.items.properties.ultima_data.anyOf[1].type,parentSchema:schema211.properties.series.items.properties.ultima_data.anyOf[1],data:data42};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -15161,10 +15185,10 @@ vErrors.push(err111);
 }
 errors++;
 }
-}
-}
-else {
-const err112 = {instancePath:instancePath+"/series",schemaPath:"#/properties/series/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema210.properties.series.type,parentSchema:schema210.properties.series,data:data37};
+var _valid4 = _errs116 === errors;
+valid27 = valid27 || _valid4;
+if(!valid27){
+const err112 = {instancePath:instancePath+"/series/" + i4+"/ultima_data",schemaPath:"#/properties/series/items/properties/ultima_data/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema211.properties.series.items.properties.ultima_data.anyOf,parentSchema:schema211.properties.series.items.properties.ultima_data,data:data42};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -15173,15 +15197,73 @@ vErrors.push(err112);
 }
 errors++;
 }
-}
+else {
+errors = _errs112;
+if(vErrors !== null){
+if(_errs112){
+vErrors.length = _errs112;
 }
 else {
-const err113 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema210.type,parentSchema:schema210,data};
+vErrors = null;
+}
+}
+}
+}
+if(data40.estado !== undefined){
+let data43 = data40.estado;
+if(typeof data43 !== "string"){
+const err113 = {instancePath:instancePath+"/series/" + i4+"/estado",schemaPath:"#/properties/series/items/properties/estado/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema211.properties.series.items.properties.estado.type,parentSchema:schema211.properties.series.items.properties.estado,data:data43};
 if(vErrors === null){
 vErrors = [err113];
 }
 else {
 vErrors.push(err113);
+}
+errors++;
+}
+if(!(((data43 === "ok") || (data43 === "stale")) || (data43 === "sem_dados"))){
+const err114 = {instancePath:instancePath+"/series/" + i4+"/estado",schemaPath:"#/properties/series/items/properties/estado/enum",keyword:"enum",params:{allowedValues: schema211.properties.series.items.properties.estado.enum},message:"must be equal to one of the allowed values",schema:schema211.properties.series.items.properties.estado.enum,parentSchema:schema211.properties.series.items.properties.estado,data:data43};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
+}
+errors++;
+}
+}
+}
+else {
+const err115 = {instancePath:instancePath+"/series/" + i4,schemaPath:"#/properties/series/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema211.properties.series.items.type,parentSchema:schema211.properties.series.items,data:data40};
+if(vErrors === null){
+vErrors = [err115];
+}
+else {
+vErrors.push(err115);
+}
+errors++;
+}
+}
+}
+else {
+const err116 = {instancePath:instancePath+"/series",schemaPath:"#/properties/series/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema211.properties.series.type,parentSchema:schema211.properties.series,data:data39};
+if(vErrors === null){
+vErrors = [err116];
+}
+else {
+vErrors.push(err116);
+}
+errors++;
+}
+}
+}
+else {
+const err117 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema211.type,parentSchema:schema211,data};
+if(vErrors === null){
+vErrors = [err117];
+}
+else {
+vErrors.push(err117);
 }
 errors++;
 }

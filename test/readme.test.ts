@@ -28,3 +28,20 @@ describe("README examples are the committed files", () => {
     }
   });
 });
+
+describe("README's safety figures are the catalogue's", () => {
+  it("the largest jump any product accepts, in Portuguese and English, is 3 × the largest product limit", async () => {
+    const { PRODUTOS, PRODUTO_INFO } = await import("../pipeline/domain/products.ts");
+    const { JUMP_MAX_FACTOR } = await import("../pipeline/check/gates.ts");
+    const teto = Math.max(...PRODUTOS.map((p) => PRODUTO_INFO[p].saltoMaximoPct)) * JUMP_MAX_FACTOR;
+    expect(/Nenhum\s+produto aceita mais de (\d+) %/.exec(readme)?.[1]).toBe(String(teto));
+    expect(/at most 3×, so never more than (\d+) %/.exec(readme)?.[1]).toBe(String(teto));
+  });
+
+  it("the revision bounds named in English are the catalogue's", async () => {
+    const { PRODUTOS, PRODUTO_INFO } = await import("../pipeline/domain/products.ts");
+    const limites = PRODUTOS.map((p) => PRODUTO_INFO[p].revisaoMaximaPct);
+    const m = /revision bound \((\d+(?:\.\d+)?)–(\d+(?:\.\d+)?) %/.exec(readme);
+    expect([Number(m?.[1]), Number(m?.[2])]).toEqual([Math.min(...limites), Math.max(...limites)]);
+  });
+});

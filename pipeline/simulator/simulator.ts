@@ -5,6 +5,7 @@
  * scaled integers straight from their digits, and every amount is computed in BigInt centavos
  * with one rounding (half up) per published figure: no float ever touches money.
  */
+import { diasUteisEntre } from "../domain/idade.ts";
 import { formatBRL, fromHundredths, parseBRDecimal, toHundredths } from "../domain/money.ts";
 import { nomesDoTipo, prazoDoValor, PRODUTO_INFO, PRODUTOS, UNIDADE_INFO, type Produto, type TipoProduto, type Unidade } from "../domain/products.ts";
 import type { SerieFile } from "../domain/publicados.ts";
@@ -545,18 +546,8 @@ export function diasEntre(a: string, b: string): number {
   return Math.round((diaUTC(b) - diaUTC(a)) / DIA_MS);
 }
 
-/** Business days (Monday to Friday; holidays are not known here) after a, up to and including b. */
-export function diasUteisEntre(a: string, b: string): number {
-  const total = diasEntre(a, b);
-  if (total <= 0) return 0;
-  let n = Math.floor(total / 7) * 5;
-  const dia0 = new Date(diaUTC(a)).getUTCDay();
-  for (let i = 1; i <= total % 7; i++) {
-    const d = (dia0 + i) % 7;
-    if (d !== 0 && d !== 6) n++;
-  }
-  return n;
-}
+/** Business days after a, up to and including b: status.json's own count (no weekends, no national holidays). */
+export { diasUteisEntre };
 
 /** "2026-08-05" -> "05/08/2026" */
 function dataBR(iso: string): string {

@@ -308,12 +308,14 @@ describe("the price's own domain: Funrural per source, the day it is from, names
     expect(unidadeSimulavel("trigo", "t")).toBe(false);
   });
 
-  it("counts business days Monday to Friday and knows today's day in Brasília", () => {
+  it("counts business days as status.json does (no weekends, no national holidays) and knows today's day in Brasília", () => {
     expect(diasUteisEntre("2026-09-04", "2026-09-04")).toBe(0); // a Friday
     expect(diasUteisEntre("2026-09-04", "2026-09-06")).toBe(0); // the weekend
-    expect(diasUteisEntre("2026-09-04", "2026-09-07")).toBe(1);
-    expect(diasUteisEntre("2026-09-04", "2026-09-11")).toBe(5);
-    expect(diasUteisEntre("2026-08-05", "2026-11-22")).toBe(77); // counted independently (Python datetime)
+    expect(diasUteisEntre("2026-09-04", "2026-09-07")).toBe(0); // Independence Day
+    expect(diasUteisEntre("2026-09-04", "2026-09-08")).toBe(1);
+    expect(diasUteisEntre("2026-09-04", "2026-09-11")).toBe(4);
+    // 77 weekdays (counted independently, Python datetime) less 07/09, 12/10, 02/11 and 20/11
+    expect(diasUteisEntre("2026-08-05", "2026-11-22")).toBe(73);
     expect(diasUteisEntre("2026-09-05", "2026-09-04")).toBe(0);
     // 02:30 UTC is still the previous evening in Brasília
     expect(hojeEmBrasilia(new Date("2026-09-05T02:30:00Z"))).toBe("2026-09-04");

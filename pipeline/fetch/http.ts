@@ -84,9 +84,10 @@ export interface HttpClient {
   /**
    * GET with retries. Resolves with the last HTTP response, whatever its status (the caller
    * tells a challenge from an error); rejects with FetchError when there is none. Nothing is
-   * attempted after `deadline` (epoch ms). `retries` overrides the client's for this URL.
+   * attempted after `deadline` (epoch ms). `retryTimeouts: false`: an attempt that timed out is
+   * the last one (a 5xx or a dropped connection is still retried as usual).
    */
-  get(url: string, opts?: { deadline?: number; retries?: number }): Promise<HttpResponse>;
+  get(url: string, opts?: { deadline?: number; retryTimeouts?: boolean }): Promise<HttpResponse>;
   requestsPerHost(): Record<string, number>;
   close(): Promise<void>;
 }
@@ -232,8 +233,15 @@ export function createHttpClient(over: Partial<HttpOptions> = {}): HttpClient {
   return {
     async get(url, opts = {}) {
       const deadline = opts.deadline ?? Number.POSITIVE_INFINITY;
-      const policy = opts.retries === undefined ? o : { ...o, retries: opts.retries };
-      const { result, attempts } = await withRetries((n) => attempt(url, deadline, n), policy, { deadline });
+      const once = opts.retryTimeouts === false;
+      const { result, attempts } = await withRetries(
+        async (n) => {
+          const a = await attempt(url, deadline, n);
+          return once && !a.result.ok && a.result.error.kind === "timeout" ? { ...a, retry: false } : a;
+        },
+        o,
+        { deadline },
+      );
       if (result.ok) return result.res;
       result.error.attempts = attempts;
       throw result.error;

@@ -92,8 +92,10 @@ export function createLiveLoader(opts: LiveLoaderOptions = {}): LiveLoader {
   let closed = false;
   /**
    * hosts that gave a page no complete answer in its whole budget (a server that hangs or
-   * trickles a byte at a time), with that page: their later pages get one attempt, not three, so
-   * one stuck host cannot spend the run's budget before the other sources get their turn
+   * trickles a byte at a time), with that page: on their later pages a timeout is not asked
+   * again, so one stuck host cannot spend the run's budget before the other sources get their
+   * turn; a 5xx or a dropped connection there is still retried (a server coming back from an
+   * overload), so one stuck page does not make the host's other prices late
    */
   const slow = new Map<string, string>();
   /** set by the first page: when the run's fetching must be over */
@@ -109,15 +111,19 @@ export function createLiveLoader(opts: LiveLoaderOptions = {}): LiveLoader {
     const deadline = o.deadline ?? pageDeadline();
     const host = new URL(url).host;
     const slowSince = slow.get(host);
+    /** the run's budget, not the page's, ended this page: the report says so */
+    const cutByRun = () => deadline >= runDeadline && Date.now() >= runDeadline;
+    const runNote = () => (cutByRun() ? `; prazo da busca desta execução (${duracao(t.runMs)}) esgotado` : "");
     let res;
     try {
-      res = await http.get(url, { deadline, ...(slowSince !== undefined ? { retries: 0 } : {}) });
+      res = await http.get(url, { deadline, retryTimeouts: slowSince === undefined });
     } catch (err) {
       if (err instanceof FetchError) {
         let reason = err.reason + (err.attempts > 1 ? ` (${err.attempts} tentativas)` : "");
         if (err.kind === "timeout") {
           if (slowSince !== undefined) reason += `; uma só tentativa: ${host} já ficou sem responder a tempo em ${slowSince} nesta execução`;
-          else slow.set(host, where);
+          else if (!cutByRun()) slow.set(host, where);
+          reason += runNote();
         }
         log(`${where}: ${reason}`);
         return { ok: false, kind: err.kind, url: err.url, reason };
@@ -137,7 +143,7 @@ export function createLiveLoader(opts: LiveLoaderOptions = {}): LiveLoader {
     }
     if (o.navegador === false) return { ok: false, kind: "blocked", url: res.url, reason: `${verdict.reason}; não é aberto no navegador` };
     const left = Math.min(t.browserMs, deadline - Date.now());
-    if (left <= 0) return { ok: false, kind: "blocked", url: res.url, reason: `${verdict.reason}; sem tempo para o navegador` };
+    if (left <= 0) return { ok: false, kind: "blocked", url: res.url, reason: `${verdict.reason}; sem tempo para o navegador${runNote()}` };
     log(`${where}: abrindo no navegador`);
     browser ??= createBrowserFetcher({ env, gate, log, launchTimeoutMs: t.launchMs, ...opts.navegador });
     const b = await browser.fetch(url, hasTable, left);
@@ -152,8 +158,9 @@ export function createLiveLoader(opts: LiveLoaderOptions = {}): LiveLoader {
       log(`${where}: ok pelo navegador`);
       return { ok: true, html: b.html, url: b.url, method: "browser" };
     }
-    log(`${where}: ${b.reason}`);
-    return { ok: false, kind: "blocked", url: res.url, reason: `${verdict.reason}; ${b.reason}` };
+    const reason = `${b.reason}${runNote()}`;
+    log(`${where}: ${reason}`);
+    return { ok: false, kind: "blocked", url: res.url, reason: `${verdict.reason}; ${reason}` };
   }
 
   return {

@@ -15,7 +15,7 @@ import { cepea } from "../../pipeline/sources/cepea.ts";
 import { SOURCES } from "../../pipeline/sources/index.ts";
 import type { PageDef, SourceDef } from "../../pipeline/sources/types.ts";
 import { cleanup, readJson, tempSite, testConfig } from "../helpers/pipeline.ts";
-import { endlessChallenge, fixture, jsChallenge, ok, routeCepeaMirrors, startSources, trickle, type Handler } from "../fetch/server.ts";
+import { endlessChallenge, fixture, hang, jsChallenge, ok, routeCepeaMirrors, sequence, startSources, status, trickle, type Handler } from "../fetch/server.ts";
 
 // Audit of the fetch path's time budgets: every wait on the network or on Chromium is bounded,
 // a Chromium that does not start fails its page clearly and leaves nothing running, and a
@@ -290,6 +290,51 @@ describe("a source that trickles a byte at a time (slowloris)", () => {
     // 2 s, plus at most the one request that was running when it ran out
     expect(total).toBeLessThan(2000 + 300 + 700);
   }, 30_000);
+
+  it("a page cut by the run's budget says so, not only that its source did not answer", async () => {
+    s.cepea.route("/br/indicador/boi-gordo.aspx", hang());
+    s.cepea.route("/br/indicador/milho.aspx", hang());
+    const l = liveLoader({ browser: false, timeouts: { requestMs: 60_000, pageMs: 60_000, runMs: 1000 } });
+    const first = failure(await l.load(cepea, page("boi-gordo")));
+    expect(first.kind).toBe("timeout");
+    // the request's own bound (60 s) never came: the run's budget (1 s) cut it
+    expect(first.reason).toMatch(/^sem resposta completa em (0\.\d|1) s; prazo da busca desta execução \(1 s\) esgotado$/);
+    expect(failure(await l.load(cepea, page("milho"))).reason).toBe("prazo da busca desta execução (1 s) esgotado antes desta página");
+  }, 20_000);
+});
+
+describe("a host that left a page unanswered: its later pages lose only the retries of a timeout", () => {
+  it("a later page's 503 or dropped connection is retried as on any host (a price is not made late by one stuck page); a later page that hangs is asked once", async () => {
+    const again = { bezerro: "/br/indicador/bezerro.aspx", soja: "/br/indicador/soja.aspx", trigo: "/br/indicador/trigo.aspx" };
+    closers.push(async () => {
+      for (const [id, path] of Object.entries(again)) s.cepea.route(path, ok(fixture(`cepea/${id}.html`)));
+    });
+    const hits = (path: string) => s.cepea.hits(path);
+    const before = Object.fromEntries(Object.values(again).map((p) => [p, hits(p)]));
+    s.cepea.route("/br/indicador/boi-gordo.aspx", hang());
+    // an overloaded server that comes back: a 503, a connection dropped, then the page
+    s.cepea.route(again.bezerro, sequence(status(503), ok(fixture("cepea/bezerro.html"))));
+    s.cepea.route("/br/indicador/milho.aspx", sequence((req) => req.socket.destroy(), ok(fixture("cepea/milho.html"))));
+    s.cepea.route(again.soja, sequence(hang(), ok(fixture("cepea/soja.html"))));
+    s.cepea.route(again.trigo, sequence(status(503), hang(), ok(fixture("cepea/trigo.html"))));
+    const l = liveLoader({ browser: false, timeouts: { requestMs: 300, pageMs: 10_000 }, http: { retries: 2, backoffBaseMs: 10, backoffMaxMs: 20 } });
+
+    expect(failure(await l.load(cepea, page("boi-gordo")))).toMatchObject({ kind: "timeout", reason: "sem resposta completa em 0.3 s (3 tentativas)" });
+
+    const bezerro = await l.load(cepea, page("bezerro"));
+    expect(bezerro).toMatchObject({ ok: true, method: "http" });
+    expect(hits(again.bezerro) - before[again.bezerro]!).toBe(2);
+    const milho = await l.load(cepea, page("milho"));
+    expect(milho).toMatchObject({ ok: true, method: "http" });
+
+    // a timeout on that host is not asked again: the stuck host does not spend the run's budget
+    const umaSo = `; uma só tentativa: ${s.cepea.host} já ficou sem responder a tempo em cepea/boi-gordo nesta execução`;
+    expect(failure(await l.load(cepea, page("soja")))).toMatchObject({ kind: "timeout", reason: `sem resposta completa em 0.3 s${umaSo}` });
+    expect(hits(again.soja) - before[again.soja]!).toBe(1);
+    // a 503 is retried, the timeout after it is not
+    expect(failure(await l.load(cepea, page("trigo")))).toMatchObject({ kind: "timeout", reason: `sem resposta completa em 0.3 s (2 tentativas)${umaSo}` });
+    expect(hits(again.trigo) - before[again.trigo]!).toBe(2);
+  }, 20_000);
 });
 
 describe("the HTTP client: waits below the request's deadline", () => {

@@ -203,13 +203,66 @@ export function atualizadoDoSite(indexJson: string | null): string | null {
 const isAncestor = async (cwd: string, a: string, b: string) =>
   (await gitValueOrNull(cwd, ["merge-base", "--is-ancestor", a, b])) !== null;
 
+const conhecer = (cwd: string, sha: string) => gitValueOrNull(cwd, ["rev-parse", "--verify", "--quiet", `${sha}^{commit}`]);
+
+/** How far back a shallow clone fetches main's history to find the published commit: steps, in commits. */
+export const PASSOS_DO_HISTORICO = [50, 1000] as const;
+
+/** What looking for the published site's source commit on origin found. */
+interface Busca {
+  /** the commit, full, when this clone has it now */
+  conhecida: string | null;
+  /** origin's branch it was looked for in (main), when the fetch worked and did not find it */
+  ausenteDe: string | null;
+}
+
+/**
+ * Finds the published site's source commit in this clone, fetching origin's branch (the one this
+ * clone's branch tracks) when it is not here: a clone not pulled gets the commits pushed since,
+ * and a shallow clone (the workflow's depth-1 checkout, where the delivery record's commit or any
+ * code pushed after a deploy leaves the deployed commit out) is deepened step by step. Without it
+ * the data's dates decide, and they cannot tell a revert of a wrong number, or a series taken
+ * out, from an older site: the workflow would refuse to publish the fix and leave the wrong
+ * number up. A fetch that fails leaves the dates to decide.
+ */
+async function buscarFontePublicada(cwd: string, sha: string, env: NodeJS.ProcessEnv, log: (line: string) => void, mask: (s: string) => string): Promise<Busca> {
+  const ja = await conhecer(cwd, sha);
+  if (ja) return { conhecida: ja, ausenteDe: null };
+  const ramo = await gitValueOrNull(cwd, ["symbolic-ref", "--quiet", "--short", "HEAD"]);
+  const origem = await gitValueOrNull(cwd, ["remote", "get-url", "origin"]);
+  if (!ramo || !origem) return { conhecida: null, ausenteDe: null };
+  // the branch this one tracks on origin (actions/checkout's main tracks origin's main), else its namesake
+  const remoto = (await gitValueOrNull(cwd, ["config", `branch.${ramo}.remote`])) === "origin" ? await gitValueOrNull(cwd, ["config", `branch.${ramo}.merge`]) : null;
+  const ref = remoto ?? `refs/heads/${ramo}`;
+  const nome = ref.replace(/^refs\/heads\//, "");
+  const auth = { ...env, ...gitAuthEnv(origem, tokenFromEnv(env)) };
+  const raso = async () => (await gitValueOrNull(cwd, ["rev-parse", "--is-shallow-repository"])) === "true";
+  // a clone that is not shallow fetches once (what was pushed since its last fetch)
+  const passos: ReadonlyArray<number | null> = (await raso()) ? PASSOS_DO_HISTORICO : [null];
+  for (const n of passos) {
+    log(`deploy: buscando o commit ${sha.slice(0, 12)} no histórico do origin (${nome}${n ? `, ${n} commits mais fundo` : ""})`);
+    try {
+      await git(cwd, ["fetch", "--quiet", "--no-tags", ...(n ? [`--deepen=${n}`] : []), "origin", ref], auth);
+    } catch (err) {
+      const e = err as Error & { stderr?: string };
+      log(mask(`deploy: não foi possível buscar o ${nome} do origin (${(e.stderr || e.message).trim()}); quem decide são as datas dos dados`));
+      return { conhecida: null, ausenteDe: null };
+    }
+    const achada = await conhecer(cwd, sha);
+    if (achada) return { conhecida: achada, ausenteDe: null };
+    if (!(await raso())) break;
+  }
+  return { conhecida: null, ausenteDe: nome };
+}
+
 /**
  * Whether the site about to be published is older than the one on the branch: null when it may
- * go, else the pt-BR reason it may not. Git history decides when this clone knows the published
- * site's source commit: a commit it descends from may go (also one that undoes data on purpose,
- * a revert), one it is an ancestor of may not. Otherwise (a shallow clone, as the workflow's;
- * a clone not pulled; diverged histories) the data decides: data that last changed before the
- * published data's is older, whatever the commits.
+ * go, else the pt-BR reason it may not. Git history decides when the published site's source
+ * commit is in this clone or in origin's history (buscarFontePublicada fetches it): a commit it
+ * descends from may go (also one that undoes data on purpose, a revert), one it is an ancestor
+ * of may not. Otherwise (a commit pushed nowhere, a site without the trailer, diverged
+ * histories, no network) the data decides: data that last changed before the published data's
+ * is older, whatever the commits.
  */
 export async function conferirMaisNovo(c: {
   cwd: string;
@@ -223,9 +276,13 @@ export async function conferirMaisNovo(c: {
   /** the published data's `atualizado` */
   atualizadoPublicado: string | null;
   log: (line: string) => void;
+  /** for the fetch from origin: the token (GITHUB_TOKEN, GH_TOKEN) */
+  env?: NodeJS.ProcessEnv;
+  mask?: (s: string) => string;
 }): Promise<string | null> {
   const curto = (s: string | null) => (s ? s.slice(0, 12) : "desconhecido");
-  const conhecida = c.fontePublicada ? await gitValueOrNull(c.cwd, ["rev-parse", "--verify", "--quiet", `${c.fontePublicada}^{commit}`]) : null;
+  const busca: Busca = c.fontePublicada && c.fonte ? await buscarFontePublicada(c.cwd, c.fontePublicada, c.env ?? process.env, c.log, c.mask ?? ((s) => s)) : { conhecida: null, ausenteDe: null };
+  const conhecida = busca.conhecida;
   if (c.fonte && conhecida) {
     if (conhecida === c.fonte) {
       c.log(`deploy: o site publicado veio deste mesmo commit (${curto(c.fonte)})`);
@@ -244,13 +301,23 @@ export async function conferirMaisNovo(c: {
     }
     c.log(`deploy: o site publicado veio do commit ${curto(conhecida)}, de outro ramo do histórico; quem decide são as datas dos dados`);
   } else if (c.fontePublicada) {
-    c.log(`deploy: o site publicado veio do commit ${curto(c.fontePublicada)}, que este clone não tem; quem decide são as datas dos dados`);
+    c.log(
+      busca.ausenteDe
+        ? `deploy: o site publicado veio do commit ${curto(c.fontePublicada)}, que não está no ${busca.ausenteDe} do origin; quem decide são as datas dos dados`
+        : `deploy: o site publicado veio do commit ${curto(c.fontePublicada)}, que este clone não tem; quem decide são as datas dos dados`,
+    );
   }
   if (c.atualizado && c.atualizadoPublicado && Date.parse(c.atualizado) < Date.parse(c.atualizadoPublicado)) {
+    const oQueFazer = busca.ausenteDe
+      ? // git pull cannot bring it: it was published from a clone with commits it never pushed
+        `O commit ${curto(c.fontePublicada)} desse site não está no ${busca.ausenteDe} do origin (foi publicado de um clone com commits não enviados): ` +
+        `envie-o (git push) do clone que o tem e rode npm run deploy de novo, ou publique daquele clone. `
+      : `Traga os dados novos (git pull) e rode npm run deploy de novo. `;
     return (
       `deploy: o ${c.branch} tem dados de ${c.atualizadoPublicado} (site do commit ${curto(c.fontePublicada)}), mais novos que os deste site ` +
       `(${c.atualizado}, commit ${curto(c.fonte)}); publicar agora trocaria dados novos por antigos, então nada foi publicado. ` +
-      `Traga os dados novos (git pull) e rode npm run deploy de novo. Se a volta é de propósito (dados errados publicados): ` +
+      oQueFazer +
+      `Se a volta é de propósito (dados errados publicados): ` +
       `publique de um clone que tenha o commit ${curto(c.fontePublicada)} (um commit que desfaz o erro vem depois dele e passa), ` +
       `ou use npm run deploy -- --substituir-mais-novo`
     );
@@ -390,7 +457,7 @@ export async function deploy(opts: DeployOptions): Promise<DeployResult> {
         `deploy: ${branch} no remoto está em ${remoteCommit.slice(0, 12)} (site do commit ${fontePublicada ? fontePublicada.slice(0, 12) : "desconhecido"}, ` +
           `dados de ${atualizadoPublicado ?? "data desconhecida"}); conferindo se este site não é mais antigo`,
       );
-      recusa = await conferirMaisNovo({ cwd, branch, fonte: source, atualizado, fontePublicada, atualizadoPublicado, log });
+      recusa = await conferirMaisNovo({ cwd, branch, fonte: source, atualizado, fontePublicada, atualizadoPublicado, log, env, mask });
       if (recusa && opts.substituirMaisNovo) {
         log(`deploy: --substituir-mais-novo: publicando mesmo assim sobre um site mais novo (${recusa})`);
         recusa = null;

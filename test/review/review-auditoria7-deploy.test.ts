@@ -118,7 +118,8 @@ describe("auditoria 7, deploy: an older site never replaces a newer one", () => 
     );
     expect(err?.message).toContain("o gh-pages tem dados de 2026-09-08T19:00:00-03:00");
     expect(err?.message).toContain("mais novos que os deste site (2026-09-07T19:00:00-03:00");
-    expect(err?.message).toContain("Traga os dados novos (git pull)");
+    // the runner never pushed that commit: git pull cannot bring it (buscarFontePublicada looked on origin)
+    expect(err?.message).toContain("não está no main do origin (foi publicado de um clone com commits não enviados): envie-o (git push)");
     expect(err?.message).toContain("--substituir-mais-novo");
     expect(ghPages()).toBe(publicado);
     // the maintainer's explicit way back
@@ -141,9 +142,9 @@ describe("auditoria 7, deploy: an older site never replaces a newer one", () => 
     expect(logs.join("\n")).toContain(`vem depois do que está publicado (${errado.slice(0, 12)})`);
   });
 
-  it("the workflow's shallow clone, the published commit out of its history: newer data is published", async () => {
+  it("the workflow's shallow clone, the published commit out of its depth: fetched from origin, history decides", async () => {
     const logs: string[] = [];
-    commitSite(repo.dev, { "api/v1/index.json": indexEm("2026-09-07T19:00:00-03:00") }, "day 1");
+    const dia1 = commitSite(repo.dev, { "api/v1/index.json": indexEm("2026-09-07T19:00:00-03:00") }, "day 1");
     gitIn(repo.dev, "push", "-q", "origin", "main");
     await deployDe(repo.dev);
     // code pushed after that deploy: a depth-1 checkout of main lacks the deployed commit
@@ -155,8 +156,8 @@ describe("auditoria 7, deploy: an older site never replaces a newer one", () => 
     expect(r.published).toBe(true);
     expect(publicadoEm("api/v1/index.json")).toBe(indexEm("2026-09-08T19:00:00-03:00").trim());
     const saida = logs.join("\n");
-    expect(saida).toContain("que este clone não tem; quem decide são as datas dos dados");
-    expect(saida).toContain("dados deste site de 2026-09-08T19:00:00-03:00; os publicados, de 2026-09-07T19:00:00-03:00");
+    expect(saida).toContain(`buscando o commit ${dia1.slice(0, 12)} no histórico do origin (main, 50 commits mais fundo)`);
+    expect(saida).toContain(`vem depois do que está publicado (${dia1.slice(0, 12)})`);
     expect(saida).toMatch(new RegExp(`publicado: gh-pages agora em ${r.commit.slice(0, 12)}, site do commit ${r.source!.slice(0, 12)}, 3 arquivo\\(s\\) e \\.nojekyll`));
   });
 });
@@ -302,5 +303,90 @@ describe("auditoria 7, npm run deploy: only the committed, validated site", () =
     expect(p.status).toBe(1);
     expect(p.stderr).toContain("public/index.html (modificado)");
     expect(branches()).toBe("main");
+  });
+});
+
+/** A depth-1 clone of origin's main, as actions/checkout makes (init, remote, fetch --depth=1, checkout -B main). */
+function cloneDoWorkflow(perto: string): string {
+  const raso = join(perto, "..", `workflow-${Math.random().toString(36).slice(2, 8)}`);
+  gitIn(join(perto, ".."), "init", "-q", raso);
+  gitIn(raso, "remote", "add", "origin", `file://${repo.origin}`);
+  gitIn(raso, "fetch", "-q", "--no-tags", "--depth=1", "origin", "+refs/heads/main:refs/remotes/origin/main");
+  gitIn(raso, "checkout", "-q", "--force", "-B", "main", "refs/remotes/origin/main");
+  return raso;
+}
+
+describe("auditoria 7 review, deploy: the published commit is looked for in origin's history before the dates decide", () => {
+  it("a revert pushed to main is published from the workflow's depth-1 checkout, the published commit 60 commits back", async () => {
+    commitSite(repo.runner, { "api/v1/index.json": indexEm("2026-09-07T19:00:00-03:00") }, "day 1");
+    const errado = commitSite(repo.runner, { "api/v1/index.json": indexEm("2026-09-08T19:00:00-03:00"), "api/v1/cotacao.json": '{"soja":999}\n' }, "day 2: wrong");
+    gitIn(repo.runner, "push", "-q", "origin", "main");
+    expect((await deployDe(repo.runner)).published).toBe(true);
+    // the maintainer undoes the wrong number on main; delivery records and code follow it
+    gitIn(repo.dev, "pull", "-q");
+    gitIn(repo.dev, "revert", "--no-edit", errado);
+    for (let i = 0; i < 60; i++) gitIn(repo.dev, "commit", "-q", "--allow-empty", "-m", `registro ${i}`);
+    gitIn(repo.dev, "push", "-q", "origin", "main");
+    const raso = cloneDoWorkflow(repo.runner);
+    const logs: string[] = [];
+    const r = await deployDe(raso, {}, logs);
+    expect(r.published, logs.join("\n")).toBe(true);
+    expect(publicadoEm("api/v1/cotacao.json")).toBe('{"soja":161}');
+    expect(publicadoEm("api/v1/index.json")).toBe(indexEm("2026-09-07T19:00:00-03:00").trim());
+    const saida = logs.join("\n");
+    expect(saida).toContain(`buscando o commit ${errado.slice(0, 12)} no histórico do origin`);
+    expect(saida).toContain(`vem depois do que está publicado (${errado.slice(0, 12)})`);
+  });
+
+  it("a developer's clone that never fetched: origin's history shows the published site is newer, same data date or not: refused", async () => {
+    commitSite(repo.runner, { "api/v1/index.json": indexEm("2026-09-07T19:00:00-03:00") }, "day 1");
+    gitIn(repo.runner, "push", "-q", "origin", "main");
+    gitIn(repo.dev, "pull", "-q");
+    const velho = gitIn(repo.dev, "rev-parse", "HEAD");
+    // the next run changed no price, only the status (a source failing): the data's date stays
+    const novo = commitSite(repo.runner, { "api/v1/status.json": '{"cepea":"falhou"}\n' }, "status");
+    gitIn(repo.runner, "push", "-q", "origin", "main");
+    const publicado = (await deployDe(repo.runner)).commit;
+    const err = await deployDe(repo.dev).then(
+      () => null,
+      (e: Error) => e,
+    );
+    expect(err?.message).toContain(`o gh-pages já tem o site do commit ${novo.slice(0, 12)}, mais novo que este (${velho.slice(0, 12)} vem antes dele no histórico)`);
+    expect(ghPages()).toBe(publicado);
+    expect(publicadoEm("api/v1/status.json")).toBe('{"cepea":"falhou"}');
+  });
+
+  it("a site published from a commit origin does not have (a developer's, not pushed): the dates decide, and the refusal says so", async () => {
+    const local = commitSite(repo.runner, { "api/v1/index.json": indexEm("2026-09-08T19:00:00-03:00") }, "day 2, not pushed");
+    const publicado = (await deployDe(repo.runner)).commit;
+    // the workflow's checkout of main, a day behind what the developer published
+    const raso = cloneDoWorkflow(repo.runner);
+    commitSite(raso, { "api/v1/index.json": indexEm("2026-09-07T19:00:00-03:00") }, "day 1");
+    const logs: string[] = [];
+    const err = await deployDe(raso, {}, logs).then(
+      () => null,
+      (e: Error) => e,
+    );
+    expect(err?.message).toContain(`O commit ${local.slice(0, 12)} desse site não está no main do origin`);
+    expect(err?.message).toContain("envie-o (git push) do clone que o tem");
+    expect(err?.message).toContain("--substituir-mais-novo");
+    expect(err?.message).not.toContain("git pull");
+    expect(ghPages()).toBe(publicado);
+    // the whole of main was fetched to look for it: no longer shallow
+    expect(gitIn(raso, "rev-parse", "--is-shallow-repository")).toBe("false");
+  });
+
+  it("over a site from a commit origin does not have, newer data is published (the dates decide)", async () => {
+    commitSite(repo.dev, { "api/v1/index.json": indexEm("2026-09-07T19:00:00-03:00") }, "day 1, not pushed");
+    await deployDe(repo.dev);
+    const raso = cloneDoWorkflow(repo.runner);
+    commitSite(raso, { "api/v1/index.json": indexEm("2026-09-08T19:00:00-03:00") }, "day 2");
+    const logs: string[] = [];
+    const r = await deployDe(raso, {}, logs);
+    expect(r.published, logs.join("\n")).toBe(true);
+    expect(publicadoEm("api/v1/index.json")).toBe(indexEm("2026-09-08T19:00:00-03:00").trim());
+    const saida = logs.join("\n");
+    expect(saida).toContain("que não está no main do origin; quem decide são as datas dos dados");
+    expect(saida).toContain("dados deste site de 2026-09-08T19:00:00-03:00; os publicados, de 2026-09-07T19:00:00-03:00");
   });
 });

@@ -189,3 +189,33 @@ export function checarAgregado(doc: unknown, uf: UF | null): Problema[] {
   }
   return out;
 }
+
+/**
+ * Checks of eventos.json: `seq` falls by exactly one from each event to the next older, and no id
+ * repeats. A hole or a repeat would tell a consumer that remembers the highest seq it read of a
+ * loss that never happened, or hide one (a file edited by hand, or events taken back by a revert).
+ */
+export function checarEventos(doc: unknown): Problema[] {
+  if (!isObj(doc) || !Array.isArray(doc.eventos)) return [];
+  const out: Problema[] = [];
+  const lista: unknown[] = doc.eventos;
+  const vistos = new Map<unknown, number>();
+  // the first break only: every later one follows from it
+  let quebrada = false;
+  lista.forEach((e, i) => {
+    if (!isObj(e)) return;
+    const antes = vistos.get(e.id);
+    if (typeof e.id === "string" && antes !== undefined) out.push({ ponteiro: `/eventos/${i}/id`, mensagem: `o id ${e.id} repete o do evento ${antes}` });
+    else vistos.set(e.id, i);
+    const anterior = i > 0 ? lista[i - 1] : undefined;
+    if (quebrada || !isObj(anterior) || typeof anterior.seq !== "number" || typeof e.seq !== "number" || e.seq === anterior.seq - 1) return;
+    quebrada = true;
+    out.push({
+      ponteiro: `/eventos/${i}/seq`,
+      mensagem:
+        `a sequência dos eventos está quebrada: ${String(anterior.id)} tem seq ${anterior.seq} e o seguinte, mais antigo, ` +
+        `${String(e.id)}, tem seq ${e.seq} (esperado ${anterior.seq - 1})`,
+    });
+  });
+  return out;
+}

@@ -21,7 +21,7 @@ import { edicaoDosProdutos, isProduto, PRODUTOS, type Produto } from "../domain/
 import type { PorSchema } from "../domain/publicados.gerados.ts";
 import { isUF, type UF } from "../domain/ufs.ts";
 import { edicaoDoCatalogo, SOURCES } from "../sources/index.ts";
-import { checarAgregado, checarSerie } from "./checks.ts";
+import { checarAgregado, checarEventos, checarSerie } from "./checks.ts";
 import { isDataValida } from "./data.ts";
 import { linha, problemasDoAjv, type Problema } from "./messages.ts";
 import { CHAVE_DOS_VALIDADORES, VALIDADORES } from "./validadores.gerados.ts";
@@ -213,6 +213,7 @@ function problemasDoDocumento(match: SchemaMatch, data: unknown): Problema[] {
   const out = validate(data) ? [] : problemasDoAjv(validate.errors);
   if (match.kind === "serie") out.push(...checarSerie(data, { produto: match.produto!, uf: match.uf ?? null }));
   if (match.kind === "cotacao") out.push(...checarAgregado(data, match.uf ?? null));
+  if (match.schema === "eventos.schema.json") out.push(...checarEventos(data));
   return out;
 }
 

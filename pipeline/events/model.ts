@@ -226,24 +226,11 @@ export function numerarLegado(doc: unknown): unknown {
 }
 
 /**
- * Reads the published eventos.json (null when there is none yet), validated against its schema.
- * A damaged file stops the run like a damaged series file does: dropping it would lose the events
- * and re-send them. So does a list whose seq does not fall by exactly one from each event to the
- * next older: a hole or a repeat there would tell a consumer of a loss that never happened, or
- * hide one.
+ * Reads the published eventos.json (null when there is none yet), validated against its schema
+ * and its checks in code (contract/checks.ts checarEventos: seq falls by one down the list, no id
+ * repeats). A damaged file stops the run like a damaged series file does: dropping it would lose
+ * the events and re-send them.
  */
 export async function loadEventos(publicDir: string): Promise<EventosFile | null> {
-  const doc = await readPublished(publicDir, EVENTOS_PATH, "eventos.schema.json", { migrar: numerarLegado });
-  if (doc === null) return null;
-  const quebra = doc.eventos.findIndex((e, i) => i > 0 && e.seq !== doc.eventos[i - 1]!.seq - 1);
-  if (quebra > 0) {
-    const [antes, depois] = [doc.eventos[quebra - 1]!, doc.eventos[quebra]!];
-    throw new PipelineError({
-      stage: "merge",
-      reason:
-        `${EVENTOS_PATH}: a sequência dos eventos está quebrada: ${antes.id} tem seq ${antes.seq} e o seguinte, mais antigo, ` +
-        `${depois.id}, tem seq ${depois.seq} (esperado ${antes.seq - 1}); nada foi escrito — restaure o arquivo com git`,
-    });
-  }
-  return doc;
+  return readPublished(publicDir, EVENTOS_PATH, "eventos.schema.json", { migrar: numerarLegado });
 }

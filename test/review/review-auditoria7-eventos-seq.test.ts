@@ -17,6 +17,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { Webhook } from "standardwebhooks";
 import { EVENTOS_LIMITE, EVENTOS_PATH, FEED_PATH, loadEventos, nextEventos, numerarLegado, type EventosFile } from "../../pipeline/events/model.ts";
+import { validateDocument } from "../../pipeline/contract/schemas.ts";
 import { eventosFiles } from "../../pipeline/events/render.ts";
 import { entregarEventos, estadoVazio, formatarRelatorio, loadEstado, segredoPadrao, type Assinante } from "../../pipeline/events/webhooks.ts";
 import type { SeriesChange } from "../../pipeline/history/changes.ts";
@@ -143,8 +144,20 @@ describe("audit 7: an eventos.json written before seq is numbered once, as it st
     furado.eventos[2]!.seq = 2;
     await gravar(furado);
     await expect(loadEventos(dir)).rejects.toThrow(
-      `${EVENTOS_PATH}: a sequência dos eventos está quebrada: ${f2.eventos[1]!.id} tem seq 5 e o seguinte, mais antigo, ${f2.eventos[2]!.id}, tem seq 2 (esperado 4)`,
+      `${EVENTOS_PATH} não segue schemas/eventos.schema.json: /eventos/2/seq: a sequência dos eventos está quebrada: ${f2.eventos[1]!.id} tem seq 5 e o seguinte, mais antigo, ${f2.eventos[2]!.id}, tem seq 2 (esperado 4)`,
     );
+  });
+
+  it("npm run validate holds a published eventos.json to the same rule: a hole in seq or a repeated id is an error", () => {
+    expect(validateDocument(EVENTOS_PATH, f2)).toEqual([]);
+    const furado = structuredClone(f2);
+    furado.eventos[2]!.seq = 2;
+    expect(validateDocument(EVENTOS_PATH, furado)).toEqual([
+      `${EVENTOS_PATH}: /eventos/2/seq: a sequência dos eventos está quebrada: ${f2.eventos[1]!.id} tem seq 5 e o seguinte, mais antigo, ${f2.eventos[2]!.id}, tem seq 2 (esperado 4)`,
+    ]);
+    const repetido = structuredClone(f2);
+    repetido.eventos[1]!.id = repetido.eventos[0]!.id;
+    expect(validateDocument(EVENTOS_PATH, repetido)).toEqual([`${EVENTOS_PATH}: /eventos/1/id: o id ${f2.eventos[0]!.id} repete o do evento 0`]);
   });
 });
 

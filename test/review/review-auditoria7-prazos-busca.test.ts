@@ -181,7 +181,7 @@ describe("the real Chromium: a page that never yields does not hold the run", ()
   const busyChallenge: Handler = (_req, res) => {
     res.writeHead(403, { "content-type": "text/html; charset=UTF-8", "cf-mitigated": "challenge" });
     res.end(`<!DOCTYPE html><html><head><title>Just a moment...</title></head><body><div id="challenge-running">...</div>
-<script>window._cf_chl_opt={};setTimeout(function(){for(;;){}},300);</script></body></html>`);
+<script>window._cf_chl_opt={};setTimeout(function(){for(;;){}},1000);</script></body></html>`);
   };
 
   it("fails the busy page at its budget, keeps the browser for the next page, and leaves no process after close()", async () => {
@@ -199,7 +199,10 @@ describe("the real Chromium: a page that never yields does not hold the run", ()
     expect(pgrep(perfis).length).toBeGreaterThan(0); // Chromium runs, on our user-data dir
 
     const busy = await timed(b.fetch(`${s.cepea.url}/br/indicador/milho.aspx`, hasTable, 3000));
-    expect(busy.value).toEqual({ ok: false, reason: 'navegador: a página travou (página "Just a moment..."): sem resposta do Chromium em 3 s' });
+    // the title is there when a look at the page came before the loop (1 s after it loaded):
+    // on a loaded machine that first look can come later, and the reason is the same without it
+    expect(busy.value.ok).toBe(false);
+    expect((busy.value as { reason: string }).reason).toMatch(/^navegador: a página travou( \(página "Just a moment\.\.\."\))?: sem resposta do Chromium em 3 s$/);
     // its budget, plus closing its tab
     expect(busy.ms).toBeLessThan(3000 + 5000);
 
@@ -242,9 +245,7 @@ describe("a source that trickles a byte at a time (slowloris)", () => {
       close: () => live.close(),
       requestsPerHost: () => live.requestsPerHost(),
     };
-    const t0 = Date.now();
     await runUpdate({ loader, config: testConfig(site, s.env), now: new Date("2026-09-27T12:00:00-03:00"), env: s.env, log: (x) => lines.push(x) });
-    const total = Date.now() - t0;
     const status = await readJson<StatusFile>(site, "api/v1/status.json");
     const pages = Object.fromEntries(status.fontes.flatMap((f) => f.paginas.map((p) => [`${f.id}/${p.id}`, p])));
 
@@ -266,8 +267,10 @@ describe("a source that trickles a byte at a time (slowloris)", () => {
 
     // no page past its budget (the page, then its mirrors: two budgets at most)
     for (const [k, ms] of took) expect(ms, k).toBeLessThan(2 * 2000 + 500);
-    // measured: the whole run (13 CEPEA pages stuck) in a few seconds, where three attempts a page took ~13 × 1.5 s and more
-    expect(total).toBeLessThan(15_000);
+    // the fetching (not the run's writing, which a loaded machine slows): 13 CEPEA pages stuck
+    // took ~8 s; three attempts a page cannot take less than 13 × 3 × 0.5 s
+    const fetching = [...took.values()].reduce((a, b) => a + b, 0);
+    expect(fetching).toBeLessThan(13 * 3 * 500);
   }, 60_000);
 
   it("the run's fetching budget: once spent, the remaining pages fail at once and the run ends within it", async () => {
@@ -286,7 +289,8 @@ describe("a source that trickles a byte at a time (slowloris)", () => {
     }
     const late = results.filter(({ r }) => failure(r).reason === "prazo da busca desta execução (2 s) esgotado antes desta página");
     expect(late.length).toBeGreaterThan(0);
-    expect(late.every(({ ms }) => ms < 50)).toBe(true);
+    // at once: well under one request's 300 ms
+    expect(late.every(({ ms }) => ms < 150)).toBe(true);
     // 2 s, plus at most the one request that was running when it ran out
     expect(total).toBeLessThan(2000 + 300 + 700);
   }, 30_000);

@@ -332,7 +332,8 @@ export async function conferirMaisNovo(c: {
  * gitignored). A hand edit, a half-done build or a file dropped in by mistake would otherwise
  * reach users without a commit, nor the validate that goes with it. Dotfiles and temp files are
  * not published (SRC) and not looked at; nor are the romaneio page's vendor files, which the
- * deploy takes from node_modules whatever the directory holds. Returns HEAD.
+ * deploy takes from node_modules whatever the directory holds. A symlink is refused even when
+ * committed. Returns HEAD.
  */
 export async function conferirArvoreDoDeploy(dir: string, cwd: string, log: (line: string) => void = () => {}): Promise<string> {
   const topo = await gitValueOrNull(cwd, ["rev-parse", "--show-toplevel"]);
@@ -352,14 +353,33 @@ export async function conferirArvoreDoDeploy(dir: string, cwd: string, log: (lin
   const saida = await git(dir, ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignored=traditional", "--no-renames", "--", "."]);
   const vendor = (await temRomaneio(dir)) ? new Set(VENDOR_ROMANEIO.map(([d]) => `${VENDOR_ROMANEIO_DIR}/${d}`)) : new Set<string>();
   const diferentes: string[] = [];
+  const listados = new Set<string>();
   for (const item of saida.split("\0")) {
     if (item.length < 4) continue;
     const xy = item.slice(0, 2);
     const caminho = item.slice(3);
     const rel = caminho.startsWith(prefixo) ? caminho.slice(prefixo.length) : caminho;
     if (!publicado(rel) || (xy === "!!" && vendor.has(rel))) continue;
-    const como = xy === "??" ? "novo, fora do commit" : xy === "!!" ? "ignorado pelo .gitignore, fora do commit" : xy.includes("D") ? "apagado" : "modificado";
+    const como =
+      xy === "??"
+        ? "novo, fora do commit"
+        : xy === "!!"
+          ? "ignorado pelo .gitignore, fora do commit"
+          : xy[0] === "A"
+            ? "novo, no índice, fora do commit"
+            : xy.includes("D")
+              ? "apagado"
+              : "modificado";
     diferentes.push(`${caminho} (${como})`);
+    listados.add(rel);
+  }
+  // git holds a symlink as its target's name: a committed link stays "unchanged" while gh-pages copies
+  // whatever it points to (a file edited outside the site, a whole directory), and validate, which
+  // reads only regular files and directories, never saw it
+  for (const e of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    const rel = relative(dir, join(e.parentPath, e.name)).split(sep).join("/");
+    if (!e.isSymbolicLink() || !publicado(rel) || listados.has(rel) || vendor.has(rel)) continue;
+    diferentes.push(`${prefixo}${rel} (link simbólico: o deploy publicaria o arquivo para onde ele aponta, que não é o que o commit guarda do site)`);
   }
   if (diferentes.length > 0) {
     const lista = diferentes.slice(0, 10).map((p) => `  ${p}`).join("\n");
@@ -369,7 +389,7 @@ export async function conferirArvoreDoDeploy(dir: string, cwd: string, log: (lin
       reason:
         `deploy: ${dir} difere do commit ${head.slice(0, 12)} em ${diferentes.length} arquivo(s); o deploy publica só um site commitado ` +
         `(o que o workflow valida antes do commit), então nada foi publicado:\n${lista}${mais}\n` +
-        `Commite o que deve ir para o site (npm run validate, depois npm run changelog -- --commit) ou desfaça as mudanças ` +
+        `Commite o que deve ir para o site (npm run validate, depois npm run changelog -- --commit; um link simbólico, troque pelo arquivo) ou desfaça as mudanças ` +
         `(git restore --staged --worktree -- ${prefixo || "."} e apague os arquivos a mais), e rode npm run deploy de novo`,
     });
   }

@@ -13,7 +13,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -284,6 +284,30 @@ describe("auditoria 7, npm run deploy: only the committed, validated site", () =
     expect(p.status).toBe(1);
     expect(p.stdout).toContain("✗ api/v1/cotacao/soja.json");
     expect(p.stderr).toMatch(/não passa na validação \(erros acima\); nada foi publicado/);
+    expect(branches()).toBe("main");
+  });
+
+  it("a committed symlink: refused, since the deploy would publish what it points to (here edited outside public/, in no commit)", () => {
+    mkdirSync(join(r.work, "fora"));
+    writeFileSync(join(r.work, "fora", "pagina.html"), "<!doctype html><title>Cotação Aberta</title>\n");
+    rmSync(join(r.site, "index.html"));
+    symlinkSync("../fora/pagina.html", join(r.site, "index.html"));
+    gitIn(r.work, "add", "--all");
+    gitIn(r.work, "commit", "-q", "-m", "page through a link");
+    writeFileSync(join(r.work, "fora", "pagina.html"), "<!doctype html><title>editado fora do commit</title>\n");
+    const p = npmRunDeploy();
+    expect(p.status, p.stdout).toBe(1);
+    expect(p.stderr).toContain("public/index.html (link simbólico: o deploy publicaria o arquivo para onde ele aponta");
+    expect(p.stderr).toContain("nada foi publicado");
+    expect(branches()).toBe("main");
+  });
+
+  it("a new file only added to the index is named as new, not as modified", () => {
+    writeFileSync(join(r.site, "rascunho.html"), "<p>rascunho\n");
+    gitIn(r.work, "add", "public/rascunho.html");
+    const p = npmRunDeploy();
+    expect(p.status).toBe(1);
+    expect(p.stderr).toContain("public/rascunho.html (novo, no índice, fora do commit)");
     expect(branches()).toBe("main");
   });
 

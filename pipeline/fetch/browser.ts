@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -129,6 +129,7 @@ export function createBrowserFetcher(opts: BrowserOptions = {}): BrowserFetcher 
       const { chromium } = await import("playwright");
       dir = await mkdtemp(join(opts.tmpDir ?? tmpdir(), "cotacao-chromium-"));
       userDataDir = dir;
+      onExit(dir);
       opts.log?.(`navegador: iniciando Chromium (${label})`);
       const ctx = await chromium.launchPersistentContext(dir, {
         headless: true,
@@ -204,7 +205,31 @@ export function createBrowserFetcher(opts: BrowserOptions = {}): BrowserFetcher 
     if (!dir) return;
     killChromium(dir);
     await rm(dir, { recursive: true, force: true }).catch(() => {});
+    offExit(dir);
     if (userDataDir === dir) userDataDir = null;
+  }
+
+  /**
+   * a run that ends without close() (Ctrl-C: Playwright closes Chromium and exits; a
+   * process.exit() elsewhere) still removes the user-data dir; only SIGKILL leaves it
+   */
+  const exitHandlers = new Map<string, () => void>();
+  function onExit(dir: string): void {
+    const handler = () => {
+      killChromium(dir);
+      try {
+        rmSync(dir, { recursive: true, force: true });
+      } catch {
+        // exiting anyway
+      }
+    };
+    exitHandlers.set(dir, handler);
+    process.once("exit", handler);
+  }
+  function offExit(dir: string): void {
+    const handler = exitHandlers.get(dir);
+    if (handler) process.off("exit", handler);
+    exitHandlers.delete(dir);
   }
 
   /** gives up on a Chromium that stopped answering: its processes are killed, later pages fail at once */

@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { chmod, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -211,6 +211,41 @@ describe("the real Chromium: a page that never yields does not hold the run", ()
 
     await b.close();
     b = null;
+    expect(pgrep(perfis)).toEqual([]);
+    expect(await readdir(perfis)).toEqual([]);
+  }, 90_000);
+});
+
+describe("a run stopped while Chromium is open leaves no process and no user-data dir", () => {
+  /** the child run, stopped by `how` once its page is read; its exit code and what it printed */
+  async function stopped(perfis: string, how: "SIGINT" | "exit"): Promise<{ code: number | null; out: string }> {
+    const child = spawn(process.execPath, ["--import", "tsx", "test/review/review-auditoria7-prazos-busca-filho.ts", perfis, ...(how === "exit" ? ["exit"] : [])], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    closers.push(async () => void child.kill("SIGKILL"));
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => {
+      out += d.toString();
+      if (how === "SIGINT" && out.includes("aberto\n")) child.kill("SIGINT");
+    });
+    const code = await new Promise<number | null>((r) => child.once("exit", (c) => r(c)));
+    return { code, out };
+  }
+
+  it("Ctrl-C (SIGINT): Playwright closes Chromium, the user-data dir goes too", async () => {
+    const { perfis } = await area("sigint");
+    const r = await stopped(perfis, "SIGINT");
+    expect(r.out).toBe("aberto\n");
+    expect(r.code).toBe(130);
+    expect(pgrep(perfis)).toEqual([]);
+    expect(await readdir(perfis)).toEqual([]);
+  }, 90_000);
+
+  it("a process.exit() elsewhere in the run: Chromium killed, the user-data dir removed", async () => {
+    const { perfis } = await area("exit");
+    const r = await stopped(perfis, "exit");
+    expect(r.out).toBe("aberto\n");
+    expect(r.code).toBe(3);
     expect(pgrep(perfis)).toEqual([]);
     expect(await readdir(perfis)).toEqual([]);
   }, 90_000);

@@ -309,9 +309,9 @@ export async function conferirMaisNovo(c: {
   }
   if (c.atualizado && c.atualizadoPublicado && Date.parse(c.atualizado) < Date.parse(c.atualizadoPublicado)) {
     const oQueFazer = busca.ausenteDe
-      ? // git pull cannot bring it: it was published from a clone with commits it never pushed
-        `O commit ${curto(c.fontePublicada)} desse site não está no ${busca.ausenteDe} do origin (foi publicado de um clone com commits não enviados): ` +
-        `envie-o (git push) do clone que o tem e rode npm run deploy de novo, ou publique daquele clone. `
+      ? // git pull cannot bring it: it was published from commits never pushed to this branch
+        `O commit ${curto(c.fontePublicada)} desse site não está no ${busca.ausenteDe} do origin (foi publicado de um clone com commits não enviados, ou de outro branch): ` +
+        `leve-o ao ${busca.ausenteDe} (git push do clone que o tem, ou o merge do branch dele) e rode npm run deploy de novo, ou publique daquele clone. `
       : `Traga os dados novos (git pull) e rode npm run deploy de novo. `;
     return (
       `deploy: o ${c.branch} tem dados de ${c.atualizadoPublicado} (site do commit ${curto(c.fontePublicada)}), mais novos que os deste site ` +

@@ -119,7 +119,7 @@ describe("auditoria 7, deploy: an older site never replaces a newer one", () => 
     expect(err?.message).toContain("o gh-pages tem dados de 2026-09-08T19:00:00-03:00");
     expect(err?.message).toContain("mais novos que os deste site (2026-09-07T19:00:00-03:00");
     // the runner never pushed that commit: git pull cannot bring it (buscarFontePublicada looked on origin)
-    expect(err?.message).toContain("não está no main do origin (foi publicado de um clone com commits não enviados): envie-o (git push)");
+    expect(err?.message).toContain("não está no main do origin (foi publicado de um clone com commits não enviados, ou de outro branch): leve-o ao main (git push");
     expect(err?.message).toContain("--substituir-mais-novo");
     expect(ghPages()).toBe(publicado);
     // the maintainer's explicit way back
@@ -392,7 +392,7 @@ describe("auditoria 7 review, deploy: the published commit is looked for in orig
       (e: Error) => e,
     );
     expect(err?.message).toContain(`O commit ${local.slice(0, 12)} desse site não está no main do origin`);
-    expect(err?.message).toContain("envie-o (git push) do clone que o tem");
+    expect(err?.message).toContain("leve-o ao main (git push do clone que o tem, ou o merge do branch dele)");
     expect(err?.message).toContain("--substituir-mais-novo");
     expect(err?.message).not.toContain("git pull");
     expect(ghPages()).toBe(publicado);

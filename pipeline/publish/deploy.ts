@@ -206,7 +206,7 @@ const isAncestor = async (cwd: string, a: string, b: string) =>
 const conhecer = (cwd: string, sha: string) => gitValueOrNull(cwd, ["rev-parse", "--verify", "--quiet", `${sha}^{commit}`]);
 
 /** How far back a shallow clone fetches main's history to find the published commit: steps, in commits. */
-export const PASSOS_DO_HISTORICO = [50, 1000] as const;
+const PASSOS_DO_HISTORICO = [50, 1000] as const;
 
 /** What looking for the published site's source commit on origin found. */
 interface Busca {

@@ -1377,7 +1377,7 @@ export interface Campo {
 export type EventosId = string;
 
 /**
- * Número de sequência do evento: o primeiro evento publicado é o 1 e cada evento novo recebe o número seguinte ao do mais novo da lista anterior; dentro de uma execução, o mais antigo (o último da lista) recebe o menor. Nunca volta atrás nem se repete, mesmo depois que o evento sai da lista. Quem consome a lista (por JSON, webhook ou feed) guarda o maior `seq` já lido, N: se o menor `seq` listado for maior que N + 1, os eventos de N + 1 até esse menor menos 1 saíram da lista antes de serem lidos (e estão no histórico de api/v1/eventos.json no git). Arquivos publicados antes da existência do campo foram numerados uma única vez, do mais antigo (1) ao mais novo, na ordem em que estavam.
+ * Número de sequência do evento: o primeiro evento publicado é o 1 e cada evento novo recebe o número seguinte ao do mais novo da lista anterior; dentro de uma execução, o mais antigo (o último da lista) recebe o menor. Nunca volta atrás nem se repete, mesmo depois que o evento sai da lista. Quem consome a lista (por este JSON ou pelos webhooks; o feed Atom não traz o número: quem lê o feed e precisa saber se perdeu eventos lê este arquivo) guarda o maior `seq` já lido, N: se o menor `seq` listado for maior que N + 1, os eventos de N + 1 até esse menor menos 1 saíram da lista antes de serem lidos (e estão no histórico de api/v1/eventos.json no git). Arquivos publicados antes da existência do campo foram numerados uma única vez, do mais antigo (1) ao mais novo, na ordem em que estavam.
  *
  * schemas/eventos.schema.json#/$defs/seq
  */

@@ -3,6 +3,86 @@ var __defProp = Object.defineProperty;
 var __defNormalProp = (obj, key, value) => key in obj ? __defProp(obj, key, { enumerable: true, configurable: true, writable: true, value }) : obj[key] = value;
 var __publicField = (obj, key, value) => __defNormalProp(obj, typeof key !== "symbol" ? key + "" : key, value);
 
+// pipeline/domain/idade.ts
+var DIA_MS = 864e5;
+function utc(dia) {
+  return Date.UTC(+dia.slice(0, 4), +dia.slice(5, 7) - 1, +dia.slice(8, 10));
+}
+function iso(ms) {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+function diasCorridos(a, b) {
+  return Math.round((utc(b.slice(0, 10)) - utc(a.slice(0, 10))) / DIA_MS);
+}
+function pascoa(ano) {
+  const a = ano % 19;
+  const b = Math.floor(ano / 100);
+  const c = ano % 100;
+  const d = Math.floor(b / 4);
+  const e = b % 4;
+  const f = Math.floor((b + 8) / 25);
+  const g = Math.floor((b - f + 1) / 3);
+  const h = (19 * a + b - d - g + 15) % 30;
+  const i = Math.floor(c / 4);
+  const k = c % 4;
+  const l = (32 + 2 * e + 2 * i - h - k) % 7;
+  const m = Math.floor((a + 11 * h + 22 * l) / 451);
+  const mes = Math.floor((h + l - 7 * m + 114) / 31);
+  const dia = (h + l - 7 * m + 114) % 31 + 1;
+  return `${ano}-${String(mes).padStart(2, "0")}-${String(dia).padStart(2, "0")}`;
+}
+var FIXOS = [
+  ["01-01", "Confraternização Universal"],
+  ["04-21", "Tiradentes"],
+  ["05-01", "Dia do Trabalho"],
+  ["09-07", "Independência do Brasil"],
+  ["10-12", "Nossa Senhora Aparecida"],
+  ["11-02", "Finados"],
+  ["11-15", "Proclamação da República"],
+  // national since Lei 14.759/2023
+  ["11-20", "Dia Nacional de Zumbi e da Consciência Negra", 2024],
+  ["12-25", "Natal"]
+];
+var cache = /* @__PURE__ */ new Map();
+function feriadosNacionais(ano) {
+  let m = cache.get(ano);
+  if (m) return m;
+  const p = utc(pascoa(ano));
+  const movel = (dias2) => iso(p + dias2 * DIA_MS);
+  const dias = /* @__PURE__ */ new Map();
+  for (const [mmdd, nome, desde] of FIXOS) if (desde === void 0 || ano >= desde) dias.set(`${ano}-${mmdd}`, nome);
+  for (const [d, nome] of [
+    [movel(-48), "Carnaval (segunda-feira)"],
+    [movel(-47), "Carnaval (terça-feira)"],
+    [movel(-2), "Sexta-feira Santa"],
+    [movel(60), "Corpus Christi"]
+  ]) {
+    if (!dias.has(d)) dias.set(d, nome);
+  }
+  m = new Map([...dias].sort(([a], [b]) => a < b ? -1 : 1));
+  cache.set(ano, m);
+  return m;
+}
+function fimDeSemana(ms) {
+  const d = new Date(ms).getUTCDay();
+  return d === 0 || d === 6;
+}
+function diasUteisEntre(a, b) {
+  const ia = utc(a.slice(0, 10));
+  const total = diasCorridos(a, b);
+  if (total <= 0) return 0;
+  let n = Math.floor(total / 7) * 5;
+  for (let i = Math.floor(total / 7) * 7 + 1; i <= total; i++) if (!fimDeSemana(ia + i * DIA_MS)) n++;
+  const ib = ia + total * DIA_MS;
+  for (let ano = +a.slice(0, 4); ano <= +b.slice(0, 4); ano++) {
+    for (const d of feriadosNacionais(ano).keys()) {
+      const t = utc(d);
+      if (t > ia && t <= ib && !fimDeSemana(t)) n--;
+    }
+  }
+  return n;
+}
+
 // pipeline/domain/products.ts
 var UNIDADE_INFO = {
   "@": { nome: "arroba (15 kg de carcaça)", sufixo: "/@", por: "por arroba", descricao: "arroba, 15 kg de carcaça" },
@@ -662,24 +742,13 @@ function referenciaDaSerie(f, serie) {
 function hojeEmBrasilia(agora = /* @__PURE__ */ new Date()) {
   return new Intl.DateTimeFormat("en-CA", { timeZone: "America/Sao_Paulo", year: "numeric", month: "2-digit", day: "2-digit" }).format(agora);
 }
-var DIA_MS = 864e5;
-var diaUTC = (iso) => Date.parse(`${iso.slice(0, 10)}T00:00:00Z`);
+var DIA_MS2 = 864e5;
+var diaUTC = (iso2) => Date.parse(`${iso2.slice(0, 10)}T00:00:00Z`);
 function diasEntre(a, b) {
-  return Math.round((diaUTC(b) - diaUTC(a)) / DIA_MS);
+  return Math.round((diaUTC(b) - diaUTC(a)) / DIA_MS2);
 }
-function diasUteisEntre(a, b) {
-  const total = diasEntre(a, b);
-  if (total <= 0) return 0;
-  let n = Math.floor(total / 7) * 5;
-  const dia0 = new Date(diaUTC(a)).getUTCDay();
-  for (let i = 1; i <= total % 7; i++) {
-    const d = (dia0 + i) % 7;
-    if (d !== 0 && d !== 6) n++;
-  }
-  return n;
-}
-function dataBR(iso) {
-  const [y, m, d] = iso.slice(0, 10).split("-");
+function dataBR(iso2) {
+  const [y, m, d] = iso2.slice(0, 10).split("-");
   return `${d}/${m}/${y}`;
 }
 function precoSemFunrural(ref, coluna) {

@@ -1,4 +1,6 @@
 import { readFileSync, readdirSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
@@ -18,4 +20,57 @@ export function schemaErrors(schema: string, doc: unknown): string[] {
   const validate = ajv.getSchema(schema);
   if (!validate) throw new Error(`schema ${schema} não encontrado`);
   return validate(doc) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message}`);
+}
+
+/** One request a {@link Receptor} got. */
+export interface Recebido {
+  path: string;
+  headers: IncomingMessage["headers"];
+  body: string;
+}
+
+/** What a {@link Receptor} does with a request: a status, never answering, or writing the reply itself. */
+export type Resposta = { status: number; headers?: Record<string, string> } | "pendurar" | ((res: ServerResponse) => void);
+
+/**
+ * A webhook receiver on 127.0.0.1 (random port) that records every request. It answers
+ * `status` unless the test sets `responder` to choose the answer per request.
+ */
+export class Receptor {
+  recebidos: Recebido[] = [];
+  status = 204;
+  responder: (req: Recebido, n: number) => Resposta = () => ({ status: this.status });
+  private server!: Server;
+  private sockets = new Set<Socket>();
+
+  async start(): Promise<void> {
+    this.server = createServer((req: IncomingMessage, res: ServerResponse) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        const r: Recebido = { path: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8") };
+        this.recebidos.push(r);
+        const a = this.responder(r, this.recebidos.length);
+        if (a === "pendurar") return; // never answers: the client's timeout must fire
+        if (typeof a === "function") return a(res);
+        res.writeHead(a.status, a.headers ?? {});
+        res.end();
+      });
+    });
+    this.server.on("connection", (s: Socket) => {
+      this.sockets.add(s);
+      s.on("close", () => this.sockets.delete(s));
+    });
+    await new Promise<void>((ok) => this.server.listen(0, "127.0.0.1", ok));
+  }
+
+  url(path = "/hook"): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}${path}`;
+  }
+
+  /** Stops listening; open sockets (a request left hanging, keep-alive) are destroyed so close() returns. */
+  async close(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    await new Promise<void>((ok) => this.server.close(() => ok()));
+  }
 }

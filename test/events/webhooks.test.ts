@@ -1,7 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import type { ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -21,54 +20,7 @@ import type { SeriesChange } from "../../pipeline/history/changes.ts";
 import { pump } from "../fetch/server.ts";
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
 import { cabecalhosPadrao, chaveDoSegredo, segredoPadrao } from "../../pipeline/events/webhooks.ts";
-
-interface Recebido {
-  path: string;
-  headers: IncomingMessage["headers"];
-  body: string;
-}
-
-/**
- * A receiver on 127.0.0.1 whose answer per request is chosen by the test: a status, never
- * answering, or a function that writes the reply itself.
- */
-class Receptor {
-  recebidos: Recebido[] = [];
-  responder: (req: Recebido, n: number) => { status: number; headers?: Record<string, string> } | "pendurar" | ((res: ServerResponse) => void) =
-    () => ({ status: 204 });
-  private server!: Server;
-  private sockets = new Set<Socket>();
-
-  async start(): Promise<void> {
-    this.server = createServer((req: IncomingMessage, res: ServerResponse) => {
-      const chunks: Buffer[] = [];
-      req.on("data", (c: Buffer) => chunks.push(c));
-      req.on("end", () => {
-        const r: Recebido = { path: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8") };
-        this.recebidos.push(r);
-        const a = this.responder(r, this.recebidos.length);
-        if (a === "pendurar") return; // never answers: the client's timeout must fire
-        if (typeof a === "function") return a(res);
-        res.writeHead(a.status, a.headers ?? {});
-        res.end();
-      });
-    });
-    this.server.on("connection", (s: Socket) => {
-      this.sockets.add(s);
-      s.on("close", () => this.sockets.delete(s));
-    });
-    await new Promise<void>((ok) => this.server.listen(0, "127.0.0.1", ok));
-  }
-
-  url(path = "/hook"): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}${path}`;
-  }
-
-  async stop(): Promise<void> {
-    for (const s of this.sockets) s.destroy();
-    await new Promise<void>((ok) => this.server.close(() => ok()));
-  }
-}
+import { Receptor } from "./helpers.ts";
 
 const NOW = "2026-09-28T12:00:00-03:00";
 const SEGREDO = "segredo-de-teste-123";
@@ -99,7 +51,7 @@ describe("webhook delivery to a local receiver", () => {
   let assinante: Assinante;
 
   beforeAll(() => rx.start());
-  afterAll(() => rx.stop());
+  afterAll(() => rx.close());
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), "cotacao-webhooks-"));
     estadoFile = join(dir, "webhooks-entregues.json");

@@ -13,8 +13,6 @@
  */
 import { readFileSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -28,7 +26,7 @@ import { buildChangelog } from "../../pipeline/publish/changelog.ts";
 import { applyUpdate } from "../../pipeline/run/apply.ts";
 import { allSeries, getSource, serieDef } from "../../pipeline/sources/index.ts";
 import { REPO_ROOT } from "../../pipeline/config.ts";
-import { schemaErrors } from "../events/helpers.ts";
+import { Receptor, schemaErrors } from "../events/helpers.ts";
 
 /** A series change: a new day at another price and a past day revised. */
 function mudanca(id: string, dia: string, valor: number, revisado = true): SeriesChange {
@@ -149,9 +147,7 @@ describe("audit 6 (2): the data commit measures from the day before as the serie
 });
 
 describe("audit 6 (2): a webhook subscriber that keeps failing is told to have lost events", () => {
-  let server: Server;
-  let status = 503;
-  let recebidos: string[] = [];
+  const rx = new Receptor();
   let url: string;
   let dir: string;
   let estadoFile: string;
@@ -160,23 +156,15 @@ describe("audit 6 (2): a webhook subscriber that keeps failing is told to have l
   const assinante = (): Assinante => ({ url, eventos: ["cotacao_atualizada", "price_changed", "historico_revisado"], segredo_env: "SEGREDO_TESTE" });
 
   beforeAll(async () => {
-    server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on("data", (c: Buffer) => chunks.push(c));
-      req.on("end", () => {
-        recebidos.push(JSON.parse(Buffer.concat(chunks).toString("utf8")).id);
-        res.writeHead(status).end();
-      });
-    });
-    await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+    await rx.start();
+    url = rx.url();
   });
-  afterAll(() => new Promise<void>((ok) => server.close(() => ok())));
+  afterAll(() => rx.close());
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), "cotacao-perdidos-"));
     estadoFile = join(dir, "webhooks-entregues.json");
-    status = 503;
-    recebidos = [];
+    rx.status = 503;
+    rx.recebidos = [];
   });
   afterEach(() => rm(dir, { recursive: true, force: true }));
 
@@ -212,7 +200,7 @@ describe("audit 6 (2): a webhook subscriber that keeps failing is told to have l
     expect(estado.assinantes[0].perdidos).toEqual(primeiros.map((e) => ({ id: e.id, tipo: e.tipo, criado_em: e.criado_em })));
     expect(estado.assinantes[0].pendentes.map((e: { id: string }) => e.id)).toEqual([...f4.eventos].reverse().map((e) => e.id));
     // the receiver is back: what is still listed is delivered, nothing more is lost
-    status = 204;
+    rx.status = 204;
     const r5 = await entregarEventos(f4, [assinante()], await loadEstado(estadoFile), { ...rapido, estadoFile });
     expect(r5.ok).toBe(true);
     expect(r5.resumo[0]).toMatchObject({ entregues: 6, perdidos: [] });
@@ -226,13 +214,13 @@ describe("audit 6 (2): a webhook subscriber that keeps failing is told to have l
     const f1 = mais(null, 1, 1);
     await entregarEventos(f1, [sem], estadoVazio(), { ...rapido, estadoFile });
     const r = await entregarEventos(mais(f1, 2, 3), [sem], await loadEstado(estadoFile), { ...rapido, estadoFile });
-    expect(recebidos).toEqual([]);
+    expect(rx.recebidos).toEqual([]);
     expect(r.resumo[0]!.perdidos).toHaveLength(2);
     expect(r.resumo[0]!.erro).toContain("NAO_DEFINIDA");
   });
 
   it("a healthy subscriber loses nothing as the list moves on, and its state stays as before", async () => {
-    status = 204;
+    rx.status = 204;
     let f = mais(null, 1, 1);
     for (let d = 2; d <= 6; d++) {
       const r = await entregarEventos(f, [assinante()], await loadEstado(estadoFile), { ...rapido, estadoFile });
@@ -245,7 +233,7 @@ describe("audit 6 (2): a webhook subscriber that keeps failing is told to have l
   });
 
   it("a state file written before losses were tracked still reads, and tells no loss it cannot know", async () => {
-    status = 204;
+    rx.status = 204;
     const f = mais(null, 1, 4);
     await writeFile(estadoFile, JSON.stringify({ versao: 1, assinantes: [{ url, entregues: [f.eventos[5]!.id] }] }));
     const r = await entregarEventos(f, [assinante()], await loadEstado(estadoFile), { ...rapido, estadoFile });
@@ -254,7 +242,7 @@ describe("audit 6 (2): a webhook subscriber that keeps failing is told to have l
   });
 
   it("runs whose notify never happened pushed events out unseen: counted by seq, said", async () => {
-    status = 204;
+    rx.status = 204;
     const log: string[] = [];
     const f1 = mais(null, 1, 2);
     expect((await entregarEventos(f1, [assinante()], estadoVazio(), { ...rapido, estadoFile })).ok).toBe(true);

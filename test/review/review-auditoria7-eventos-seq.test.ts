@@ -10,8 +10,6 @@
  * past the last seq it saw + 1.
  */
 import { mkdtemp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -23,7 +21,7 @@ import { entregarEventos, estadoVazio, formatarRelatorio, loadEstado, segredoPad
 import type { SeriesChange } from "../../pipeline/history/changes.ts";
 import { allSeries } from "../../pipeline/sources/index.ts";
 import { FIXTURES, cleanup, replay, replayDir, tempSite, editPage } from "../helpers/pipeline.ts";
-import { schemaErrors } from "../events/helpers.ts";
+import { Receptor, schemaErrors } from "../events/helpers.ts";
 
 /** A series change: a new day at another price and, unless told otherwise, a past day revised. */
 function mudanca(id: string, dia: string, valor: number, revisado = true): SeriesChange {
@@ -191,9 +189,7 @@ describe("audit 7: an update over a published eventos.json without seq", () => {
 });
 
 describe("audit 7: notify tells a loss by seq, exactly", () => {
-  let server: Server;
-  let status = 204;
-  let recebidos: Array<{ body: string; headers: Record<string, string> }> = [];
+  const rx = new Receptor();
   let url: string;
   let dir: string;
   let estadoFile: string;
@@ -203,23 +199,15 @@ describe("audit 7: notify tells a loss by seq, exactly", () => {
   const assinante = (): Assinante => ({ url, eventos: ["cotacao_atualizada", "price_changed", "historico_revisado"], segredo_env: "SEGREDO_TESTE" });
 
   beforeAll(async () => {
-    server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on("data", (c: Buffer) => chunks.push(c));
-      req.on("end", () => {
-        recebidos.push({ body: Buffer.concat(chunks).toString("utf8"), headers: req.headers as Record<string, string> });
-        res.writeHead(status).end();
-      });
-    });
-    await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+    await rx.start();
+    url = rx.url();
   });
-  afterAll(() => new Promise<void>((ok) => server.close(() => ok())));
+  afterAll(() => rx.close());
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), "cotacao-seq-notify-"));
     estadoFile = join(dir, "webhooks-entregues.json");
-    status = 204;
-    recebidos = [];
+    rx.status = 204;
+    rx.recebidos = [];
   });
   afterEach(() => rm(dir, { recursive: true, force: true }));
 
@@ -244,7 +232,7 @@ describe("audit 7: notify tells a loss by seq, exactly", () => {
 
   it("a subscriber failing while a 200+ run pushes its queue out: those events are lost, by id, and no gap is made up", async () => {
     expect((await entregar(cheio)).ok).toBe(true);
-    status = 503;
+    rx.status = 503;
     const pequeno = corridas(cheio, 100, 1); // seq 201, 202: the receiver is down
     expect((await entregar(pequeno)).resumo[0]).toMatchObject({ falhas: 1, pendentes: 1 });
     const grande = corridaGrande(pequeno, "2026-11-03", "2026-11-03T20:00:00-03:00");
@@ -283,14 +271,15 @@ describe("audit 7: notify tells a loss by seq, exactly", () => {
     const f = corridas(null, 0, 2);
     expect((await entregar(f)).ok).toBe(true);
     const wh = new Webhook(segredoPadrao(SEGREDO));
-    expect(recebidos.map((x) => JSON.parse(x.body).seq)).toEqual([1, 2, 3, 4]);
-    for (const x of recebidos) {
+    expect(rx.recebidos.map((x) => JSON.parse(x.body).seq)).toEqual([1, 2, 3, 4]);
+    for (const x of rx.recebidos) {
+      const headers = x.headers as Record<string, string>;
       const body = JSON.parse(x.body);
       expect(Object.keys(body)).toEqual(["id", "seq", "tipo", "criado_em", "dados"]);
       expect(body).toEqual(f.eventos.find((e) => e.id === body.id));
       expect(x.headers["webhook-id"]).toBe(body.id);
-      expect(wh.verify(x.body, x.headers)).toEqual(body);
-      expect(() => wh.verify(x.body.replace(`"seq":${body.seq},`, `"seq":${body.seq + 1},`), x.headers)).toThrow();
+      expect(wh.verify(x.body, headers)).toEqual(body);
+      expect(() => wh.verify(x.body.replace(`"seq":${body.seq},`, `"seq":${body.seq + 1},`), headers)).toThrow();
     }
   });
 

@@ -45,3 +45,64 @@ describe("README's safety figures are the catalogue's", () => {
     expect([Number(m?.[1]), Number(m?.[2])]).toEqual([Math.min(...limites), Math.max(...limites)]);
   });
 });
+
+/** "a", "a e b", "a, b e c" (and, in English, "a and b", "a, b and c") */
+function lista(itens: readonly string[], e: string): string {
+  return itens.length <= 1 ? (itens[0] ?? "") : `${itens.slice(0, -1).join(", ")} ${e} ${itens.at(-1)}`;
+}
+
+/**
+ * A product limit as the README words it: the most common value "na maioria dos produtos" (for
+ * most products), then each other value, smallest first, with the products that have it by the
+ * names in `nomes` (one name may cover several products: "no café" is arábica and robusta). A
+ * product with a limit of its own that `nomes` does not name fails the test: the README must name it.
+ */
+function limitesPorProduto(
+  valor: (p: string) => number,
+  nomes: Record<string, string>,
+  idioma: { maioria: string; prep: string; e: string; numero: (v: number) => string },
+): string {
+  const porValor = new Map<number, string[]>();
+  for (const [p, v] of Object.entries(PRODUTOS_VALORES(valor))) porValor.set(v, [...(porValor.get(v) ?? []), p]);
+  const [padrao] = [...porValor].sort(([, a], [, b]) => b.length - a.length)[0]!;
+  const grupos = [`${idioma.numero(padrao)} % ${idioma.maioria}`];
+  for (const [v, produtos] of [...porValor].filter(([v]) => v !== padrao).sort(([a], [b]) => a - b)) {
+    const semNome = produtos.filter((p) => !(p in nomes));
+    expect(semNome, `produtos de ${v} % sem nome no README`).toEqual([]);
+    grupos.push(`${idioma.numero(v)} % ${idioma.prep}${lista([...new Set(produtos.map((p) => nomes[p]!))], idioma.e)}`);
+  }
+  return grupos.join("; ");
+}
+
+/** the README with each run of whitespace (line breaks too) as one space */
+const corrido = readme.replace(/\s+/g, " ");
+
+let PRODUTOS_VALORES: (valor: (p: string) => number) => Record<string, number>;
+
+const PT = { maioria: "na maioria dos produtos", prep: "", e: "e", numero: (v: number) => String(v).replace(".", ",") };
+const EN = { maioria: "for most products", prep: "for ", e: "and", numero: (v: number) => String(v) };
+
+describe("README: each product's jump and revision limits, in both languages, are the catalogue's", async () => {
+  const { PRODUTOS, PRODUTO_INFO } = await import("../pipeline/domain/products.ts");
+  const { JUMP_MAX_FACTOR } = await import("../pipeline/check/gates.ts");
+  PRODUTOS_VALORES = (valor) => Object.fromEntries(PRODUTOS.map((p) => [p, valor(p)]));
+  const reposicao = { bezerro_desmama: "na reposição da Datagro", bezerro_reposicao: "na reposição da Datagro", garrote: "na reposição da Datagro", boi_magro: "na reposição da Datagro" };
+
+  it("the daily jump limit (Portuguese) names every product whose limit is not the common one", () => {
+    const nomes = { soja: "na soja", milho: "no milho", bezerro: "no bezerro", acucar_santos: "no açúcar de Santos", cafe_arabica: "no café", cafe_robusta: "no café", laranja_industria: "na laranja", laranja_pera: "na laranja", laranja_industria_precoce: "na laranja", ...reposicao };
+    const texto = limitesPorProduto((p) => PRODUTO_INFO[p as keyof typeof PRODUTO_INFO].saltoMaximoPct, nomes, PT);
+    expect(/O limite do produto \((.*?)\) vale até 7 dias de intervalo/.exec(corrido)?.[1]).toBe(texto);
+  });
+
+  it("the jump ceiling's breakdown (English) names every product whose ceiling is not the common one", () => {
+    const nomes = { soja: "soja", milho: "milho", bezerro: "CEPEA's bezerro", acucar_santos: "Santos sugar", cafe_arabica: "coffee", cafe_robusta: "coffee", laranja_industria: "orange", laranja_pera: "orange", laranja_industria_precoce: "orange", bezerro_desmama: "Datagro's reposição", bezerro_reposicao: "Datagro's reposição", garrote: "Datagro's reposição", boi_magro: "Datagro's reposição" };
+    const texto = limitesPorProduto((p) => PRODUTO_INFO[p as keyof typeof PRODUTO_INFO].saltoMaximoPct * JUMP_MAX_FACTOR, nomes, EN);
+    expect(/at most 3×, so never more than \d+ %: (.*?)\); CEPEA's implied/.exec(corrido)?.[1]).toBe(texto);
+  });
+
+  it("the revision bound (Portuguese) names every product whose bound is not the common one", () => {
+    const nomes = { soja: "na soja", milho: "no milho", laranja_industria: "na laranja", laranja_pera: "na laranja", laranja_industria_precoce: "na laranja" };
+    const texto = limitesPorProduto((p) => PRODUTO_INFO[p as keyof typeof PRODUTO_INFO].revisaoMaximaPct, nomes, PT);
+    expect(/Senar, cada praça\): (.*?) \(e `base_sp` em/.exec(corrido)?.[1]).toBe(texto);
+  });
+});

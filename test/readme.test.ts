@@ -106,3 +106,29 @@ describe("README: each product's jump and revision limits, in both languages, ar
     expect(/Senar, cada praça\): (.*?) \(e `base_sp` em/.exec(corrido)?.[1]).toBe(texto);
   });
 });
+
+describe("README: the dashboard's colours are the ones its rule can show with the catalogue's limits", async () => {
+  const { frescor } = await import("../pipeline/serve/web/dom.ts");
+  const { diasUteisEntre } = await import("../pipeline/domain/idade.ts");
+  const { SOURCES } = await import("../pipeline/sources/index.ts");
+
+  /** every day of 2026 and 2027, and each of them seen on each of the 30 days that follow it */
+  function* pares(): Generator<[string, string]> {
+    for (let t = Date.UTC(2026, 0, 1); t < Date.UTC(2028, 0, 1); t += 86_400_000) {
+      for (let d = 0; d <= 30; d++) yield [new Date(t).toISOString().slice(0, 10), new Date(t + d * 86_400_000).toISOString().slice(0, 10)];
+    }
+  }
+
+  it("green up to its bound in business days, and yellow only where a source's limit leaves room for it", () => {
+    // the green bound: the oldest a price is still em_dia, with no source limit in the way
+    let verde = 0;
+    for (const [data, hoje] of pares()) if (frescor(data, hoje) === "em_dia") verde = Math.max(verde, diasUteisEntre(data, hoje));
+    const verdeNoReadme = `Verde (recente) até ${verde} dias úteis`;
+    expect(corrido.includes(verdeNoReadme), verdeNoReadme).toBe(true);
+    const limites = [...new Set(SOURCES.map((s) => s.maxIdadeDias))];
+    let amarelo = false;
+    for (const [data, hoje] of pares()) for (const maxIdadeDias of limites) amarelo ||= frescor(data, hoje, { maxIdadeDias, contagem: "dias_uteis" }) === "envelhecendo";
+    const direto = `com o limite das fontes atuais (${limites.join(" ou ")} dias úteis), um preço passa de verde direto a vermelho`;
+    expect(corrido.includes(direto), `${amarelo ? "não deveria dizer" : "deveria dizer"}: ${direto}`).toBe(!amarelo);
+  });
+});

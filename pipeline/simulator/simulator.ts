@@ -59,8 +59,9 @@ export function nomeDaColuna(c: ColunaPreco, produto: string): string {
 
 /**
  * A price older than this many business days (after its day, up to today, counted as status.json
- * counts them: no weekends, no national holidays; pipeline/domain/idade.ts) is flagged: the simulator always uses the latest published price, and Scot's table, for one, may
- * stand still for months while CEPEA's indicators move daily.
+ * counts them: no weekends, no national holidays; pipeline/domain/idade.ts) is flagged: the
+ * simulator always uses the latest published price, and Scot's table, for one, may stand still
+ * for months while CEPEA's indicators move daily.
  */
 export const DIAS_UTEIS_ATUAL = 3;
 

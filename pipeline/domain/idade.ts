@@ -135,7 +135,7 @@ export function passouDoLimite(data: string, hoje: string, limite: number, conta
 
 /**
  * A stale source's reason, with no day count (it would change status.json every day): "último
- * dado de 25/09/2026, mais de 5 dias úteis atrás".
+ * dado de 25/09/2026, mais de 3 dias úteis atrás".
  */
 export function motivoDesatualizada(data: string, limite: number, contagem: ContagemIdade): string {
   const [y, m, d] = data.slice(0, 10).split("-");

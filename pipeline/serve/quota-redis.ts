@@ -12,7 +12,7 @@ import { FOLGA_LOTE, Quota, quotaDay, quotaState, type QuotaCheck, type QuotaCon
  * never takes a counter below zero.
  *
  * When Redis cannot be reached (refused, timed out, not yet connected) nothing waits for it:
- * the client has no offline queue, short timeouts and one retry per command. What happens then
+ * the client has no offline queue and short timeouts, and never sends a command again. What happens then
  * is `falha`:
  * - "abrir" (the default): each instance counts on its own in memory, with the same limits, and
  *   every answer says so (X-Cotacao-Aviso: cota-local; redis-indisponivel). The data is public

@@ -1,7 +1,12 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
+import type { Assinante } from "../../pipeline/events/webhooks.ts";
+import type { SeriesChange } from "../../pipeline/history/changes.ts";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { SCHEMA_DIR, isDecimal2 } from "../../pipeline/validate/ajv.ts";
@@ -73,4 +78,50 @@ export class Receptor {
     for (const s of this.sockets) s.destroy();
     await new Promise<void>((ok) => this.server.close(() => ok()));
   }
+}
+
+/** A series change: a new day at another price and, unless told otherwise, a past day revised. */
+export function mudanca(id: string, dia: string, valor: number, revisado = true): SeriesChange {
+  return {
+    id,
+    added: [dia],
+    revised: revisado ? [{ data: "2026-09-01", antes: { data: "2026-09-01", valor: 90 }, depois: { data: "2026-09-01", valor: 91 } }] : [],
+    campos: [],
+    rebase: [],
+    pracasChanged: false,
+    antes: { data: "2026-09-02", valor: 100 },
+    depois: { data: dia, valor },
+  };
+}
+
+/**
+ * A webhook subscriber for one describe block: a Receptor answering `status` (reset before each
+ * test, with what it received), a fresh temp dir holding the delivery state, the subscriber to
+ * every event type and quick delivery options. Read the fields inside tests (they change per test).
+ */
+export function assinaturaNoTeste(prefixo: string, status: number) {
+  const rx = new Receptor();
+  const t = {
+    rx,
+    url: "",
+    dir: "",
+    estadoFile: "",
+    segredo: "segredo-de-teste-123",
+    env: { SEGREDO_TESTE: "segredo-de-teste-123" },
+    rapido: { timeoutMs: 2_000, backoffMs: 5, tentativas: 2, permitirInseguro: true, env: { SEGREDO_TESTE: "segredo-de-teste-123" } },
+    assinante: (): Assinante => ({ url: t.url, eventos: ["cotacao_atualizada", "price_changed", "historico_revisado"], segredo_env: "SEGREDO_TESTE" }),
+  };
+  beforeAll(async () => {
+    await rx.start();
+    t.url = rx.url();
+  });
+  afterAll(() => rx.close());
+  beforeEach(async () => {
+    t.dir = await mkdtemp(join(tmpdir(), prefixo));
+    t.estadoFile = join(t.dir, "webhooks-entregues.json");
+    rx.status = status;
+    rx.recebidos = [];
+  });
+  afterEach(() => rm(t.dir, { recursive: true, force: true }));
+  return t;
 }

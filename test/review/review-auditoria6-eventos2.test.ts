@@ -12,35 +12,19 @@
  *    when the same run revised it (the defect 9a66034 fixed in the events).
  */
 import { readFileSync } from "node:fs";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { XMLParser } from "fast-xml-parser";
 import { renderFeed } from "../../pipeline/events/feed.ts";
 import { EVENTOS_LIMITE, nextEventos, type EventosFile } from "../../pipeline/events/model.ts";
-import { entregarEventos, formatarRelatorio, loadEstado, estadoVazio, type Assinante } from "../../pipeline/events/webhooks.ts";
-import type { SeriesChange } from "../../pipeline/history/changes.ts";
+import { entregarEventos, formatarRelatorio, loadEstado, estadoVazio } from "../../pipeline/events/webhooks.ts";
 import type { SerieFile } from "../../pipeline/domain/publicados.ts";
 import { buildChangelog } from "../../pipeline/publish/changelog.ts";
 import { applyUpdate } from "../../pipeline/run/apply.ts";
 import { allSeries, getSource, serieDef } from "../../pipeline/sources/index.ts";
 import { REPO_ROOT } from "../../pipeline/config.ts";
-import { Receptor, schemaErrors } from "../events/helpers.ts";
-
-/** A series change: a new day at another price and a past day revised. */
-function mudanca(id: string, dia: string, valor: number, revisado = true): SeriesChange {
-  return {
-    id,
-    added: [dia],
-    revised: revisado ? [{ data: "2026-09-01", antes: { data: "2026-09-01", valor: 90 }, depois: { data: "2026-09-01", valor: 91 } }] : [],
-    campos: [],
-    rebase: [],
-    pracasChanged: false,
-    antes: { data: "2026-09-02", valor: 100 },
-    depois: { data: dia, valor },
-  };
-}
+import { assinaturaNoTeste, mudanca, schemaErrors } from "../events/helpers.ts";
 
 describe("audit 6 (2): a run never cuts its own events", () => {
   // a file already full of older runs' events
@@ -147,26 +131,8 @@ describe("audit 6 (2): the data commit measures from the day before as the serie
 });
 
 describe("audit 6 (2): a webhook subscriber that keeps failing is told to have lost events", () => {
-  const rx = new Receptor();
-  let url: string;
-  let dir: string;
-  let estadoFile: string;
-  const env = { SEGREDO_TESTE: "segredo-de-teste-123" };
-  const rapido = { timeoutMs: 2_000, backoffMs: 5, tentativas: 2, permitirInseguro: true, env };
-  const assinante = (): Assinante => ({ url, eventos: ["cotacao_atualizada", "price_changed", "historico_revisado"], segredo_env: "SEGREDO_TESTE" });
-
-  beforeAll(async () => {
-    await rx.start();
-    url = rx.url();
-  });
-  afterAll(() => rx.close());
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), "cotacao-perdidos-"));
-    estadoFile = join(dir, "webhooks-entregues.json");
-    rx.status = 503;
-    rx.recebidos = [];
-  });
-  afterEach(() => rm(dir, { recursive: true, force: true }));
+  const t = assinaturaNoTeste("cotacao-perdidos-", 503);
+  const { rx, rapido, assinante, env } = t;
 
   /** eventos.json after `n` more runs of two events each, bounded to 6 (the real bound is 200) */
   const mais = (f: EventosFile | null, de: number, n: number): EventosFile => {
@@ -179,7 +145,7 @@ describe("audit 6 (2): a webhook subscriber that keeps failing is told to have l
   it("the events it never got leave eventos.json: logged by URL and id, recorded, and notify fails", async () => {
     const log: string[] = [];
     const f1 = mais(null, 1, 1);
-    const r1 = await entregarEventos(f1, [assinante()], estadoVazio(), { ...rapido, estadoFile, log: (l) => log.push(l) });
+    const r1 = await entregarEventos(f1, [assinante()], estadoVazio(), { ...rapido, estadoFile: t.estadoFile, log: (l) => log.push(l) });
     expect(r1.ok).toBe(false);
     expect(r1.resumo[0]).toMatchObject({ falhas: 1, perdidos: [] });
     const primeiros = [...f1.eventos].reverse();
@@ -187,24 +153,24 @@ describe("audit 6 (2): a webhook subscriber that keeps failing is told to have l
     const f4 = mais(f1, 2, 3);
     expect(f4.eventos.map((e) => e.id)).not.toContain(primeiros[0]!.id);
     log.length = 0;
-    const r4 = await entregarEventos(f4, [assinante()], await loadEstado(estadoFile), { ...rapido, estadoFile, log: (l) => log.push(l) });
+    const r4 = await entregarEventos(f4, [assinante()], await loadEstado(t.estadoFile), { ...rapido, estadoFile: t.estadoFile, log: (l) => log.push(l) });
     expect(r4.ok).toBe(false);
     expect(r4.resumo[0]!.perdidos.map((e) => e.id)).toEqual(primeiros.map((e) => e.id));
     const linha = log.find((l) => l.includes("PERDIDO"))!;
-    expect(linha).toContain(`${url}: 2 evento(s) PERDIDO(S): saíram de eventos.json sem ser entregues`);
+    expect(linha).toContain(`${t.url}: 2 evento(s) PERDIDO(S): saíram de eventos.json sem ser entregues`);
     for (const e of primeiros) expect(linha).toContain(`${e.id} (${e.tipo} de 01/10/2026 20:00)`);
     expect(linha).not.toContain(env.SEGREDO_TESTE);
     expect(formatarRelatorio(r4).join("\n")).toContain("2 PERDIDO(S)");
     // recorded in the committed state, and not told twice
-    const estado = JSON.parse(await readFile(estadoFile, "utf8"));
+    const estado = JSON.parse(await readFile(t.estadoFile, "utf8"));
     expect(estado.assinantes[0].perdidos).toEqual(primeiros.map((e) => ({ id: e.id, tipo: e.tipo, criado_em: e.criado_em })));
     expect(estado.assinantes[0].pendentes.map((e: { id: string }) => e.id)).toEqual([...f4.eventos].reverse().map((e) => e.id));
     // the receiver is back: what is still listed is delivered, nothing more is lost
     rx.status = 204;
-    const r5 = await entregarEventos(f4, [assinante()], await loadEstado(estadoFile), { ...rapido, estadoFile });
+    const r5 = await entregarEventos(f4, [assinante()], await loadEstado(t.estadoFile), { ...rapido, estadoFile: t.estadoFile });
     expect(r5.ok).toBe(true);
     expect(r5.resumo[0]).toMatchObject({ entregues: 6, perdidos: [] });
-    const depois = JSON.parse(await readFile(estadoFile, "utf8"));
+    const depois = JSON.parse(await readFile(t.estadoFile, "utf8"));
     expect(depois.assinantes[0].pendentes).toBeUndefined();
     expect(depois.assinantes[0].perdidos).toHaveLength(2);
   });
@@ -212,8 +178,8 @@ describe("audit 6 (2): a webhook subscriber that keeps failing is told to have l
   it("a subscriber whose secret is missing loses events the same way", async () => {
     const sem = { ...assinante(), segredo_env: "NAO_DEFINIDA" };
     const f1 = mais(null, 1, 1);
-    await entregarEventos(f1, [sem], estadoVazio(), { ...rapido, estadoFile });
-    const r = await entregarEventos(mais(f1, 2, 3), [sem], await loadEstado(estadoFile), { ...rapido, estadoFile });
+    await entregarEventos(f1, [sem], estadoVazio(), { ...rapido, estadoFile: t.estadoFile });
+    const r = await entregarEventos(mais(f1, 2, 3), [sem], await loadEstado(t.estadoFile), { ...rapido, estadoFile: t.estadoFile });
     expect(rx.recebidos).toEqual([]);
     expect(r.resumo[0]!.perdidos).toHaveLength(2);
     expect(r.resumo[0]!.erro).toContain("NAO_DEFINIDA");
@@ -223,20 +189,20 @@ describe("audit 6 (2): a webhook subscriber that keeps failing is told to have l
     rx.status = 204;
     let f = mais(null, 1, 1);
     for (let d = 2; d <= 6; d++) {
-      const r = await entregarEventos(f, [assinante()], await loadEstado(estadoFile), { ...rapido, estadoFile });
+      const r = await entregarEventos(f, [assinante()], await loadEstado(t.estadoFile), { ...rapido, estadoFile: t.estadoFile });
       expect(r.ok).toBe(true);
       expect(r.resumo[0]).toMatchObject({ perdidos: [], aviso: null });
       f = mais(f, d, 1);
     }
-    const estado = JSON.parse(await readFile(estadoFile, "utf8"));
+    const estado = JSON.parse(await readFile(t.estadoFile, "utf8"));
     expect(Object.keys(estado.assinantes[0])).toEqual(["url", "entregues"]);
   });
 
   it("a state file written before losses were tracked still reads, and tells no loss it cannot know", async () => {
     rx.status = 204;
     const f = mais(null, 1, 4);
-    await writeFile(estadoFile, JSON.stringify({ versao: 1, assinantes: [{ url, entregues: [f.eventos[5]!.id] }] }));
-    const r = await entregarEventos(f, [assinante()], await loadEstado(estadoFile), { ...rapido, estadoFile });
+    await writeFile(t.estadoFile, JSON.stringify({ versao: 1, assinantes: [{ url: t.url, entregues: [f.eventos[5]!.id] }] }));
+    const r = await entregarEventos(f, [assinante()], await loadEstado(t.estadoFile), { ...rapido, estadoFile: t.estadoFile });
     expect(r.ok).toBe(true);
     expect(r.resumo[0]).toMatchObject({ entregues: 5, ja_entregues: 1, perdidos: [], aviso: null });
   });
@@ -245,28 +211,28 @@ describe("audit 6 (2): a webhook subscriber that keeps failing is told to have l
     rx.status = 204;
     const log: string[] = [];
     const f1 = mais(null, 1, 2);
-    expect((await entregarEventos(f1, [assinante()], estadoVazio(), { ...rapido, estadoFile })).ok).toBe(true);
+    expect((await entregarEventos(f1, [assinante()], estadoVazio(), { ...rapido, estadoFile: t.estadoFile })).ok).toBe(true);
     // three runs (six events, the whole bound) without a notify push out everything it saw, but
     // nothing it did not: the list merely rolled past it (audit 7 made this no alarm)
     const f3 = mais(f1, 3, 3);
-    const antes = await loadEstado(estadoFile);
+    const antes = await loadEstado(t.estadoFile);
     expect((await entregarEventos(f3, [assinante()], antes, { ...rapido })).resumo[0]!.aviso).toBeNull();
     // a fourth run pushes out two events no notify ever saw: a failed deploy skips it
     const f4 = mais(f3, 6, 1);
     expect(f1.eventos[0]!.seq).toBe(4);
     expect(f4.eventos.at(-1)!.seq).toBe(7);
-    const r = await entregarEventos(f4, [assinante()], antes, { ...rapido, estadoFile, log: (l) => log.push(l) });
+    const r = await entregarEventos(f4, [assinante()], antes, { ...rapido, estadoFile: t.estadoFile, log: (l) => log.push(l) });
     expect(r.ok).toBe(false);
     expect(r.resumo[0]!.aviso).toContain("perda de eventos: 2 evento(s) (seq 5 a 6) saíram de eventos.json sem passar por nenhuma entrega");
     expect(r.resumo[0]!.aviso).toContain(`o notify anterior viu até ${f1.eventos[0]!.id} (cotacao_atualizada de 02/10/2026 20:00), seq 4`);
-    expect(log.some((l) => l.startsWith(`${url}: perda de eventos: 2 evento(s)`))).toBe(true);
+    expect(log.some((l) => l.startsWith(`${t.url}: perda de eventos: 2 evento(s)`))).toBe(true);
     expect(formatarRelatorio(r).join("\n")).toContain("AVISO, perda de eventos: 2 evento(s)");
     // a subscriber listed only now missed nothing
-    const novo = { ...assinante(), url: url.replace("/hook", "/novo") };
+    const novo = { ...assinante(), url: t.url.replace("/hook", "/novo") };
     const r2 = await entregarEventos(f4, [assinante(), novo], antes, { ...rapido });
     expect(r2.resumo.map((l) => l.aviso !== null)).toEqual([true, false]);
     // and once notify has seen the list, the next run says nothing more
-    const r3 = await entregarEventos(f4, [assinante()], await loadEstado(estadoFile), { ...rapido, estadoFile });
+    const r3 = await entregarEventos(f4, [assinante()], await loadEstado(t.estadoFile), { ...rapido, estadoFile: t.estadoFile });
     expect(r3.ok).toBe(true);
   });
 });

@@ -12,30 +12,15 @@
 import { mkdtemp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Webhook } from "standardwebhooks";
 import { EVENTOS_LIMITE, EVENTOS_PATH, FEED_PATH, loadEventos, nextEventos, numerarLegado, type EventosFile } from "../../pipeline/events/model.ts";
 import { validateDocument } from "../../pipeline/contract/schemas.ts";
 import { eventosFiles } from "../../pipeline/events/render.ts";
-import { entregarEventos, estadoVazio, formatarRelatorio, loadEstado, segredoPadrao, type Assinante } from "../../pipeline/events/webhooks.ts";
-import type { SeriesChange } from "../../pipeline/history/changes.ts";
+import { entregarEventos, estadoVazio, formatarRelatorio, loadEstado, segredoPadrao } from "../../pipeline/events/webhooks.ts";
 import { allSeries } from "../../pipeline/sources/index.ts";
 import { FIXTURES, cleanup, replay, replayDir, tempSite, editPage } from "../helpers/pipeline.ts";
-import { Receptor, schemaErrors } from "../events/helpers.ts";
-
-/** A series change: a new day at another price and, unless told otherwise, a past day revised. */
-function mudanca(id: string, dia: string, valor: number, revisado = true): SeriesChange {
-  return {
-    id,
-    added: [dia],
-    revised: revisado ? [{ data: "2026-09-01", antes: { data: "2026-09-01", valor: 90 }, depois: { data: "2026-09-01", valor: 91 } }] : [],
-    campos: [],
-    rebase: [],
-    pracasChanged: false,
-    antes: { data: "2026-09-02", valor: 100 },
-    depois: { data: dia, valor },
-  };
-}
+import { assinaturaNoTeste, mudanca, schemaErrors } from "../events/helpers.ts";
 
 const seqs = (f: EventosFile) => f.eventos.map((e) => e.seq);
 /** What eventos.json looked like before seq: the same file, every event without it. */
@@ -189,32 +174,14 @@ describe("audit 7: an update over a published eventos.json without seq", () => {
 });
 
 describe("audit 7: notify tells a loss by seq, exactly", () => {
-  const rx = new Receptor();
-  let url: string;
-  let dir: string;
-  let estadoFile: string;
-  const SEGREDO = "segredo-de-teste-123";
-  const env = { SEGREDO_TESTE: SEGREDO };
-  const rapido = { timeoutMs: 2_000, backoffMs: 5, tentativas: 2, permitirInseguro: true, env };
-  const assinante = (): Assinante => ({ url, eventos: ["cotacao_atualizada", "price_changed", "historico_revisado"], segredo_env: "SEGREDO_TESTE" });
-
-  beforeAll(async () => {
-    await rx.start();
-    url = rx.url();
-  });
-  afterAll(() => rx.close());
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), "cotacao-seq-notify-"));
-    estadoFile = join(dir, "webhooks-entregues.json");
-    rx.status = 204;
-    rx.recebidos = [];
-  });
-  afterEach(() => rm(dir, { recursive: true, force: true }));
+  const t = assinaturaNoTeste("cotacao-seq-notify-", 204);
+  const { rx, rapido, assinante, env } = t;
+  const SEGREDO = t.segredo;
 
   // a full list (seq 1..200) that notify delivered whole
   const cheio = corridas(null, 0, 100);
   const entregar = async (f: EventosFile, log?: string[]) =>
-    entregarEventos(f, [assinante()], await loadEstado(estadoFile), { ...rapido, estadoFile, ...(log ? { log: (l: string) => log.push(l) } : {}) });
+    entregarEventos(f, [assinante()], await loadEstado(t.estadoFile), { ...rapido, estadoFile: t.estadoFile, ...(log ? { log: (l: string) => log.push(l) } : {}) });
 
   it("no false alarm after a single run of 200+ events whose events were all delivered", async () => {
     expect((await entregar(cheio)).ok).toBe(true);
@@ -227,7 +194,7 @@ describe("audit 7: notify tells a loss by seq, exactly", () => {
     expect(r.resumo[0]).toMatchObject({ entregues: grande.eventos.length, perdidos: [], aviso: null });
     expect(r.ok).toBe(true);
     expect(log.filter((l) => /perda|PERDIDO/.test(l))).toEqual([]);
-    expect(JSON.parse(await readFile(estadoFile, "utf8")).ultimo_evento.seq).toBe(grande.eventos[0]!.seq);
+    expect(JSON.parse(await readFile(t.estadoFile, "utf8")).ultimo_evento.seq).toBe(grande.eventos[0]!.seq);
   });
 
   it("a subscriber failing while a 200+ run pushes its queue out: those events are lost, by id, and no gap is made up", async () => {
@@ -242,7 +209,7 @@ describe("audit 7: notify tells a loss by seq, exactly", () => {
     expect(r.ok).toBe(false);
     expect(r.resumo[0]!.perdidos.map((e) => e.id)).toEqual([pequeno.eventos[1]!.id, pequeno.eventos[0]!.id]);
     expect(r.resumo[0]!.aviso).toBeNull();
-    expect(log.some((l) => l.startsWith(`${url}: 2 evento(s) PERDIDO(S)`))).toBe(true);
+    expect(log.some((l) => l.startsWith(`${t.url}: 2 evento(s) PERDIDO(S)`))).toBe(true);
   });
 
   it("runs whose notify never happened pushed events out unseen: exactly which seq, and notify fails", async () => {
@@ -254,7 +221,7 @@ describe("audit 7: notify tells a loss by seq, exactly", () => {
     expect(r.ok).toBe(false);
     expect(r.resumo[0]!.aviso).toMatch(/^perda de eventos: 2 evento\(s\) \(seq 201 a 202\) saíram de eventos\.json sem passar por nenhuma entrega/);
     expect(r.resumo[0]!.aviso).toContain(`seq 200; o mais antigo listado agora é ${grande.eventos.at(-1)!.id}`);
-    expect(log.some((l) => l.startsWith(`${url}: perda de eventos: 2 evento(s) (seq 201 a 202)`))).toBe(true);
+    expect(log.some((l) => l.startsWith(`${t.url}: perda de eventos: 2 evento(s) (seq 201 a 202)`))).toBe(true);
     expect(formatarRelatorio(r).join("\n")).toContain("AVISO, perda de eventos: 2 evento(s)");
   });
 
@@ -263,7 +230,7 @@ describe("audit 7: notify tells a loss by seq, exactly", () => {
     expect((await entregar(f)).ok).toBe(true);
     // the same events, renumbered: seq 6 is no longer the event notify saw as 6
     const renumerado = { ...f, eventos: f.eventos.map((e) => ({ ...e, seq: e.seq + 10 })) };
-    const r = await entregarEventos(renumerado, [assinante()], await loadEstado(estadoFile), { ...rapido });
+    const r = await entregarEventos(renumerado, [assinante()], await loadEstado(t.estadoFile), { ...rapido });
     expect(r.resumo[0]!.aviso).toMatch(/^possível perda de eventos: .*a numeração não continua a dele/);
   });
 
@@ -286,16 +253,16 @@ describe("audit 7: notify tells a loss by seq, exactly", () => {
   it("a state written before seq still reads: its event still listed gives the number; gone, the loss is only possible", async () => {
     const f = corridas(null, 0, 3);
     const [novo] = f.eventos;
-    const legado = { versao: 1, ultimo_evento: { id: novo!.id, tipo: novo!.tipo, criado_em: novo!.criado_em }, assinantes: [{ url, entregues: f.eventos.map((e) => e.id) }] };
-    await writeFile(estadoFile, JSON.stringify(legado));
+    const legado = { versao: 1, ultimo_evento: { id: novo!.id, tipo: novo!.tipo, criado_em: novo!.criado_em }, assinantes: [{ url: t.url, entregues: f.eventos.map((e) => e.id) }] };
+    await writeFile(t.estadoFile, JSON.stringify(legado));
     // still listed: its number is the list's, and nothing is missing
     const f2 = corridas(f, 3, 1, 6);
     const r = await entregar(f2);
     expect(r.resumo[0]).toMatchObject({ entregues: 2, aviso: null });
     expect(r.ok).toBe(true);
-    expect(JSON.parse(await readFile(estadoFile, "utf8")).ultimo_evento).toEqual({ id: f2.eventos[0]!.id, seq: 8, tipo: "cotacao_atualizada", criado_em: f2.eventos[0]!.criado_em });
+    expect(JSON.parse(await readFile(t.estadoFile, "utf8")).ultimo_evento).toEqual({ id: f2.eventos[0]!.id, seq: 8, tipo: "cotacao_atualizada", criado_em: f2.eventos[0]!.criado_em });
     // the event it names is gone and it has no number: nothing can be counted
-    await writeFile(estadoFile, JSON.stringify(legado));
+    await writeFile(t.estadoFile, JSON.stringify(legado));
     const f4 = corridas(f, 3, 3, 4);
     const r2 = await entregar(f4);
     expect(r2.resumo[0]!.aviso).toMatch(/^possível perda de eventos: .*já saiu de eventos\.json.*o registro é anterior ao seq/);

@@ -9,18 +9,9 @@ import { describe, expect, it } from "vitest";
 import { nextEventos } from "../../pipeline/events/model.ts";
 import { renderFeed } from "../../pipeline/events/feed.ts";
 import { corpoDoEvento } from "../../pipeline/events/webhooks.ts";
-import type { SeriesChange } from "../../pipeline/history/changes.ts";
+import { mudanca as novoDia } from "../events/helpers.ts";
 
-const mudanca = (dia: string, valor: number): SeriesChange => ({
-  id: "milho",
-  added: [dia],
-  revised: [],
-  campos: [],
-  rebase: [],
-  pracasChanged: false,
-  antes: { data: "2026-09-02", valor: 100 },
-  depois: { data: dia, valor },
-});
+const mudanca = (dia: string, valor: number) => novoDia("milho", dia, valor, false);
 
 describe("audit 7 review: the channels the schema says carry seq carry it", () => {
   const schema = JSON.parse(readFileSync(new URL("../../schemas/eventos.schema.json", import.meta.url), "utf8")) as {

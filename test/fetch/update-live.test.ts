@@ -1,38 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLiveLoader } from "../../pipeline/fetch/live.ts";
-import type { StatusFile } from "../../pipeline/domain/publicados.ts";
-import { runUpdate } from "../../pipeline/run/update.ts";
 import { SOURCES } from "../../pipeline/sources/index.ts";
-import { cleanup, readJson, tempSite, testConfig } from "../helpers/pipeline.ts";
+import { cleanup, readJson, tempSite } from "../helpers/pipeline.ts";
 import { copiaRedatada } from "../helpers/publicado.ts";
 import { endlessChallenge, fixture, hang, noTable, ok, startSources } from "./server.ts";
+import { HEALTHY, SHORT, liveUpdate, type Sites } from "./atualizar-ao-vivo.ts";
 
 // the recorded pages run from 05/08/2026 (Scot) to 25/09/2026 (CEPEA)
 const NOW = new Date("2026-09-27T12:00:00-03:00");
 
-type Sites = Awaited<ReturnType<typeof startSources>>;
-
-/** the whole `npm run update` without --replay, against the fake sites */
-// generous budgets where every page is healthy (a loaded CI machine must not turn a slow answer
-// into a retry), short ones where a page is meant to hang
-const HEALTHY = { requestMs: 10_000, pageMs: 20_000 };
-const SHORT = { requestMs: 500, pageMs: 1500 };
-
-async function liveUpdate(s: Sites, site: string, at: Date, timeouts: { requestMs: number; pageMs: number }) {
-  const log: string[] = [];
-  const loader = createLiveLoader({
-    env: s.env,
-    minIntervalMs: 0,
-    browser: false,
-    timeouts,
-    http: { retries: 1, backoffBaseMs: 10, backoffMaxMs: 20 },
-    log: (l) => log.push(l),
-  });
-  const report = await runUpdate({ loader, config: testConfig(site, s.env), now: at, env: s.env, log: (l) => log.push(l) });
-  const status = await readJson<StatusFile>(site, "api/v1/status.json");
-  const pages = Object.fromEntries(status.fontes.flatMap((f) => f.paginas.map((p) => [`${f.id}/${p.id}`, p])));
-  return { report, status, pages, log };
-}
 
 describe("npm run update, live path, end to end against local sources", () => {
   let s: Sites;

@@ -10,19 +10,13 @@
  * itself answers.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLiveLoader } from "../../pipeline/fetch/live.ts";
-import type { StatusFile } from "../../pipeline/domain/publicados.ts";
-import { runUpdate } from "../../pipeline/run/update.ts";
-import { cleanup, readJson, tempSite, testConfig } from "../helpers/pipeline.ts";
+import { cleanup, tempSite } from "../helpers/pipeline.ts";
 import { copiaRedatada } from "../helpers/publicado.ts";
 import { endlessChallenge, fixture, ok, SOURCE_PAGES, startSources } from "../fetch/server.ts";
-
-type Sites = Awaited<ReturnType<typeof startSources>>;
+import { HEALTHY, liveUpdate, type Sites } from "../fetch/atualizar-ao-vivo.ts";
 
 async function update(s: Sites, site: string, at: string) {
-  const loader = createLiveLoader({ env: s.env, minIntervalMs: 0, browser: false, timeouts: { requestMs: 10_000, pageMs: 20_000 }, http: { retries: 1, backoffBaseMs: 10, backoffMaxMs: 20 } });
-  const report = await runUpdate({ loader, config: testConfig(site, s.env), now: new Date(at), env: s.env });
-  const status = await readJson<StatusFile>(site, "api/v1/status.json");
+  const { report, status } = await liveUpdate(s, site, new Date(at), HEALTHY);
   const scot = status.fontes.find((f) => f.id === "scot")!;
   return { report, scot, boi: scot.paginas.find((p) => p.id === "boi-gordo")! };
 }

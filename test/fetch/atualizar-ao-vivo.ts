@@ -5,8 +5,9 @@
 import type { StatusFile } from "../../pipeline/domain/publicados.ts";
 import { createLiveLoader } from "../../pipeline/fetch/live.ts";
 import { runUpdate } from "../../pipeline/run/update.ts";
-import { readJson, testConfig } from "../helpers/pipeline.ts";
-import type { startSources } from "./server.ts";
+import { afterAll, beforeAll } from "vitest";
+import { cleanup, readJson, tempSite, testConfig } from "../helpers/pipeline.ts";
+import { startSources } from "./server.ts";
 
 export type Sites = Awaited<ReturnType<typeof startSources>>;
 
@@ -29,4 +30,18 @@ export async function liveUpdate(s: Sites, site: string, at: Date, timeouts: { r
   const status = await readJson<StatusFile>(site, "api/v1/status.json");
   const pages = Object.fromEntries(status.fontes.flatMap((f) => f.paginas.map((p) => [`${f.id}/${p.id}`, p])));
   return { report, status, pages, log };
+}
+
+/** The fake sites and a temp site for one describe block, started before its tests and closed after (read the fields inside tests). */
+export function fontesESiteNoTeste(): { s: Sites; site: string } {
+  const t = {} as { s: Sites; site: string };
+  beforeAll(async () => {
+    t.s = await startSources();
+    t.site = await tempSite();
+  });
+  afterAll(async () => {
+    await t.s.close();
+    await cleanup(t.site);
+  });
+  return t;
 }

@@ -9,9 +9,17 @@ type Values<O extends Options> = ReturnType<typeof parseArgs<{ options: O; stric
  * option prints what is wrong and the usage, and exits 2.
  */
 export function cliOptions<O extends Options>(options: O, usage: string): Values<O> {
+  return cliArgs(options, usage, false).values;
+}
+
+/** cliOptions for a command that also takes arguments (`npm run desfazer -- COMMIT`): its values and its arguments. */
+export function cliArgs<O extends Options>(options: O, usage: string, posicionais = true): { values: Values<O>; positionals: string[] } {
   let values: Values<O> & { help?: boolean };
+  let positionals: string[];
   try {
-    values = parseArgs({ options: { ...options, help: { type: "boolean", short: "h" } }, strict: true, allowPositionals: false }).values as Values<O> & { help?: boolean };
+    const r = parseArgs({ options: { ...options, help: { type: "boolean", short: "h" } }, strict: true, allowPositionals: posicionais });
+    values = r.values as Values<O> & { help?: boolean };
+    positionals = r.positionals;
   } catch (err) {
     console.error(`${mensagem(err as Error & { code?: string })}\n${usage}`);
     process.exit(2);
@@ -20,7 +28,7 @@ export function cliOptions<O extends Options>(options: O, usage: string): Values
     console.log(usage);
     process.exit(0);
   }
-  return values;
+  return { values, positionals };
 }
 
 /** Node's parseArgs speaks English; the operator reads Portuguese. */

@@ -53,6 +53,13 @@ export type Evento = EventoGerado;
 export type EventoSemSeq = Evento extends infer E ? (E extends unknown ? Omit<E, "seq"> : never) : never;
 export type EventosFile = Eventos;
 
+/**
+ * What one run changed in a series, as the events tell it: an update's change (SeriesChange),
+ * or an undo's (`npm run desfazer`), which may also take days out (`removidos`, the days a wrong
+ * commit added) and bring the latest day back to an earlier one.
+ */
+export type MudancaDeSerie = SeriesChange & { removidos?: readonly string[] };
+
 export function emptyEventos(): EventosFile {
   return { api_version: "v1", atualizado: EPOCH, limite: EVENTOS_LIMITE, feed: FEED_PATH, eventos: [] };
 }
@@ -80,7 +87,7 @@ function serieRef(def: SeriesDef): SerieRef {
  * `historico_revisado` per series whose past days were revised. Newest first means, inside a
  * run: the summary, then the series in catalogue order.
  */
-export function eventsFromChanges(changes: readonly SeriesChange[], now: Date): EventoSemSeq[] {
+export function eventsFromChanges(changes: readonly MudancaDeSerie[], now: Date): EventoSemSeq[] {
   if (changes.length === 0) return [];
   const criado_em = isoBrasilia(now);
   const order = new Map(allSeries().map((d, i) => [d.id, i] as const));
@@ -99,14 +106,18 @@ export function eventsFromChanges(changes: readonly SeriesChange[], now: Date): 
       c.antes !== null && c.antes.data !== c.depois.data && !c.rebase.some((r) => r.data === c.antes!.data)
         ? c.revised.find((r) => r.data === c.antes!.data)?.antes.valor
         : undefined;
-    const mudou = c.antes !== null && (c.antes.valor !== c.depois.valor || (publicado !== undefined && publicado !== c.depois.valor));
+    // an undo that takes the latest day out brings the latest back to an earlier day: a change of
+    // the latest point even at the same value (subscribers were told the later day)
+    const voltou = c.antes !== null && c.depois.data < c.antes.data;
+    const mudou = c.antes !== null && (voltou || c.antes.valor !== c.depois.valor || (publicado !== undefined && publicado !== c.depois.valor));
     if (c.antes && mudou) {
       const dados: PriceChangedDados = {
         ...serieRef(def),
         anterior: { data: c.antes.data, valor: c.antes.valor },
         atual: { data: c.depois.data, valor: c.depois.valor },
         variacao: { absoluta: diff(c.antes.valor, c.depois.valor), percentual: variationPct(c.antes.valor, c.depois.valor) },
-        dias: daysBetween(c.antes.data, c.depois.data),
+        // the distance between the two days: after an undo `atual` may be the earlier one
+        dias: Math.abs(daysBetween(c.antes.data, c.depois.data)),
         dias_novos: [...c.added],
       };
       precos.push({ id: eventoId("price_changed", [c.id, dados.anterior, dados.atual]), tipo: "price_changed", criado_em, dados });
@@ -131,7 +142,9 @@ export function eventsFromChanges(changes: readonly SeriesChange[], now: Date): 
     const def = defs.get(c.id);
     if (!def) return [];
     const { data, valor } = c.depois;
-    return [{ serie: c.id, path: seriesJsonPath(def), unidade: def.unidade, data, valor, dias_novos: c.added.length, revisoes: c.revised.length }];
+    // a day an undo took out counts as a revised day: no event type names a removed day
+    const revisoes = c.revised.length + (c.removidos?.length ?? 0);
+    return [{ serie: c.id, path: seriesJsonPath(def), unidade: def.unidade, data, valor, dias_novos: c.added.length, revisoes }];
   });
 
   const resumo: CotacaoAtualizadaDados = {
@@ -142,7 +155,8 @@ export function eventsFromChanges(changes: readonly SeriesChange[], now: Date): 
   const atualizada: EventoSemSeq = {
     id: eventoId(
       "cotacao_atualizada",
-      sorted.map((c) => [c.id, c.depois, c.added, c.revised.map((r) => [r.data, r.depois]), c.pracasChanged]),
+      // the removed days only when there are (an update's ids stay what they always were)
+      sorted.map((c) => [c.id, c.depois, c.added, c.revised.map((r) => [r.data, r.depois]), c.pracasChanged, ...(c.removidos?.length ? [c.removidos] : [])]),
     ),
     tipo: "cotacao_atualizada",
     criado_em,
@@ -187,7 +201,7 @@ function comSeq(e: EventoSemSeq, seq: number): Evento {
  * They are numbered on from the previous file's newest seq, the run's oldest (the list's last)
  * first, so seq falls by one down the list and never comes back, whatever the bound trims.
  */
-export function nextEventos(previous: EventosFile | null, changes: readonly SeriesChange[], now: Date, limite = EVENTOS_LIMITE): EventosFile {
+export function nextEventos(previous: EventosFile | null, changes: readonly MudancaDeSerie[], now: Date, limite = EVENTOS_LIMITE): EventosFile {
   const prev = previous ?? emptyEventos();
   // newest first: the first event of each subject is its latest
   const ultimo = new Map<string, Evento>();

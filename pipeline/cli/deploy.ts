@@ -19,9 +19,13 @@ const USAGE = `uso: npm run deploy [-- --repo URL] [--branch NOME] [--dir DIR] [
   antes, conclui ou desfaz uma publicação interrompida no diretório (com a trava dele), para nunca
   publicar uma mistura de duas execuções; a trava, o diário e os temporários nunca são publicados
   recusa (e não publica nada) quando:
-    o diretório difere do commit HEAD (arquivo modificado, apagado, novo ou ignorado pelo git)
+    o diretório difere do commit HEAD (arquivo modificado, apagado, novo ou ignorado pelo git, ou
+      marcado para o git não conferir: assume-unchanged, skip-worktree)
     o site não passa em npm run validate
-    o gh-pages tem um site mais novo (de um commit que vem depois deste, ou com dados mais novos)
+    o gh-pages tem um site mais novo (de um commit que vem depois deste, ou com dados mais novos;
+      com dados da mesma data, com status.json mais novo)
+    o eventos.json deste site não tem eventos já publicados, ou dá a outro evento um seq já
+      publicado (o que um git revert de um commit de dados faz; --substituir-mais-novo não pula isto)
     o gh-pages mudou no remoto enquanto este deploy montava o site (outro deploy publicou)`;
 
 const args = cliOptions(

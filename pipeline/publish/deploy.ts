@@ -7,14 +7,17 @@
  * another deploy (the workflow, a developer's) that published meanwhile is never overwritten
  * blind. And a site older than the published one is refused before that: the gh-pages commit
  * names its source commit (a Source-commit trailer), and the published api/v1/index.json tells
- * when its data last changed (conferirMaisNovo).
+ * when its data last changed (conferirMaisNovo). So is a site whose events would take a number
+ * (seq) a consumer already read from the published eventos.json (conferirSeq).
  */
+import { spawn } from "node:child_process";
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, sep } from "node:path";
 import { REPO_ROOT } from "../config.ts";
 import { PipelineError } from "../domain/errors.ts";
+import { EVENTOS_PATH, FEED_PATH, loadEventos, numerarLegado } from "../events/model.ts";
 import { git, gitValue, gitValueOrNull } from "../io/git.ts";
 import { hasInterrupted, isControlPath, JOURNAL_NAME, STAGING_DIR } from "./journal.ts";
 
@@ -144,6 +147,8 @@ export interface DeployOptions {
    * a published mistake when no clone at hand holds the commit that was deployed. The lease stays.
    */
   substituirMaisNovo?: boolean;
+  /** The bound of the fetches of origin's history (PRAZO_DA_BUSCA_MS; tests set a short one). */
+  prazoDaBuscaMs?: number;
   /** Test-only: runs after every check, right before the push (another deploy of a race goes here). */
   antesDoEnvio?: () => Promise<void>;
 }
@@ -189,7 +194,10 @@ export function fonteDoPublicado(message: string): string | null {
   return /^Deploy site from ([0-9a-f]{7,40})$/m.exec(message)?.[1] ?? null;
 }
 
-/** When a site's data last changed: api/v1/index.json's `atualizado` (the newest of its series'). */
+/**
+ * When a site's data last changed: api/v1/index.json's `atualizado` (the newest of its series').
+ * Also reads status.json's (when the sources' state last changed): the same field.
+ */
 export function atualizadoDoSite(indexJson: string | null): string | null {
   if (indexJson === null) return null;
   try {
@@ -200,6 +208,98 @@ export function atualizadoDoSite(indexJson: string | null): string | null {
   }
 }
 
+/** An event as a consumer keeps it: its number and its id. */
+export interface EventoNumerado {
+  seq: number;
+  id: string;
+}
+
+/**
+ * The events of a published eventos.json (the gh-pages commit's text), numbered as update numbers
+ * a file from before `seq` (numerarLegado). Read leniently, unlike the site's own (loadEventos):
+ * only seq and id matter here, and a file published under an older catalogue (a series since
+ * taken out) breaks today's schema while its numbers stand. null when there is no list to read.
+ */
+export function eventosPublicados(texto: string | null): EventoNumerado[] | null {
+  if (texto === null) return null;
+  let doc: unknown;
+  try {
+    doc = numerarLegado(JSON.parse(texto));
+  } catch {
+    return null;
+  }
+  const lista = (doc as { eventos?: unknown } | null)?.eventos;
+  if (!Array.isArray(lista)) return null;
+  return lista.flatMap((e: { seq?: unknown; id?: unknown } | null) =>
+    typeof e?.id === "string" && Number.isInteger(e.seq) ? [{ seq: e.seq as number, id: e.id }] : [],
+  );
+}
+
+/** What conferirSeq found wrong: published seqs this site gives to other events, or lacks. */
+export interface SeqReusado {
+  /** a seq both lists have, with another id here */
+  trocados: Array<{ seq: number; publicado: string; aqui: string }>;
+  /** published events above this site's newest seq, newest first */
+  ausentes: EventoNumerado[];
+  /** this site's newest seq (0: no events) and the published one's */
+  topo: number;
+  topoPublicado: number;
+}
+
+/**
+ * Whether the site's events keep every number the published ones gave: a consumer keeps the
+ * highest seq it read, N, and takes as new only what comes above it. A seq given to another
+ * event, or a list whose newest is below N (a plain git revert of a data commit takes
+ * eventos.json back too, and the next run numbers other events from there), makes events it
+ * never sees as new. null when nothing is wrong.
+ */
+export function conferirSeq(aqui: readonly EventoNumerado[], publicados: readonly EventoNumerado[]): SeqReusado | null {
+  const porSeq = new Map(aqui.map((e) => [e.seq, e.id]));
+  const topo = Math.max(0, ...aqui.map((e) => e.seq));
+  const topoPublicado = Math.max(0, ...publicados.map((e) => e.seq));
+  const trocados = publicados.flatMap((p) => {
+    const id = porSeq.get(p.seq);
+    return id !== undefined && id !== p.id ? [{ seq: p.seq, publicado: p.id, aqui: id }] : [];
+  });
+  const ausentes = publicados.filter((p) => p.seq > topo).sort((a, b) => b.seq - a.seq);
+  return trocados.length || ausentes.length ? { trocados: trocados.sort((a, b) => b.seq - a.seq), ausentes, topo, topoPublicado } : null;
+}
+
+/** A path or URL as a shell word. */
+const palavra = (s: string) => (/^[\w./:@%+=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+/** The refusal of a site whose events reuse or drop published seqs (conferirSeq), with the commands that fix it. */
+function recusaDoSeq(r: SeqReusado, c: { branch: string; fonte: string | null; fontePublicada: string | null; remoto: string; dirRel: string }): string {
+  const curto = (s: string | null) => (s ? s.slice(0, 12) : "desconhecido");
+  const linhas = [
+    ...r.ausentes.map((e) => ({ seq: e.seq, texto: `  seq ${e.seq}: publicado ${e.id}, ausente deste site` })),
+    ...r.trocados.map((t) => ({ seq: t.seq, texto: `  seq ${t.seq}: publicado ${t.publicado}, neste site ${t.aqui}` })),
+  ].sort((a, b) => b.seq - a.seq);
+  const lista = linhas.slice(0, 10).map((l) => l.texto).join("\n");
+  const mais = linhas.length > 10 ? `\n  ... e mais ${linhas.length - 10}` : "";
+  const oQue = [
+    r.ausentes.length
+      ? `não tem eventos já publicados no ${c.branch} (o mais novo daqui é o seq ${r.topo}${r.topo === 0 ? ", nenhum evento" : ""}; o publicado, o seq ${r.topoPublicado})`
+      : null,
+    r.trocados.length ? `dá a outros eventos números (seq) já publicados no ${c.branch}` : null,
+  ]
+    .filter(Boolean)
+    .join(" e ");
+  const arquivo = (rel: string) => palavra(c.dirRel ? `${c.dirRel}/${rel}` : rel);
+  const restaurar =
+    `git fetch ${palavra(c.remoto)} ${palavra(c.branch)} && git show FETCH_HEAD:${EVENTOS_PATH} > ${arquivo(EVENTOS_PATH)} && ` +
+    `git show FETCH_HEAD:${FEED_PATH} > ${arquivo(FEED_PATH)}`;
+  return (
+    `deploy: o eventos.json deste site (commit ${curto(c.fonte)}) ${oQue}; site publicado do commit ${curto(c.fontePublicada)}:\n${lista}${mais}\n` +
+    `quem guarda o maior seq já lido (${r.topoPublicado}) nunca veria como novos os eventos que levassem esses números, então nada foi publicado ` +
+    `(um git revert de um commit de dados já publicado volta também o eventos.json). ` +
+    `Para manter os dados deste commit e os eventos publicados, restaure os dois arquivos do site publicado: ${restaurar} ` +
+    `e commite os dois (git commit -m "Eventos publicados restaurados" -- ${arquivo(EVENTOS_PATH)} ${arquivo(FEED_PATH)}); ` +
+    `depois rode o update de novo (ou npm run deploy): os eventos seguintes recebem números depois do seq ${r.topoPublicado}. ` +
+    `Para desfazer dados publicados, use npm run desfazer -- COMMIT no lugar de git revert: ele mantém os eventos e avisa o que voltou`
+  );
+}
+
 const isAncestor = async (cwd: string, a: string, b: string) =>
   (await gitValueOrNull(cwd, ["merge-base", "--is-ancestor", a, b])) !== null;
 
@@ -207,6 +307,61 @@ const conhecer = (cwd: string, sha: string) => gitValueOrNull(cwd, ["rev-parse",
 
 /** How far back a shallow clone fetches main's history to find the published commit: steps, in commits. */
 const PASSOS_DO_HISTORICO = [50, 1000] as const;
+
+/**
+ * How long the fetches of that search may take together. git has no timeout of its own on the
+ * git protocol or ssh (nor on https past http.lowSpeedTime): an origin that accepts and never
+ * answers would hold the deploy until the workflow step's 10 minutes, and nothing would be
+ * published. Two minutes is room for the 1000 commits of a data repository on a runner.
+ */
+export const PRAZO_DA_BUSCA_MS = 120_000;
+
+/** A git that did not finish in time (gitComPrazo). */
+class PrazoEsgotado extends Error {}
+
+/** "1,5 s", "120 s": a bound as the log says it. */
+const segundos = (ms: number) => `${(ms / 1000).toLocaleString("pt-BR", { maximumFractionDigits: 1 })} s`;
+
+/**
+ * git, ended when it passes `prazoMs`: its whole process group (git fetch runs git-upload-pack,
+ * git-remote-https, ssh under it), first with SIGTERM, on which git deletes its lock files
+ * (shallow.lock, a ref's .lock), so the clone's next fetch or push is not blocked; SIGKILL only
+ * if it outlives that by 5 s.
+ */
+function gitComPrazo(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv, prazoMs: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const filho = spawn("git", [...args], { cwd, env: { ...process.env, ...env, GIT_TERMINAL_PROMPT: "0" }, stdio: ["ignore", "ignore", "pipe"], detached: true });
+    let stderr = "";
+    filho.stderr.setEncoding("utf8").on("data", (d: string) => {
+      if (stderr.length < 64 * 1024) stderr += d;
+    });
+    const grupo = (sinal: NodeJS.Signals) => {
+      try {
+        process.kill(-filho.pid!, sinal);
+      } catch {
+        // the group is gone already
+      }
+    };
+    let esgotado = false;
+    let matar: NodeJS.Timeout | undefined;
+    const relogio = setTimeout(() => {
+      esgotado = true;
+      grupo("SIGTERM");
+      matar = setTimeout(() => grupo("SIGKILL"), 5000);
+    }, prazoMs);
+    filho.on("error", (err) => {
+      clearTimeout(relogio);
+      reject(err);
+    });
+    filho.on("close", (code, signal) => {
+      clearTimeout(relogio);
+      clearTimeout(matar);
+      if (esgotado) return reject(new PrazoEsgotado(`git ${args[0]} interrompido depois de ${segundos(prazoMs)}`));
+      if (code === 0) return resolve();
+      reject(Object.assign(new Error(`git ${args.join(" ")} falhou (${signal ?? `código ${code}`})`), { stderr }));
+    });
+  });
+}
 
 /** What looking for the published site's source commit on origin found. */
 interface Busca {
@@ -225,7 +380,14 @@ interface Busca {
  * out, from an older site: the workflow would refuse to publish the fix and leave the wrong
  * number up. A fetch that fails leaves the dates to decide.
  */
-async function buscarFontePublicada(cwd: string, sha: string, env: NodeJS.ProcessEnv, log: (line: string) => void, mask: (s: string) => string): Promise<Busca> {
+async function buscarFontePublicada(
+  cwd: string,
+  sha: string,
+  env: NodeJS.ProcessEnv,
+  log: (line: string) => void,
+  mask: (s: string) => string,
+  prazoMs: number,
+): Promise<Busca> {
   const ja = await conhecer(cwd, sha);
   if (ja) return { conhecida: ja, ausenteDe: null };
   const ramo = await gitValueOrNull(cwd, ["symbolic-ref", "--quiet", "--short", "HEAD"]);
@@ -239,11 +401,22 @@ async function buscarFontePublicada(cwd: string, sha: string, env: NodeJS.Proces
   const raso = async () => (await gitValueOrNull(cwd, ["rev-parse", "--is-shallow-repository"])) === "true";
   // a clone that is not shallow fetches once (what was pushed since its last fetch)
   const passos: ReadonlyArray<number | null> = (await raso()) ? PASSOS_DO_HISTORICO : [null];
+  // one bound for all the steps together
+  const limite = Date.now() + prazoMs;
   for (const n of passos) {
     log(`deploy: buscando o commit ${sha.slice(0, 12)} no histórico do origin (${nome}${n ? `, ${n} commits mais fundo` : ""})`);
     try {
-      await git(cwd, ["fetch", "--quiet", "--no-tags", ...(n ? [`--deepen=${n}`] : []), "origin", ref], auth);
+      await gitComPrazo(cwd, ["fetch", "--quiet", "--no-tags", ...(n ? [`--deepen=${n}`] : []), "origin", ref], auth, Math.max(0, limite - Date.now()));
     } catch (err) {
+      if (err instanceof PrazoEsgotado) {
+        log(
+          mask(
+            `deploy: o origin (${origem}) não respondeu em ${segundos(prazoMs)} (rede ou servidor parado); ` +
+              `a busca foi interrompida e quem decide são as datas dos dados`,
+          ),
+        );
+        return { conhecida: null, ausenteDe: null };
+      }
       const e = err as Error & { stderr?: string };
       log(mask(`deploy: não foi possível buscar o ${nome} do origin (${(e.stderr || e.message).trim()}); quem decide são as datas dos dados`));
       return { conhecida: null, ausenteDe: null };
@@ -262,7 +435,10 @@ async function buscarFontePublicada(cwd: string, sha: string, env: NodeJS.Proces
  * descends from may go (also one that undoes data on purpose, a revert), one it is an ancestor
  * of may not. Otherwise (a commit pushed nowhere, a site without the trailer, diverged
  * histories, no network) the data decides: data that last changed before the published data's
- * is older, whatever the commits.
+ * is older, whatever the commits. Data of the same date (index.json's `atualizado` changes only
+ * with a price) is older when its status.json is: a run that brought no price but marked a
+ * source failing, or back, is newer than the one before it. (The events' seq, the third clock
+ * of a site, is held apart by conferirSeq, whatever the dates or history say.)
  */
 export async function conferirMaisNovo(c: {
   cwd: string;
@@ -275,13 +451,22 @@ export async function conferirMaisNovo(c: {
   fontePublicada: string | null;
   /** the published data's `atualizado` */
   atualizadoPublicado: string | null;
+  /** its status.json's `atualizado` (when the sources' state last changed) */
+  status?: string | null;
+  /** the published status.json's `atualizado` */
+  statusPublicado?: string | null;
   log: (line: string) => void;
   /** for the fetch from origin: the token (GITHUB_TOKEN, GH_TOKEN) */
   env?: NodeJS.ProcessEnv;
   mask?: (s: string) => string;
+  /** the bound of the fetches from origin together (PRAZO_DA_BUSCA_MS) */
+  prazoDaBuscaMs?: number;
 }): Promise<string | null> {
   const curto = (s: string | null) => (s ? s.slice(0, 12) : "desconhecido");
-  const busca: Busca = c.fontePublicada && c.fonte ? await buscarFontePublicada(c.cwd, c.fontePublicada, c.env ?? process.env, c.log, c.mask ?? ((s) => s)) : { conhecida: null, ausenteDe: null };
+  const busca: Busca =
+    c.fontePublicada && c.fonte
+      ? await buscarFontePublicada(c.cwd, c.fontePublicada, c.env ?? process.env, c.log, c.mask ?? ((s) => s), c.prazoDaBuscaMs ?? PRAZO_DA_BUSCA_MS)
+      : { conhecida: null, ausenteDe: null };
   const conhecida = busca.conhecida;
   if (c.fonte && conhecida) {
     if (conhecida === c.fonte) {
@@ -307,22 +492,36 @@ export async function conferirMaisNovo(c: {
         : `deploy: o site publicado veio do commit ${curto(c.fontePublicada)}, que este clone não tem; quem decide são as datas dos dados`,
     );
   }
-  if (c.atualizado && c.atualizadoPublicado && Date.parse(c.atualizado) < Date.parse(c.atualizadoPublicado)) {
-    const oQueFazer = busca.ausenteDe
+  const oQueFazer = () =>
+    (busca.ausenteDe
       ? // git pull cannot bring it: it was published from commits never pushed to this branch
         `O commit ${curto(c.fontePublicada)} desse site não está no ${busca.ausenteDe} do origin (foi publicado de um clone com commits não enviados, ou de outro branch): ` +
         `leve-o ao ${busca.ausenteDe} (git push do clone que o tem, ou o merge do branch dele) e rode npm run deploy de novo, ou publique daquele clone. `
-      : `Traga os dados novos (git pull) e rode npm run deploy de novo. `;
+      : `Traga os dados novos (git pull) e rode npm run deploy de novo. `) +
+    `Se a volta é de propósito (dados errados publicados): ` +
+    `publique de um clone que tenha o commit ${curto(c.fontePublicada)} (um commit que desfaz o erro vem depois dele e passa), ` +
+    `ou use npm run deploy -- --substituir-mais-novo`;
+  const dados = c.atualizado && c.atualizadoPublicado ? Math.sign(Date.parse(c.atualizado) - Date.parse(c.atualizadoPublicado)) : null;
+  if (dados === -1) {
     return (
       `deploy: o ${c.branch} tem dados de ${c.atualizadoPublicado} (site do commit ${curto(c.fontePublicada)}), mais novos que os deste site ` +
       `(${c.atualizado}, commit ${curto(c.fonte)}); publicar agora trocaria dados novos por antigos, então nada foi publicado. ` +
-      oQueFazer +
-      `Se a volta é de propósito (dados errados publicados): ` +
-      `publique de um clone que tenha o commit ${curto(c.fontePublicada)} (um commit que desfaz o erro vem depois dele e passa), ` +
-      `ou use npm run deploy -- --substituir-mais-novo`
+      oQueFazer()
     );
   }
-  if (c.atualizado && c.atualizadoPublicado) c.log(`deploy: dados deste site de ${c.atualizado}; os publicados, de ${c.atualizadoPublicado}`);
+  if (dados !== null) c.log(`deploy: dados deste site de ${c.atualizado}; os publicados, de ${c.atualizadoPublicado}`);
+  // same data date (or none on either side): the sources' state breaks the tie
+  if ((dados === 0 || (!c.atualizado && !c.atualizadoPublicado)) && c.status && c.statusPublicado) {
+    if (Date.parse(c.status) < Date.parse(c.statusPublicado)) {
+      return (
+        `deploy: no ${c.branch} (site do commit ${curto(c.fontePublicada)}) e neste site (commit ${curto(c.fonte)}) os dados têm a mesma data ` +
+        `(${c.atualizado ?? "nenhuma"}), mas o status.json publicado é de ${c.statusPublicado}, mais novo que o deste site (${c.status}): ` +
+        `publicar agora voltaria o estado das fontes a um anterior, então nada foi publicado. ` +
+        oQueFazer()
+      );
+    }
+    c.log(`deploy: status.json deste site de ${c.status}; o publicado, de ${c.statusPublicado}`);
+  }
   return null;
 }
 
@@ -373,6 +572,21 @@ export async function conferirArvoreDoDeploy(dir: string, cwd: string, log: (lin
     diferentes.push(`${caminho} (${como})`);
     listados.add(rel);
   }
+  // git status does not look at a file marked assume-unchanged (ls-files -v: a lowercase letter) or
+  // skip-worktree ('S'; a sparse checkout marks so the files it leaves out): edited or deleted, it
+  // is "unchanged", and gh-pages would publish the edit or leave the file out
+  const marcados: string[] = [];
+  for (const item of (await git(dir, ["ls-files", "-v", "-z", "--full-name", "--", "."])).split("\0")) {
+    if (item.length < 3) continue;
+    const tag = item[0]!;
+    const caminho = item.slice(2);
+    const rel = caminho.startsWith(prefixo) ? caminho.slice(prefixo.length) : caminho;
+    const flags = [tag !== tag.toUpperCase() ? "assume-unchanged" : null, tag.toUpperCase() === "S" ? "skip-worktree" : null].filter(Boolean);
+    if (flags.length === 0 || !publicado(rel) || listados.has(rel)) continue;
+    diferentes.push(`${caminho} (marcado ${flags.join(" e ")}: o git não confere se ele mudou)`);
+    marcados.push(caminho);
+    listados.add(rel);
+  }
   // git holds a symlink as its target's name: a committed link stays "unchanged" while gh-pages copies
   // whatever it points to (a file edited outside the site, a whole directory), and validate, which
   // reads only regular files and directories, never saw it
@@ -389,6 +603,10 @@ export async function conferirArvoreDoDeploy(dir: string, cwd: string, log: (lin
       reason:
         `deploy: ${dir} difere do commit ${head.slice(0, 12)} em ${diferentes.length} arquivo(s); o deploy publica só um site commitado ` +
         `(o que o workflow valida antes do commit), então nada foi publicado:\n${lista}${mais}\n` +
+        (marcados.length
+          ? `Tire a marca dos arquivos marcados (git update-index --no-assume-unchanged --no-skip-worktree -- ${marcados.map(palavra).join(" ")}; ` +
+            `numa cópia esparsa, git sparse-checkout disable) e veja o que mudou neles (git status). `
+          : "") +
         `Commite o que deve ir para o site (npm run validate, depois npm run changelog -- --commit; um link simbólico, troque pelo arquivo) ou desfaça as mudanças ` +
         `(git restore --staged --worktree -- ${prefixo || "."} e apague os arquivos a mais), e rode npm run deploy de novo`,
     });
@@ -472,17 +690,47 @@ export async function deploy(opts: DeployOptions): Promise<DeployResult> {
         return { published: false, branch, commit: remoteCommit, files, source };
       }
       const fontePublicada = fonteDoPublicado(await gitValue(clone, ["log", "-1", "--format=%B", remoteCommit]));
-      const atualizadoPublicado = atualizadoDoSite(await gitValueOrNull(clone, ["show", `${remoteCommit}:api/v1/index.json`]));
+      const publicadoEm = (rel: string) => gitValueOrNull(clone, ["show", `${remoteCommit}:${rel}`]);
+      const atualizadoPublicado = atualizadoDoSite(await publicadoEm("api/v1/index.json"));
       log(
         `deploy: ${branch} no remoto está em ${remoteCommit.slice(0, 12)} (site do commit ${fontePublicada ? fontePublicada.slice(0, 12) : "desconhecido"}, ` +
           `dados de ${atualizadoPublicado ?? "data desconhecida"}); conferindo se este site não é mais antigo`,
       );
-      recusa = await conferirMaisNovo({ cwd, branch, fonte: source, atualizado, fontePublicada, atualizadoPublicado, log, env, mask });
+      recusa = await conferirMaisNovo({
+        cwd,
+        branch,
+        fonte: source,
+        atualizado,
+        fontePublicada,
+        atualizadoPublicado,
+        status: atualizadoDoSite(await readFile(join(opts.dir, "api", "v1", "status.json"), "utf8").catch(() => null)),
+        statusPublicado: atualizadoDoSite(await publicadoEm("api/v1/status.json")),
+        log,
+        env,
+        mask,
+        prazoDaBuscaMs: opts.prazoDaBuscaMs,
+      });
       if (recusa && opts.substituirMaisNovo) {
         log(`deploy: --substituir-mais-novo: publicando mesmo assim sobre um site mais novo (${recusa})`);
         recusa = null;
       }
       if (recusa) return { published: false, branch, commit: remoteCommit, files, source };
+      // not skipped by --substituir-mais-novo: a way back restores the published events (the refusal says how)
+      const textoDosEventos = await publicadoEm(EVENTOS_PATH);
+      const publicados = eventosPublicados(textoDosEventos);
+      if (textoDosEventos !== null && publicados === null) {
+        log(`deploy: o ${EVENTOS_PATH} publicado não é uma lista de eventos legível; não há seq publicado a conferir`);
+      }
+      if (publicados) {
+        const aqui = ((await loadEventos(opts.dir))?.eventos ?? []).map((e) => ({ seq: e.seq, id: e.id }));
+        const reusado = conferirSeq(aqui, publicados);
+        if (reusado) {
+          const dirRel = relative(cwd, opts.dir).split(sep).join("/");
+          recusa = recusaDoSeq(reusado, { branch, fonte: source, fontePublicada, remoto: opts.repo ? url : "origin", dirRel });
+          return { published: false, branch, commit: remoteCommit, files, source };
+        }
+        log(`deploy: eventos.json: o mais novo publicado é o seq ${Math.max(0, ...publicados.map((e) => e.seq))}, e nenhum número publicado falta neste site ou é de outro evento aqui`);
+      }
     } else {
       log(`deploy: ${branch} ainda não existe no remoto; este é o primeiro deploy`);
     }

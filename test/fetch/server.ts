@@ -371,11 +371,22 @@ export async function startRawSite(reply: RawReply): Promise<RawSite> {
 const fixtures = new URL("../fixtures/", import.meta.url);
 export const fixture = (path: string): string => readFileSync(new URL(path, fixtures), "utf8");
 
-type PagesByHost = { cepea: Record<string, string>; scot: Record<string, string>; "noticias-agricolas": Record<string, string> };
+type PagesByHost = {
+  cepea: Record<string, string>;
+  scot: Record<string, string>;
+  "noticias-agricolas": Record<string, string>;
+  /**
+   * the pages of any other base URL variable, by variable: a source added to the catalogue gets a
+   * fake site of its own (served on Notícias Agrícolas' host, its own variable unset, the live
+   * path would fetch the real site)
+   */
+  outras: Record<string, Record<string, string>>;
+};
 
 function byHost(fill: (add: (baseUrlEnv: string, path: string, file: string) => void) => void): PagesByHost {
-  const out: PagesByHost = { cepea: {}, scot: {}, "noticias-agricolas": {} };
-  const host = (env: string) => (env === "COTACAO_CEPEA_URL" ? out.cepea : env === "COTACAO_SCOT_URL" ? out.scot : out["noticias-agricolas"]);
+  const out: PagesByHost = { cepea: {}, scot: {}, "noticias-agricolas": {}, outras: {} };
+  const host = (env: string) =>
+    env === "COTACAO_CEPEA_URL" ? out.cepea : env === "COTACAO_SCOT_URL" ? out.scot : env === "COTACAO_NA_URL" ? out["noticias-agricolas"] : (out.outras[env] ??= {});
   // the fake sites route by path: a query (CEPEA's widget) is not part of it
   fill((env, path, file) => void (host(env)[path.replace(/\?.*$/, "")] ??= file));
   return out;
@@ -390,10 +401,13 @@ const mirrorFixture = (m: MirrorDef) => mirrorFile("", m).split(sep).join("/");
  * Agrícolas. CEPEA's mirrors are not served by default (a test of CEPEA's own page failing would
  * see them answer): routeCepeaMirrors adds them.
  */
-export const SOURCE_PAGES: PagesByHost = byHost((add) => {
-  for (const src of SOURCES) for (const p of src.pages) add(src.baseUrlEnv, p.path, `${src.id}/${p.id}.html`);
-  for (const m of Object.values(MIRRORS).flat()) if (!m.paraPagina.startsWith("cepea/")) add(m.baseUrlEnv, m.path, mirrorFixture(m));
-});
+const paginasDasFontes = (): PagesByHost =>
+  byHost((add) => {
+    for (const src of SOURCES) for (const p of src.pages) add(src.baseUrlEnv, p.path, `${src.id}/${p.id}.html`);
+    for (const m of Object.values(MIRRORS).flat()) if (!m.paraPagina.startsWith("cepea/")) add(m.baseUrlEnv, m.path, mirrorFixture(m));
+  });
+
+export const SOURCE_PAGES: PagesByHost = paginasDasFontes();
 
 /** CEPEA's mirrors' recorded pages: Notícias Agrícolas' republications and CEPEA's widget. */
 export const CEPEA_MIRROR_PAGES: PagesByHost = byHost((add) => {
@@ -406,22 +420,37 @@ export function routeCepeaMirrors(s: { cepea: FakeSite; na: FakeSite }): void {
   for (const [path, file] of Object.entries(CEPEA_MIRROR_PAGES["noticias-agricolas"])) s.na.route(path, ok(fixture(file)));
 }
 
-/** one fake site per source, like the real three hosts, each answering its recorded pages */
+/**
+ * one fake site per host, like the real three (and one per other base URL variable of the
+ * catalogue as it is when called: a source added to it is served too), each answering its
+ * recorded pages
+ */
 export async function startSources(): Promise<{
   cepea: FakeSite;
   scot: FakeSite;
   na: FakeSite;
+  /** the sites of the other base URL variables, by variable */
+  outras: Record<string, FakeSite>;
   env: NodeJS.ProcessEnv;
   close(): Promise<void>;
 }> {
   const make = (pages: Record<string, string>) =>
     startFakeSite(Object.fromEntries(Object.entries(pages).map(([p, f]) => [p, ok(fixture(f))])));
-  const [cepea, scot, na] = await Promise.all([make(SOURCE_PAGES.cepea), make(SOURCE_PAGES.scot), make(SOURCE_PAGES["noticias-agricolas"])]);
+  const paginas = paginasDasFontes();
+  const variaveis = Object.keys(paginas.outras);
+  const [cepea, scot, na, ...demais] = await Promise.all([
+    make(paginas.cepea),
+    make(paginas.scot),
+    make(paginas["noticias-agricolas"]),
+    ...variaveis.map((v) => make(paginas.outras[v]!)),
+  ]);
+  const outras = Object.fromEntries(variaveis.map((v, i) => [v, demais[i]!]));
   return {
-    cepea,
-    scot,
-    na,
-    env: { COTACAO_CEPEA_URL: cepea.url, COTACAO_SCOT_URL: scot.url, COTACAO_NA_URL: na.url },
-    close: async () => void (await Promise.all([cepea.close(), scot.close(), na.close()])),
+    cepea: cepea!,
+    scot: scot!,
+    na: na!,
+    outras,
+    env: { COTACAO_CEPEA_URL: cepea!.url, COTACAO_SCOT_URL: scot!.url, COTACAO_NA_URL: na!.url, ...Object.fromEntries(variaveis.map((v) => [v, outras[v]!.url])) },
+    close: async () => void (await Promise.all([cepea!.close(), scot!.close(), na!.close(), ...demais.map((d) => d!.close())])),
   };
 }

@@ -371,7 +371,8 @@ describe("invalid documents fail with a readable pt-BR message", () => {
     doc.series[0].pontos = 6.5;
     doc.fontes[1].id = "noticias-agricolas";
     expect(validateDocument("api/v1/index.json", doc)).toEqual([
-      `api/v1/index.json: /fontes/1/id: deve ser um destes valores: "cepea", "scot", "datagro" (recebido "noticias-agricolas")`,
+      // the catalogue's sources, in its order (a new source is one line in SOURCES, not here too)
+      `api/v1/index.json: /fontes/1/id: deve ser um destes valores: ${SOURCES.map((f) => `"${f.id}"`).join(", ")} (recebido "noticias-agricolas")`,
       `api/v1/index.json: /series/0/pontos: deve ser número inteiro (recebido 6.5)`,
     ]);
   });

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../pipeline/config.ts";
+import { SOURCES } from "../pipeline/sources/index.ts";
 import { FIXTURES, cleanup, readJson, replay, replayDir, tempSite } from "./helpers/pipeline.ts";
 
 const NOW = "2026-09-27T12:00:00-03:00";
@@ -77,7 +78,8 @@ describe("configuration", () => {
   it("turns sources off and changes reference praças from cotacao.config.json", async () => {
     await writeFile(join(root, "cotacao.config.json"), JSON.stringify({ fontes: { scot: { ativa: false } }, pracasReferencia: { MS: "Dourados" } }));
     const c = loadConfig({ root, env: {} });
-    expect(c.fontesAtivas).toEqual({ cepea: true, scot: false, datagro: true });
+    // every source of the catalogue but scot stays on
+    expect(c.fontesAtivas).toEqual({ ...Object.fromEntries(SOURCES.map((f) => [f.id, true])), scot: false });
     expect(c.pracasReferencia.MS).toBe("Dourados");
     expect(c.pracasReferencia.SP).toBe("Barretos");
   });

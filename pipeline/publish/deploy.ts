@@ -316,6 +316,9 @@ const PASSOS_DO_HISTORICO = [50, 1000] as const;
  */
 export const PRAZO_DA_BUSCA_MS = 120_000;
 
+/** The signals that end this process and so must end a git of its own group (gitComPrazo). */
+const SINAIS_REPASSADOS = ["SIGINT", "SIGTERM", "SIGHUP"] as const satisfies readonly NodeJS.Signals[];
+
 /** A git that did not finish in time (gitComPrazo). */
 class PrazoEsgotado extends Error {}
 
@@ -324,9 +327,11 @@ const segundos = (ms: number) => `${(ms / 1000).toLocaleString("pt-BR", { maximu
 
 /**
  * git, ended when it passes `prazoMs`: its whole process group (git fetch runs git-upload-pack,
- * git-remote-https, ssh under it), first with SIGTERM, on which git deletes its lock files
- * (shallow.lock, a ref's .lock), so the clone's next fetch or push is not blocked; SIGKILL only
- * if it outlives that by 5 s.
+ * git-remote-https, ssh under it, and ending git alone leaves them waiting on the network), first
+ * with SIGTERM, on which git deletes its lock files (shallow.lock, a ref's .lock), so the clone's
+ * next fetch or push is not blocked; SIGKILL only if it outlives that by 5 s. A group of its own
+ * does not get the terminal's Ctrl-C: while it runs, a SIGINT, SIGTERM or SIGHUP to this process,
+ * or its exit, ends the group too, and the signal then does what it would have done.
  */
 function gitComPrazo(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv, prazoMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -342,6 +347,22 @@ function gitComPrazo(cwd: string, args: readonly string[], env: NodeJS.ProcessEn
         // the group is gone already
       }
     };
+    const aoSair = () => grupo("SIGTERM");
+    const repasses = SINAIS_REPASSADOS.map((sinal) => {
+      const repassar = () => {
+        grupo(sinal);
+        soltar();
+        // no other handler: the default one (this process ends by the signal)
+        if (process.listenerCount(sinal) === 0) process.kill(process.pid, sinal);
+      };
+      process.on(sinal, repassar);
+      return [sinal, repassar] as const;
+    });
+    process.on("exit", aoSair);
+    const soltar = () => {
+      for (const [sinal, repassar] of repasses) process.off(sinal, repassar);
+      process.off("exit", aoSair);
+    };
     let esgotado = false;
     let matar: NodeJS.Timeout | undefined;
     const relogio = setTimeout(() => {
@@ -351,11 +372,13 @@ function gitComPrazo(cwd: string, args: readonly string[], env: NodeJS.ProcessEn
     }, prazoMs);
     filho.on("error", (err) => {
       clearTimeout(relogio);
+      soltar();
       reject(err);
     });
     filho.on("close", (code, signal) => {
       clearTimeout(relogio);
       clearTimeout(matar);
+      soltar();
       if (esgotado) return reject(new PrazoEsgotado(`git ${args[0]} interrompido depois de ${segundos(prazoMs)}`));
       if (code === 0) return resolve();
       reject(Object.assign(new Error(`git ${args.join(" ")} falhou (${signal ?? `código ${code}`})`), { stderr }));

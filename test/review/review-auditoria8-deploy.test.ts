@@ -11,10 +11,12 @@
  * - The fetch of origin's history has a time bound of its own.
  * - A file of the site git was told not to look at (assume-unchanged, skip-worktree) is refused.
  */
-import { execFileSync, execSync } from "node:child_process";
+import { execFileSync, execSync, spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { REPO_ROOT } from "../../pipeline/config.ts";
 import { conferirArvoreDoDeploy, conferirSeq, deploy, eventosPublicados, type DeployOptions } from "../../pipeline/publish/deploy.ts";
 import { gitIn, put, reposNoTeste } from "../helpers/repos.ts";
 
@@ -251,6 +253,33 @@ describe("auditoria 8, deploy: the fetch of origin's history has a bound", () =>
     // a later fetch in the clone is not blocked by a lock file the stopped one left
     gitIn(repo.dev, "remote", "set-url", "origin", repo.origin);
     gitIn(repo.dev, "fetch", "-q", "origin");
+  }, 30_000);
+
+  it("a deploy stopped during the fetch (Ctrl-C, a cancelled job) ends the git it started, which runs in a group of its own", async () => {
+    commitSite(repo.runner, { "api/v1/index.json": indexEm("2026-09-07T19:00:00-03:00") }, "day 1, not pushed");
+    await deployDe(repo.runner);
+    gitIn(repo.dev, "remote", "set-url", "origin", `git://127.0.0.1:${porta}/origin.git`);
+    // .mts: outside the project (no package.json of type module) an ESM script needs the extension
+    const script = join(repo.dev, "..", "deploy-parado.mts");
+    writeFileSync(
+      script,
+      `import { deploy } from ${JSON.stringify(join(REPO_ROOT, "pipeline/publish/deploy.ts"))};\n` +
+        `await deploy({ dir: ${JSON.stringify(join(repo.dev, "public"))}, cwd: ${JSON.stringify(repo.dev)}, repo: ${JSON.stringify(repo.origin)}, ` +
+        `env: ${JSON.stringify(ID)}, prazoDaBuscaMs: 60_000, log: (l: string) => console.log(l) });\n`,
+    );
+    const filho = spawn(process.execPath, ["--import", "tsx", script], { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    let saida = "";
+    filho.stdout.on("data", (d: Buffer) => (saida += d.toString()));
+    let erros = "";
+    filho.stderr.on("data", (d: Buffer) => (erros += d.toString()));
+    const fim = new Promise<NodeJS.Signals | number | null>((ok) => filho.on("exit", (code, signal) => ok(signal ?? code)));
+    await expect.poll(() => conexoes.size + fechadas, { timeout: 15_000 }).toBe(1);
+    expect(saida, erros).toContain("buscando o commit");
+    expect(fechadas).toBe(0);
+    filho.kill("SIGINT");
+    expect(await fim).toBe("SIGINT");
+    await expect.poll(() => fechadas, { timeout: 5000 }).toBe(1);
+    expect(conexoes.size).toBe(0);
   }, 30_000);
 });
 

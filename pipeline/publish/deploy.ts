@@ -17,7 +17,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative, sep } from "node:path";
 import { REPO_ROOT } from "../config.ts";
 import { PipelineError } from "../domain/errors.ts";
-import { EVENTOS_PATH, FEED_PATH, loadEventos, numerarLegado } from "../events/model.ts";
+import { EVENTOS_PATH, FEED_PATH, loadEventos } from "../events/model.ts";
 import { git, gitValue, gitValueOrNull } from "../io/git.ts";
 import { hasInterrupted, isControlPath, JOURNAL_NAME, STAGING_DIR } from "./journal.ts";
 
@@ -215,16 +215,19 @@ export interface EventoNumerado {
 }
 
 /**
- * The events of a published eventos.json (the gh-pages commit's text), numbered as update numbers
- * a file from before `seq` (numerarLegado). Read leniently, unlike the site's own (loadEventos):
- * only seq and id matter here, and a file published under an older catalogue (a series since
- * taken out) breaks today's schema while its numbers stand. null when there is no list to read.
+ * The numbered events of a published eventos.json (the gh-pages commit's text). Read leniently,
+ * unlike the site's own (loadEventos): only seq and id matter here, and a file published under an
+ * older catalogue (a series since taken out) breaks today's schema while its numbers stand. null
+ * when there is no list to read. A file from before `seq` gives none: no consumer read a number
+ * from it (the feed has none, webhooks carry main's), and numbering it here as update numbers its
+ * own copy (numerarLegado: the newest is the count) would give the same event another number
+ * whenever main's copy was trimmed past it, refusing every later deploy for numbers nobody read.
  */
 export function eventosPublicados(texto: string | null): EventoNumerado[] | null {
   if (texto === null) return null;
   let doc: unknown;
   try {
-    doc = numerarLegado(JSON.parse(texto));
+    doc = JSON.parse(texto);
   } catch {
     return null;
   }
@@ -744,7 +747,9 @@ export async function deploy(opts: DeployOptions): Promise<DeployResult> {
       if (textoDosEventos !== null && publicados === null) {
         log(`deploy: o ${EVENTOS_PATH} publicado não é uma lista de eventos legível; não há seq publicado a conferir`);
       }
-      if (publicados) {
+      if (publicados?.length === 0) {
+        log(`deploy: o ${EVENTOS_PATH} publicado não tem evento numerado (vazio, ou de antes do seq): nenhum seq publicado a conferir`);
+      } else if (publicados) {
         const aqui = ((await loadEventos(opts.dir))?.eventos ?? []).map((e) => ({ seq: e.seq, id: e.id }));
         const reusado = conferirSeq(aqui, publicados);
         if (reusado) {

@@ -129,17 +129,24 @@ describe("auditoria 8, deploy: a published event's seq is never given to another
     expect(ghPages()).toBe(publicado);
   });
 
-  it("a published eventos.json from before seq is numbered as update numbers it: the same list passes, another is refused", async () => {
-    commitSite(repo.runner, { "api/v1/eventos.json": eventos([2, 1]) }, "events before seq");
+  it("a published eventos.json from before seq published no number: main's first numbered list passes even when its copy was trimmed past the published one", async () => {
+    // the last runs before seq: published [3, 2, 1]; then a deploy failed while main's copy, at its
+    // bound, took in 4 and 5 and trimmed 1 and 2
+    commitSite(repo.runner, { "api/v1/eventos.json": eventos([3, 2, 1]) }, "events before seq");
     gitIn(repo.runner, "push", "-q", "origin", "main");
     await deployDe(repo.runner);
     gitIn(repo.dev, "pull", "-q");
-    // the oldest listed is 1, the newest the count
-    commitSite(repo.dev, { "api/v1/eventos.json": eventos([[9, 2], [1, 1]]) }, "a list numbered from another file");
+    // the first run with seq numbers main's copy as it stands (the oldest listed is 1), and webhooks
+    // carry those numbers: the published file's own order (3 for evt 3) was never anyone's
+    commitSite(repo.dev, { "api/v1/eventos.json": eventos([[6, 4], [5, 3], [4, 2], [3, 1]]) }, "the first run with seq");
+    const logs: string[] = [];
+    expect((await deployDe(repo.dev, {}, logs)).published).toBe(true);
+    expect(logs.join("\n")).toContain("não tem evento numerado (vazio, ou de antes do seq): nenhum seq publicado a conferir");
+    expect(publicadoEm("api/v1/eventos.json")).toContain(`"seq":4`);
+    // from now on the numbers are published, and held
+    commitSite(repo.dev, { "api/v1/eventos.json": eventos([[9, 4], [5, 3], [4, 2], [3, 1]]) }, "seq 4 to another event");
     const err = await falha(deployDe(repo.dev));
-    expect(err?.message).toContain(`seq 2: publicado ${evt(2)}, neste site ${evt(9)}`);
-    commitSite(repo.dev, { "api/v1/eventos.json": eventos([[3, 3], [2, 2], [1, 1]]) }, "the first run with seq");
-    expect((await deployDe(repo.dev)).published).toBe(true);
+    expect(err?.message).toContain(`seq 4: publicado ${evt(6)}, neste site ${evt(9)}`);
   });
 
   it("no published eventos.json, the same events, or new events on top: published", async () => {
@@ -154,11 +161,12 @@ describe("auditoria 8, deploy: a published event's seq is never given to another
 });
 
 describe("auditoria 8, deploy: the published events as a consumer numbers them", () => {
-  it("reads the published file leniently (only seq and id), numbering one from before seq as update does", () => {
+  it("reads the published file leniently (only seq and id); one from before seq published no number", () => {
     expect(eventosPublicados(null)).toBeNull();
     expect(eventosPublicados("{ metade")).toBeNull();
     expect(eventosPublicados('{"eventos":"nada"}')).toBeNull();
-    expect(eventosPublicados(eventos([2, 1]))).toEqual([
+    expect(eventosPublicados(eventos([2, 1]))).toEqual([]);
+    expect(eventosPublicados(eventos([[2, 2], [1, 1]]))).toEqual([
       { seq: 2, id: evt(2) },
       { seq: 1, id: evt(1) },
     ]);

@@ -1,9 +1,11 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BrowserContext, Page, Request, Route } from "playwright";
+import { pidAlive } from "../io/files.ts";
+import { inicioDoProcesso } from "../publish/lock.ts";
 import { pageTitle } from "./challenge.ts";
 import type { HostGate } from "./http.ts";
 
@@ -82,10 +84,82 @@ export interface BrowserOptions {
   launchTimeoutMs?: number;
   /** how long closing a page or the browser may take before Chromium's processes are killed (default 5 s) */
   closeTimeoutMs?: number;
+  /**
+   * the run was cancelled (SIGINT/SIGTERM): Chromium's process group is killed at once and every
+   * page fails; whoever aborts it handles the signals, so Playwright's own handlers are not installed
+   * (its SIGTERM handler closes Chromium and lets the run go on)
+   */
+  signal?: AbortSignal;
 }
 
 export const LAUNCH_TIMEOUT_MS = 30_000;
 export const CLOSE_TIMEOUT_MS = 5_000;
+
+/**
+ * Each Chromium of a run gets one fresh folder in the temp dir, named after its owner:
+ * `cotacao-chromium-<pid>.<start>-XXXXXX` (start: the owner's start in clock ticks since boot,
+ * where /proc tells it), holding the user-data dir (`perfil`) and Playwright's artifacts
+ * (`artefatos`, else its own playwright-artifacts-* beside it). A run that ends in any way but
+ * SIGKILL removes it; a later run removes those whose owner is dead (limparPastasAbandonadas).
+ */
+export const PREFIXO_PASTA = "cotacao-chromium-";
+const PASTA_COM_DONO = /^cotacao-chromium-(\d+)(?:\.(\d+))?-[A-Za-z0-9]{6}$/;
+/** the user-data dir inside a run's folder: Chromium's command line names it */
+export const perfilDe = (pasta: string): string => join(pasta, "perfil");
+
+function prefixoDaPasta(): string {
+  const inicio = inicioDoProcesso(process.pid);
+  return `${PREFIXO_PASTA}${process.pid}${inicio ? `.${inicio.ticks}` : ""}-`;
+}
+
+/**
+ * Whether the process that made a folder so named is gone, and how (pt-BR, for the log): dead, or
+ * its PID now another process's (started at another time). null: it may still be running.
+ */
+function donoMorto(pid: number, ticks: string | undefined): string | null {
+  const outro = "cujo PID hoje é de outro processo";
+  if (pid === process.pid) return ticks !== undefined && ticks !== inicioDoProcesso(pid)?.ticks ? outro : null;
+  if (!pidAlive(pid)) return "que não existe mais";
+  if (ticks === undefined) return null;
+  const agora = inicioDoProcesso(pid);
+  return agora !== null && agora.ticks !== ticks ? outro : null;
+}
+
+/**
+ * Removes the Chromium folders a run killed by SIGKILL left in `tmpDir` (default the system's
+ * temp dir): ours only (our prefix, an owner PID in the name) and only when that owner is gone,
+ * killing first any Chromium still running on one. Logs a line for each; returns their paths.
+ */
+export async function limparPastasAbandonadas(opts: { tmpDir?: string; log?: (line: string) => void } = {}): Promise<string[]> {
+  const base = opts.tmpDir ?? tmpdir();
+  let nomes: string[];
+  try {
+    nomes = await readdir(base);
+  } catch {
+    return [];
+  }
+  const removidas: string[] = [];
+  for (const nome of nomes) {
+    const m = PASTA_COM_DONO.exec(nome);
+    const morto = m ? donoMorto(Number(m[1]), m[2]) : null;
+    if (!m || !morto) continue;
+    const pasta = join(base, nome);
+    // a Chromium whose parent was killed may still run on its user-data dir
+    const vivos = killChromium(perfilDe(pasta));
+    try {
+      await rm(pasta, { recursive: true, force: true });
+    } catch (err) {
+      opts.log?.(`navegador: pasta do Chromium de uma execução encerrada à força (PID ${m[1]}) não pôde ser removida: ${pasta}: ${firstLine(err)}`);
+      continue;
+    }
+    removidas.push(pasta);
+    opts.log?.(
+      `navegador: pasta do Chromium deixada por uma execução encerrada à força (PID ${m[1]}, ${morto}) removida: ${pasta}` +
+        (vivos > 0 ? `; ${vivos} processo(s) do Chromium ainda rodando nela encerrado(s)` : ""),
+    );
+  }
+  return removidas;
+}
 
 /**
  * Chromium via Playwright, launched on the first fetch and at most once per fetcher. Every wait
@@ -104,7 +178,8 @@ export function createBrowserFetcher(opts: BrowserOptions = {}): BrowserFetcher 
   const label = executablePath ?? "o Chromium do Playwright";
   let launching: Promise<Launched> | null = null;
   let context: BrowserContext | null = null;
-  let userDataDir: string | null = null;
+  /** this fetcher's folder (user-data dir and artifacts), while it exists */
+  let pasta: string | null = null;
   let launchedIn: number | null = null;
   /** why this fetcher has no browser any more (a failed launch, a Chromium that stopped answering) */
   let broken: string | null = null;
@@ -113,6 +188,19 @@ export function createBrowserFetcher(opts: BrowserOptions = {}): BrowserFetcher 
   const maxNavigations = opts.maxNavigations ?? 6;
   /** the page being fetched (one at a time) and how many times its document was loaded */
   let current: { page: Page; navigations: number; exhausted: boolean } | null = null;
+  const signal = opts.signal;
+  const INTERROMPIDA = "busca interrompida";
+  if (signal?.aborted) broken = INTERROMPIDA;
+  // no goodbye to a browser the run is leaving: its process group goes now, whatever it was
+  // doing (launching, loading a page that never answers); close() then removes its folder
+  signal?.addEventListener(
+    "abort",
+    () => {
+      broken = INTERROMPIDA;
+      if (pasta) killChromium(perfilDe(pasta));
+    },
+    { once: true },
+  );
 
   type Launched = { ok: true; ctx: BrowserContext } | { ok: false; reason: string };
 
@@ -127,20 +215,32 @@ export function createBrowserFetcher(opts: BrowserOptions = {}): BrowserFetcher 
     let dir: string | null = null;
     const attempt = (async () => {
       const { chromium } = await import("playwright");
-      dir = await mkdtemp(join(opts.tmpDir ?? tmpdir(), "cotacao-chromium-"));
-      userDataDir = dir;
+      if (signal?.aborted) throw new Error(INTERROMPIDA);
+      dir = await mkdtemp(join(opts.tmpDir ?? tmpdir(), prefixoDaPasta()));
+      pasta = dir;
       onExit(dir);
+      await mkdir(join(dir, "artefatos"));
+      if (signal?.aborted) throw new Error(INTERROMPIDA);
       opts.log?.(`navegador: iniciando Chromium (${label})`);
-      const ctx = await chromium.launchPersistentContext(dir, {
+      const ctx = await chromium.launchPersistentContext(perfilDe(dir), {
         headless: true,
         args: CHROMIUM_ARGS,
         timeout: launchTimeoutMs,
+        artifactsDir: join(dir, "artefatos"),
+        ...(signal ? { handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false } : {}),
         ...(executablePath ? { executablePath } : {}),
       });
-      await ctx.route("**/*", (route) => routeRequest(route));
+      // a browser killed mid-request (an interrupted run) rejects the route's answer: nothing to do then
+      await ctx.route("**/*", (route) => routeRequest(route).catch(() => {}));
       return ctx;
     })();
     const got = await within(attempt, launchTimeoutMs + closeTimeoutMs);
+    if (got.done && got.ok && signal?.aborted) {
+      // interrupted while Chromium came up: closed like one that never did
+      await closeBounded(got.value);
+      await discard(dir);
+      return { ok: false, reason: INTERROMPIDA };
+    }
     if (got.done && got.ok) {
       context = got.value;
       launchedIn = Date.now() - started;
@@ -157,7 +257,11 @@ export function createBrowserFetcher(opts: BrowserOptions = {}): BrowserFetcher 
         (err: unknown) => discard(dir, err),
       );
     }
-    const reason = got.done ? launchFailure(got.error, label, launchTimeoutMs) : `o Chromium não abriu em ${seconds(launchTimeoutMs)} (${label})`;
+    const reason = signal?.aborted
+      ? INTERROMPIDA
+      : got.done
+        ? launchFailure(got.error, label, launchTimeoutMs)
+        : `o Chromium não abriu em ${seconds(launchTimeoutMs)} (${label})`;
     broken = reason;
     opts.log?.(`navegador: ${reason}`);
     await discard(dir, got.done ? got.error : undefined);
@@ -195,28 +299,30 @@ export function createBrowserFetcher(opts: BrowserOptions = {}): BrowserFetcher 
   }
 
   /**
-   * kills whatever Chromium still runs on `dir` (nothing, after a clean close), and the process
-   * a failed launch started (Playwright's error names its pid: an executable that replaced its
-   * command line, or a wrapper script's children, carry no user-data dir), and removes `dir`
+   * kills whatever Chromium still runs on `dir`'s user-data dir (nothing, after a clean close),
+   * and the process a failed launch started (Playwright's error names its pid: an executable
+   * that replaced its command line, or a wrapper script's children, carry no user-data dir), and
+   * removes `dir`
    */
   async function discard(dir: string | null, launchError?: unknown): Promise<void> {
     const pid = launchError === undefined ? null : launchedPid(launchError);
     if (pid !== null) killOwnChild(pid);
     if (!dir) return;
-    killChromium(dir);
+    killChromium(perfilDe(dir));
     await rm(dir, { recursive: true, force: true }).catch(() => {});
     offExit(dir);
-    if (userDataDir === dir) userDataDir = null;
+    if (pasta === dir) pasta = null;
   }
 
   /**
-   * a run that ends without close() (Ctrl-C: Playwright closes Chromium and exits; a
-   * process.exit() elsewhere) still removes the user-data dir; only SIGKILL leaves it
+   * a run that ends without close() (Ctrl-C without a signal owner: Playwright closes Chromium
+   * and exits; a process.exit() elsewhere, the second Ctrl-C of `npm run update`) still removes
+   * the folder; only SIGKILL leaves it, for the next run (limparPastasAbandonadas)
    */
   const exitHandlers = new Map<string, () => void>();
   function onExit(dir: string): void {
     const handler = () => {
-      killChromium(dir);
+      killChromium(perfilDe(dir));
       try {
         rmSync(dir, { recursive: true, force: true });
       } catch {
@@ -238,7 +344,7 @@ export function createBrowserFetcher(opts: BrowserOptions = {}): BrowserFetcher 
     const ctx = context;
     context = null;
     if (ctx) await closeBounded(ctx);
-    await discard(userDataDir);
+    await discard(pasta);
   }
 
   /** the page's HTML, null while a reload replaces the document, "stuck" when the page did not answer by `ms` */
@@ -265,13 +371,13 @@ export function createBrowserFetcher(opts: BrowserOptions = {}): BrowserFetcher 
       if (pending && !(await within(pending, closeTimeoutMs)).done) {
         // a launch still hanging: killing Chromium (its command line names our user-data dir)
         // makes Playwright give up on it now; whatever else it is, it ends by its own bound
-        if (userDataDir) killChromium(userDataDir);
+        if (pasta) killChromium(perfilDe(pasta));
         await pending;
       }
       const ctx = context;
       context = null;
       if (ctx) await closeBounded(ctx);
-      await discard(userDataDir);
+      await discard(pasta);
     },
   };
 
@@ -321,6 +427,7 @@ export function createBrowserFetcher(opts: BrowserOptions = {}): BrowserFetcher 
       }
       let html: string | null = null;
       for (;;) {
+        if (signal?.aborted) return { ok: false, reason: INTERROMPIDA };
         // a page whose script never yields (a busy loop) never answers: content() would wait forever
         const snap = await snapshot(page, Math.max(0, left()));
         if (snap === "stuck") {

@@ -47,6 +47,11 @@ export interface HttpOptions extends RetryPolicy {
   /** the gate that spaces requests to the same host */
   gate: HostGate;
   dispatcher?: Dispatcher;
+  /**
+   * the run was cancelled: requests in flight are cut (their connections destroyed), a wait
+   * between attempts ends, and no request is sent any more
+   */
+  signal?: AbortSignal;
 }
 
 export interface HttpResponse {
@@ -123,6 +128,26 @@ export function createHttpClient(over: Partial<HttpOptions> = {}): HttpClient {
   const o = defaultHttpOptions(over);
   const ownDispatcher = !o.dispatcher;
   const dispatcher = o.dispatcher ?? createDispatcher({ connectTimeoutMs: o.connectTimeoutMs, idleTimeoutMs: o.requestTimeoutMs });
+  const signal = o.signal;
+  let destroyed: Promise<void> | null = null;
+  const destroy = () => (destroyed ??= ownDispatcher ? (dispatcher as { destroy(): Promise<void> }).destroy().catch(() => {}) : Promise.resolve());
+  /** the wait between two attempts, cut short by a cancelled run */
+  const wait = (ms: number): Promise<void> =>
+    !signal
+      ? o.sleep(ms)
+      : new Promise((r) => {
+          if (signal.aborted) return r();
+          const t = setTimeout(done, Math.max(0, ms));
+          function done() {
+            clearTimeout(t);
+            signal!.removeEventListener("abort", done);
+            r();
+          }
+          signal.addEventListener("abort", done, { once: true });
+        });
+  // an interrupted run's requests end now: a request that never answers would hold it for its whole timeout
+  signal?.addEventListener("abort", () => void destroy(), { once: true });
+  const interrompida = (url: string) => new FetchError("network_error", url, "busca interrompida");
 
   /**
    * The body, whole, or a FetchError. A body that ends before its framing says it is complete
@@ -164,7 +189,9 @@ export function createHttpClient(over: Partial<HttpOptions> = {}): HttpClient {
     const refuse = (error: FetchError): Attempt<Outcome> => ({ result: { ok: false, error }, retry: false });
     for (let hop = 0; ; hop++) {
       const host = new URL(url).host;
+      if (signal?.aborted) return refuse(interrompida(url));
       await o.gate.reserve(host);
+      if (signal?.aborted) return refuse(interrompida(url));
       const budget = Math.min(o.requestTimeoutMs, deadline - o.now());
       if (budget <= 0) return refuse(new FetchError("timeout", url, "tempo esgotado antes de completar a requisição"));
       o.gate.count(host);
@@ -214,6 +241,7 @@ export function createHttpClient(over: Partial<HttpOptions> = {}): HttpClient {
         const retry = retryableStatus(res.status) && !cloudflareChallenge(res.status, page.headers, page.body);
         return { result: { ok: true, res: page }, retry, retryAfterMs: retry ? parseRetryAfter(res.headers.get("retry-after"), o.now()) : null };
       } catch (err) {
+        if (signal?.aborted) return refuse(interrompida(url));
         // a cut body is retried like any network failure; a refused one (too big) is not
         if (err instanceof FetchError) return { result: { ok: false, error: err }, retry: err.kind === "network_error" };
         const timeout = cut.expired ? "idle" : isUndiciTimeout(err);
@@ -239,7 +267,7 @@ export function createHttpClient(over: Partial<HttpOptions> = {}): HttpClient {
           const a = await attempt(url, deadline, n);
           return once && !a.result.ok && a.result.error.kind === "timeout" ? { ...a, retry: false } : a;
         },
-        o,
+        { ...o, sleep: wait },
         { deadline },
       );
       if (result.ok) return result.res;
@@ -248,7 +276,7 @@ export function createHttpClient(over: Partial<HttpOptions> = {}): HttpClient {
     },
     requestsPerHost: () => o.gate.snapshot(),
     async close() {
-      if (ownDispatcher) await (dispatcher as { destroy(): Promise<void> }).destroy();
+      await destroy();
     },
   };
 }

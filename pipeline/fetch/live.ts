@@ -55,6 +55,11 @@ export interface LiveLoaderOptions {
   /** which Chromium and where its user-data dir goes (tests); default chromiumExecutable(env), the temp dir */
   navegador?: Pick<BrowserOptions, "executablePath" | "tmpDir" | "closeTimeoutMs">;
   now?: () => Date;
+  /**
+   * the run was cancelled (SIGINT/SIGTERM): the request in flight is cut, Chromium's process
+   * group killed, and the page being fetched and every later one fail at once ("busca interrompida")
+   */
+  signal?: AbortSignal;
 }
 
 
@@ -81,12 +86,23 @@ export function createLiveLoader(opts: LiveLoaderOptions = {}): LiveLoader {
   const now = opts.now ?? (() => new Date());
   const mirrors = opts.mirrors ?? MIRRORS;
   const gate = new HostGate(opts.minIntervalMs ?? 1000);
+  const signal = opts.signal;
   const http = createHttpClient({
     ...opts.http,
     gate,
     connectTimeoutMs: t.connectMs,
     requestTimeoutMs: t.requestMs,
+    ...(signal ? { signal } : {}),
   });
+  /** settles when the run is cancelled: a page being fetched then ends at once, whatever it waits on */
+  const cancelada = new Promise<void>((r) => {
+    if (signal?.aborted) return r();
+    signal?.addEventListener("abort", () => r(), { once: true });
+  });
+  const interrompida = (where: string, url: string): LoadResult => {
+    log(`${where}: busca interrompida`);
+    return { ok: false, kind: "network_error", url, reason: "busca interrompida" };
+  };
   const maxBytes = opts.http?.maxBytes ?? MAX_PAGE_BYTES;
   let browser: BrowserFetcher | null = null;
   let closed = false;
@@ -119,6 +135,8 @@ export function createLiveLoader(opts: LiveLoaderOptions = {}): LiveLoader {
       res = await http.get(url, { deadline, retryTimeouts: slowSince === undefined });
     } catch (err) {
       if (err instanceof FetchError) {
+        // an interrupted run's page: load() says so, once
+        if (signal?.aborted) return { ok: false, kind: err.kind, url: err.url, reason: err.reason };
         let reason = err.reason + (err.attempts > 1 ? ` (${err.attempts} tentativas)` : "");
         if (err.kind === "timeout") {
           if (slowSince !== undefined) reason += `; uma só tentativa: ${host} já ficou sem responder a tempo em ${slowSince} nesta execução`;
@@ -145,8 +163,9 @@ export function createLiveLoader(opts: LiveLoaderOptions = {}): LiveLoader {
     const left = Math.min(t.browserMs, deadline - Date.now());
     if (left <= 0) return { ok: false, kind: "blocked", url: res.url, reason: `${verdict.reason}; sem tempo para o navegador${runNote()}` };
     log(`${where}: abrindo no navegador`);
-    browser ??= createBrowserFetcher({ env, gate, log, launchTimeoutMs: t.launchMs, ...opts.navegador });
+    browser ??= createBrowserFetcher({ env, gate, log, launchTimeoutMs: t.launchMs, ...opts.navegador, ...(signal ? { signal } : {}) });
     const b = await browser.fetch(url, hasTable, left);
+    if (signal?.aborted) return { ok: false, kind: "blocked", url: res.url, reason: "busca interrompida" };
     // the page Chromium ends on was never measured by the HTTP client: the same cap applies
     const size = b.ok ? Buffer.byteLength(b.html, "utf8") : 0;
     if (b.ok && size > maxBytes) {
@@ -163,41 +182,54 @@ export function createLiveLoader(opts: LiveLoaderOptions = {}): LiveLoader {
     return { ok: false, kind: "blocked", url: res.url, reason: `${verdict.reason}; ${reason}` };
   }
 
+  /** one page, by HTTP, the browser and the mirrors in turn */
+  async function buscar(source: SourceDef, page: PageDef): Promise<LoadResult> {
+    const where = `${source.id}/${page.id}`;
+    const url = pageUrl(source, page, env);
+    if (runDeadline === Number.POSITIVE_INFINITY) runDeadline = Date.now() + t.runMs;
+    if (Date.now() >= runDeadline) {
+      const reason = `prazo da busca desta execução (${duracao(t.runMs)}) esgotado antes desta página`;
+      log(`${where}: ${reason}`);
+      return { ok: false, kind: "timeout", url, reason };
+    }
+    log(`${where}: GET ${url}`);
+    const got = await get(where, url, (html) => page.hasTable(html));
+    if (got.ok) {
+      return { ok: true, html: got.html, url: got.url, mirror: null, mirrorUrl: null, fetchedAt: now(), method: got.method, ...received(got) };
+    }
+    const list = mirrors[where] ?? [];
+    if (list.length === 0 || !MIRROR_ON.has(got.kind) || signal?.aborted) return got;
+
+    // the mirrors, in order, share one budget: the first with its table serves the page
+    const deadline = pageDeadline();
+    const falhas: string[] = [];
+    for (const mirror of list) {
+      if (signal?.aborted) break;
+      const mUrl = mirrorUrl(mirror, env);
+      if (Date.now() >= deadline) {
+        falhas.push(`espelho ${mirror.nome}: sem tempo${Date.now() >= runDeadline ? ` (prazo da busca desta execução, ${duracao(t.runMs)}, esgotado)` : ""}`);
+        continue;
+      }
+      log(`${where}: tentando o espelho ${mirror.nome} (${mUrl})`);
+      const via = await get(`${where} via ${mirror.id}`, mUrl, (html) => mirror.hasTable(html), { deadline, navegador: mirror.navegador });
+      if (via.ok) {
+        return { ok: true, html: via.html, url: got.url, mirror, mirrorUrl: via.url, origem: { kind: got.kind, reason: got.reason }, fetchedAt: now(), method: "mirror", ...received(via) };
+      }
+      falhas.push(`espelho ${mirror.nome}: ${via.reason}`);
+    }
+    return { ...got, reason: `${got.reason}; ${falhas.join("; ")}` };
+  }
+
   return {
     async load(source: SourceDef, page: PageDef): Promise<LoadResult> {
       const where = `${source.id}/${page.id}`;
       const url = pageUrl(source, page, env);
-      if (runDeadline === Number.POSITIVE_INFINITY) runDeadline = Date.now() + t.runMs;
-      if (Date.now() >= runDeadline) {
-        const reason = `prazo da busca desta execução (${duracao(t.runMs)}) esgotado antes desta página`;
-        log(`${where}: ${reason}`);
-        return { ok: false, kind: "timeout", url, reason };
-      }
-      log(`${where}: GET ${url}`);
-      const got = await get(where, url, (html) => page.hasTable(html));
-      if (got.ok) {
-        return { ok: true, html: got.html, url: got.url, mirror: null, mirrorUrl: null, fetchedAt: now(), method: got.method, ...received(got) };
-      }
-      const list = mirrors[where] ?? [];
-      if (list.length === 0 || !MIRROR_ON.has(got.kind)) return got;
-
-      // the mirrors, in order, share one budget: the first with its table serves the page
-      const deadline = pageDeadline();
-      const falhas: string[] = [];
-      for (const mirror of list) {
-        const mUrl = mirrorUrl(mirror, env);
-        if (Date.now() >= deadline) {
-          falhas.push(`espelho ${mirror.nome}: sem tempo${Date.now() >= runDeadline ? ` (prazo da busca desta execução, ${duracao(t.runMs)}, esgotado)` : ""}`);
-          continue;
-        }
-        log(`${where}: tentando o espelho ${mirror.nome} (${mUrl})`);
-        const via = await get(`${where} via ${mirror.id}`, mUrl, (html) => mirror.hasTable(html), { deadline, navegador: mirror.navegador });
-        if (via.ok) {
-          return { ok: true, html: via.html, url: got.url, mirror, mirrorUrl: via.url, origem: { kind: got.kind, reason: got.reason }, fetchedAt: now(), method: "mirror", ...received(via) };
-        }
-        falhas.push(`espelho ${mirror.nome}: ${via.reason}`);
-      }
-      return { ...got, reason: `${got.reason}; ${falhas.join("; ")}` };
+      if (signal?.aborted) return interrompida(where, url);
+      // the work left behind ends by itself: its requests are cut and Chromium is killed
+      const trabalho = buscar(source, page);
+      trabalho.catch(() => {});
+      const r = await Promise.race([trabalho, cancelada.then(() => null)]);
+      return r === null || signal?.aborted ? interrompida(where, url) : r;
     },
     async close() {
       if (closed) return;

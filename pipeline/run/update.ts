@@ -31,9 +31,24 @@ export interface UpdateOptions {
   aceitar?: RevisaoAceita[];
   env?: NodeJS.ProcessEnv;
   log?: (line: string) => void;
+  /**
+   * the run was cancelled (SIGINT/SIGTERM): no page is fetched after it and nothing is published
+   * (AtualizacaoInterrompida); once the publish has begun it is finished, all or nothing
+   */
+  signal?: AbortSignal;
+  /** called once, just before the publish begins: from here a cancelled run finishes it */
+  aoPublicar?: () => void;
 }
 
 export type { UpdateReport } from "./report.ts";
+
+/** The run was cancelled before publishing: nothing of it was published. `onde` is what it was doing (pt-BR). */
+export class AtualizacaoInterrompida extends Error {
+  constructor(readonly onde: string) {
+    super(`atualização interrompida durante ${onde}; nada foi publicado, o site ficou como estava`);
+    this.name = "AtualizacaoInterrompida";
+  }
+}
 
 /** Parsing, validating and assembling one page; a failure names source, page and URL. */
 function readPage(
@@ -107,7 +122,10 @@ export async function runUpdate(opts: UpdateOptions): Promise<UpdateReport> {
       }
       for (const page of source.pages) {
         const url = pageUrl(source, page, env);
+        if (opts.signal?.aborted) throw new AtualizacaoInterrompida(`a busca, antes de ${source.id}/${page.id}`);
         const loaded = await loader.load(source, page);
+        // whatever the loader returned once the run was cancelled, it is not merged
+        if (opts.signal?.aborted) throw new AtualizacaoInterrompida(`a busca de ${source.id}/${page.id}`);
         if (!loaded.ok) {
           record({ source: source.id, page: page.id, ok: false, url: loaded.url || url, kind: loaded.kind, reason: loaded.reason });
           continue;
@@ -245,6 +263,9 @@ export async function runUpdate(opts: UpdateOptions): Promise<UpdateReport> {
   const extras = { eventos, ...(log_ ? { capturas: { ...log_, capturas: [...log_.capturas, ...capturas] } } : {}) };
   const semFatos = () => log(`fatos da última publicação ausentes ou desatualizados (${store.motivo}): todas as séries serão geradas de novo`);
   if (!store.fatos) semFatos();
+  // the last point where a cancelled run stops with nothing published
+  if (opts.signal?.aborted) throw new AtualizacaoInterrompida("a preparação, antes da publicação");
+  opts.aoPublicar?.();
   let published;
   try {
     published = await publishFiles(root, montarSite(store.entrada(series, alteradas), status, config, extras));

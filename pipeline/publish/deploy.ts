@@ -552,6 +552,26 @@ export async function conferirMaisNovo(c: {
 }
 
 /**
+ * The command that clears the marks (run from the repository's top): one git update-index per
+ * flag, since given --no-assume-unchanged and --no-skip-worktree together it clears only the
+ * first; past 10 files, every file of the site directory through ls-files (a sparse checkout
+ * marks each file it leaves out, thousands of names for one line).
+ */
+function tirarMarcas(marcados: ReadonlyArray<{ caminho: string; flags: readonly string[] }>, prefixo: string): string {
+  return ["assume-unchanged", "skip-worktree"]
+    .flatMap((flag) => {
+      const estes = marcados.filter((m) => m.flags.includes(flag)).map((m) => m.caminho);
+      if (estes.length === 0) return [];
+      return [
+        estes.length <= 10
+          ? `git update-index --no-${flag} -- ${estes.map(palavra).join(" ")}`
+          : `git ls-files -z -- ${palavra(prefixo || ".")} | xargs -0 git update-index --no-${flag} --`,
+      ];
+    })
+    .join(" && ");
+}
+
+/**
  * Checks that the site directory is exactly what the commit HEAD of `cwd` holds: every file the
  * deploy would publish is committed unchanged, none is missing, none is extra (untracked or
  * gitignored). A hand edit, a half-done build or a file dropped in by mistake would otherwise
@@ -601,16 +621,16 @@ export async function conferirArvoreDoDeploy(dir: string, cwd: string, log: (lin
   // git status does not look at a file marked assume-unchanged (ls-files -v: a lowercase letter) or
   // skip-worktree ('S'; a sparse checkout marks so the files it leaves out): edited or deleted, it
   // is "unchanged", and gh-pages would publish the edit or leave the file out
-  const marcados: string[] = [];
+  const marcados: Array<{ caminho: string; flags: string[] }> = [];
   for (const item of (await git(dir, ["ls-files", "-v", "-z", "--full-name", "--", "."])).split("\0")) {
     if (item.length < 3) continue;
     const tag = item[0]!;
     const caminho = item.slice(2);
     const rel = caminho.startsWith(prefixo) ? caminho.slice(prefixo.length) : caminho;
-    const flags = [tag !== tag.toUpperCase() ? "assume-unchanged" : null, tag.toUpperCase() === "S" ? "skip-worktree" : null].filter(Boolean);
+    const flags = [tag !== tag.toUpperCase() ? "assume-unchanged" : null, tag.toUpperCase() === "S" ? "skip-worktree" : null].filter((f) => f !== null);
     if (flags.length === 0 || !publicado(rel) || listados.has(rel)) continue;
     diferentes.push(`${caminho} (marcado ${flags.join(" e ")}: o git não confere se ele mudou)`);
-    marcados.push(caminho);
+    marcados.push({ caminho, flags });
     listados.add(rel);
   }
   // git holds a symlink as its target's name: a committed link stays "unchanged" while gh-pages copies
@@ -630,7 +650,7 @@ export async function conferirArvoreDoDeploy(dir: string, cwd: string, log: (lin
         `deploy: ${dir} difere do commit ${head.slice(0, 12)} em ${diferentes.length} arquivo(s); o deploy publica só um site commitado ` +
         `(o que o workflow valida antes do commit), então nada foi publicado:\n${lista}${mais}\n` +
         (marcados.length
-          ? `Tire a marca dos arquivos marcados (git update-index --no-assume-unchanged --no-skip-worktree -- ${marcados.map(palavra).join(" ")}; ` +
+          ? `Tire a marca dos arquivos marcados (${tirarMarcas(marcados, prefixo)}; ` +
             `numa cópia esparsa, git sparse-checkout disable) e veja o que mudou neles (git status). `
           : "") +
         `Commite o que deve ir para o site (npm run validate, depois npm run changelog -- --commit; um link simbólico, troque pelo arquivo) ou desfaça as mudanças ` +

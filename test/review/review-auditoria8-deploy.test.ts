@@ -300,7 +300,7 @@ describe("auditoria 8, deploy: a file git was told not to look at", () => {
     expect(gitIn(repo.runner, "status", "--porcelain")).toBe("");
     const err = await falha(conferirArvoreDoDeploy(site(), repo.runner));
     expect(err?.message).toContain("public/index.html (marcado assume-unchanged: o git não confere se ele mudou)");
-    expect(err?.message).toContain("git update-index --no-assume-unchanged --no-skip-worktree -- public/index.html");
+    expect(err?.message).toContain("git update-index --no-assume-unchanged -- public/index.html;");
   });
 
   it("skip-worktree, an edited file and a deleted one (as a sparse checkout leaves them): refused, naming both", async () => {
@@ -312,6 +312,42 @@ describe("auditoria 8, deploy: a file git was told not to look at", () => {
     expect(err?.message).toContain("em 2 arquivo(s)");
     expect(err?.message).toContain("public/api/v1/cotacao.json (marcado skip-worktree: o git não confere se ele mudou)");
     expect(err?.message).toContain("public/api/v1/index.json (marcado skip-worktree");
+  });
+
+  it("the command that clears the marks clears both, as printed (git update-index given both flags clears only the first)", async () => {
+    put(repo.runner, "public/index.html", "<!doctype html><p>editado à mão\n");
+    put(repo.runner, "public/api/v1/cotacao.json", '{"soja":1}\n');
+    gitIn(repo.runner, "update-index", "--assume-unchanged", "public/index.html", "public/api/v1/cotacao.json");
+    gitIn(repo.runner, "update-index", "--skip-worktree", "public/api/v1/cotacao.json", "public/api/v1/index.json");
+    expect(gitIn(repo.runner, "ls-files", "-v", "--", "public")).toBe("s public/api/v1/cotacao.json\nS public/api/v1/index.json\nh public/index.html");
+    const err = await falha(conferirArvoreDoDeploy(site(), repo.runner));
+    expect(err?.message).toContain("public/api/v1/cotacao.json (marcado assume-unchanged e skip-worktree");
+    const comando = /Tire a marca dos arquivos marcados \((.+?); numa cópia esparsa/.exec(err!.message)?.[1];
+    expect(comando).toBe(
+      "git update-index --no-assume-unchanged -- public/api/v1/cotacao.json public/index.html && git update-index --no-skip-worktree -- public/api/v1/cotacao.json public/api/v1/index.json",
+    );
+    execSync(comando!, { cwd: repo.runner });
+    expect(gitIn(repo.runner, "ls-files", "-v", "--", "public")).toBe("H public/api/v1/cotacao.json\nH public/api/v1/index.json\nH public/index.html");
+    // unmarked, the edits are what git status shows, and what the deploy then names
+    expect(gitIn(repo.runner, "status", "--porcelain")).toBe("M public/api/v1/cotacao.json\n M public/index.html");
+  });
+
+  it("many marked files (a sparse checkout leaving the series out): the command that clears the marks does not name them one by one, and it works as printed", async () => {
+    const series = Array.from({ length: 400 }, (_, i) => `api/v1/cotacao/serie_${String(i).padStart(3, "0")}_com_um_nome_comprido.json`);
+    commitSite(repo.runner, Object.fromEntries(series.map((rel) => [rel, "{}\n"])), "400 series");
+    execSync("git ls-files -z -- public/api/v1/cotacao | xargs -0 git update-index --skip-worktree --", { cwd: repo.runner });
+    for (const rel of series) execFileSync("rm", [join(site(), ...rel.split("/"))]);
+    expect(gitIn(repo.runner, "status", "--porcelain")).toBe("");
+    const err = await falha(conferirArvoreDoDeploy(site(), repo.runner));
+    expect(err?.message).toContain("em 400 arquivo(s)");
+    expect(err?.message).toContain("... e mais 390");
+    expect(err!.message.length).toBeLessThan(4000);
+    const comando = /Tire a marca dos arquivos marcados \((.+?); numa cópia esparsa/.exec(err!.message)?.[1];
+    expect(comando).toBe("git ls-files -z -- public/ | xargs -0 git update-index --no-skip-worktree --");
+    execSync(comando!, { cwd: repo.runner });
+    // unmarked, the deleted files are what git status shows
+    expect(gitIn(repo.runner, "ls-files", "-v", "--", "public").split("\n").filter((l) => /^[a-zS]/.test(l))).toEqual([]);
+    expect(gitIn(repo.runner, "status", "--porcelain").split("\n")).toHaveLength(400);
   });
 
   it("a flag on a file outside the site, or a dotfile of it, is no reason to refuse", async () => {

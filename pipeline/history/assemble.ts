@@ -5,6 +5,8 @@ import { allSeries, seriesDoEspelho } from "../sources/index.ts";
 import type { HistoricoEntry, PracaQuote } from "../domain/publicados.ts";
 import type { MirrorDef, PageDef, SourceDef } from "../sources/types.ts";
 import { canonicalEntry, canonicalQuote } from "./entry.ts";
+import { checkDesfeitos } from "../check/desfeitos.ts";
+import { loadDesfeitos } from "./desfeitos.ts";
 
 /** What one page brings to one series. */
 export interface SeriesUpdate {
@@ -128,6 +130,8 @@ export function assemble(source: SourceDef, page: PageDef, rows: readonly PriceR
         : { data: newest, praca: refName, quotes: ufRows.filter((r) => r.data === newest).map(quoteOf) };
     updates.push({ def, entries, pracas });
   }
+  // a value `npm run desfazer` took off the site, still on the page: the page is refused
+  problemas.push(...checkDesfeitos(updates, loadDesfeitos(config.publicDir)));
   return { updates, avisos, problemas, faltas };
 }
 

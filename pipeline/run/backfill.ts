@@ -28,10 +28,12 @@ import type { HttpOptions } from "../fetch/http.ts";
 import type { SeriesUpdate } from "../history/assemble.ts";
 import { baselines, capturaId, capturasPath, loadCapturas, loadTodasCapturas, sha256Hex, type Captura, type CapturaRevisao } from "../history/capturas.ts";
 import type { RevisaoCampo } from "../history/changes.ts";
+import { loadDesfeitos } from "../history/desfeitos.ts";
 import { canonicalEntry } from "../history/entry.ts";
 import { loadStore } from "../history/store.ts";
 import { checkRows } from "../check/coherence.ts";
 import { checkFaixasPorEra } from "../check/eras.ts";
+import { checkDesfeitos } from "../check/desfeitos.ts";
 import { checkUpdates } from "../check/gates.ts";
 import { aceiteArg, describeRevision, judgeRevisions } from "../check/revisions.ts";
 import { loadEventos, nextEventos } from "../events/model.ts";
@@ -244,6 +246,10 @@ export async function runBackfill(opts: BackfillOptions): Promise<BackfillReport
   const update = comoUpdate(def, lida.dias);
   log(`checando ${plural(update.entries.length, "dia", "dias")} (${update.entries[0]!.data} a ${update.entries[update.entries.length - 1]!.data})`);
   const gates = portoes(def, update, series, now);
+  // a value `npm run desfazer` took off the site, still in the file: refused as the daily page is
+  const desfeitos = checkDesfeitos([update], loadDesfeitos(config.publicDir), "do arquivo");
+  gates.motivos.push(...primeiros(desfeitos));
+  gates.n += desfeitos.length;
   if (gates.motivos.length > 0) {
     report.recusados = gates.n;
     return recusar(`o arquivo não passou nos portões de integridade; nada dele foi mesclado:\n  ${gates.motivos.join("\n  ")}`);

@@ -9,8 +9,9 @@
  * from the restored histories and published all or nothing, as `npm run build` would render it.
  * Nothing is committed: the update does not commit either (the workflow's changelog step does).
  */
-import { realpath } from "node:fs/promises";
-import { relative, sep } from "node:path";
+import { existsSync } from "node:fs";
+import { readFile, realpath, rm } from "node:fs/promises";
+import { dirname, join, relative, sep } from "node:path";
 import type { Config } from "../config.ts";
 import { readPublished } from "../contract/schemas.ts";
 import { PipelineError } from "../domain/errors.ts";
@@ -18,7 +19,9 @@ import type { HistoricoEntry, SerieFile } from "../domain/publicados.ts";
 import { seriesJsonPath, type SeriesDef } from "../domain/series.ts";
 import { loadEventos, nextEventos, type Evento, type MudancaDeSerie } from "../events/model.ts";
 import { capturasPath, loadCapturas, type CapturasFile } from "../history/capturas.ts";
+import { arquivoDesfeitos, DESFEITOS_FILE, loadDesfeitos, serializarDesfeitos, valorDoCampo, valoresTirados, type Desfeito } from "../history/desfeitos.ts";
 import type { Revision } from "../history/merge.ts";
+import { writeAtomic } from "../io/files.ts";
 import { git, gitValue, gitValueOrNull } from "../io/git.ts";
 import { isControlPath } from "../publish/journal.ts";
 import { holdsDataLock, withDataLock } from "../publish/lock.ts";
@@ -48,6 +51,13 @@ export interface DesfazerReport {
   series: string[];
   /** capture records taken out of the log */
   capturas: number;
+  /**
+   * the values it took off the site, now in desfeitos.json (a page that brings one back is held);
+   * sorted as the file
+   */
+  desfeitos: Desfeito[];
+  /** entries of desfeitos.json it took out: values it brought back (an undo of an undo) */
+  liberados: Desfeito[];
   /** the events this undo appended, newest first */
   eventos: Evento[];
   /** files replaced or created, sorted */
@@ -94,6 +104,16 @@ export async function runDesfazer(opts: DesfazerOptions): Promise<DesfazerReport
     .filter((l) => l.length > 3)
     .map((l) => l.slice(3))
     .filter((p) => !isControlPath(doSite(p)));
+  // the undone values are kept beside the data, at the top of the repository (history/desfeitos.ts)
+  const arquivo = arquivoDesfeitos(root);
+  if (site === "" || arquivo === null || (await realpath(dirname(arquivo))) !== (await realpath(topo))) {
+    throw erro(
+      pedido,
+      `o diretório de dados ${root} ${site === "" ? "é a raiz do repositório git" : "não está na árvore de trabalho do repositório"}: ` +
+        `${DESFEITOS_FILE}, que guarda os valores desfeitos para que a próxima atualização não os publique de novo, fica na raiz do repositório, fora do site. Nada foi mudado`,
+    );
+  }
+  if ((await git(root, ["status", "--porcelain=v1", "--untracked-files=all", "--", `:/${DESFEITOS_FILE}`])).trim() !== "") sujos.push(DESFEITOS_FILE);
   if (sujos.length > 0) {
     const lista = sujos.slice(0, 10).join(", ") + (sujos.length > 10 ? ` e mais ${sujos.length - 10}` : "");
     throw erro(pedido, `há mudanças não commitadas em ${site || "."}/ (${lista}); faça commit delas ou descarte-as antes de desfazer um commit. Nada foi mudado`);
@@ -224,6 +244,11 @@ export async function runDesfazer(opts: DesfazerOptions): Promise<DesfazerReport
   // published file) to the restored value
   const changes: MudancaDeSerie[] = [];
   const renderizadas = new Map<string, SerieFile>();
+  // every value taken off the site goes to desfeitos.json, so no update publishes it again; an
+  // entry whose value this undo brings back (the undo of an undo) leaves it
+  const antes = loadDesfeitos(root);
+  const tirados: Desfeito[] = [];
+  const liberados: Desfeito[] = [];
   for (const def of series) {
     const r = restauradas.get(def.id);
     if (!r) continue;
@@ -231,7 +256,20 @@ export async function runDesfazer(opts: DesfazerOptions): Promise<DesfazerReport
     renderizadas.set(def.id, f);
     const m = mudanca(def, atuais.get(def.id)!, f);
     if (m) changes.push(m);
+    const volta = new Map(f.historico.map((e) => [e.data, e] as const));
+    for (const e of atuais.get(def.id)!.historico) {
+      const v = volta.get(e.data);
+      if (v === undefined || JSON.stringify(v) !== JSON.stringify(e)) tirados.push(...valoresTirados(def.id, e, v, sha));
+    }
+    for (const d of antes) {
+      const v = d.serie === def.id ? volta.get(d.data) : undefined;
+      if (v !== undefined && valorDoCampo(v, d.campo) === d.valor) liberados.push(d);
+    }
   }
+  const desfeitos = [...antes.filter((d) => !liberados.includes(d)), ...tirados];
+  const textoDesfeitos = serializarDesfeitos(desfeitos);
+  const textoAntes = existsSync(arquivo) ? await readFile(arquivo, "utf8") : null;
+  const mudaDesfeitos = textoDesfeitos !== (textoAntes ?? serializarDesfeitos([]));
 
   const prevStatus = await readPublished(root, "api/v1/status.json", "status.schema.json");
   const eventosAntes = await loadEventos(root);
@@ -251,13 +289,28 @@ export async function runDesfazer(opts: DesfazerOptions): Promise<DesfazerReport
   };
   // the sources' state stays as it is; the series' last days are judged again
   const status = (resumos: ReadonlyMap<string, ResumoSerie>) => nextStatus(prevStatus, [], resumos, config, now, opts.env ?? process.env);
-  const published = await publishFiles(root, montarSite(entrada, status, config, { eventos, ...(capturas ? { capturas } : {}) }));
-  if (published.erros.length > 0) {
-    throw new PipelineError({
-      stage: "validate",
-      reason: `desfazer ${pedido}: os arquivos gerados não passaram na validação; nada foi escrito:\n  ${published.erros.join("\n  ")}`,
-    });
+  // the undone values are recorded before the site loses them: killed in between, the worst
+  // left is a page held for a value still published (late), never the value coming back
+  if (mudaDesfeitos) await writeAtomic(arquivo, textoDesfeitos);
+  let published;
+  try {
+    published = await publishFiles(root, montarSite(entrada, status, config, { eventos, ...(capturas ? { capturas } : {}) }));
+    if (published.erros.length > 0) {
+      throw new PipelineError({
+        stage: "validate",
+        reason: `desfazer ${pedido}: os arquivos gerados não passaram na validação; nada foi escrito:\n  ${published.erros.join("\n  ")}`,
+      });
+    }
+  } catch (err) {
+    // nothing was published: desfeitos.json goes back to what it was
+    if (mudaDesfeitos) {
+      if (textoAntes === null) await rm(arquivo, { force: true });
+      else await writeAtomic(arquivo, textoAntes);
+    }
+    throw err;
   }
+  // the undone values go in the same commit as the data they were taken from
+  const caminhos = mudaDesfeitos ? `${site} ${DESFEITOS_FILE}` : site;
   const mensagem = `Undo the data of ${curto} (${assunto.replace(/"/g, "'")})`;
   return {
     commit: sha,
@@ -265,9 +318,11 @@ export async function runDesfazer(opts: DesfazerOptions): Promise<DesfazerReport
     assunto,
     series: [...restauradas.keys()],
     capturas: tiradas,
+    desfeitos: desfeitos.filter((d) => d.commit === sha && !antes.some((a) => a.serie === d.serie && a.data === d.data && a.campo === d.campo && a.valor === d.valor)),
+    liberados,
     eventos: novos,
     written: published.written,
-    commitSugerido: `git add --all -- ${site || "."} && git commit -m "${mensagem}" -- ${site || "."}`,
+    commitSugerido: `git add --all -- ${caminhos} && git commit -m "${mensagem}" -- ${caminhos}`,
   };
 }
 
@@ -364,6 +419,13 @@ export function formatDesfazer(r: DesfazerReport, dir: string): string[] {
   const linhas = [`desfazer: dados de ${r.curto} ("${r.assunto}") desfeitos em ${dir}`];
   if (r.series.length > 0) linhas.push(`  séries de volta ao estado de antes dele: ${r.series.join(", ")}`);
   if (r.capturas > 0) linhas.push(`  ${r.capturas} registro(s) de captura dele retirado(s) do log`);
+  if (r.desfeitos.length > 0) {
+    linhas.push(
+      `  ${r.desfeitos.length} valor(es) tirado(s) do site, guardado(s) em ${DESFEITOS_FILE} (a atualização e o backfill retêm a página que os trouxer de volta; um valor diferente entra normalmente):`,
+    );
+    for (const d of r.desfeitos) linhas.push(`    ${d.serie} em ${d.data}, ${d.campo}: ${d.valor}`);
+  }
+  for (const d of r.liberados) linhas.push(`  ${d.serie} em ${d.data}, ${d.campo} = ${d.valor} voltou ao site: a entrada saiu de ${DESFEITOS_FILE}`);
   if (r.eventos.length > 0) {
     const seqs = r.eventos.map((e) => e.seq);
     linhas.push(`  ${r.eventos.length} evento(s) novo(s) em eventos.json (seq ${Math.min(...seqs)} a ${Math.max(...seqs)}), do mais novo ao mais antigo:`);

@@ -1,0 +1,118 @@
+/**
+ * desfeitos.json: the values `npm run desfazer` took off the site. An undone value is a wrong
+ * number the source may well still show: the scheduled update reads the same page the next day
+ * and would publish it again, long before anyone turns the source off. So the undo records each
+ * value it took out (series, day, field, the exact value, the commit it came from) in a small
+ * committed file beside the data, at the top of the git repository that holds the site (the
+ * repository's root in production, beside webhooks.json and webhooks-entregues.json), and every
+ * page and every backfill that brings exactly one of those values back for that day of that
+ * series is held (check/desfeitos.ts). A different value for the day is the source's correction
+ * and goes through as usual. The operator who finds the value was right after all takes its
+ * entry out of the file and commits it.
+ *
+ * One entry per line group, sorted, so the file is deterministic and its diff says what changed.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { z } from "zod";
+import { PipelineError } from "../domain/errors.ts";
+import type { HistoricoEntry } from "../domain/publicados.ts";
+import { diffEntry } from "../check/revisions.ts";
+
+export const DESFEITOS_FILE = "desfeitos.json";
+
+/** One value an undo took off the site. */
+export interface Desfeito {
+  serie: string;
+  data: string;
+  /** as a revision names it: "valor", "valor_usd", "pracas.Barretos", ... */
+  campo: string;
+  /** the exact value taken out */
+  valor: number;
+  /** the full hash of the commit whose data was undone */
+  commit: string;
+}
+
+export interface DesfeitosFile {
+  desfeitos: Desfeito[];
+}
+
+const schema = z.strictObject({
+  desfeitos: z.array(
+    z.strictObject({
+      serie: z.string().regex(/^[a-z_]+(\/[A-Z]{2})?$/),
+      data: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+      campo: z.string().min(1),
+      valor: z.number().finite(),
+      commit: z.string().regex(/^[0-9a-f]{40}$/),
+    }),
+  ),
+});
+
+/**
+ * Where the undone values of the site in `publicDir` are kept: desfeitos.json at the top of the
+ * git work tree holding it; null outside any (no undo can have happened there: it needs git).
+ */
+export function arquivoDesfeitos(publicDir: string): string | null {
+  let dir = resolve(publicDir);
+  for (;;) {
+    if (existsSync(join(dir, ".git"))) return join(dir, DESFEITOS_FILE);
+    const up = dirname(dir);
+    if (up === dir) return null;
+    dir = up;
+  }
+}
+
+/**
+ * The undone values of the site in `publicDir`, read and checked every time (a few entries); none
+ * without the file. A damaged file stops the run: without it a wrong number could come back.
+ */
+export function loadDesfeitos(publicDir: string): Desfeito[] {
+  const file = arquivoDesfeitos(publicDir);
+  if (file === null || !existsSync(file)) return [];
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, "utf8"));
+  } catch (err) {
+    throw new PipelineError({ stage: "config", reason: `${file}: JSON inválido (${(err as Error).message}); restaure o arquivo com git`, cause: err });
+  }
+  const r = schema.safeParse(raw);
+  if (!r.success) {
+    throw new PipelineError({
+      stage: "config",
+      reason: `${file}: ${r.error.issues.map((i) => `${i.path.join(".") || "(raiz)"}: ${i.message}`).join("; ")} (restaure o arquivo com git)`,
+    });
+  }
+  return r.data.desfeitos;
+}
+
+const chave = (d: Desfeito) => `${d.serie}\u0000${d.data}\u0000${d.campo}\u0000${d.valor}`;
+
+/** The file's text: entries sorted by series, day, field, value, commit; one value once. */
+export function serializarDesfeitos(desfeitos: readonly Desfeito[]): string {
+  const unicos = new Map<string, Desfeito>();
+  const ordenados = [...desfeitos].sort(
+    (a, b) => a.serie.localeCompare(b.serie) || a.data.localeCompare(b.data) || a.campo.localeCompare(b.campo) || a.valor - b.valor || a.commit.localeCompare(b.commit),
+  );
+  // the same value undone twice (undone, brought back by hand, undone again) is kept once, under its first commit
+  for (const d of ordenados) if (!unicos.has(chave(d))) unicos.set(chave(d), { serie: d.serie, data: d.data, campo: d.campo, valor: d.valor, commit: d.commit });
+  const linhas = [...unicos.values()].map((d) => `    ${JSON.stringify(d)}`);
+  return `{\n  "desfeitos": [${linhas.length > 0 ? `\n${linhas.join(",\n")}\n  ` : ""}]\n}\n`;
+}
+
+/**
+ * The values an undo takes out of one day of one series: `agora` is the day as published, `volta`
+ * what the undo brings back (undefined: the day leaves the series). A day taken out is its value
+ * (the number the day announced; its other columns and praças often repeat the next day's and a
+ * correction of the day could repeat them too); a day brought back is every number that differs.
+ */
+export function valoresTirados(serie: string, agora: HistoricoEntry, volta: HistoricoEntry | undefined, commit: string): Desfeito[] {
+  if (volta === undefined) return [{ serie, data: agora.data, campo: "valor", valor: agora.valor, commit }];
+  return diffEntry(serie, volta, agora).flatMap((c) => (typeof c.depois === "number" ? [{ serie, data: c.data, campo: c.campo, valor: c.depois, commit }] : []));
+}
+
+/** A field of one history day, as a revision names it; undefined when the day has none. */
+export function valorDoCampo(e: HistoricoEntry, campo: string): unknown {
+  if (campo.startsWith("pracas.")) return e.pracas?.[campo.slice("pracas.".length)];
+  return (e as unknown as Record<string, unknown>)[campo];
+}

@@ -1,0 +1,232 @@
+/**
+ * Audit 8: a number `npm run desfazer` took off the site came back the next day.
+ *
+ * The undo restored the series, but the source usually still shows the wrong number: the
+ * scheduled update read the same page hours later and published it again (the README only said
+ * to turn the source off first, which nobody does before the next scheduled run). Now the undo
+ * records each value it took out in desfeitos.json, at the top of the data's repository, and the
+ * update and the backfill hold a page (a file) that brings exactly one of them back for that day
+ * of that series, saying why in status.json; a different value (the source's correction) goes
+ * through as usual, and taking the entry out of the file lets the value in.
+ *
+ * A temp git repository; the real pipeline (recorded pages, runUpdate, runDesfazer, runBackfill).
+ */
+import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REPO_ROOT } from "../../pipeline/config.ts";
+import { formatDateBR } from "../../pipeline/domain/dates.ts";
+import { formatDecimalBR } from "../../pipeline/domain/money.ts";
+import type { SerieFile, StatusFile } from "../../pipeline/domain/publicados.ts";
+import { seriesJsonPath } from "../../pipeline/domain/series.ts";
+import { EVENTOS_PATH, loadEventos, type Evento } from "../../pipeline/events/model.ts";
+import { runBackfill } from "../../pipeline/run/backfill.ts";
+import { runDesfazer } from "../../pipeline/run/desfazer.ts";
+import { SERIES_CEPEA } from "../../pipeline/sources/cepea-series.ts";
+import { serieDef } from "../../pipeline/sources/index.ts";
+import { cleanup, editPage, FIXTURES, replay, replayDir, testConfig } from "../helpers/pipeline.ts";
+import { gitIn } from "../helpers/repos.ts";
+import { diasUteis, historia, planilha, type LinhaSerie } from "../backfill/planilhas.ts";
+
+const T1 = "2026-09-27T12:00:00-03:00";
+const T2 = "2026-09-28T12:00:00-03:00";
+const T_DESFAZER = "2026-09-29T12:00:00-03:00";
+const T3 = "2026-09-30T12:00:00-03:00";
+const T4 = "2026-10-01T12:00:00-03:00";
+const T5 = "2026-10-02T12:00:00-03:00";
+const T6 = "2026-10-05T12:00:00-03:00";
+
+const BOI = seriesJsonPath(serieDef("boi_gordo")!);
+const MILHO = seriesJsonPath(serieDef("milho")!);
+
+/** CEPEA boi gordo's 04/09/2026 row (the page's newest day, 347,70) out of the page. */
+const semBoi0409 = (h: string) => {
+  const out = h.replace(/<tr>\s*<td>04\/09\/2026<\/td>[\s\S]*?<\/tr>/, "");
+  if (out === h) throw new Error("edição de teste: 04/09/2026 não está na página do boi");
+  return out;
+};
+/** CEPEA boi gordo's 04/09/2026 at another value. */
+const boi0409 = (valor: string) => (h: string) => {
+  const out = h.replace(/(<td>04\/09\/2026<\/td>\s*<td>)347,70(<\/td>)/, `$1${valor}$2`);
+  if (out === h) throw new Error("edição de teste: 04/09/2026 347,70 não está na página do boi");
+  return out;
+};
+/** CEPEA milho's 03/09/2026 (71,06) at another value. */
+const milho0309 = (valor: string) => (h: string) => {
+  const out = h.replace(/(<td>03\/09\/2026<\/td>\s*<td>)71,06(<\/td>)/, `$1${valor}$2`);
+  if (out === h) throw new Error("edição de teste: 03/09/2026 71,06 não está na página do milho");
+  return out;
+};
+
+describe("audit 8: a value npm run desfazer took off the site does not come back", () => {
+  let repo: string;
+  let site: string;
+  const dirs: string[] = [];
+  let W = "";
+  const git = (...args: string[]) => gitIn(repo, ...args);
+  const commit = (msg: string) => {
+    git("add", "--all", "--", "public");
+    if (existsSync(join(repo, "desfeitos.json"))) git("add", "--", "desfeitos.json");
+    git("commit", "-q", "-m", msg);
+    return git("rev-parse", "HEAD");
+  };
+  const ler = (rel: string) => readFile(join(site, rel), "utf8");
+  const serie = async (rel: string) => JSON.parse(await ler(rel)) as SerieFile;
+  const dia = async (rel: string, data: string) => (await serie(rel)).historico.find((e) => e.data === data);
+  const status = async () => JSON.parse(await ler("api/v1/status.json")) as StatusFile;
+  const pagina = async (fonte: string, id: string) => (await status()).fontes.find((f) => f.id === fonte)!.paginas.find((p) => p.id === id)!;
+  const eventos = async () => (await loadEventos(site))!;
+  /** pages recorded with these edits */
+  const paginas = async (...edits: Array<[string, (h: string) => string]>) => {
+    const d = await replayDir();
+    dirs.push(d);
+    for (const [rel, edit] of edits) await editPage(d, rel, edit);
+    return d;
+  };
+
+  beforeAll(async () => {
+    repo = mkdtempSync(join(tmpdir(), "cotacao-desfeitos-"));
+    dirs.push(repo);
+    site = join(repo, "public");
+    git("init", "-q", "-b", "main");
+    await copyFile(join(REPO_ROOT, ".gitignore"), join(repo, ".gitignore"));
+    git("add", ".gitignore");
+    git("commit", "-q", "-m", "início");
+    // before: boi gordo up to 03/09, milho's 03/09 at 71,06
+    expect((await replay(await paginas(["cepea/boi-gordo.html", semBoi0409]), site, T1)).exitCode).toBe(0);
+    commit("dados de 27/09");
+    // the wrong commit: boi gordo's 04/09 at 347,70 (a new day), milho's 03/09 revised to 71,16
+    const r = await replay(await paginas(["cepea/milho.html", milho0309("71,16")]), site, T2);
+    expect(r.changes.map((c) => c.id).sort()).toEqual(["boi_gordo", "milho"]);
+    W = commit("dados de 28/09 (errados)");
+  }, 300_000);
+  afterAll(() => cleanup(...dirs));
+
+  it("the undo records what it took out in desfeitos.json, at the top of the repository, deterministic and sorted", async () => {
+    const r = await runDesfazer({ config: testConfig(site), commit: W, now: new Date(T_DESFAZER), env: {} });
+    const esperado =
+      "{\n" +
+      '  "desfeitos": [\n' +
+      `    {"serie":"boi_gordo","data":"2026-09-04","campo":"valor","valor":347.7,"commit":"${W}"},\n` +
+      `    {"serie":"milho","data":"2026-09-03","campo":"valor","valor":71.16,"commit":"${W}"}\n` +
+      "  ]\n" +
+      "}\n";
+    expect(await readFile(join(repo, "desfeitos.json"), "utf8")).toBe(esperado);
+    expect(r.desfeitos.map((d) => [d.serie, d.data, d.campo, d.valor])).toEqual([
+      ["boi_gordo", "2026-09-04", "valor", 347.7],
+      ["milho", "2026-09-03", "valor", 71.16],
+    ]);
+    expect(r.commitSugerido).toContain("git add --all -- public desfeitos.json && git commit");
+    expect((await dia(MILHO, "2026-09-03"))!.valor).toBe(71.06);
+    expect(await dia(BOI, "2026-09-04")).toBeUndefined();
+    commit("desfaz W");
+  }, 120_000);
+
+  it("an update that brings nothing new after the undo changes no byte", async () => {
+    const r = await replay(await paginas(["cepea/boi-gordo.html", semBoi0409]), site, T3);
+    expect(r.exitCode).toBe(0);
+    expect(r.written).toEqual([]);
+    expect(git("status", "--porcelain", "--untracked-files=all")).toBe("");
+  }, 120_000);
+
+  it("a page that still shows the undone value is held, nothing of it merged, and status.json says why and what to do", async () => {
+    const antes = { boi: await ler(BOI), milho: await ler(MILHO), eventos: await ler(EVENTOS_PATH) };
+    // the pages exactly as the wrong commit read them
+    const r = await replay(await paginas(["cepea/milho.html", milho0309("71,16")]), site, T4);
+    expect(r.exitCode).toBe(1);
+    expect(r.outcomes.filter((o) => !o.ok).map((o) => `${o.source}/${o.page}`)).toEqual(["cepea/boi-gordo", "cepea/milho"]);
+    expect(await ler(BOI)).toBe(antes.boi);
+    expect(await ler(MILHO)).toBe(antes.milho);
+    expect(await ler(EVENTOS_PATH)).toBe(antes.eventos);
+    const curto = W.slice(0, 12);
+    const boi = await pagina("cepea", "boi-gordo");
+    expect(boi.estado).toBe("rejected");
+    expect(boi.motivo).toBe(
+      `boi_gordo em 04/09/2026: a fonte ainda traz 347,70, o valor que npm run desfazer -- ${curto} tirou do site como errado (desfeitos.json); ` +
+        "nada desta página foi mesclado, e o dia fica como está até a fonte corrigi-lo (um valor diferente entra normalmente). " +
+        'Se 347,70 estava certo, apague de desfeitos.json, na raiz do repositório, a entrada {"serie": "boi_gordo", "data": "2026-09-04", "campo": "valor", ...} ' +
+        "e faça commit de desfeitos.json; a próxima atualização (ou importação) o publica",
+    );
+    expect((await pagina("cepea", "milho")).motivo).toContain(`milho em 03/09/2026: a fonte ainda traz 71,16, o valor que npm run desfazer -- ${curto} tirou do site como errado`);
+    commit("tentativa de 01/10");
+  }, 120_000);
+
+  it("a page with a corrected value is merged, with the events that tell it", async () => {
+    const antes = await eventos();
+    const r = await replay(await paginas(["cepea/boi-gordo.html", boi0409("347,90")], ["cepea/milho.html", milho0309("71,10")]), site, T5);
+    expect(r.exitCode).toBe(0);
+    expect((await dia(BOI, "2026-09-04"))!.valor).toBe(347.9);
+    expect((await dia(MILHO, "2026-09-03"))!.valor).toBe(71.1);
+    const depois = await eventos();
+    const novos = depois.eventos.filter((e) => e.seq > antes.eventos[0]!.seq);
+    const boi = novos.find((e): e is Extract<Evento, { tipo: "price_changed" }> => e.tipo === "price_changed" && e.dados.serie === "boi_gordo")!;
+    expect(boi.dados.anterior).toEqual({ data: "2026-09-03", valor: 347.6 });
+    expect(boi.dados.atual).toEqual({ data: "2026-09-04", valor: 347.9 });
+    expect(boi.dados.dias_novos).toEqual(["2026-09-04"]);
+    const milho = novos.find((e): e is Extract<Evento, { tipo: "historico_revisado" }> => e.tipo === "historico_revisado" && e.dados.serie === "milho")!;
+    expect(milho.dados.revisoes).toEqual([{ data: "2026-09-03", anterior: 71.06, atual: 71.1 }]);
+    expect((await pagina("cepea", "boi-gordo")).estado).toBe("ok");
+    commit("dados de 02/10");
+  }, 120_000);
+
+  it("with its entry taken out of desfeitos.json, the value is accepted again; the other entry still holds", async () => {
+    const file = join(repo, "desfeitos.json");
+    const texto = await readFile(file, "utf8");
+    await writeFile(file, texto.replace(/\n {4}\{"serie":"milho".*\}/, "").replace(/,\n {2}\]/, "\n  ]"));
+    expect(JSON.parse(await readFile(file, "utf8")).desfeitos.map((d: { serie: string }) => d.serie)).toEqual(["boi_gordo"]);
+    commit("71,16 estava certo");
+    const r = await replay(await paginas(["cepea/milho.html", milho0309("71,16")]), site, T6);
+    expect((await dia(MILHO, "2026-09-03"))!.valor).toBe(71.16);
+    expect(r.outcomes.filter((o) => !o.ok).map((o) => `${o.source}/${o.page}`)).toEqual(["cepea/boi-gordo"]);
+    expect((await dia(BOI, "2026-09-04"))!.valor).toBe(347.9);
+  }, 120_000);
+});
+
+describe("audit 8: npm run backfill respects desfeitos.json", () => {
+  const NOW = new Date("2026-09-07T12:00:00-03:00");
+  const BOI_CEPEA = SERIES_CEPEA.find((s) => s.serie === "boi_gordo")!;
+  const dirs: string[] = [];
+  afterAll(() => cleanup(...dirs));
+
+  it("a file with an undone value is refused, saying which and what to do; a corrected one is imported", async () => {
+    const repo = mkdtempSync(join(tmpdir(), "cotacao-desfeitos-bf-"));
+    dirs.push(repo);
+    gitIn(repo, "init", "-q", "-b", "main");
+    const site = join(repo, "public");
+    const pages = mkdtempSync(join(tmpdir(), "cotacao-desfeitos-bf-pages-"));
+    dirs.push(pages);
+    await mkdir(join(pages, "cepea"));
+    await copyFile(join(FIXTURES, "cepea/boi-gordo.html"), join(pages, "cepea/boi-gordo.html"));
+    await copyFile(join(FIXTURES, "capturas.json"), join(pages, "capturas.json"));
+    await replay(pages, site, NOW.toISOString());
+    const golden = (JSON.parse(await readFile(join(FIXTURES, "cepea/boi-gordo.expected.json"), "utf8")) as { rows: Array<{ data: string; valor: number; extras: { valor_usd: number } }> }).rows.map(
+      (r) => ({ data: r.data, brl: r.valor, usd: r.extras.valor_usd }),
+    );
+    const walk = historia(diasUteis("2026-05-04", "2026-08-14"), { brl: 344.9, usd: 66.3 }, 330, 21);
+    const arquivo = async (linhas: LinhaSerie[], nome: string) => {
+      const p = join(pages, nome);
+      await writeFile(p, planilha(linhas, "biff8"));
+      return p;
+    };
+    const errado = walk[10]!;
+    const commit = "c".repeat(40);
+    await writeFile(
+      join(repo, "desfeitos.json"),
+      `{\n  "desfeitos": [\n    {"serie":"boi_gordo","data":"${errado.data}","campo":"valor","valor":${errado.brl},"commit":"${commit}"}\n  ]\n}\n`,
+    );
+    const run = async (caminho: string) => runBackfill({ config: testConfig(site), now: NOW, serie: BOI_CEPEA, origem: { tipo: "arquivo", caminho }, env: {} });
+    const antes = await readFile(join(site, BOI), "utf8");
+    const recusado = await run(await arquivo([...walk, ...golden], "boi-errado.xls"));
+    expect(recusado).toMatchObject({ estado: "recusado", exitCode: 1 });
+    expect(recusado.motivo).toContain(`boi_gordo em ${formatDateBR(errado.data)}: a fonte ainda traz ${formatDecimalBR(errado.brl)}`);
+    expect(recusado.motivo).toContain(`o valor que npm run desfazer -- ${commit.slice(0, 12)} tirou do site como errado (desfeitos.json); nada do arquivo foi mesclado`);
+    expect(await readFile(join(site, BOI), "utf8")).toBe(antes);
+    // the same file with that day corrected
+    const certo = walk.map((d) => (d === errado ? { ...d, brl: Math.round((d.brl + 0.5) * 100) / 100 } : d));
+    const importado = await run(await arquivo([...certo, ...golden], "boi-certo.xls"));
+    expect(importado.motivo).toBeNull();
+    expect(importado.estado).toBe("importado");
+  }, 120_000);
+});

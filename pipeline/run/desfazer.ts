@@ -131,7 +131,17 @@ export async function runDesfazer(opts: DesfazerOptions): Promise<DesfazerReport
       `${nome} é um merge (${pais.length} pais): os dados dele vêm dos commits que ele junta; desfaça o commit de dados errado, não o merge (git log --first-parent -- ${site || "."}). Nada foi mudado`,
     );
   }
-  if (pais.length === 0) throw erro(pedido, `${nome} é o primeiro commit do repositório: não há estado anterior para onde voltar. Nada foi mudado`);
+  if (pais.length === 0) {
+    // a shallow clone (actions/checkout's default) cuts the history: its oldest commit has no parent here
+    if ((await gitValueOrNull(root, ["rev-parse", "--is-shallow-repository"])) === "true") {
+      throw erro(
+        pedido,
+        `${nome} é o commit mais antigo deste clone raso (shallow): o pai dele não foi baixado, e sem ele não há o estado de antes. ` +
+          `Baixe o histórico (git fetch --unshallow) e tente de novo. Nada foi mudado`,
+      );
+    }
+    throw erro(pedido, `${nome} é o primeiro commit do repositório: não há estado anterior para onde voltar. Nada foi mudado`);
+  }
   const pai = pais[0]!;
   if ((await gitValueOrNull(root, ["merge-base", "--is-ancestor", sha, "HEAD"])) === null) {
     throw erro(pedido, `${nome} não está no histórico do HEAD (é de outro ramo?): só se desfaz um commit já publicado neste ramo. Nada foi mudado`);

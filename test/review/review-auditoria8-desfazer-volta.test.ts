@@ -104,6 +104,17 @@ describe("audit 8: a value npm run desfazer took off the site does not come back
   }, 300_000);
   afterAll(() => cleanup(...dirs));
 
+  it("in a shallow clone without the commit's parent, the undo says so and how to get it (not 'the first commit')", async () => {
+    const clone = mkdtempSync(join(tmpdir(), "cotacao-desfeitos-raso-"));
+    dirs.push(clone);
+    gitIn(clone, "clone", "-q", "--depth", "1", `file://${repo}`, ".");
+    await expect(runDesfazer({ config: testConfig(join(clone, "public")), commit: W, now: new Date(T_DESFAZER), env: {} })).rejects.toThrow(
+      `[merge] desfazer ${W}: ${W.slice(0, 12)} ("dados de 28/09 (errados)") é o commit mais antigo deste clone raso (shallow): o pai dele não foi baixado, ` +
+        "e sem ele não há o estado de antes. Baixe o histórico (git fetch --unshallow) e tente de novo. Nada foi mudado",
+    );
+    expect(gitIn(clone, "status", "--porcelain", "--untracked-files=all")).toBe("");
+  }, 60_000);
+
   it("the undo records what it took out in desfeitos.json, at the top of the repository, deterministic and sorted", async () => {
     const r = await runDesfazer({ config: testConfig(site), commit: W, now: new Date(T_DESFAZER), env: {} });
     const esperado =

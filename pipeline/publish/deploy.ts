@@ -271,8 +271,35 @@ export function conferirSeq(aqui: readonly EventoNumerado[], publicados: readonl
 /** A path or URL as a shell word. */
 const palavra = (s: string) => (/^[\w./:@%+=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
+/** A `git revert` between the published commit and this one that took eventos.json back. */
+export interface RevertDeDados {
+  /** the revert commit and its subject */
+  revert: string;
+  assunto: string;
+  /** the commit it reverts */
+  revertido: string;
+}
+
+/**
+ * The plain `git revert`s since the published commit (in this clone) that changed eventos.json:
+ * git writes "This reverts commit <hash>." in the message. Oldest first.
+ */
+export async function revertsDosEventos(cwd: string, fontePublicada: string | null, eventos: string): Promise<RevertDeDados[]> {
+  const publicada = fontePublicada ? await conhecer(cwd, fontePublicada) : null;
+  if (!publicada) return [];
+  const saida = await gitValueOrNull(cwd, ["log", "--reverse", "--format=%H%x00%s%x00%b%x1e", `${publicada}..HEAD`, "--", eventos]);
+  return (saida ?? "").split("\x1e").flatMap((bloco) => {
+    const [revert, assunto, corpo] = bloco.trim().split("\0");
+    const revertido = /This reverts commit ([0-9a-f]{40})/.exec(corpo ?? "")?.[1];
+    return revert && revertido ? [{ revert, assunto: assunto ?? "", revertido }] : [];
+  });
+}
+
 /** The refusal of a site whose events reuse or drop published seqs (conferirSeq), with the commands that fix it. */
-function recusaDoSeq(r: SeqReusado, c: { branch: string; fonte: string | null; fontePublicada: string | null; remoto: string; dirRel: string }): string {
+function recusaDoSeq(
+  r: SeqReusado,
+  c: { branch: string; fonte: string | null; fontePublicada: string | null; conhecida: boolean; reverts: readonly RevertDeDados[]; remoto: string; dirRel: string },
+): string {
   const curto = (s: string | null) => (s ? s.slice(0, 12) : "desconhecido");
   const linhas = [
     ...r.ausentes.map((e) => ({ seq: e.seq, texto: `  seq ${e.seq}: publicado ${e.id}, ausente deste site` })),
@@ -292,13 +319,36 @@ function recusaDoSeq(r: SeqReusado, c: { branch: string; fonte: string | null; f
   const restaurar =
     `git fetch ${palavra(c.remoto)} ${palavra(c.branch)} && git show FETCH_HEAD:${EVENTOS_PATH} > ${arquivo(EVENTOS_PATH)} && ` +
     `git show FETCH_HEAD:${FEED_PATH} > ${arquivo(FEED_PATH)}`;
+  // the events restored alone tell what the published data said: after a revert, or over data this
+  // clone never had, a value no longer on the site would stay the latest news, and nothing would
+  // tell subscribers it went back (what npm run desfazer's events are for)
+  const caminho = c.reverts.length
+    ? c.reverts
+        .map((v) => `o commit ${curto(v.revert)} ("${v.assunto}") é um git revert do ${curto(v.revertido)}, já publicado, e voltou também os eventos`)
+        .join("; ") +
+      `. Desfaça o revert e desfaça os dados pelo caminho que avisa os assinantes: ` +
+      [...c.reverts]
+        .reverse()
+        .map((v) => `git revert --no-edit ${curto(v.revert)}`)
+        .join(" && ") +
+      ` && ${c.reverts.map((v) => `npm run desfazer -- ${curto(v.revertido)}`).join(" && ")} ` +
+      `(${c.reverts.length > 1 ? "do commit mais novo ao mais antigo; " : ""}ele volta os dados e põe, depois do seq ${r.topoPublicado}, eventos que dizem o que voltou; ` +
+      `se commits posteriores mudaram os mesmos arquivos, o git revert para num conflito: fique com o eventos.json e o feed.xml publicados), ` +
+      `commite como ele sugere e rode npm run deploy. `
+    : c.fontePublicada && !c.conhecida
+      ? `O site publicado veio do commit ${curto(c.fontePublicada)}, que este clone não tem: os eventos publicados contam os dados dele. ` +
+        `Leve-o ao main (git push do clone que o tem, depois git pull aqui) e rode o update de novo sobre ele. `
+      : "";
   return (
     `deploy: o eventos.json deste site (commit ${curto(c.fonte)}) ${oQue}; site publicado do commit ${curto(c.fontePublicada)}:\n${lista}${mais}\n` +
     `quem guarda o maior seq já lido (${r.topoPublicado}) nunca veria como novos os eventos que levassem esses números, então nada foi publicado ` +
     `(um git revert de um commit de dados já publicado volta também o eventos.json). ` +
-    `Para manter os dados deste commit e os eventos publicados, restaure os dois arquivos do site publicado: ${restaurar} ` +
+    caminho +
+    `Só quando os dados deste site já têm tudo o que os eventos publicados contam (o eventos.json voltou sozinho, num merge ou checkout), ` +
+    `restaure os dois arquivos do site publicado: ${restaurar} ` +
     `e commite os dois (git commit -m "Eventos publicados restaurados" -- ${arquivo(EVENTOS_PATH)} ${arquivo(FEED_PATH)}); ` +
     `depois rode o update de novo (ou npm run deploy): os eventos seguintes recebem números depois do seq ${r.topoPublicado}. ` +
+    `Com dados que voltaram, isso deixaria um valor que o site não tem como a última notícia dos eventos, sem nenhum evento que diga que ele voltou. ` +
     `Para desfazer dados publicados, use npm run desfazer -- COMMIT no lugar de git revert: ele mantém os eventos e avisa o que voltou`
   );
 }
@@ -774,7 +824,15 @@ export async function deploy(opts: DeployOptions): Promise<DeployResult> {
         const reusado = conferirSeq(aqui, publicados);
         if (reusado) {
           const dirRel = relative(cwd, opts.dir).split(sep).join("/");
-          recusa = recusaDoSeq(reusado, { branch, fonte: source, fontePublicada, remoto: opts.repo ? url : "origin", dirRel });
+          recusa = recusaDoSeq(reusado, {
+            branch,
+            fonte: source,
+            fontePublicada,
+            conhecida: fontePublicada !== null && (await conhecer(cwd, fontePublicada)) !== null,
+            reverts: await revertsDosEventos(cwd, fontePublicada, join(opts.dir, ...EVENTOS_PATH.split("/"))),
+            remoto: opts.repo ? url : "origin",
+            dirRel,
+          });
           return { published: false, branch, commit: remoteCommit, files, source };
         }
         log(`deploy: eventos.json: o mais novo publicado é o seq ${Math.max(0, ...publicados.map((e) => e.seq))}, e nenhum número publicado falta neste site ou é de outro evento aqui`);

@@ -76,7 +76,7 @@ const indexEm = (atualizado: string) => `{"atualizado":"${atualizado}"}\n`;
 const statusEm = (atualizado: string) => `{"api_version":"v1","atualizado":"${atualizado}","fontes":[],"series":[]}\n`;
 
 describe("auditoria 8, deploy: a published event's seq is never given to another event", () => {
-  it("a plain git revert of a published data commit (eventos.json goes back too) is refused, and the command it gives restores the events", async () => {
+  it("a plain git revert of a published data commit (eventos.json goes back too) is refused, naming the revert: undone, the published events are back (then npm run desfazer)", async () => {
     commitSite(repo.runner, { "api/v1/eventos.json": eventos([[2, 2], [1, 1]]), "api/v1/feed.xml": feed(2) }, "day 1");
     const errado = commitSite(
       repo.runner,
@@ -88,27 +88,62 @@ describe("auditoria 8, deploy: a published event's seq is never given to another
     const publicado = ghPages();
     gitIn(repo.dev, "pull", "-q");
     gitIn(repo.dev, "revert", "--no-edit", errado);
+    const revert = gitIn(repo.dev, "rev-parse", "HEAD");
     const logs: string[] = [];
     const err = await falha(deployDe(repo.dev, {}, logs));
     // history alone lets the revert through: it comes after the published commit
     expect(logs.join("\n")).toContain(`vem depois do que está publicado (${errado.slice(0, 12)})`);
-    expect(err?.message).toContain(`o eventos.json deste site (commit ${gitIn(repo.dev, "rev-parse", "HEAD").slice(0, 12)}) não tem eventos já publicados no gh-pages`);
+    expect(err?.message).toContain(`o eventos.json deste site (commit ${revert.slice(0, 12)}) não tem eventos já publicados no gh-pages`);
     expect(err?.message).toContain(`seq 4: publicado ${evt(4)}, ausente deste site`);
     expect(err?.message).toContain(`seq 3: publicado ${evt(3)}, ausente deste site`);
     expect(err?.message).toContain("o mais novo daqui é o seq 2");
     expect(err?.message).toContain("nada foi publicado");
     expect(ghPages()).toBe(publicado);
-    // the command the refusal gives, as given, in the developer's clone
+    // restoring the two files alone would publish soja 161 under events whose latest says 999, and
+    // nothing would tell subscribers it went back: the refusal names the revert and the way that does
+    expect(err?.message).toContain(`o commit ${revert.slice(0, 12)} ("Revert "day 2: wrong"") é um git revert do ${errado.slice(0, 12)}, já publicado`);
+    const caminho = /pelo caminho que avisa os assinantes: (.+?) \(ele volta os dados/.exec(err!.message)?.[1];
+    expect(caminho).toBe(`git revert --no-edit ${revert.slice(0, 12)} && npm run desfazer -- ${errado.slice(0, 12)}`);
+    expect(err?.message).toContain("deixaria um valor que o site não tem como a última notícia dos eventos");
+    // its git part, as given: the published events are back (npm run desfazer then moves them forward)
+    execSync(caminho!.split(" && npm run")[0]!, { cwd: repo.dev, env: { ...process.env, ...ID }, stdio: "pipe" });
+    const logs2: string[] = [];
+    const r = await deployDe(repo.dev, {}, logs2);
+    expect(r.published).toBe(false);
+    expect(logs2.join("\n")).toContain("já tem este site");
+    expect(ghPages()).toBe(publicado);
+  });
+
+  it("an eventos.json gone back alone (data unchanged, no revert): the restore command, as given, brings the published events back and the site goes", async () => {
+    commitSite(repo.runner, { "api/v1/eventos.json": eventos([[2, 2], [1, 1]]), "api/v1/feed.xml": feed(2) }, "day 1");
+    commitSite(repo.runner, { "api/v1/index.json": indexEm("2026-09-08T19:00:00-03:00"), "api/v1/eventos.json": eventos([[3, 3], [2, 2], [1, 1]]), "api/v1/feed.xml": feed(3) }, "day 2");
+    gitIn(repo.runner, "push", "-q", "origin", "main");
+    expect((await deployDe(repo.runner)).published).toBe(true);
+    gitIn(repo.dev, "pull", "-q");
+    // a merge resolved with an old side of the two files
+    gitIn(repo.dev, "checkout", "HEAD~1", "--", "public/api/v1/eventos.json", "public/api/v1/feed.xml");
+    commitSite(repo.dev, { "index.html": "<!doctype html><p>nova página\n" }, "page, over an old eventos.json");
+    const err = await falha(deployDe(repo.dev));
+    expect(err?.message).toContain(`seq 3: publicado ${evt(3)}, ausente deste site`);
+    expect(err?.message).not.toContain("é um git revert");
     const comando = /restaure os dois arquivos do site publicado: (git fetch .+?) e commite/.exec(err!.message)?.[1];
     expect(comando).toBe(
       "git fetch origin gh-pages && git show FETCH_HEAD:api/v1/eventos.json > public/api/v1/eventos.json && git show FETCH_HEAD:api/v1/feed.xml > public/api/v1/feed.xml",
     );
     execSync(comando!, { cwd: repo.dev, env: { ...process.env, ...ID }, stdio: "pipe" });
     gitIn(repo.dev, "commit", "-q", "-m", "events restored", "--", "public/api/v1/eventos.json", "public/api/v1/feed.xml");
-    const r = await deployDe(repo.dev);
-    expect(r.published).toBe(true);
-    expect(publicadoEm("api/v1/cotacao.json")).toBe('{"soja":161}');
-    expect(publicadoEm("api/v1/eventos.json")).toContain(evt(4));
+    expect((await deployDe(repo.dev)).published).toBe(true);
+    expect(publicadoEm("index.html")).toContain("nova página");
+    expect(publicadoEm("api/v1/eventos.json")).toContain(evt(3));
+  });
+
+  it("a published seq given to another event by a site that lacks the published commit (published from a clone never pushed): the refusal says to bring that commit over, not just its events", async () => {
+    commitSite(repo.runner, { "api/v1/index.json": indexEm("2026-09-07T19:00:00-03:00"), "api/v1/eventos.json": eventos([[2, 2], [1, 1]]) }, "runner's run, not pushed");
+    const naoEnviado = (await deployDe(repo.runner)).source!;
+    commitSite(repo.dev, { "api/v1/index.json": indexEm("2026-09-08T19:00:00-03:00"), "api/v1/eventos.json": eventos([[20, 2], [1, 1]]) }, "dev's run");
+    const err = await falha(deployDe(repo.dev));
+    expect(err?.message).toContain(`seq 2: publicado ${evt(2)}, neste site ${evt(20)}`);
+    expect(err?.message).toContain(`O site publicado veio do commit ${naoEnviado.slice(0, 12)}, que este clone não tem: os eventos publicados contam os dados dele. Leve-o ao main`);
   });
 
   it("a published seq given to another event is refused, naming the seq and both ids, also over --substituir-mais-novo", async () => {

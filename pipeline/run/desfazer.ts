@@ -390,6 +390,15 @@ function restaurar(def: SeriesDef, p: Partes, c: Partes, h: Partes): Restauracao
     if (ultimo !== ultimoDia(p)) {
       return { tipo: "conflito", oQue: `as praças de ${def.id} (o último dia, ${ultimo}, não é o de antes nem o de agora)`, mudou: () => true };
     }
+    // the parent's praças were quoted at the parent's newest day: revised since (a later page
+    // also showing it), they would name its superseded values beside the revised ones
+    if (ultimo !== null && JSON.stringify(mapa.get(ultimo)) !== dp.get(ultimo)) {
+      return {
+        tipo: "conflito",
+        oQue: `as praças de ${def.id} (o dia que volta a ser o último, ${ultimo}, foi revisado depois)`,
+        mudou: (x) => porDia(x.historico).get(ultimo) !== dp.get(ultimo),
+      };
+    }
     praca = p.praca;
     pracas = p.pracas;
   }

@@ -241,3 +241,55 @@ describe("audit 8: npm run backfill respects desfeitos.json", () => {
     expect(importado.estado).toBe("importado");
   }, 120_000);
 });
+
+describe("audit 8: undoing a commit whose newest day goes away while a later commit revised the day before", () => {
+  // soja/PR (CEPEA's Paraná table) names its state's one praça, quoted at the newest day's value
+  const SOJA_PR = seriesJsonPath(serieDef("soja/PR")!);
+  const sem2509 = (h: string) => {
+    const out = h.replace(/<tr>\s*<td>25\/09\/2026<\/td>\s*<td>154,38<\/td>[\s\S]*?<\/tr>/, "");
+    if (out === h) throw new Error("edição de teste: 25/09/2026 154,38 não está na página da soja");
+    return out;
+  };
+  const revisa2409 = (h: string) => {
+    const out = h.replace(/(<td>24\/09\/2026<\/td>\s*<td>)155,11(<\/td>)/, "$1155,30$2");
+    if (out === h) throw new Error("edição de teste: 24/09/2026 155,11 não está na página da soja");
+    return out;
+  };
+  const dirs: string[] = [];
+  afterAll(() => cleanup(...dirs));
+
+  it("is refused, naming the later commit: the day that becomes the newest again is not the one its praças were quoted at", async () => {
+    const repo = mkdtempSync(join(tmpdir(), "cotacao-desfeitos-soja-"));
+    dirs.push(repo);
+    const site = join(repo, "public");
+    const git = (...args: string[]) => gitIn(repo, ...args);
+    const commit = (msg: string) => {
+      git("add", "--all", "--", "public");
+      git("commit", "-q", "-m", msg);
+      return git("rev-parse", "HEAD");
+    };
+    git("init", "-q", "-b", "main");
+    await copyFile(join(REPO_ROOT, ".gitignore"), join(repo, ".gitignore"));
+    git("add", ".gitignore");
+    git("commit", "-q", "-m", "início");
+    const pags = async (...edits: Array<(h: string) => string>) => {
+      const d = await replayDir();
+      dirs.push(d);
+      for (const e of edits) await editPage(d, "cepea/soja.html", e);
+      return d;
+    };
+    expect((await replay(await pags(sem2509), site, "2026-09-25T12:00:00-03:00")).exitCode).toBe(0);
+    commit("até 24/09");
+    expect((await replay(await pags(), site, "2026-09-26T12:00:00-03:00")).changes.map((c) => c.id)).toContain("soja/PR");
+    const W = commit("25/09");
+    const r = await replay(await pags(revisa2409), site, "2026-09-27T12:00:00-03:00");
+    expect(r.changes.map((c) => c.id)).toEqual(["soja/PR"]);
+    const L = commit("24/09 revisado");
+    const antes = await readFile(join(site, SOJA_PR), "utf8");
+    await expect(runDesfazer({ config: testConfig(site), commit: W, now: new Date("2026-09-28T12:00:00-03:00"), env: {} })).rejects.toThrow(
+      `o commit posterior ${L.slice(0, 12)} ("24/09 revisado") mudou de novo as praças de soja/PR (o dia que volta a ser o último, 2026-09-24, foi revisado depois)`,
+    );
+    expect(await readFile(join(site, SOJA_PR), "utf8")).toBe(antes);
+    expect(git("status", "--porcelain", "--untracked-files=all")).toBe("");
+  }, 180_000);
+});

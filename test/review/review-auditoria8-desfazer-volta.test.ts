@@ -65,6 +65,7 @@ describe("audit 8: a value npm run desfazer took off the site does not come back
   let site: string;
   const dirs: string[] = [];
   let W = "";
+  let U = "";
   const git = (...args: string[]) => gitIn(repo, ...args);
   const commit = (msg: string) => {
     git("add", "--all", "--", "public");
@@ -132,7 +133,36 @@ describe("audit 8: a value npm run desfazer took off the site does not come back
     expect(r.commitSugerido).toContain("git add --all -- public desfeitos.json && git commit");
     expect((await dia(MILHO, "2026-09-03"))!.valor).toBe(71.06);
     expect(await dia(BOI, "2026-09-04")).toBeUndefined();
-    commit("desfaz W");
+    U = commit("desfaz W");
+  }, 120_000);
+
+  it("undoing the undo brings the values back and takes their entries out of desfeitos.json (a clone)", async () => {
+    const clone = mkdtempSync(join(tmpdir(), "cotacao-desfeitos-clone-"));
+    dirs.push(clone);
+    gitIn(clone, "clone", "-q", repo, ".");
+    const outro = join(clone, "public");
+    const r = await runDesfazer({ config: testConfig(outro), commit: U, now: new Date(T_DESFAZER), env: {} });
+    expect(r.liberados.map((d) => [d.serie, d.data, d.valor])).toEqual([
+      ["boi_gordo", "2026-09-04", 347.7],
+      ["milho", "2026-09-03", 71.16],
+    ]);
+    expect(JSON.parse(await readFile(join(outro, MILHO), "utf8")).historico.find((e: { data: string }) => e.data === "2026-09-03").valor).toBe(71.16);
+    // what it took out now is the value the first undo had brought back
+    expect(await readFile(join(clone, "desfeitos.json"), "utf8")).toBe(
+      `{\n  "desfeitos": [\n    {"serie":"milho","data":"2026-09-03","campo":"valor","valor":71.06,"commit":"${U}"}\n  ]\n}\n`,
+    );
+  }, 120_000);
+
+  it("a damaged desfeitos.json stops the update before anything is published, naming the file", async () => {
+    const file = join(repo, "desfeitos.json");
+    const texto = await readFile(file, "utf8");
+    try {
+      await writeFile(file, texto.replace('"valor":71.16', '"valor":"71,16"'));
+      await expect(replay(await paginas(), site, T3)).rejects.toThrow(`[config] ${file}: desfeitos.1.valor:`);
+      expect(git("status", "--porcelain", "--", "public")).toBe("");
+    } finally {
+      await writeFile(file, texto);
+    }
   }, 120_000);
 
   it("an update that brings nothing new after the undo changes no byte", async () => {

@@ -9,7 +9,9 @@ const USAGE = `uso: npm run desfazer -- COMMIT [--sem-espera]
   de capturas que ele mudou voltam ao estado de antes dele (só os dias que ele mudou: um dia
   publicado depois fica), e eventos.json e feed.xml seguem em frente, com eventos que avisam
   cada valor que voltou (seq depois do maior já dado). O site todo é gerado de novo e publicado
-  tudo ou nada. Nada é commitado: o comando diz como conferir, commitar e avisar os assinantes.
+  tudo ou nada. Cada valor tirado do site vai para desfeitos.json, na raiz do repositório: a
+  atualização e o backfill retêm a página que o trouxer de volta (um valor diferente entra).
+  Nada é commitado: o comando diz como conferir, commitar e avisar os assinantes.
   Recusa (e nada muda) com mudanças não commitadas no site, um commit que não existe, um merge,
   um commit que não mudou dados, ou quando um commit posterior mudou de novo os mesmos valores
   (desfaça esse antes). Use no lugar de git revert, que volta também eventos.json.

@@ -52,7 +52,10 @@ try {
  * exits 130 (SIGINT) / 143 (SIGTERM) within a few seconds. A publish already begun is finished
  * (it is all or nothing and takes seconds; its data passed every check), then the run exits with
  * the same code. A second signal exits at once: a publish cut there is finished or rolled back by
- * the next command from its journal (publish/journal.ts), as after a SIGKILL.
+ * the next command from its journal (publish/journal.ts), as after a SIGKILL. `npm run update`
+ * execs node itself (package.json): npm forwards SIGINT/SIGTERM to its script's process, and
+ * neither a shell nor tsx's CLI in between would pass them on (the shell dies and leaves the run
+ * orphaned; tsx SIGKILLs a child that does not acknowledge within 60 ms).
  */
 const CODIGO: Record<"SIGINT" | "SIGTERM", number> = { SIGINT: 130, SIGTERM: 143 };
 /** how long a cancelled fetch may take to wind down before the run exits anyway */
@@ -60,6 +63,9 @@ const ENCERRAMENTO_MS = 10_000;
 const cancelar = new AbortController();
 let fase = "trava" as "trava" | "busca" | "publicacao";
 let recebido: "SIGINT" | "SIGTERM" | null = null;
+let recebidoEm = 0;
+/** a repeat of the first signal sooner than this is a relay of it (npm's), not a second one */
+const REPETIDO_MS = 1_000;
 let publicDir: string | null = null;
 
 /** the data lock, when this process holds it: a run that exits at once while fetching leaves no lock behind */
@@ -92,8 +98,14 @@ function sairJa(sinal: "SIGINT" | "SIGTERM", motivo: string): never {
 }
 
 function aoSinal(sinal: "SIGINT" | "SIGTERM"): void {
-  if (recebido) return sairJa(sinal, `segundo sinal, depois de ${recebido}`);
+  if (recebido) {
+    // Ctrl-C reaches the terminal's whole process group, and npm forwards it to this process
+    // again: the same signal within REPETIDO_MS is that one cancellation, not a second
+    if (sinal === recebido && Date.now() - recebidoEm < REPETIDO_MS) return;
+    return sairJa(sinal, `segundo sinal, depois de ${recebido}`);
+  }
   recebido = sinal;
+  recebidoEm = Date.now();
   // waiting for the lock (or recovering under it): nothing of this run exists yet
   if (fase === "trava") return sairJa(sinal, "enquanto aguardava a trava do diretório de dados");
   if (fase === "publicacao") {

@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { cp, mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,6 +18,7 @@ import { hang, jsChallenge, startSources } from "../fetch/server.ts";
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 const TSX_CLI = join(REPO, "node_modules/tsx/dist/cli.mjs");
 const PASSO = fileURLToPath(new URL("./review-auditoria8-cancelamento-passo.ts", import.meta.url));
+const OCUPADO = fileURLToPath(new URL("./review-auditoria8-cancelamento-ocupado.mjs", import.meta.url));
 const NOW = "2026-09-27T12:00:00-03:00";
 const BOI = "/br/indicador/boi-gordo.aspx";
 /** from the signal to the exit: "within a few seconds", on a loaded 2-core machine */
@@ -36,7 +37,7 @@ interface Execucao {
   done: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
 }
 
-/** `npm run update -- ARGS` on `site`: node + tsx as the faults catalogue runs it, or through tsx's CLI as npm does */
+/** `npm run update -- ARGS` on `site`: node + tsx as npm and the faults catalogue run it, or through tsx's CLI (`npx tsx`) */
 function update(args: string[], o: { site: string; tmp: string; env?: NodeJS.ProcessEnv; viaTsx?: boolean; passo?: string }): Execucao {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("COTACAO_")));
   const argv = o.viaTsx
@@ -105,6 +106,30 @@ function doGrupo(g: number): number[] {
         return false;
       }
     });
+}
+
+/** the processes below `pid` (children, their children, ...), from /proc */
+function descendentes(pid: number): number[] {
+  const filhos = new Map<number, number[]>();
+  for (const n of readdirSync("/proc")) {
+    if (!/^\d+$/.test(n)) continue;
+    try {
+      const st = readFileSync(`/proc/${n}/stat`, "latin1");
+      const ppid = Number(st.slice(st.lastIndexOf(")") + 2).split(" ")[1]);
+      filhos.set(ppid, [...(filhos.get(ppid) ?? []), Number(n)]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const out: number[] = [];
+  for (let fila = [pid]; fila.length > 0; ) {
+    const p = fila.shift()!;
+    for (const c of filhos.get(p) ?? []) {
+      out.push(c);
+      fila.push(c);
+    }
+  }
+  return out;
 }
 
 function grupoDe(pid: number): number | null {
@@ -188,7 +213,7 @@ describe("a signal while fetching: the run stops within seconds, publishes nothi
     expect(diferencas(x.antes, await arvore(x.site))).toEqual([]);
   }, 120_000);
 
-  it("SIGINT (Ctrl-C), through tsx's CLI as npm runs it: exit 130, the same clean state", async () => {
+  it("SIGINT (Ctrl-C) to `npx tsx pipeline/cli/update.ts` (tsx's CLI relays it): exit 130, the same clean state", async () => {
     const x = await noNavegador("sigint-navegador", "SIGINT", true);
     expect(x.r, x.out).not.toBeNull();
     expect({ code: x.r!.code, signal: x.r!.signal }, x.out).toEqual({ code: 130, signal: null });
@@ -201,7 +226,7 @@ describe("a signal while fetching: the run stops within seconds, publishes nothi
     expect(x.out).toMatch(/atualização interrompida por SIGINT durante a busca de cepea\/boi-gordo: nada foi publicado/);
   }, 120_000);
 
-  it("Ctrl-C at a terminal: SIGINT to the whole process group of `npm run update` (npm, tsx, node) is one cancellation, not two", async () => {
+  it("Ctrl-C at a terminal: SIGINT to the whole process group of `npm run update` (npm and the update, which npm also forwards it to) is one cancellation, not two", async () => {
     const { site, tmp } = await area("sigint-npm");
     const antes = await arvore(site);
     s.cepea.route(BOI, jsChallenge(hang()));
@@ -264,6 +289,49 @@ describe("a signal while fetching: the run stops within seconds, publishes nothi
     expect(rd?.code, depois.out()).toBe(0);
     expect(depois.out()).not.toMatch(/trava/);
   }, 180_000);
+});
+
+describe("`npm run update` is the update's own process: no wrapper between npm and it decides for it", () => {
+  it("SIGTERM to npm while the update's event loop is busy: the update's own handler runs (message, lock free), it is not SIGKILLed by a wrapper", async () => {
+    // npm forwards the signal to its script's process only: a shell there (dash does not exec a
+    // lone command) dies and leaves the update orphaned and running; tsx's CLI there gives its
+    // child 30 ms to acknowledge, forwards it, 30 ms more, then SIGKILLs it (a busy loop:
+    // rendering, a big page)
+    const { site, tmp } = await area("npm-ocupado");
+    const antes = await arvore(site);
+    s.cepea.route(BOI, hang());
+    const h0 = s.cepea.hits(BOI);
+    const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("COTACAO_") && !k.startsWith("npm_")));
+    const child = spawn("npm", ["run", "update"], {
+      cwd: REPO,
+      env: { ...clean, NO_COLOR: "1", COTACAO_PUBLIC_DIR: site, COTACAO_NOW: NOW, TMPDIR: tmp, NODE_OPTIONS: `--import=${OCUPADO}`, ...s.env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    child.stdout!.on("data", (d: Buffer) => (out += d.toString("utf8")));
+    child.stderr!.on("data", (d: Buffer) => (out += d.toString("utf8")));
+    const done = new Promise<number>((r) => child.once("close", () => r(Date.now())));
+    closers.push(() => void (child.exitCode === null && child.signalCode === null && child.kill("SIGKILL")));
+    expect(await until(() => s.cepea.hits(BOI) > h0, 60_000), out).toBe(true);
+    // a run left orphaned by its wrapper (the fault) is still ended, by its own PID
+    const abaixo = descendentes(child.pid!);
+    closers.push(() => {
+      for (const pid of abaixo) {
+        try {
+          process.kill(pid, "SIGKILL");
+        } catch {
+          // gone
+        }
+      }
+    });
+    const t0 = Date.now();
+    child.kill("SIGTERM");
+    const fim = await Promise.race([done, new Promise<null>((r) => setTimeout(() => r(null), 30_000))]);
+    expect(fim, out).not.toBeNull();
+    expect(fim! - t0).toBeLessThan(PRAZO_MS);
+    expect(out).toMatch(/atualização interrompida por SIGTERM durante a busca de cepea\/boi-gordo: nada foi publicado/);
+    expect(diferencas(antes, await arvore(site))).toEqual([]);
+  }, 120_000);
 });
 
 describe("a run killed by SIGKILL: the next run removes its Chromium folder", () => {

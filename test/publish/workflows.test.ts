@@ -146,7 +146,7 @@ describe("workflows", () => {
     expect(runs).toEqual([
       "npm ci",
       "npx playwright install --with-deps chromium",
-      "npm run update",
+      "exec npm run update",
       "npm run validate",
       "git checkout -- public\ngit clean -ffdx -- public",
       "npm run changelog -- --commit --push",
@@ -164,7 +164,7 @@ describe("workflows", () => {
   it("update: a source failure still commits and deploys, then the summary fails the job", () => {
     const job = load("update.yml").jobs.update!;
     const step = (run: string) => job.steps.find((s) => s.run?.trim().startsWith(run))!;
-    const update = step("npm run update");
+    const update = step("exec npm run update");
     expect(update["continue-on-error"]).toBe(true);
     expect(update.id).toBe("update");
     for (const r of ["npm run changelog", "npm run deploy", "npm run notify"]) expect(step(r).if, r).toBeUndefined();
@@ -182,7 +182,7 @@ describe("workflows", () => {
     const validate = job.steps[at("npm run validate")]!;
     // right after the update, and it is not allowed to fail quietly: a red validate skips the
     // commit, deploy and notify steps (their default if: success())
-    expect(at("npm run validate")).toBe(at("npm run update") + 1);
+    expect(at("npm run validate")).toBe(at("exec npm run update") + 1);
     expect(validate.id).toBe("validate");
     expect(validate["continue-on-error"]).toBeUndefined();
     expect(validate.if).toBeUndefined();

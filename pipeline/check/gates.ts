@@ -331,7 +331,9 @@ export function checkDiasSumidos(
     const ordenados = [...dias].sort();
     const [de, ate] = [ordenados[0]!, ordenados.at(-1)!];
     const guardados = new Set(history(u.def.id).map((e) => e.data));
-    const sumidos = [...guardados].filter((d) => d > de && d < ate && !dias.has(d)).sort();
+    // a day kept out for an undone value (desfeitos.json) is on the page: not withdrawn
+    const pulados = new Set(u.pulados ?? []);
+    const sumidos = [...guardados].filter((d) => d > de && d < ate && !dias.has(d) && !pulados.has(d)).sort();
     if (sumidos.length === 0) continue;
     const ultimo = [...guardados].sort().at(-1)!;
     const preenchidos = ordenados.filter((d) => !guardados.has(d) && d < ultimo);

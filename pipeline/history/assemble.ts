@@ -5,8 +5,8 @@ import { allSeries, seriesDoEspelho } from "../sources/index.ts";
 import type { HistoricoEntry, PracaQuote } from "../domain/publicados.ts";
 import type { MirrorDef, PageDef, SourceDef } from "../sources/types.ts";
 import { canonicalEntry, canonicalQuote } from "./entry.ts";
-import { checkDesfeitos } from "../check/desfeitos.ts";
-import { loadDesfeitos } from "./desfeitos.ts";
+import { avisoPulado, desfeitoNoDia, registrarPulados, type ValorPulado } from "../check/desfeitos.ts";
+import { loadDesfeitos, type Desfeito } from "./desfeitos.ts";
 
 /** What one page brings to one series. */
 export interface SeriesUpdate {
@@ -14,6 +14,12 @@ export interface SeriesUpdate {
   entries: HistoricoEntry[];
   /** every praça of the UF on the newest day of the page (state series of praça tables) */
   pracas: { data: string; praca: string; quotes: PracaQuote[] } | null;
+  /**
+   * days of the series the page shows but that were kept out of `entries`: they bring back a
+   * value `npm run desfazer` took off the site (check/desfeitos.ts). Not a day the source
+   * withdrew: the gates do not count them as missing from the page.
+   */
+  pulados?: string[];
 }
 
 export interface Assembled {
@@ -27,6 +33,16 @@ export interface Assembled {
    * renamed praça never leaves a series silently frozen
    */
   faltas: string[];
+  /** days kept out because they bring back an undone value (desfeitos.json), in catalogue order */
+  pulados: ValorPulado[];
+}
+
+/** A series' days as the page gives them, before undone values are kept out. */
+interface Montada {
+  def: SeriesDef;
+  entries: HistoricoEntry[];
+  /** the praças of one of its days (state series), or null */
+  pracasDoDia: (data: string) => SeriesUpdate["pracas"];
 }
 
 function quoteOf(row: PriceRow): PracaQuote {
@@ -53,6 +69,7 @@ export function assemble(source: SourceDef, page: PageDef, rows: readonly PriceR
   const avisos: string[] = [];
   const problemas: string[] = [];
   const faltas: string[] = [];
+  const montadas: Montada[] = [];
 
   for (const def of defs) {
     if (def.ufReferencia === undefined) {
@@ -76,12 +93,12 @@ export function assemble(source: SourceDef, page: PageDef, rows: readonly PriceR
         })
         .sort((a, b) => (a.data < b.data ? -1 : 1));
       // a state indicator (soja/PR) has no praça table: the state itself is its one praça
-      const newest = entries[entries.length - 1]!;
-      const pracas =
-        def.uf === null
-          ? null
-          : { data: newest.data, praca: def.praca ?? def.uf, quotes: [{ praca: def.praca ?? def.uf, valor: newest.valor, unidade: def.unidade }] };
-      updates.push({ def, entries, pracas });
+      const porDia = new Map(entries.map((e) => [e.data, e] as const));
+      const pracasDoDia = (data: string): SeriesUpdate["pracas"] => {
+        const e = porDia.get(data)!;
+        return def.uf === null ? null : { data, praca: def.praca ?? def.uf, quotes: [{ praca: def.praca ?? def.uf, valor: e.valor, unidade: def.unidade }] };
+      };
+      montadas.push({ def, entries, pracasDoDia });
       continue;
     }
 
@@ -122,17 +139,55 @@ export function assemble(source: SourceDef, page: PageDef, rows: readonly PriceR
       );
     }
     if (entries.length === 0) continue;
-    const newest = entries[entries.length - 1]!.data;
     const refName = ufRows.find((r) => r.praca === ref || sameName(r.praca, ref))?.praca ?? ref;
-    const pracas =
-      def.uf === null
-        ? null
-        : { data: newest, praca: refName, quotes: ufRows.filter((r) => r.data === newest).map(quoteOf) };
-    updates.push({ def, entries, pracas });
+    const pracasDoDia = (data: string): SeriesUpdate["pracas"] =>
+      def.uf === null ? null : { data, praca: refName, quotes: ufRows.filter((r) => r.data === data).map(quoteOf) };
+    montadas.push({ def, entries, pracasDoDia });
   }
-  // a value `npm run desfazer` took off the site, still on the page: the page is refused
-  problemas.push(...checkDesfeitos(updates, loadDesfeitos(config.publicDir)));
-  return { updates, avisos, problemas, faltas };
+
+  // a value `npm run desfazer` took off the site, still on the page: that day of that series is
+  // kept out (it stays as published) and the rest of the page goes on (check/desfeitos.ts)
+  const pulados = diasPulados(montadas, loadDesfeitos(config.publicDir));
+  for (const m of montadas) {
+    const fora = pulados.filter((p) => p.serie === m.def.id).map((p) => p.data);
+    const entries = m.entries.filter((e) => !fora.includes(e.data));
+    // all its days kept out (Scot's one-day tables): the series is not updated by this read
+    if (entries.length === 0) continue;
+    // the praças describe the newest day kept, never the one kept out (its praças hold the value undone)
+    const pracas = m.pracasDoDia(entries[entries.length - 1]!.data);
+    updates.push({ def: m.def, entries, pracas, ...(fora.length > 0 ? { pulados: fora } : {}) });
+  }
+  for (const p of pulados) avisos.push(avisoPulado(p));
+  registrarPulados(config, source.id, page.id, pulados);
+  return { updates, avisos, problemas, faltas, pulados };
+}
+
+/**
+ * The days of the page's series that bring back an undone value. A Scot national series (vaca
+ * gorda, novilha) is its UF's reference praça, the very cell its UF's series reads: a day kept out
+ * of one is kept out of the other, so the two never disagree about that day (and the national
+ * series never moves on while the UF's series, which the re-base check reads beside it, stays).
+ */
+function diasPulados(montadas: readonly Montada[], desfeitos: readonly Desfeito[]): ValorPulado[] {
+  if (desfeitos.length === 0) return [];
+  const proprios = new Map<string, ValorPulado>();
+  for (const m of montadas) {
+    for (const e of m.entries) {
+      const d = desfeitoNoDia(m.def.id, e, desfeitos);
+      if (d) proprios.set(`${m.def.id}|${e.data}`, { serie: m.def.id, data: e.data, desfeito: d });
+    }
+  }
+  const grupo = (def: SeriesDef) => (def.ufReferencia !== undefined && !def.referenciaFixa ? `${def.produto}|${def.ufReferencia}` : null);
+  const out: ValorPulado[] = [];
+  for (const m of montadas) {
+    const g = grupo(m.def);
+    const irmas = g === null ? [] : montadas.filter((x) => x !== m && grupo(x.def) === g);
+    for (const e of m.entries) {
+      const p = proprios.get(`${m.def.id}|${e.data}`) ?? irmas.map((x) => proprios.get(`${x.def.id}|${e.data}`)).find((x) => x !== undefined);
+      if (p) out.push({ serie: m.def.id, data: e.data, desfeito: p.desfeito });
+    }
+  }
+  return out;
 }
 
 function sameName(a: string | null, b: string): boolean {

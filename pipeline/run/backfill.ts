@@ -28,12 +28,12 @@ import type { HttpOptions } from "../fetch/http.ts";
 import type { SeriesUpdate } from "../history/assemble.ts";
 import { baselines, capturaId, capturasPath, loadCapturas, loadTodasCapturas, sha256Hex, type Captura, type CapturaRevisao } from "../history/capturas.ts";
 import type { RevisaoCampo } from "../history/changes.ts";
-import { loadDesfeitos } from "../history/desfeitos.ts";
+import { DESFEITOS_FILE, loadDesfeitos } from "../history/desfeitos.ts";
 import { canonicalEntry } from "../history/entry.ts";
 import { loadStore } from "../history/store.ts";
 import { checkRows } from "../check/coherence.ts";
 import { checkFaixasPorEra } from "../check/eras.ts";
-import { checkDesfeitos } from "../check/desfeitos.ts";
+import { avisoPulado, desfeitoNoDia, type ValorPulado } from "../check/desfeitos.ts";
 import { checkUpdates } from "../check/gates.ts";
 import { aceiteArg, describeRevision, judgeRevisions } from "../check/revisions.ts";
 import { loadEventos, nextEventos } from "../events/model.ts";
@@ -80,6 +80,11 @@ export interface BackfillReport {
   anterioresAoReal: number;
   /** held revisions, with the argument that accepts each */
   revisoes: Array<RevisaoCampo & { aceitar: string }>;
+  /**
+   * days of the file kept out because they bring back a value `npm run desfazer` took off the
+   * site (desfeitos.json): they stay as published, the rest of the file is imported
+   */
+  pulados: ValorPulado[];
   /** the commit message of what was imported; null when nothing was */
   mensagem: string | null;
   written: string[];
@@ -179,6 +184,7 @@ export async function runBackfill(opts: BackfillOptions): Promise<BackfillReport
     semValor: 0,
     anterioresAoReal: 0,
     revisoes: [],
+    pulados: [],
     mensagem: null,
     written: [],
   };
@@ -243,13 +249,26 @@ export async function runBackfill(opts: BackfillOptions): Promise<BackfillReport
   // the gates, over the stored history with the file's days laid in
   const store = await loadStore(config.publicDir);
   const series = new Map<string, SerieFile>(store.series);
-  const update = comoUpdate(def, lida.dias);
+  // a day that brings back a value `npm run desfazer` took off the site stays as published; the
+  // rest of the file goes on, as a daily page's does (check/desfeitos.ts)
+  const desfeitos = loadDesfeitos(config.publicDir);
+  report.pulados = comoUpdate(def, lida.dias).entries.flatMap((e) => {
+    const d = desfeitoNoDia(def.id, e, desfeitos);
+    return d ? [{ serie: def.id, data: e.data, desfeito: d }] : [];
+  });
+  for (const p of report.pulados) log(`aviso: ${avisoPulado(p, "do arquivo")}`);
+  const fora = new Set(report.pulados.map((p) => p.data));
+  const dias = lida.dias.filter((d) => !fora.has(d.data));
+  if (dias.length === 0) {
+    report.estado = "nada_novo";
+    report.exitCode = 0;
+    log("nada novo: todos os dias do arquivo trazem valores desfeitos (desfeitos.json); nada foi gravado");
+    log(resumo(report));
+    return report;
+  }
+  const update: SeriesUpdate = { ...comoUpdate(def, dias), ...(fora.size > 0 ? { pulados: [...fora].sort() } : {}) };
   log(`checando ${plural(update.entries.length, "dia", "dias")} (${update.entries[0]!.data} a ${update.entries[update.entries.length - 1]!.data})`);
   const gates = portoes(def, update, series, now);
-  // a value `npm run desfazer` took off the site, still in the file: refused as the daily page is
-  const desfeitos = checkDesfeitos([update], loadDesfeitos(config.publicDir), "do arquivo");
-  gates.motivos.push(...primeiros(desfeitos));
-  gates.n += desfeitos.length;
   if (gates.motivos.length > 0) {
     report.recusados = gates.n;
     return recusar(`o arquivo não passou nos portões de integridade; nada dele foi mesclado:\n  ${gates.motivos.join("\n  ")}`);
@@ -343,7 +362,7 @@ export async function runBackfill(opts: BackfillOptions): Promise<BackfillReport
   report.estado = "importado";
   report.exitCode = 0;
   report.written = published.written;
-  report.mensagem = mensagemDeCommit({ def, serie, url, nome, via, sha256, bytes: bytes.byteLength, lida, r, revisoes, captura, ano, file: r.file });
+  report.mensagem = mensagemDeCommit({ def, serie, url, nome, via, sha256, bytes: bytes.byteLength, lida, r, revisoes, captura, ano, file: r.file, pulados: report.pulados });
   log(`${plural(published.written.length, "arquivo escrito", "arquivos escritos")}`);
   log(resumo(report));
   return report;
@@ -359,7 +378,8 @@ export function resumo(r: BackfillReport): string {
   return (
     `resumo ${r.serie}: ${estado}; ${plural(r.lidos, "dia lido", "dias lidos")}, ${plural(r.novos, "novo", "novos")}, ` +
     `${plural(r.revisados, "revisado", "revisados")}, ${plural(r.iguais, "igual ao publicado", "iguais ao publicado")}, ${plural(r.recusados, "recusado", "recusados")}` +
-    ` pelos portões; não importados: ${plural(r.semValor, "dia sem valor em R$", "dias sem valor em R$")}, ${plural(r.anterioresAoReal, "dia anterior ao Real", "dias anteriores ao Real")}`
+    ` pelos portões; não importados: ${plural(r.semValor, "dia sem valor em R$", "dias sem valor em R$")}, ${plural(r.anterioresAoReal, "dia anterior ao Real", "dias anteriores ao Real")}` +
+    (r.pulados.length > 0 ? `, ${plural(r.pulados.length, "dia com valor desfeito", "dias com valor desfeito")} (${DESFEITOS_FILE})` : "")
   );
 }
 
@@ -378,6 +398,7 @@ function mensagemDeCommit(m: {
   captura: Captura;
   ano: number;
   file: SerieFile;
+  pulados: readonly ValorPulado[];
 }): string {
   const { def, r } = m;
   const added = r.change.added;
@@ -398,6 +419,10 @@ function mensagemDeCommit(m: {
     `- não importados: ${plural(m.lida.semValor, "dia sem valor em R$", "dias sem valor em R$")}; ` +
       `${plural(a.n, "dia anterior ao Real", "dias anteriores ao Real")}${a.n > 0 ? ` (${a.primeiro} a ${a.ultimo})` : ""}`,
   );
+  if (m.pulados.length > 0) {
+    const dias = m.pulados.map((p) => `${p.data} (${p.desfeito.campo} ${formatDecimalBR(p.desfeito.valor)}, desfeito em ${p.desfeito.commit.slice(0, 12)})`);
+    linhas.push(`- pulados, por trazerem um valor desfeito (${DESFEITOS_FILE}): ${dias.join(", ")}`);
+  }
   linhas.push(`- captura ${m.captura.id} em ${capturasPath(m.ano)}`);
   return linhas.join("\n") + "\n";
 }

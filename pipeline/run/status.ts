@@ -7,6 +7,7 @@ import type { FailureKind } from "../domain/errors.ts";
 import { SOURCES } from "../sources/index.ts";
 import { pageUrl } from "../fetch/types.ts";
 import type { SerieFile, SourceState, StatusFile, StatusPage, StatusSource } from "../domain/publicados.ts";
+import { avisoPulado, puladosDaLeitura, type ValorPulado } from "../check/desfeitos.ts";
 
 /**
  * How a page was read, as status.json says it: its source's page over HTTP, the same page in
@@ -68,12 +69,22 @@ const EMPTY_PAGE = (id: string, url: string): StatusPage => ({
   falhando_desde: null,
 });
 
-function nextPage(prev: StatusPage, o: PageOutcome | undefined, now: string): StatusPage {
+/** status.json's notices of the days a merged read kept out for an undone value (desfeitos.json). */
+function valoresDesfeitos(pulados: readonly ValorPulado[]): NonNullable<StatusPage["valores_desfeitos"]> {
+  return pulados.map((p) => {
+    const { serie, data, campo, valor, commit } = p.desfeito;
+    return { serie: p.serie, data: p.data, desfeito: { serie, data, campo, valor, commit }, aviso: avisoPulado(p) };
+  });
+}
+
+function nextPage(prev: StatusPage, o: PageOutcome | undefined, now: string, pulados: readonly ValorPulado[] = []): StatusPage {
   if (!o) return prev; // not attempted (source disabled)
   if (o.ok) {
     const caminho = o.caminho ?? "http";
     const viaUrl = o.viaUrl ?? null;
     const naoLidas = o.naoLidas ?? [];
+    const desfeitos = valoresDesfeitos(pulados);
+    const comDesfeitos = desfeitos.length > 0 ? { valores_desfeitos: desfeitos } : {};
     // a page served another way than last time (a mirror, the browser, back to the source) is news too
     const recovering =
       prev.estado !== "ok" ||
@@ -82,8 +93,10 @@ function nextPage(prev: StatusPage, o: PageOutcome | undefined, now: string): St
       (prev.caminho ?? null) !== caminho ||
       (prev.via_url ?? null) !== viaUrl ||
       (prev.series_nao_lidas ?? []).join() !== naoLidas.join() ||
+      // a value kept out, or no longer (the source corrected it): news as well, said on the page
+      JSON.stringify(prev.valores_desfeitos ?? []) !== JSON.stringify(desfeitos) ||
       (prev.estado_da_fonte !== undefined) !== (o.origem !== undefined);
-    const { revisoes_suspeitas: _, series_nao_lidas: _n, estado_da_fonte: _e, ...rest } = prev;
+    const { revisoes_suspeitas: _, series_nao_lidas: _n, estado_da_fonte: _e, valores_desfeitos: _d, ...rest } = prev;
     if (o.origem) {
       // a mirror served the day, but the source's own page failed: the page is ok (the source is
       // not failed) and its failure stays counted, as the source's, until the source answers
@@ -97,6 +110,7 @@ function nextPage(prev: StatusPage, o: PageOutcome | undefined, now: string): St
         caminho,
         via_url: viaUrl,
         ...(naoLidas.length > 0 ? { series_nao_lidas: naoLidas } : {}),
+        ...comDesfeitos,
         estado_da_fonte: o.origem.kind as NonNullable<StatusPage["estado_da_fonte"]>,
         ultima_tentativa: now,
         ultimo_sucesso: sucesso ? now : prev.ultimo_sucesso,
@@ -114,13 +128,15 @@ function nextPage(prev: StatusPage, o: PageOutcome | undefined, now: string): St
       caminho,
       via_url: viaUrl,
       ...(naoLidas.length > 0 ? { series_nao_lidas: naoLidas } : {}),
+      ...comDesfeitos,
       ultima_tentativa: now,
       ultimo_sucesso: now,
       falhas_consecutivas: 0,
       falhando_desde: null,
     };
   }
-  const { revisoes_suspeitas: _, series_nao_lidas: _n, estado_da_fonte: _e, ...rest } = prev;
+  // a failed read merged nothing: nothing was kept out either
+  const { revisoes_suspeitas: _, series_nao_lidas: _n, estado_da_fonte: _e, valores_desfeitos: _d, ...rest } = prev;
   return {
     ...rest,
     ...(o.revisoes && o.revisoes.length > 0 ? { revisoes_suspeitas: o.revisoes } : {}),
@@ -174,7 +190,9 @@ export function nextStatus(
     const prevSource = prev?.fontes.find((f) => f.id === source.id);
     const paginas = source.pages.map((page) => {
       const prevPage = prevSource?.paginas.find((p) => p.id === page.id) ?? EMPTY_PAGE(page.id, pageUrl(source, page, env));
-      return nextPage(prevPage, outcomes.find((o) => o.source === source.id && o.page === page.id), nowIso);
+      const o = outcomes.find((x) => x.source === source.id && x.page === page.id);
+      // the days this read kept out for an undone value (check/desfeitos.ts: left by its assemble)
+      return nextPage(prevPage, o, nowIso, o?.ok ? puladosDaLeitura(config, source.id, page.id) : []);
     });
     const mySeries = defs.filter((d) => d.fonte === source.id).map((d) => series.get(d.id)).filter((f) => f !== undefined);
     const ultimaData = maxOf(mySeries.map((f) => f.data_cotacao));

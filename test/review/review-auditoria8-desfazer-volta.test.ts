@@ -172,26 +172,45 @@ describe("audit 8: a value npm run desfazer took off the site does not come back
     expect(git("status", "--porcelain", "--untracked-files=all")).toBe("");
   }, 120_000);
 
-  it("a page that still shows the undone value is held, nothing of it merged, and status.json says why and what to do", async () => {
+  it("a page that still shows the undone value: that day stays as published, the rest of the page is merged, and status.json says why and what to do (not a failure)", async () => {
     const antes = { boi: await ler(BOI), milho: await ler(MILHO), eventos: await ler(EVENTOS_PATH) };
     // the pages exactly as the wrong commit read them
     const r = await replay(await paginas(["cepea/milho.html", milho0309("71,16")]), site, T4);
-    expect(r.exitCode).toBe(1);
-    expect(r.outcomes.filter((o) => !o.ok).map((o) => `${o.source}/${o.page}`)).toEqual(["cepea/boi-gordo", "cepea/milho"]);
+    // refusing the page whole would stop every series of it for as long as the source shows the
+    // day (CEPEA: 15 business days), and fail the run every time
+    expect(r.exitCode).toBe(0);
+    expect(r.outcomes.filter((o) => !o.ok)).toEqual([]);
+    // nothing else on those pages is new: the series, and what subscribers were told, stay
     expect(await ler(BOI)).toBe(antes.boi);
     expect(await ler(MILHO)).toBe(antes.milho);
     expect(await ler(EVENTOS_PATH)).toBe(antes.eventos);
+    expect(await dia(BOI, "2026-09-04")).toBeUndefined();
+    expect((await dia(MILHO, "2026-09-03"))!.valor).toBe(71.06);
+    // the day kept out is on the page: not a day the source withdrew
+    expect(r.log.filter((l) => l.includes("retirou o dia"))).toEqual([]);
     const curto = W.slice(0, 12);
     const boi = await pagina("cepea", "boi-gordo");
-    expect(boi.estado).toBe("rejected");
-    expect(boi.motivo).toBe(
+    expect(boi.estado).toBe("ok");
+    expect(boi.motivo).toBeNull();
+    const aviso =
       `boi_gordo em 04/09/2026: a fonte ainda traz 347,70, o valor que npm run desfazer -- ${curto} tirou do site como errado (desfeitos.json); ` +
-        "nada desta página foi mesclado, e o dia fica como está até a fonte corrigi-lo (um valor diferente entra normalmente). " +
-        'Se 347,70 estava certo, apague de desfeitos.json, na raiz do repositório, a entrada {"serie": "boi_gordo", "data": "2026-09-04", "campo": "valor", ...} ' +
-        "e faça commit de desfeitos.json; a próxima atualização (ou importação) o publica",
-    );
-    expect((await pagina("cepea", "milho")).motivo).toContain(`milho em 03/09/2026: a fonte ainda traz 71,16, o valor que npm run desfazer -- ${curto} tirou do site como errado`);
+      "esse dia de boi_gordo foi pulado e fica como está publicado até a fonte corrigi-lo (um valor diferente entra normalmente); o resto da página foi mesclado. " +
+      'Se 347,70 estava certo, apague de desfeitos.json, na raiz do repositório, a entrada {"serie": "boi_gordo", "data": "2026-09-04", "campo": "valor", ...} ' +
+      "e faça commit de desfeitos.json; a próxima atualização (ou importação) o publica";
+    expect(boi.valores_desfeitos).toEqual([
+      { serie: "boi_gordo", data: "2026-09-04", desfeito: { serie: "boi_gordo", data: "2026-09-04", campo: "valor", valor: 347.7, commit: W }, aviso },
+    ]);
+    expect((await pagina("cepea", "milho")).valores_desfeitos!.map((v) => v.aviso)).toEqual([
+      expect.stringContaining(`milho em 03/09/2026: a fonte ainda traz 71,16, o valor que npm run desfazer -- ${curto} tirou do site como errado`),
+    ]);
+    // the run's log says it too
+    expect(r.log).toContain(`  aviso: cepea/boi-gordo: ${aviso}`);
     commit("tentativa de 01/10");
+    // the same pages again: the same notices, no byte changes
+    const r2 = await replay(await paginas(["cepea/milho.html", milho0309("71,16")]), site, "2026-10-01T18:00:00-03:00");
+    expect(r2.exitCode).toBe(0);
+    expect(r2.written).toEqual([]);
+    expect(git("status", "--porcelain", "--untracked-files=all")).toBe("");
   }, 120_000);
 
   it("a page with a corrected value is merged, with the events that tell it", async () => {
@@ -209,6 +228,9 @@ describe("audit 8: a value npm run desfazer took off the site does not come back
     const milho = novos.find((e): e is Extract<Evento, { tipo: "historico_revisado" }> => e.tipo === "historico_revisado" && e.dados.serie === "milho")!;
     expect(milho.dados.revisoes).toEqual([{ data: "2026-09-03", anterior: 71.06, atual: 71.1 }]);
     expect((await pagina("cepea", "boi-gordo")).estado).toBe("ok");
+    // corrected: the notice is gone
+    expect((await pagina("cepea", "boi-gordo")).valores_desfeitos).toBeUndefined();
+    expect((await pagina("cepea", "milho")).valores_desfeitos).toBeUndefined();
     commit("dados de 02/10");
   }, 120_000);
 
@@ -220,8 +242,11 @@ describe("audit 8: a value npm run desfazer took off the site does not come back
     commit("71,16 estava certo");
     const r = await replay(await paginas(["cepea/milho.html", milho0309("71,16")]), site, T6);
     expect((await dia(MILHO, "2026-09-03"))!.valor).toBe(71.16);
-    expect(r.outcomes.filter((o) => !o.ok).map((o) => `${o.source}/${o.page}`)).toEqual(["cepea/boi-gordo"]);
+    expect((await pagina("cepea", "milho")).valores_desfeitos).toBeUndefined();
+    // boi gordo's 04/09 is back at 347,70 on the page: kept out, the corrected 347,90 stays
+    expect(r.exitCode).toBe(0);
     expect((await dia(BOI, "2026-09-04"))!.valor).toBe(347.9);
+    expect((await pagina("cepea", "boi-gordo")).valores_desfeitos!.map((v) => [v.serie, v.data, v.desfeito.valor])).toEqual([["boi_gordo", "2026-09-04", 347.7]]);
   }, 120_000);
 });
 
@@ -231,7 +256,7 @@ describe("audit 8: npm run backfill respects desfeitos.json", () => {
   const dirs: string[] = [];
   afterAll(() => cleanup(...dirs));
 
-  it("a file with an undone value is refused, saying which and what to do; a corrected one is imported", async () => {
+  it("a file with an undone value is imported but that day, saying which and what to do; a corrected one brings the day in", async () => {
     const repo = mkdtempSync(join(tmpdir(), "cotacao-desfeitos-bf-"));
     dirs.push(repo);
     gitIn(repo, "init", "-q", "-b", "main");
@@ -257,18 +282,32 @@ describe("audit 8: npm run backfill respects desfeitos.json", () => {
       join(repo, "desfeitos.json"),
       `{\n  "desfeitos": [\n    {"serie":"boi_gordo","data":"${errado.data}","campo":"valor","valor":${errado.brl},"commit":"${commit}"}\n  ]\n}\n`,
     );
-    const run = async (caminho: string) => runBackfill({ config: testConfig(site), now: NOW, serie: BOI_CEPEA, origem: { tipo: "arquivo", caminho }, env: {} });
-    const antes = await readFile(join(site, BOI), "utf8");
-    const recusado = await run(await arquivo([...walk, ...golden], "boi-errado.xls"));
-    expect(recusado).toMatchObject({ estado: "recusado", exitCode: 1 });
-    expect(recusado.motivo).toContain(`boi_gordo em ${formatDateBR(errado.data)}: a fonte ainda traz ${formatDecimalBR(errado.brl)}`);
-    expect(recusado.motivo).toContain(`o valor que npm run desfazer -- ${commit.slice(0, 12)} tirou do site como errado (desfeitos.json); nada do arquivo foi mesclado`);
-    expect(await readFile(join(site, BOI), "utf8")).toBe(antes);
-    // the same file with that day corrected
+    const log: string[] = [];
+    const run = async (caminho: string) =>
+      runBackfill({ config: testConfig(site), now: NOW, serie: BOI_CEPEA, origem: { tipo: "arquivo", caminho }, env: {}, log: (l) => log.push(l) });
+    const pulado = await run(await arquivo([...walk, ...golden], "boi-errado.xls"));
+    // refusing the file whole would leave the whole history out for one known-bad day
+    expect(pulado).toMatchObject({ estado: "importado", exitCode: 0, motivo: null, novos: walk.length - 1 });
+    expect(pulado.pulados).toEqual([{ serie: "boi_gordo", data: errado.data, desfeito: { serie: "boi_gordo", data: errado.data, campo: "valor", valor: errado.brl, commit } }]);
+    const depois = JSON.parse(await readFile(join(site, BOI), "utf8")) as SerieFile;
+    expect(depois.historico.find((e) => e.data === errado.data)).toBeUndefined();
+    expect(depois.historico.find((e) => e.data === walk[9]!.data)!.valor).toBe(walk[9]!.brl);
+    expect(depois.historico.find((e) => e.data === walk[11]!.data)!.valor).toBe(walk[11]!.brl);
+    expect(log).toContain(
+      `aviso: boi_gordo em ${formatDateBR(errado.data)}: a fonte ainda traz ${formatDecimalBR(errado.brl)}, o valor que npm run desfazer -- ${commit.slice(0, 12)} tirou do site como errado (desfeitos.json); ` +
+        "esse dia de boi_gordo foi pulado e fica como está publicado até a fonte corrigi-lo (um valor diferente entra normalmente); o resto do arquivo foi mesclado. " +
+        `Se ${formatDecimalBR(errado.brl)} estava certo, apague de desfeitos.json, na raiz do repositório, a entrada {"serie": "boi_gordo", "data": "${errado.data}", "campo": "valor", ...} ` +
+        "e faça commit de desfeitos.json; a próxima atualização (ou importação) o publica",
+    );
+    expect(log.at(-1)).toMatch(/, 1 dia com valor desfeito \(desfeitos\.json\)$/);
+    expect(pulado.mensagem).toContain(`- pulados, por trazerem um valor desfeito (desfeitos.json): ${errado.data} (valor ${formatDecimalBR(errado.brl)}, desfeito em ${commit.slice(0, 12)})`);
+    // the same file with that day corrected: the day comes in
     const certo = walk.map((d) => (d === errado ? { ...d, brl: Math.round((d.brl + 0.5) * 100) / 100 } : d));
     const importado = await run(await arquivo([...certo, ...golden], "boi-certo.xls"));
     expect(importado.motivo).toBeNull();
     expect(importado.estado).toBe("importado");
+    expect(importado.pulados).toEqual([]);
+    expect(importado.novos).toBe(1);
   }, 120_000);
 });
 

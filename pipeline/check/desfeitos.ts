@@ -1,8 +1,8 @@
 import type { Config } from "../config.ts";
 import { formatDateBR } from "../domain/dates.ts";
 import { formatDecimalBR } from "../domain/money.ts";
-import type { HistoricoEntry } from "../domain/publicados.ts";
-import { DESFEITOS_FILE, valorDoCampo, type Desfeito } from "../history/desfeitos.ts";
+import type { HistoricoEntry, PracaQuote } from "../domain/publicados.ts";
+import { DESFEITOS_FILE, temValor, type Desfeito } from "../history/desfeitos.ts";
 
 /**
  * A day of a series a page (or a backfill's file) brought with exactly a value `npm run desfazer`
@@ -24,9 +24,12 @@ export interface ValorPulado {
   desfeito: Desfeito;
 }
 
-/** The entry of desfeitos.json that one day of one series, as a page gives it, brings back; undefined when none. */
-export function desfeitoNoDia(serie: string, e: HistoricoEntry, desfeitos: readonly Desfeito[]): Desfeito | undefined {
-  return desfeitos.find((d) => d.serie === serie && d.data === e.data && valorDoCampo(e, d.campo) === d.valor);
+/**
+ * The entry of desfeitos.json that one day of one series, as a page gives it (with that day's
+ * praça quotes, when the page has them), brings back; undefined when none.
+ */
+export function desfeitoNoDia(serie: string, e: HistoricoEntry, desfeitos: readonly Desfeito[], quotes?: readonly PracaQuote[] | null): Desfeito | undefined {
+  return desfeitos.find((d) => d.serie === serie && d.data === e.data && temValor(e, quotes, d));
 }
 
 /** The notice (pt-BR) for a day kept out: series, day, value, the undo's commit, and how to let the value in. */

@@ -173,7 +173,7 @@ function diasPulados(montadas: readonly Montada[], desfeitos: readonly Desfeito[
   const proprios = new Map<string, ValorPulado>();
   for (const m of montadas) {
     for (const e of m.entries) {
-      const d = desfeitoNoDia(m.def.id, e, desfeitos);
+      const d = desfeitoNoDia(m.def.id, e, desfeitos, m.pracasDoDia(e.data)?.quotes);
       if (d) proprios.set(`${m.def.id}|${e.data}`, { serie: m.def.id, data: e.data, desfeito: d });
     }
   }

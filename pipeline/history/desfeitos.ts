@@ -16,8 +16,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { z } from "zod";
 import { PipelineError } from "../domain/errors.ts";
-import type { HistoricoEntry } from "../domain/publicados.ts";
-import { diffEntry } from "../check/revisions.ts";
+import type { HistoricoEntry, PracaQuote } from "../domain/publicados.ts";
+import { diffEntry, diffQuotes } from "../check/revisions.ts";
 
 export const DESFEITOS_FILE = "desfeitos.json";
 
@@ -115,4 +115,29 @@ export function valoresTirados(serie: string, agora: HistoricoEntry, volta: Hist
 export function valorDoCampo(e: HistoricoEntry, campo: string): unknown {
   if (campo.startsWith("pracas.")) return e.pracas?.[campo.slice("pracas.".length)];
   return (e as unknown as Record<string, unknown>)[campo];
+}
+
+/**
+ * Whether one day of a series, as published or as a page gives it, holds the undone value: in its
+ * history line (`valor`, `pracas.<praça>`...) or, on the newest day, in a column of its praças'
+ * quotes (`pracas.<praça>.<coluna>`, diffQuotes: a praça's 30-day price is only there). A praça's
+ * name may hold a dot ("C. Grande"); a column's never does.
+ */
+export function temValor(e: HistoricoEntry, quotes: readonly PracaQuote[] | null | undefined, d: Pick<Desfeito, "campo" | "valor">): boolean {
+  if (valorDoCampo(e, d.campo) === d.valor) return true;
+  const m = /^pracas\.(.+)\.([^.]+)$/.exec(d.campo);
+  if (!m || !quotes) return false;
+  const q = quotes.find((x) => x.praca === m[1]) as unknown as Record<string, unknown> | undefined;
+  return q?.[m[2]!] === d.valor;
+}
+
+/**
+ * The quote columns an undo takes out of a series' newest day when that day stays the newest
+ * (`agora` published, `volta` restored): every number that differs, but the reference praça's
+ * (the history line holds its every column) and a praça's cash price the line's `pracas` holds.
+ */
+export function cotacoesTiradas(serie: string, data: string, agora: readonly PracaQuote[], volta: readonly PracaQuote[], praca: string | null, noDia: ReadonlySet<string>, commit: string): Desfeito[] {
+  return diffQuotes(serie, data, volta, agora, noDia).flatMap((c) =>
+    typeof c.depois === "number" && !c.campo.startsWith(`pracas.${praca}.`) ? [{ serie, data, campo: c.campo, valor: c.depois, commit }] : [],
+  );
 }

@@ -19,7 +19,7 @@ import type { HistoricoEntry, SerieFile } from "../domain/publicados.ts";
 import { seriesJsonPath, type SeriesDef } from "../domain/series.ts";
 import { loadEventos, nextEventos, type Evento, type MudancaDeSerie } from "../events/model.ts";
 import { capturasPath, loadCapturas, type CapturasFile } from "../history/capturas.ts";
-import { arquivoDesfeitos, DESFEITOS_FILE, loadDesfeitos, serializarDesfeitos, valorDoCampo, valoresTirados, type Desfeito } from "../history/desfeitos.ts";
+import { arquivoDesfeitos, cotacoesTiradas, DESFEITOS_FILE, loadDesfeitos, serializarDesfeitos, temValor, valoresTirados, type Desfeito } from "../history/desfeitos.ts";
 import type { Revision } from "../history/merge.ts";
 import { writeAtomic } from "../io/files.ts";
 import { git, gitValue, gitValueOrNull } from "../io/git.ts";
@@ -266,14 +266,21 @@ export async function runDesfazer(opts: DesfazerOptions): Promise<DesfazerReport
     renderizadas.set(def.id, f);
     const m = mudanca(def, atuais.get(def.id)!, f);
     if (m) changes.push(m);
+    const agora = atuais.get(def.id)!;
     const volta = new Map(f.historico.map((e) => [e.data, e] as const));
-    for (const e of atuais.get(def.id)!.historico) {
+    for (const e of agora.historico) {
       const v = volta.get(e.data);
       if (v === undefined || JSON.stringify(v) !== JSON.stringify(e)) tirados.push(...valoresTirados(def.id, e, v, sha));
     }
+    // the newest day's quotes went back while the day stays the newest (a same-day re-read that
+    // changed another praça's 30-day price): those numbers are in no history line
+    if (agora.pracas && f.pracas && agora.data_cotacao === f.data_cotacao) {
+      const noDia = new Set(Object.keys(f.historico.at(-1)?.pracas ?? {}));
+      tirados.push(...cotacoesTiradas(def.id, f.data_cotacao, agora.pracas, f.pracas, f.praca ?? null, noDia, sha));
+    }
     for (const d of antes) {
       const v = d.serie === def.id ? volta.get(d.data) : undefined;
-      if (v !== undefined && valorDoCampo(v, d.campo) === d.valor) liberados.push(d);
+      if (v !== undefined && temValor(v, v.data === f.data_cotacao ? f.pracas : null, d)) liberados.push(d);
     }
   }
   const desfeitos = [...antes.filter((d) => !liberados.includes(d)), ...tirados];

@@ -268,3 +268,61 @@ describe("audit 8: the newest day kept out of a state series, the day already pu
     expect(runValidate(site)).toBe(0);
   }, 180_000);
 });
+
+describe("audit 8: undoing a same-day re-read that changed only a praça's quote column", () => {
+  const VACA_SP = seriesJsonPath(serieDef("vaca_gorda/SP")!);
+  /** Scot's Araçatuba (SP) vaca gorda 30-day price: only in the series' praça quotes, in no history line. */
+  const aracatuba30 = (h: string) => {
+    const out = h.replace(/(SP Araçatuba<\/td>\s*<td>318,00<\/td>\s*<td>)322,00(<\/td>)/, "$1325,00$2");
+    if (out === h) throw new Error("edição de teste: Araçatuba 322,00 não está na página da vaca");
+    return out;
+  };
+  const dirs: string[] = [];
+  afterAll(() => cleanup(...dirs));
+
+  it("records the column in desfeitos.json, and the page showing it again leaves the quotes restored", async () => {
+    const repo = mkdtempSync(join(tmpdir(), "cotacao-desfeitos-cotacao-"));
+    dirs.push(repo);
+    const site = join(repo, "public");
+    const git = (...args: string[]) => gitIn(repo, ...args);
+    const commit = (msg: string) => {
+      git("add", "--all", "--", "public");
+      if (existsSync(join(repo, "desfeitos.json"))) git("add", "--", "desfeitos.json");
+      git("commit", "-q", "-m", msg);
+      return git("rev-parse", "HEAD");
+    };
+    git("init", "-q", "-b", "main");
+    await copyFile(join(REPO_ROOT, ".gitignore"), join(repo, ".gitignore"));
+    git("add", ".gitignore");
+    git("commit", "-q", "-m", "início");
+    const pags = async (...edits: Array<(h: string) => string>) => {
+      const d = await replayDir();
+      dirs.push(d);
+      for (const e of edits) await editPage(d, "scot/vaca-gorda.html", e);
+      return d;
+    };
+    const araca = async () => (JSON.parse(await readFile(join(site, VACA_SP), "utf8")) as SerieFile).pracas!.find((q) => q.praca === "Araçatuba")!;
+    expect((await replay(await pags(), site, "2026-09-30T12:00:00-03:00")).exitCode).toBe(0);
+    commit("05/08");
+    const r = await replay(await pags(aracatuba30), site, "2026-09-30T20:00:00-03:00");
+    expect(r.changes.map((c) => c.id)).toEqual(["vaca_gorda/SP"]);
+    expect((await araca()).valor_30d).toBe(325);
+    const W = commit("05/08 relido (errado)");
+    const u = await runDesfazer({ config: testConfig(site), commit: W, now: new Date("2026-10-01T12:00:00-03:00"), env: {} });
+    expect((await araca()).valor_30d).toBe(322);
+    expect(u.desfeitos.map((d) => [d.serie, d.data, d.campo, d.valor])).toEqual([["vaca_gorda/SP", "2026-08-05", "pracas.Araçatuba.valor_30d", 325]]);
+    const antes = await readFile(join(site, VACA_SP), "utf8");
+    const U = commit("desfaz");
+    const r2 = await replay(await pags(aracatuba30), site, "2026-10-01T20:00:00-03:00");
+    expect(r2.exitCode).toBe(0);
+    expect(await readFile(join(site, VACA_SP), "utf8")).toBe(antes);
+    expect(r2.log.some((l) => l.includes("vaca_gorda/SP em 05/08/2026: a fonte ainda traz 325,00 (pracas.Araçatuba.valor_30d)"))).toBe(true);
+    commit("01/10");
+    // the undo of the undo brings the column back and takes its entry out
+    const u2 = await runDesfazer({ config: testConfig(site), commit: U, now: new Date("2026-10-02T12:00:00-03:00"), env: {} });
+    expect(u2.liberados.map((d) => d.campo)).toEqual(["pracas.Araçatuba.valor_30d"]);
+    expect((await araca()).valor_30d).toBe(325);
+    // what it took out now is the 322 the first undo had brought back
+    expect(JSON.parse(await readFile(join(repo, "desfeitos.json"), "utf8")).desfeitos.map((d: { campo: string; valor: number }) => [d.campo, d.valor])).toEqual([["pracas.Araçatuba.valor_30d", 322]]);
+  }, 180_000);
+});

@@ -47,22 +47,26 @@ try {
 
 /**
  * Cancelling a run (Ctrl-C, or GitHub Actions cancelling the job: SIGINT, then SIGTERM, then
- * SIGKILL after a grace period). While fetching, the first signal cuts the requests in flight,
- * kills Chromium's process group and removes its folder, publishes nothing, releases the lock and
- * exits 130 (SIGINT) / 143 (SIGTERM) within a few seconds. A publish already begun is finished
- * (it is all or nothing and takes seconds; its data passed every check), then the run exits with
- * the same code. A second signal exits at once: a publish cut there is finished or rolled back by
- * the next command from its journal (publish/journal.ts), as after a SIGKILL. `npm run update`
- * execs node itself (package.json): npm forwards SIGINT/SIGTERM to its script's process, and
- * neither a shell nor tsx's CLI in between would pass them on (the shell dies and leaves the run
- * orphaned; tsx SIGKILLs a child that does not acknowledge within 60 ms).
+ * SIGKILL after a grace period; SIGHUP when the terminal or ssh session running it closes). While
+ * fetching, the first signal cuts the requests in flight, kills Chromium's process group and
+ * removes its folder, publishes nothing, releases the lock and exits 130 (SIGINT) / 143 (SIGTERM) /
+ * 129 (SIGHUP) within a few seconds. A publish already begun is finished (it is all or nothing and
+ * takes seconds; its data passed every check), then the run exits with the same code. A second
+ * signal exits at once: a publish cut there is finished or rolled back by the next command from its
+ * journal (publish/journal.ts), as after a SIGKILL. SIGHUP is handled too: Playwright's own handler
+ * for it is off (fetch/browser.ts), and node's default would end the run on the spot with its lock
+ * and Chromium's folder left behind (nohup does not keep it: node resets an ignored SIGHUP at
+ * start-up). `npm run update` execs node itself (package.json): npm forwards SIGINT/SIGTERM to its
+ * script's process, and neither a shell nor tsx's CLI in between would pass them on (the shell dies
+ * and leaves the run orphaned; tsx SIGKILLs a child that does not acknowledge within 60 ms).
  */
-const CODIGO: Record<"SIGINT" | "SIGTERM", number> = { SIGINT: 130, SIGTERM: 143 };
+const CODIGO = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
+type Sinal = keyof typeof CODIGO;
 /** how long a cancelled fetch may take to wind down before the run exits anyway */
 const ENCERRAMENTO_MS = 10_000;
 const cancelar = new AbortController();
 let fase = "trava" as "trava" | "busca" | "publicacao";
-let recebido: "SIGINT" | "SIGTERM" | null = null;
+let recebido: Sinal | null = null;
 let recebidoEm = 0;
 /** a repeat of the first signal sooner than this is a relay of it (npm's), not a second one */
 const REPETIDO_MS = 1_000;
@@ -80,7 +84,7 @@ function soltarTravaPropria(): void {
   }
 }
 
-function sairJa(sinal: "SIGINT" | "SIGTERM", motivo: string): never {
+function sairJa(sinal: Sinal, motivo: string): never {
   let quadro: string;
   if (fase === "publicacao") {
     // the lock stays, as after a SIGKILL: the next command breaks it (our PID is gone) and,
@@ -97,7 +101,7 @@ function sairJa(sinal: "SIGINT" | "SIGTERM", motivo: string): never {
   process.exit(CODIGO[sinal]);
 }
 
-function aoSinal(sinal: "SIGINT" | "SIGTERM"): void {
+function aoSinal(sinal: Sinal): void {
   if (recebido) {
     // Ctrl-C reaches the terminal's whole process group, and npm forwards it to this process
     // again: the same signal within REPETIDO_MS is that one cancellation, not a second
@@ -120,6 +124,14 @@ function aoSinal(sinal: "SIGINT" | "SIGTERM"): void {
 }
 process.on("SIGINT", () => aoSinal("SIGINT"));
 process.on("SIGTERM", () => aoSinal("SIGTERM"));
+process.on("SIGHUP", () => aoSinal("SIGHUP"));
+// a terminal that closed (SIGHUP) fails every later write to it with EIO: without this the run's
+// next log line would end it on the spot, its lock left behind, instead of winding down
+for (const saida of [process.stdout, process.stderr]) {
+  saida.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code !== "EIO") throw err;
+  });
+}
 
 try {
   const config = loadConfig();

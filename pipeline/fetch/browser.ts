@@ -1,8 +1,8 @@
-import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, dirname, isAbsolute, join } from "node:path";
 import type { BrowserContext, Page, Request, Route } from "playwright";
 import { pidAlive } from "../io/files.ts";
 import { inicioDoProcesso } from "../publish/lock.ts";
@@ -145,7 +145,7 @@ export async function limparPastasAbandonadas(opts: { tmpDir?: string; log?: (li
     if (!m || !morto) continue;
     const pasta = join(base, nome);
     // a Chromium whose parent was killed may still run on its user-data dir
-    const vivos = killChromium(perfilDe(pasta));
+    const vivos = encerrarChromium(pasta);
     try {
       await rm(pasta, { recursive: true, force: true });
     } catch (err) {
@@ -308,7 +308,7 @@ export function createBrowserFetcher(opts: BrowserOptions = {}): BrowserFetcher 
     const pid = launchError === undefined ? null : launchedPid(launchError);
     if (pid !== null) killOwnChild(pid);
     if (!dir) return;
-    killChromium(perfilDe(dir));
+    encerrarChromium(dir);
     await rm(dir, { recursive: true, force: true }).catch(() => {});
     offExit(dir);
     if (pasta === dir) pasta = null;
@@ -322,7 +322,7 @@ export function createBrowserFetcher(opts: BrowserOptions = {}): BrowserFetcher 
   const exitHandlers = new Map<string, () => void>();
   function onExit(dir: string): void {
     const handler = () => {
-      killChromium(perfilDe(dir));
+      encerrarChromium(dir);
       try {
         rmSync(dir, { recursive: true, force: true });
       } catch {
@@ -581,6 +581,35 @@ export function killChromium(dir: string): number {
   }
   return found;
 }
+
+/**
+ * Kills whatever Chromium still runs on the folder `pasta`'s user-data dir and removes the folder
+ * Chromium keeps its singleton socket in. That one is not in `pasta`: Chromium makes it in the
+ * temp dir (org.chromium.Chromium.XXXXXX, which the profile's SingletonSocket link names) and
+ * removes it only when it closes, so every Chromium killed (a cancelled run, one that stopped
+ * answering, one a SIGKILLed run left) left one behind. Returns how many processes were killed.
+ */
+export function encerrarChromium(pasta: string): number {
+  const perfil = perfilDe(pasta);
+  const mortos = killChromium(perfil);
+  let alvo: string;
+  try {
+    alvo = readlinkSync(join(perfil, "SingletonSocket"));
+  } catch {
+    return mortos; // no link: Chromium never got that far, or closed and took it away
+  }
+  // only what Chromium itself names so: a link to anywhere else is not followed
+  const socket = dirname(alvo);
+  if (!isAbsolute(alvo) || basename(alvo) !== "SingletonSocket" || !PASTA_DO_SOCKET.test(basename(socket))) return mortos;
+  try {
+    const st = lstatSync(socket);
+    if (st.isDirectory() && (process.getuid === undefined || st.uid === process.getuid())) rmSync(socket, { recursive: true, force: true });
+  } catch {
+    // gone already
+  }
+  return mortos;
+}
+const PASTA_DO_SOCKET = /^org\.chromium\.Chromium\.[A-Za-z0-9]{6}$/;
 
 function isMainFrame(req: Request, page: Page): boolean {
   try {

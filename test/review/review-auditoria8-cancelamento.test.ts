@@ -1,11 +1,12 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
-import { cp, mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { cp, mkdir, mkdtemp, readdir, readlink, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { limparPastasAbandonadas } from "../../pipeline/fetch/browser.ts";
+import { createBrowserFetcher, limparPastasAbandonadas } from "../../pipeline/fetch/browser.ts";
+import { HostGate } from "../../pipeline/fetch/http.ts";
 import { inicioDoProcesso } from "../../pipeline/publish/lock.ts";
 import { arvore, diferencas, FIXTURES, milhoComDiaNovo, replayDir } from "../helpers/pipeline.ts";
 import { hang, jsChallenge, startSources } from "../fetch/server.ts";
@@ -16,13 +17,36 @@ import { hang, jsChallenge, startSources } from "../fetch/server.ts";
 // lock, and either publishes nothing or finishes its publish whole.
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
-const TSX_CLI = join(REPO, "node_modules/tsx/dist/cli.mjs");
 const PASSO = fileURLToPath(new URL("./review-auditoria8-cancelamento-passo.ts", import.meta.url));
 const OCUPADO = fileURLToPath(new URL("./review-auditoria8-cancelamento-ocupado.mjs", import.meta.url));
 const NOW = "2026-09-27T12:00:00-03:00";
 const BOI = "/br/indicador/boi-gordo.aspx";
 /** from the signal to the exit: "within a few seconds", on a loaded 2-core machine */
 const PRAZO_MS = 6_000;
+/** python3 -c PTY CMD...: runs CMD on a new pty, copying what it writes; SIGTERM closes the pty's master (a terminal window closed) */
+const PTY = `
+import os, pty, signal, sys, select
+pid, fd = pty.fork()
+if pid == 0:
+    os.execvp(sys.argv[1], sys.argv[1:])
+fechar = []
+signal.signal(signal.SIGTERM, lambda *_: fechar.append(1))
+while not fechar:
+    try:
+        r, _, _ = select.select([fd], [], [], 0.1)
+        if fd not in r:
+            continue
+        dados = os.read(fd, 65536)
+    except OSError:
+        break
+    if not dados:
+        break
+    sys.stdout.buffer.write(dados)
+    sys.stdout.flush()
+os.close(fd)
+_, st = os.waitpid(pid, 0)
+print(f"\\n[pty] status {st}", flush=True)
+`;
 
 type Sites = Awaited<ReturnType<typeof startSources>>;
 let s: Sites;
@@ -37,12 +61,14 @@ interface Execucao {
   done: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
 }
 
-/** `npm run update -- ARGS` on `site`: node + tsx as npm and the faults catalogue run it, or through tsx's CLI (`npx tsx`) */
-function update(args: string[], o: { site: string; tmp: string; env?: NodeJS.ProcessEnv; viaTsx?: boolean; passo?: string }): Execucao {
+/**
+ * `npm run update -- ARGS` on `site`: node + tsx as npm and the faults catalogue run it. Never
+ * through tsx's CLI (`npx tsx`): it relays a signal, waits 30 ms for its child to acknowledge, and
+ * SIGKILLs a child whose event loop was busy 60 ms (a loaded machine: the lock stayed behind)
+ */
+function update(args: string[], o: { site: string; tmp: string; env?: NodeJS.ProcessEnv; passo?: string }): Execucao {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("COTACAO_")));
-  const argv = o.viaTsx
-    ? [TSX_CLI, "pipeline/cli/update.ts", ...args]
-    : ["--import", "tsx", ...(o.passo ? ["--import", PASSO] : []), "pipeline/cli/update.ts", ...args];
+  const argv = ["--import", "tsx", ...(o.passo ? ["--import", PASSO] : []), "pipeline/cli/update.ts", ...args];
   const child = spawn(process.execPath, argv, {
     cwd: REPO,
     env: {
@@ -141,9 +167,13 @@ function grupoDe(pid: number): number | null {
   }
 }
 
-/** what Chromium and Playwright put in the temp dir (tsx keeps its cache there too: not counted) */
+/**
+ * what Chromium and Playwright put in the temp dir: the run's folder, Playwright's artifacts and
+ * Chromium's singleton socket folder (org.chromium.Chromium.XXXXXX, which Chromium removes only
+ * when it closes: a killed one left it). tsx keeps its cache there too: not counted
+ */
 async function restosDoChromium(tmp: string): Promise<string[]> {
-  return (await readdir(tmp)).filter((n) => /^(cotacao-chromium-|playwright)/.test(n)).sort();
+  return (await readdir(tmp)).filter((n) => /^(cotacao-chromium-|playwright|org\.chromium\.)/.test(n)).sort();
 }
 
 /** a fresh copy of the base site and a temp dir of its own */
@@ -180,12 +210,12 @@ describe("a signal while fetching: the run stops within seconds, publishes nothi
    * The first page is a challenge (Chromium opens it) whose reload never gets an answer: the run
    * is signalled once Chromium is waiting on it. Returns what the test checks.
    */
-  async function noNavegador(name: string, sinal: "SIGINT" | "SIGTERM", viaTsx = false) {
+  async function noNavegador(name: string, sinal: "SIGINT" | "SIGTERM" | "SIGHUP") {
     const { site, tmp } = await area(name);
     const antes = await arvore(site);
     s.cepea.route(BOI, jsChallenge(hang()));
     const h0 = s.cepea.hits(BOI);
-    const run = update([], { site, tmp, env: s.env, viaTsx });
+    const run = update([], { site, tmp, env: s.env });
     // HTTP's challenge, Chromium's challenge, Chromium's reload (which hangs)
     const esperando = await until(() => s.cepea.hits(BOI) >= h0 + 3 && pgrep(tmp).length > 0, 60_000);
     expect(esperando, run.out()).toBe(true);
@@ -213,8 +243,8 @@ describe("a signal while fetching: the run stops within seconds, publishes nothi
     expect(diferencas(x.antes, await arvore(x.site))).toEqual([]);
   }, 120_000);
 
-  it("SIGINT (Ctrl-C) to `npx tsx pipeline/cli/update.ts` (tsx's CLI relays it): exit 130, the same clean state", async () => {
-    const x = await noNavegador("sigint-navegador", "SIGINT", true);
+  it("SIGINT (Ctrl-C, or the first signal of GitHub Actions cancelling the job) to the update: exit 130, the same clean state", async () => {
+    const x = await noNavegador("sigint-navegador", "SIGINT");
     expect(x.r, x.out).not.toBeNull();
     expect({ code: x.r!.code, signal: x.r!.signal }, x.out).toEqual({ code: 130, signal: null });
     expect(x.ms!).toBeLessThan(PRAZO_MS);
@@ -225,6 +255,69 @@ describe("a signal while fetching: the run stops within seconds, publishes nothi
     expect(await restosDoChromium(x.tmp)).toEqual([]);
     expect(x.out).toMatch(/atualização interrompida por SIGINT durante a busca de cepea\/boi-gordo: nada foi publicado/);
   }, 120_000);
+
+  it("SIGHUP (the terminal or ssh session closed) with Chromium waiting: exit 129 within seconds, the same clean state", async () => {
+    // Playwright's SIGHUP handler is off (the run owns its signals): node's default ended the run
+    // on the spot, its lock and Chromium's folder left behind
+    const x = await noNavegador("sighup-navegador", "SIGHUP");
+    expect(x.r, x.out).not.toBeNull();
+    expect({ code: x.r!.code, signal: x.r!.signal }, x.out).toEqual({ code: 129, signal: null });
+    expect(x.ms!).toBeLessThan(PRAZO_MS);
+    expect(x.out).toMatch(/atualização interrompida por SIGHUP durante a busca de cepea\/boi-gordo: nada foi publicado/);
+    for (const g of x.grupos) expect(doGrupo(g), `grupo ${g}`).toEqual([]);
+    expect(pgrep(x.tmp)).toEqual([]);
+    expect(await restosDoChromium(x.tmp)).toEqual([]);
+    expect(diferencas(x.antes, await arvore(x.site))).toEqual([]);
+  }, 120_000);
+
+  it.skipIf(spawnSync("python3", ["-c", "import pty"]).status !== 0)(
+    "the terminal running it closes (a real pty hung up): every later write fails with EIO, and the run still winds down: lock free, no Chromium, site as before",
+    async () => {
+      const { site, tmp } = await area("terminal-fechado");
+      const antes = await arvore(site);
+      s.cepea.route(BOI, jsChallenge(hang()));
+      const h0 = s.cepea.hits(BOI);
+      const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("COTACAO_")));
+      // python's pty runs the update as a terminal's session; SIGTERM to it closes the terminal
+      // (the master side), and the kernel sends SIGHUP to the session
+      const child = spawn("python3", ["-c", PTY, process.execPath, "--import", "tsx", "pipeline/cli/update.ts"], {
+        cwd: REPO,
+        env: { ...clean, NO_COLOR: "1", COTACAO_PUBLIC_DIR: site, COTACAO_NOW: NOW, TMPDIR: tmp, ...s.env },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let out = "";
+      child.stdout!.on("data", (d: Buffer) => (out += d.toString("utf8")));
+      child.stderr!.on("data", (d: Buffer) => (out += d.toString("utf8")));
+      const done = new Promise<number>((r) => child.once("close", () => r(Date.now())));
+      let abaixo: number[] = [];
+      closers.push(() => {
+        for (const pid of [child.pid!, ...abaixo]) {
+          try {
+            process.kill(pid, "SIGKILL");
+          } catch {
+            // gone
+          }
+        }
+      });
+      expect(await until(() => s.cepea.hits(BOI) >= h0 + 3 && pgrep(tmp).length > 0, 60_000), out).toBe(true);
+      abaixo = descendentes(child.pid!);
+      const grupos = [...new Set(pgrep(tmp).map(grupoDe).filter((g): g is number => g !== null))];
+      const t0 = Date.now();
+      child.kill("SIGTERM");
+      const fim = await Promise.race([done, new Promise<null>((r) => setTimeout(() => r(null), 30_000))]);
+      expect(fim, out).not.toBeNull();
+      expect(fim! - t0).toBeLessThan(PRAZO_MS);
+      // the run's own status is not checked: node, exiting on a terminal that is gone, may abort
+      // while restoring the terminal's mode (after its exit handlers ran); nobody reads it there
+      expect(out).toMatch(/\[pty\] status /);
+      for (const g of grupos) expect(doGrupo(g), `grupo ${g}`).toEqual([]);
+      expect(pgrep(tmp)).toEqual([]);
+      expect(await restosDoChromium(tmp)).toEqual([]);
+      // no lock left: the run released it
+      expect(diferencas(antes, await arvore(site))).toEqual([]);
+    },
+    120_000,
+  );
 
   it("Ctrl-C at a terminal: SIGINT to the whole process group of `npm run update` (npm and the update, which npm also forwards it to) is one cancellation, not two", async () => {
     const { site, tmp } = await area("sigint-npm");
@@ -345,7 +438,8 @@ describe("a run killed by SIGKILL: the next run removes its Chromium folder", ()
     const pid = run.child.pid!;
     run.child.kill("SIGKILL");
     expect((await saida(run, 30_000))?.signal).toBe("SIGKILL");
-    const deixadas = await restosDoChromium(tmp);
+    // (Chromium, its pipe closed, may still be on its way out: only the run's folder is looked at)
+    const deixadas = (await restosDoChromium(tmp)).filter((n) => n.startsWith("cotacao-chromium-"));
     // its folder names its owner: cotacao-chromium-<pid>.<start>-XXXXXX
     expect(deixadas).toEqual([expect.stringMatching(new RegExp(`^cotacao-chromium-${pid}\\.\\d+-[A-Za-z0-9]{6}$`))]);
 
@@ -385,6 +479,50 @@ describe("a run killed by SIGKILL: the next run removes its Chromium folder", ()
       `navegador: pasta do Chromium deixada por uma execução encerrada à força (PID ${morto}, que não existe mais) removida: ${join(dir, nomes.morto)}`,
     );
   });
+});
+
+describe("Chromium's singleton socket folder, which it removes only when it closes", () => {
+  it("a dead run's folder takes the socket folder its profile links to along; a link to anything else is not followed", async () => {
+    const dir = join(root, "socket");
+    await mkdir(dir, { recursive: true });
+    const morto = spawnSync(process.execPath, ["-e", "process.pid"]).pid!;
+    const comSocket = join(dir, `cotacao-chromium-${morto}.123-abcDEF`);
+    const outroLink = join(dir, `cotacao-chromium-${morto}.123-ghiJKL`);
+    const socket = join(dir, "org.chromium.Chromium.Qw12Er");
+    const alheia = join(dir, "alheia");
+    for (const d of [join(comSocket, "perfil"), join(outroLink, "perfil"), socket, alheia]) await mkdir(d, { recursive: true });
+    await writeFile(join(socket, "SingletonCookie"), "1");
+    await writeFile(join(alheia, "dados"), "1");
+    await symlink(join(socket, "SingletonSocket"), join(comSocket, "perfil", "SingletonSocket"));
+    // a link Chromium would not make: left alone, and so is where it points
+    await symlink(join(alheia, "SingletonSocket"), join(outroLink, "perfil", "SingletonSocket"));
+    const removidas = await limparPastasAbandonadas({ tmpDir: dir });
+    expect(removidas.sort()).toEqual([comSocket, outroLink].sort());
+    expect((await readdir(dir)).sort()).toEqual(["alheia"]);
+    expect(await readdir(alheia)).toEqual(["dados"]);
+  });
+
+  it("a live run's Chromium closed by a cancelled run (AbortSignal): its socket folder goes with its own", async () => {
+    const tmp = join(root, "socket-vivo");
+    await mkdir(tmp, { recursive: true });
+    const ac = new AbortController();
+    const b = createBrowserFetcher({ executablePath: "/usr/bin/chromium", tmpDir: tmp, gate: new HostGate(0), signal: ac.signal });
+    closers.push(() => b.close());
+    s.cepea.route("/socket", (_req, res) => {
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      res.end("<html><head><title>ok</title></head><body><table><tr><td>1</td></tr></table></body></html>");
+    });
+    const r = await b.fetch(`${s.cepea.url}/socket`, () => true, 60_000);
+    expect(r.ok, r.ok ? "" : r.reason).toBe(true);
+    const [pasta] = (await readdir(tmp)).filter((n) => n.startsWith("cotacao-chromium-"));
+    const link = await readlink(join(tmp, pasta!, "perfil", "SingletonSocket"));
+    // Chromium's own choice: the temp dir of its environment
+    expect(basename(dirname(link))).toMatch(/^org\.chromium\.Chromium\.[A-Za-z0-9]{6}$/);
+    ac.abort();
+    await b.close();
+    expect(await readdir(tmp)).toEqual([]);
+    expect(existsSync(dirname(link))).toBe(false);
+  }, 90_000);
 });
 
 describe("a signal while publishing: the publish is finished whole, or (second signal) left to the journal", () => {

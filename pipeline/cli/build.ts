@@ -18,6 +18,7 @@ try {
     const r = await runBuild(config, runClock());
     console.log(`build: ${r.files} arquivos gerados em ${config.publicDir}; ${r.written.length} alterado(s)`);
     for (const w of r.written) console.log(`  ${w}`);
+    for (const a of r.removidos) console.log(`  ${a} (apagado: nenhum histórico o gera)`);
     // the dashboard's scripts are bundled from pipeline/serve/web and pipeline/domain
     const assets = await buildAssets(config.publicDir);
     for (const a of assets) console.log(`  ${a} (regenerado)`);

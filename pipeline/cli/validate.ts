@@ -12,6 +12,7 @@ import { hasInterrupted, isControlPath } from "../publish/journal.ts";
 import { withDataLock } from "../publish/lock.ts";
 import { validateFiles } from "../validate/ajv.ts";
 import { conferirFatos } from "../site/conferir.ts";
+import { sobrasDaArvore } from "../site/caminhos.ts";
 import { comArquivoDoLongo } from "../validate/dados.ts";
 import { FATOS_PATH } from "../site/fatos.ts";
 import { HISTORICO_LONGO_PATH } from "../render/csv.ts";
@@ -89,6 +90,13 @@ export function runValidate(dirArg: string | undefined): number {
   if (arvore.has(FATOS_PATH)) {
     report.arquivos.push({ path: FATOS_PATH, erros: longo === undefined ? conferirFatos(arvore) : comArquivoDoLongo(longo, (fonte) => conferirFatos(arvore, fonte)) });
     report.ignorados = report.ignorados.filter((p) => p !== FATOS_PATH);
+  }
+  // derived files no history produces, and histories of series out of the catalogue: first on
+  // their file, with the fix (the other checks may name them too)
+  for (const [rel, erros] of sobrasDaArvore(arvore, dir)) {
+    const a = report.arquivos.find((x) => x.path === rel);
+    if (a) a.erros.unshift(...erros);
+    else report.arquivos.push({ path: rel, erros });
   }
   const comErros = report.arquivos.filter((a) => a.erros.length > 0);
   for (const a of comErros) {

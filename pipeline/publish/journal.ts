@@ -15,7 +15,7 @@
  */
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { open, readdir, readFile, rename, rm, mkdir, stat } from "node:fs/promises";
+import { open, readdir, readFile, rename, rm, rmdir, mkdir, stat } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { PipelineError } from "../domain/errors.ts";
 import { pidAlive } from "../io/files.ts";
@@ -50,10 +50,18 @@ export interface ArquivoPreparado {
   tamanho: number;
 }
 
-export interface JournalOp extends ArquivoPreparado {
+export interface JournalRename extends ArquivoPreparado {
   /** rename the staged file over the target (created if missing) */
   op: "renomear";
 }
+
+/** remove the target (a derived file the new set does not have), after every rename; idempotent */
+export interface JournalRemove {
+  op: "apagar";
+  arquivo: string;
+}
+
+export type JournalOp = JournalRename | JournalRemove;
 
 export interface Journal {
   versao: 2;
@@ -62,12 +70,16 @@ export interface Journal {
   operacoes: JournalOp[];
 }
 
+const renomeacoes = (j: Journal): JournalRename[] => j.operacoes.filter((o): o is JournalRename => o.op === "renomear");
+const remocoes = (j: Journal): JournalRemove[] => j.operacoes.filter((o): o is JournalRemove => o.op === "apagar");
+
 /** The steps of a publish, in order: each is a point where a fault can be injected. */
 export type Passo =
   | { tipo: "preparar"; arquivo: string }
   | { tipo: "diario_escrito" }
   | { tipo: "diario_confirmado" }
   | { tipo: "renomear"; arquivo: string }
+  | { tipo: "apagar"; arquivo: string }
   | { tipo: "diario_removido" }
   | { tipo: "preparo_removido" };
 
@@ -234,13 +246,19 @@ export function hashBytes(bytes: Buffer): { sha256: string; tamanho: number } {
   return { sha256: createHash("sha256").update(bytes).digest("hex"), tamanho: bytes.length };
 }
 
-/** Commits a staged set: the journal, then the renames, then the journal and staging removed. */
-export async function commitStaged(root: string, arquivos: readonly ArquivoPreparado[], passos: Passos): Promise<void> {
+/**
+ * Commits a staged set: the journal, then the renames, then the removals (`apagar`: files of the
+ * tree the new set does not have), then the journal and staging removed.
+ */
+export async function commitStaged(root: string, arquivos: readonly ArquivoPreparado[], passos: Passos, apagar: readonly string[] = []): Promise<void> {
   const journal: Journal = {
     versao: 2,
     pid: process.pid,
     criado: new Date().toISOString(),
-    operacoes: arquivos.map(({ arquivo, sha256, tamanho }) => ({ op: "renomear", arquivo, sha256, tamanho })),
+    operacoes: [
+      ...arquivos.map(({ arquivo, sha256, tamanho }): JournalOp => ({ op: "renomear", arquivo, sha256, tamanho })),
+      ...apagar.map((arquivo): JournalOp => ({ op: "apagar", arquivo })),
+    ],
   };
   // the staged files' bytes and entries must be on disk before the journal that relies on them
   const preparados = arquivos.map((a) => join(root, STAGING_DIR, a.arquivo));
@@ -290,7 +308,7 @@ function restaurar(root: string): string {
 async function unfinishable(root: string, journal: Journal, conferirPreparados: boolean): Promise<{ faltam: string[]; descartar: string[] }> {
   const faltam: string[] = [];
   const descartar: string[] = [];
-  for (const o of journal.operacoes) {
+  for (const o of renomeacoes(journal)) {
     const staged = join(root, STAGING_DIR, o.arquivo);
     let st: Awaited<ReturnType<typeof stat>> | null = null;
     try {
@@ -325,7 +343,7 @@ async function rollForward(root: string, journal: Journal, passos?: Passos, prep
   for (const staged of antes.descartar) await rm(staged, { force: true });
   let feitos = 0;
   const renamed: string[] = [];
-  for (const { arquivo } of journal.operacoes) {
+  for (const { arquivo } of renomeacoes(journal)) {
     await passos?.antes({ tipo: "renomear", arquivo });
     const staged = join(root, STAGING_DIR, arquivo);
     const target = join(root, arquivo);
@@ -343,18 +361,37 @@ async function rollForward(root: string, journal: Journal, passos?: Passos, prep
     renamed.push(target);
     feitos++;
   }
-  // the renames must be durable before the journal that would redo them goes
-  await syncDirsOf(root, renamed);
+  // after every rename: a reader of the tree in between sees a file the old set had, never a
+  // file of the new set missing; each removal is a step of its own, redone by a recovery (a file
+  // already gone is one removed)
+  const apagados: string[] = [];
+  for (const { arquivo } of remocoes(journal)) {
+    await passos?.antes({ tipo: "apagar", arquivo });
+    const alvo = join(root, arquivo);
+    await rm(alvo, { force: true });
+    apagados.push(alvo);
+    // the folders it leaves empty (a series' last file), up to the root: git keeps no empty folder
+    for (let d = dirname(alvo); d !== root && d.startsWith(root + sep); d = dirname(d)) {
+      try {
+        await rmdir(d);
+      } catch {
+        break;
+      }
+    }
+  }
+  // the renames and removals must be durable before the journal that would redo them goes
+  await syncDirsOf(root, [...renamed, ...apagados]);
   const depois: string[] = [];
   // in the commit that staged them, the renamed files hold the bytes this process wrote, hashed
   // and fsynced; in a recovery every target is read back whole (a staged file may have been
   // damaged in between, keeping its size)
   const agora = new Set(preparadosAgora ? renamed : []);
-  for (const o of journal.operacoes) {
+  for (const o of renomeacoes(journal)) {
     if (agora.has(join(root, o.arquivo))) continue;
     const t = await hashFile(join(root, o.arquivo));
     if (!t || t.sha256 !== o.sha256 || t.tamanho !== o.tamanho) depois.push(o.arquivo);
   }
+  for (const o of remocoes(journal)) if (await exists(join(root, o.arquivo))) depois.push(o.arquivo);
   if (depois.length > 0) throw new DiarioIrrecuperavelError(root, journal, depois, "não ficaram com os bytes novos (sha256 do diário) depois das renomeações");
   await passos?.antes({ tipo: "diario_removido" });
   await rm(join(root, JOURNAL_NAME), { force: true });
@@ -375,15 +412,13 @@ function validJournal(j: unknown): j is Journal {
     x.operacoes.every(
       (o) =>
         o &&
-        o.op === "renomear" &&
         typeof o.arquivo === "string" &&
         o.arquivo !== "" &&
         !o.arquivo.split(/[\\/]/).some((s) => s === ".." || s === "") &&
         !o.arquivo.startsWith(sep) &&
-        typeof o.sha256 === "string" &&
-        /^[0-9a-f]{64}$/.test(o.sha256) &&
-        Number.isSafeInteger(o.tamanho) &&
-        o.tamanho >= 0,
+        (o.op === "apagar"
+          ? Object.keys(o).length === 2 && !isControlPath(o.arquivo)
+          : o.op === "renomear" && typeof o.sha256 === "string" && /^[0-9a-f]{64}$/.test(o.sha256) && Number.isSafeInteger(o.tamanho) && o.tamanho >= 0),
     )
   );
 }
@@ -421,7 +456,8 @@ export async function recoverInterrupted(root: string): Promise<string | null> {
     const feitos = await rollForward(root, journal);
     said.push(
       `recuperação: publicação interrompida (PID ${journal.pid}, ${journal.criado}) concluída a partir do diário: ` +
-        `${journal.operacoes.length} arquivo(s) no conjunto, ${feitos} substituído(s) agora`,
+        `${renomeacoes(journal).length} arquivo(s) no conjunto, ${feitos} substituído(s) agora` +
+        (remocoes(journal).length > 0 ? `, ${remocoes(journal).length} arquivo(s) derivado(s) que o conjunto não tem mais apagado(s)` : ""),
     );
   } else {
     const staged = await countFiles(join(root, STAGING_DIR));

@@ -11,7 +11,16 @@ import type { SerieReusada } from "../render/resumo.ts";
  * One item of a published set: a file, or a series the run leaves as it is (its files are not
  * touched; its facts stand for it in the checks across files).
  */
-export type ItemDoConjunto = RenderedFile | ArquivoEmBytes | ArquivoEmPartes | BlocoNovo | SerieReusada;
+export type ItemDoConjunto = RenderedFile | ArquivoEmBytes | ArquivoEmPartes | BlocoNovo | SerieReusada | ArquivoApagado;
+
+/**
+ * A file of the published tree the set no longer has (a derived file no input produces:
+ * site/caminhos.ts), removed with the set: journaled with its renames, so a run killed at any
+ * instant leaves the old tree (the file still there) or the new one (gone), never a mix.
+ */
+export interface ArquivoApagado {
+  apagar: string;
+}
 
 /**
  * A new block of the long file, handed to the checks as it is rendered: the run then puts it
@@ -176,7 +185,7 @@ async function prepararEmPartes(
 
 import { FileValidator } from "../validate/ajv.ts";
 import type { BytesDoLongo } from "../validate/dados.ts";
-import { commitStaged, hashBytes, JOURNAL_NAME, Passos, QuedaSimulada, STAGING_DIR, writeStaged, writerDeTeste, type ArquivoPreparado } from "./journal.ts";
+import { commitStaged, hashBytes, isControlPath, JOURNAL_NAME, Passos, QuedaSimulada, STAGING_DIR, writeStaged, writerDeTeste, type ArquivoPreparado } from "./journal.ts";
 import { holdsDataLock, withDataLock } from "./lock.ts";
 
 /** Bytes of files compared and hashed ahead of their staging, at most: past it the run waits for them. */
@@ -213,6 +222,8 @@ async function sameBytes(file: string, bytes: Buffer): Promise<boolean> {
 export interface PublishResult {
   /** files replaced or created, sorted */
   written: string[];
+  /** files removed (ArquivoApagado), sorted; absent when none */
+  removidos?: string[];
   unchanged: number;
   /** validation problems; when any, nothing was replaced */
   erros: string[];
@@ -235,6 +246,9 @@ export async function publishFiles(root: string, files: Iterable<ItemDoConjunto>
   // made durable, all at once, before the journal (commitStaged)
   const write = writerDeTeste() ?? writeStaged;
   const changed: ArquivoPreparado[] = [];
+  // what the set removes, and every path it holds (a file is never both)
+  const apagar = new Set<string>();
+  const doConjunto = new Set<string>();
   let unchanged = 0;
   // each staging directory made once (a set is hundreds of files in a few dozen directories)
   const pastas = new Set<string>();
@@ -287,8 +301,14 @@ export async function publishFiles(root: string, files: Iterable<ItemDoConjunto>
   // left by a run killed before its journal: never part of the site (withDataLock recovered it)
   await rm(staging, { recursive: true, force: true });
   let current = "";
+  const resultadoRemovidos: string[] = [];
   try {
     for await (const f of files) {
+      if ("apagar" in f) {
+        apagar.add(f.apagar);
+        continue;
+      }
+      if ("path" in f) doConjunto.add(f.path);
       if ("reusada" in f) {
         validator.reusada(f);
         continue;
@@ -368,11 +388,16 @@ export async function publishFiles(root: string, files: Iterable<ItemDoConjunto>
     current = "";
     await copiador.fechar();
     const { erros } = validator.report();
+    const ambos = [...apagar].filter((p) => doConjunto.has(p));
+    if (ambos.length > 0) erros.push(...ambos.map((p) => `${p}: o conjunto escreve e apaga este arquivo (erro do pipeline)`));
+    for (const p of apagar) if (!caminhoApagavel(p)) erros.push(`${p}: caminho que uma publicação não apaga (erro do pipeline)`);
     if (erros.length > 0) {
       await discard();
       return { written: [], unchanged, erros };
     }
-    if (changed.length > 0) await commitStaged(root, changed, passos);
+    // a file already gone needs no step (a run with nothing new changes nothing)
+    for (const p of [...apagar].sort()) if (await existe(join(root, p))) resultadoRemovidos.push(p);
+    if (changed.length > 0 || resultadoRemovidos.length > 0) await commitStaged(root, changed, passos, resultadoRemovidos);
     // nothing to commit: the staging directory holds at most the run's scratch file (site/assemble.ts)
     else await rm(staging, { recursive: true, force: true });
   } catch (err) {
@@ -394,8 +419,15 @@ export async function publishFiles(root: string, files: Iterable<ItemDoConjunto>
   } finally {
     await copiador.fechar();
   }
-  return { written: changed.map((c) => c.arquivo).sort(), unchanged, erros: [] };
+  return { written: changed.map((c) => c.arquivo).sort(), ...(resultadoRemovidos.length > 0 ? { removidos: resultadoRemovidos } : {}), unchanged, erros: [] };
 }
+
+/** A path a publish may remove: relative, inside the root, not a control or temp file (journal.ts). */
+function caminhoApagavel(p: string): boolean {
+  return p !== "" && !p.startsWith("/") && !p.split(/[\\/]/).some((s) => s === ".." || s === "" || s === ".") && !isControlPath(p);
+}
+
+const existe = (p: string) => stat(p).then(() => true, (err: NodeJS.ErrnoException) => (err.code === "ENOENT" ? false : Promise.reject(err)));
 
 function describeIoError(err: unknown): string {
   const e = err as NodeJS.ErrnoException;

@@ -14,8 +14,11 @@ import { nextStatus } from "./status.ts";
  * from their history, praças, provenance and update time, so a change in how a derived field is
  * written reaches every file, and a build of unchanged data changes no byte. A build never
  * trusts the facts of the last run (site/fatos.ts): it reads every series, and writes them anew.
+ * The derived files no history of the catalogue produces (a series whose history is gone,
+ * praças a history no longer has, a UF the aggregates no longer have) go with the set
+ * (site/caminhos.ts); a history is never removed.
  */
-export async function runBuild(config: Config, now: Date, lock: BuildLockOptions = {}): Promise<{ written: string[]; files: number }> {
+export async function runBuild(config: Config, now: Date, lock: BuildLockOptions = {}): Promise<{ written: string[]; removidos: string[]; files: number }> {
   // the lock first: a build must not read a tree another run is publishing
   return withDataLock(config.publicDir, { esperar: lock.esperar ?? true, log: lock.log, comando: lock.comando }, () => build(config, now));
 }
@@ -27,7 +30,7 @@ export interface BuildLockOptions {
   comando?: string;
 }
 
-async function build(config: Config, now: Date): Promise<{ written: string[]; files: number }> {
+async function build(config: Config, now: Date): Promise<{ written: string[]; removidos: string[]; files: number }> {
   const root = config.publicDir;
   const prev = await readPublished(root, "api/v1/status.json", "status.schema.json");
   const eventos = (await loadEventos(root)) ?? emptyEventos();
@@ -40,11 +43,13 @@ async function build(config: Config, now: Date): Promise<{ written: string[]; fi
     longoPublicado: () => {
       throw new Error("build não copia blocos");
     },
+    // the derived files no history of the catalogue produces go with the set
+    raiz: root,
   };
   const status = (series: ReadonlyMap<string, ResumoSerie>) => prev ?? nextStatus(null, [], series, config, now);
   const published = await publishFiles(root, montarSite(entrada, status, config, { eventos }));
   if (published.erros.length > 0) {
     throw new PipelineError({ stage: "validate", reason: `arquivos inválidos; nada foi escrito:\n  ${published.erros.join("\n  ")}` });
   }
-  return { written: published.written, files: published.written.length + published.unchanged };
+  return { written: published.written, removidos: published.removidos ?? [], files: published.written.length + published.unchanged };
 }

@@ -11,13 +11,14 @@ import { mkdir, open, rm, type FileHandle } from "node:fs/promises";
 import { dirname, join, sep } from "node:path";
 import { REPO_ROOT, type Config } from "../config.ts";
 import type { HistoricoEntry, SerieFile, StatusFile } from "../domain/publicados.ts";
-import { seriesCsvPath, seriesJsonPath, seriesRecentePath } from "../domain/series.ts";
 import { SOURCES, allSeries, ufsDoAgregado } from "../sources/index.ts";
 import type { CapturasFile } from "../history/capturas.ts";
 import { renderAggregate } from "../render/aggregate.ts";
 import { renderCapturas } from "../render/capturas.ts";
 import { renderIndex } from "../render/catalogue.ts";
-import { HISTORICO_LONGO_PATH, cabecalhosCsv, excelPath, historicoCsvs, pracasCsvPath, pracasCsvs, type DuasGrafias } from "../render/csv.ts";
+import { HISTORICO_LONGO_PATH, cabecalhosCsv, historicoCsvs, pracasCsvs, type DuasGrafias } from "../render/csv.ts";
+import { agregadoUfPath, caminhosDaSerie, comoTirarDoSite, derivadosDaSerie, historicosForaDoCatalogo, sobrasNoDisco } from "./caminhos.ts";
+import { PipelineError } from "../domain/errors.ts";
 import { CABECALHO_LONGO, blocoLongo, defsDoLongo } from "../render/longo.ts";
 import { resumir, type FatosSerie, type ResumoSerie, type SerieOuResumo, type SerieReusada } from "../render/resumo.ts";
 import { longoDaSerie, type LongoEsperado, type LongoMontado } from "../validate/dados.ts";
@@ -83,17 +84,18 @@ export function renderSerieFiles(def: SeriesDef, f: SerieFile): SerieRenderizada
   const arquivos: RenderedFile[] = [];
   const json = stringifyDoc(f);
   const lido = textosLidos.get(f);
-  arquivos.push({ path: seriesJsonPath(def), text: json, doc: f, comCsvs: true, ...(lido ? { lido } : {}) });
+  // every path from caminhosDaSerie: the same names tell a run which files on disk are leftovers (caminhos.ts)
+  const c = caminhosDaSerie(def);
+  arquivos.push({ path: c.json, text: json, doc: f, comCsvs: true, ...(lido ? { lido } : {}) });
   // the dashboard's 30-day and 1-year chart reads this one, not decades of history
   const recente = janelaRecente(f);
-  arquivos.push({ path: seriesRecentePath(def), text: recente === f ? json : stringifyDoc(recente), doc: recente });
-  const csv = (path: string, t: DuasGrafias, tabela: "historico" | "pracas") => {
-    const json = seriesJsonPath(def);
-    arquivos.push({ path, text: t.csv, daSerie: { json, tabela, excel: false } }, { path: excelPath(path), text: t.excel, daSerie: { json, tabela, excel: true } });
+  arquivos.push({ path: c.recente, text: recente === f ? json : stringifyDoc(recente), doc: recente });
+  const csv = (path: string, excel: string, t: DuasGrafias, tabela: "historico" | "pracas") => {
+    arquivos.push({ path, text: t.csv, daSerie: { json: c.json, tabela, excel: false } }, { path: excel, text: t.excel, daSerie: { json: c.json, tabela, excel: true } });
   };
-  csv(seriesCsvPath(def), historicoCsvs(f.historico, f.unidade), "historico");
+  csv(c.csv, c.csvExcel, historicoCsvs(f.historico, f.unidade), "historico");
   const pracas = pracasCsvs(f.historico, f.unidade);
-  if (pracas) csv(pracasCsvPath(def), pracas, "pracas");
+  if (pracas) csv(c.pracas, c.pracasExcel, pracas, "pracas");
   const bloco = blocoLongo(def, f);
   const blocoBytes = Buffer.from(bloco, "utf8");
   return { arquivos, bloco, blocoBytes, fatos: fatosDaSerie(def, f, json, blocoBytes) };
@@ -106,8 +108,9 @@ export function renderSerieFiles(def: SeriesDef, f: SerieFile): SerieRenderizada
  */
 export function fatosDaSerie(def: SeriesDef, f: SerieFile, json: string, blocoBytes: Buffer): FatosSerie {
   const cab = cabecalhosCsv(f.historico);
-  const cabecalhos: Record<string, string> = { [seriesCsvPath(def)]: cab.historico };
-  if (cab.pracas !== null) cabecalhos[pracasCsvPath(def)] = cab.pracas;
+  const c = caminhosDaSerie(def);
+  const cabecalhos: Record<string, string> = { [c.csv]: cab.historico };
+  if (cab.pracas !== null) cabecalhos[c.pracas] = cab.pracas;
   const l = longoDaSerie(def.id, f);
   return { resumo: resumir(f), json: impressao(json), cabecalhos, longo: { ...impressao(blocoBytes), fixos: l.fixos, valores: l.hash, pontos: l.pontos } };
 }
@@ -253,6 +256,12 @@ export interface EntradaDoSite {
   rascunho?: string;
   /** the published long file (absolute path), whose blocks of the series not rendered are copied (and checked) as the set is published */
   longoPublicado(): string;
+  /**
+   * the site root, whose derived files no series of this set produces (caminhos.ts sobrasNoDisco)
+   * are removed with the set, and which must hold no history of a series out of the catalogue;
+   * absent: nothing is removed
+   */
+  raiz?: string;
 }
 
 /**
@@ -273,12 +282,24 @@ export async function* montarSite(
   // few (an update's), then put aside in a scratch file (a full build's are most of 75 MB)
   const blocos = new Map<string, Buffer | TrechoCopiado>();
   const rascunho = new Rascunho(entrada.rascunho);
+  // a history of a series the catalogue no longer has: never removed by the pipeline, never
+  // published around either (its URL would serve a price no run updates, and no status tells)
+  const fora = entrada.raiz === undefined ? [] : await historicosForaDoCatalogo(entrada.raiz);
+  if (fora.length > 0) {
+    throw new PipelineError({
+      stage: "render",
+      reason: `${fora.join(", ")}: ${fora.length === 1 ? "histórico de uma série" : "históricos de séries"} que o catálogo (pipeline/sources/) não tem mais; nada foi publicado. ${comoTirarDoSite(entrada.raiz!, fora)}`,
+    });
+  }
+  // every derived file of the set, the series left as they are included: what is not is a leftover
+  const doConjunto = new Set<string>(ufsDoAgregado().map(agregadoUfPath));
   try {
     for (const def of allSeries()) {
       if (entrada.renderizar(def)) {
         const f = await entrada.carregar(def);
         if (!f) continue;
         const r = renderSerieFiles(def, f);
+        for (const a of r.arquivos) doConjunto.add(a.path);
         yield* r.arquivos;
         fatos[def.id] = r.fatos;
         resumos.set(def.id, r.fatos.resumo);
@@ -293,6 +314,7 @@ export async function* montarSite(
       } else {
         const fa = entrada.fatos?.series[def.id];
         if (!fa) continue;
+        for (const p of derivadosDaSerie(def, caminhosDaSerie(def).pracas in fa.cabecalhos)) doConjunto.add(p);
         yield { reusada: def.id, fatos: fa };
         fatos[def.id] = fa;
         resumos.set(def.id, fa.resumo);
@@ -302,6 +324,7 @@ export async function* montarSite(
   } finally {
     await rascunho.fechar();
   }
+  if (entrada.raiz !== undefined) for (const p of await sobrasNoDisco(entrada.raiz, doConjunto)) yield { apagar: p };
   yield* globalFiles(resumos, status(resumos), config, extras);
   yield { path: FATOS_PATH, text: textoDosFatos({ versao: 1, codigo: versaoDoCodigo(), fonte: fonteDoCodigo(), series: fatos }) };
 }
@@ -395,7 +418,7 @@ function* globalFiles(series: ReadonlyMap<string, SerieOuResumo>, status: Status
   yield { path: "api/v1/cotacao.json", text: stringifyDoc(agg), doc: agg };
   for (const uf of ufsDoAgregado()) {
     const doc = renderAggregate(series, uf);
-    yield { path: `api/v1/cotacao/uf/${uf}.json`, text: stringifyDoc(doc), doc };
+    yield { path: agregadoUfPath(uf), text: stringifyDoc(doc), doc };
   }
   const index = renderIndex(series, config);
   yield { path: "api/v1/index.json", text: stringifyDoc(index), doc: index };

@@ -122,6 +122,7 @@ export async function abrirStore(root: string, semFatos?: string): Promise<Store
       renderizar: (def) => fatos === null || alteradas.has(def.id),
       carregar: async (def) => lidas.get(def.id) ?? (await lerSerie(root, def, { paraRenderizar: true })),
       rascunho: rascunhoDoLongo(root),
+      raiz: root,
       longoPublicado: () => {
         if (!fatos) throw new PipelineError({ stage: "merge", reason: `${HISTORICO_LONGO_PATH}: sem fatos conferidos, não há bloco a copiar; rode npm run build` });
         return join(root, HISTORICO_LONGO_PATH);

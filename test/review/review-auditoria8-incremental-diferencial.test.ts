@@ -13,8 +13,9 @@
  * and boi gordo tables, Scot's vaca gorda table, which feeds the state aggregates), so a run reads
  * every page and one with nothing new must change no byte. A replaced file may also be refused:
  * by the update (it breaks the schema) or by npm run validate (a change keeping its size, which
- * the update's size check does not see; a history deleted, whose derived files no run removes),
- * after which npm run build must give the rebuild's tree.
+ * the update's size check does not see), after which npm run build must give the rebuild's tree.
+ * A history deleted is a series not published (as before its first fetch): the update removes
+ * its derived files with its set (site/caminhos.ts), or fetches the series anew.
  *
  * Seed and runs are fixed (about a minute on two cores). A longer hunt:
  * COTACAO_DIFERENCIAL_SEED=7 COTACAO_DIFERENCIAL_RUNS=30 COTACAO_DIFERENCIAL_PASSOS=10
@@ -514,9 +515,9 @@ async function percorrer(inicial: Inicial, passos: readonly Passo[], trilha: str
         if (r.log.some((l) => l.includes("todas as séries serão geradas de novo"))) paginas.push("tudo gerado de novo");
         if (difs.length > 0 && passo.t === "troca" && validar(site).codigo !== 0) {
           // refused before anything is committed or deployed (the workflow runs npm run validate):
-          // a history changed keeping its size, which the update's size check cannot see, or one
-          // deleted, whose derived files no run removes. The operator puts the deleted one back
-          // (the publish never deletes a file), and npm run build puts the tree right
+          // a history changed keeping its size, which the update's size check cannot see; npm run
+          // build puts the tree right (a deleted history, had one got here, put back first, as the
+          // operator would for a mistake: the runs themselves remove its derived files)
           if (passo.modo === "apagada") {
             const rel = trocado(passo.serie);
             await writeFile(join(site, rel), antes.get(rel)!);

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import type { BrowserContext, Page, Request, Route } from "playwright";
 import { pidAlive } from "../io/files.ts";
-import { inicioDoProcesso } from "../publish/lock.ts";
+import { inicioDoProcesso } from "../io/files.ts";
 import { pageTitle } from "./challenge.ts";
 import type { HostGate } from "./http.ts";
 

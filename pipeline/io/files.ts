@@ -3,6 +3,7 @@
  * stages that write outside a publish: recorded pages (fetch/record.ts), the webhook delivery
  * state (events/webhooks.ts) and the publish itself (publish/).
  */
+import { readFileSync } from "node:fs";
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 
@@ -35,5 +36,26 @@ export function pidAlive(pid: number): boolean {
     return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException | undefined)?.code === "EPERM";
+  }
+}
+
+export interface InicioDeProcesso {
+  /** /proc/sys/kernel/random/boot_id */
+  boot: string;
+  /** field 22 of /proc/PID/stat (starttime), in clock ticks since boot, as a decimal string */
+  ticks: string;
+}
+
+/** A process's start on Linux (boot id and field 22 of /proc/PID/stat); null where /proc does not tell. */
+export function inicioDoProcesso(pid: number): InicioDeProcesso | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const boot = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
+    // the command name (field 2) is in parentheses and may hold spaces and ")": fields 3.. follow the last ")"
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const ticks = fields[22 - 3];
+    return ticks && /^\d+$/.test(ticks) && boot ? { boot, ticks } : null;
+  } catch {
+    return null;
   }
 }

@@ -8,12 +8,11 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { link, mkdir, readFile, readdir, rm, unlink, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join, resolve } from "node:path";
 import { PipelineError } from "../domain/errors.ts";
-import { pidAlive } from "../io/files.ts";
+import { inicioDoProcesso, pidAlive, type InicioDeProcesso } from "../io/files.ts";
 import { recoverInterrupted } from "./journal.ts";
 
 /** The lock file, inside the site root: a dotfile, never served, deployed nor committed. */
@@ -38,13 +37,6 @@ export interface LockHolder {
    * PID after the holder died. Absent in locks written where /proc is not there.
    */
   inicio?: InicioDeProcesso;
-}
-
-export interface InicioDeProcesso {
-  /** /proc/sys/kernel/random/boot_id */
-  boot: string;
-  /** field 22 of /proc/PID/stat (starttime), in clock ticks since boot, as a decimal string */
-  ticks: string;
 }
 
 export interface LockOptions {
@@ -129,20 +121,6 @@ async function readHolder(file: string): Promise<LockHolder | null | "ausente"> 
   try {
     const h = JSON.parse(text) as LockHolder;
     return typeof h.pid === "number" && typeof h.token === "string" ? h : null;
-  } catch {
-    return null;
-  }
-}
-
-/** A process's start on Linux (boot id and field 22 of /proc/PID/stat); null where /proc does not tell. */
-export function inicioDoProcesso(pid: number): InicioDeProcesso | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const boot = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
-    // the command name (field 2) is in parentheses and may hold spaces and ")": fields 3.. follow the last ")"
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    const ticks = fields[22 - 3];
-    return ticks && /^\d+$/.test(ticks) && boot ? { boot, ticks } : null;
   } catch {
     return null;
   }

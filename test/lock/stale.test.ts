@@ -9,7 +9,8 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { inicioDoProcesso, LOCK_NAME, LockOcupadoError, setGanchosDeTrava, withDataLock, type LockHolder } from "../../pipeline/publish/lock.ts";
+import { inicioDoProcesso } from "../../pipeline/io/files.ts";
+import { LOCK_NAME, LockOcupadoError, setGanchosDeTrava, withDataLock, type LockHolder } from "../../pipeline/publish/lock.ts";
 
 const dirs: string[] = [];
 async function tempDir(): Promise<string> {

@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createBrowserFetcher, limparPastasAbandonadas } from "../../pipeline/fetch/browser.ts";
 import { HostGate } from "../../pipeline/fetch/http.ts";
-import { inicioDoProcesso } from "../../pipeline/publish/lock.ts";
+import { inicioDoProcesso } from "../../pipeline/io/files.ts";
 import { arvore, diferencas, FIXTURES, milhoComDiaNovo, replayDir } from "../helpers/pipeline.ts";
 import { hang, jsChallenge, startSources } from "../fetch/server.ts";
 

@@ -5,8 +5,7 @@ import { allSeries, seriesDoEspelho } from "../sources/index.ts";
 import type { HistoricoEntry, PracaQuote } from "../domain/publicados.ts";
 import type { MirrorDef, PageDef, SourceDef } from "../sources/types.ts";
 import { canonicalEntry, canonicalQuote } from "./entry.ts";
-import { avisoPulado, desfeitoNoDia, registrarPulados, type ValorPulado } from "../check/desfeitos.ts";
-import { loadDesfeitos, type Desfeito } from "./desfeitos.ts";
+import { avisoPulado, desfeitoNoDia, loadDesfeitos, type Desfeito, type ValorPulado } from "./desfeitos.ts";
 
 /** What one page brings to one series. */
 export interface SeriesUpdate {
@@ -16,7 +15,7 @@ export interface SeriesUpdate {
   pracas: { data: string; praca: string; quotes: PracaQuote[] } | null;
   /**
    * days of the series the page shows but that were kept out of `entries`: they bring back a
-   * value `npm run desfazer` took off the site (check/desfeitos.ts). Not a day the source
+   * value `npm run desfazer` took off the site (history/desfeitos.ts). Not a day the source
    * withdrew: the gates do not count them as missing from the page.
    */
   pulados?: string[];
@@ -146,7 +145,7 @@ export function assemble(source: SourceDef, page: PageDef, rows: readonly PriceR
   }
 
   // a value `npm run desfazer` took off the site, still on the page: that day of that series is
-  // kept out (it stays as published) and the rest of the page goes on (check/desfeitos.ts)
+  // kept out (it stays as published) and the rest of the page goes on (history/desfeitos.ts)
   const pulados = diasPulados(montadas, loadDesfeitos(config.publicDir));
   for (const m of montadas) {
     const fora = pulados.filter((p) => p.serie === m.def.id).map((p) => p.data);
@@ -158,7 +157,6 @@ export function assemble(source: SourceDef, page: PageDef, rows: readonly PriceR
     updates.push({ def: m.def, entries, pracas, ...(fora.length > 0 ? { pulados: fora } : {}) });
   }
   for (const p of pulados) avisos.push(avisoPulado(p));
-  registrarPulados(config, source.id, page.id, pulados);
   return { updates, avisos, problemas, faltas, pulados };
 }
 

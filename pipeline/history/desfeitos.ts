@@ -6,7 +6,7 @@
  * committed file beside the data, at the top of the git repository that holds the site (the
  * repository's root in production, beside webhooks.json and webhooks-entregues.json), and every
  * page and every backfill that brings exactly one of those values back for that day of that
- * series is held (check/desfeitos.ts). A different value for the day is the source's correction
+ * series is kept out (desfeitoNoDia, below). A different value for the day is the source's correction
  * and goes through as usual. The operator who finds the value was right after all takes its
  * entry out of the file and commits it.
  *
@@ -16,8 +16,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { z } from "zod";
 import { PipelineError } from "../domain/errors.ts";
+import { formatDateBR } from "../domain/dates.ts";
+import { formatDecimalBR } from "../domain/money.ts";
 import type { HistoricoEntry, PracaQuote } from "../domain/publicados.ts";
-import { diffEntry, diffQuotes } from "../check/revisions.ts";
 
 export const DESFEITOS_FILE = "desfeitos.json";
 
@@ -100,17 +101,6 @@ export function serializarDesfeitos(desfeitos: readonly Desfeito[]): string {
   return `{\n  "desfeitos": [${linhas.length > 0 ? `\n${linhas.join(",\n")}\n  ` : ""}]\n}\n`;
 }
 
-/**
- * The values an undo takes out of one day of one series: `agora` is the day as published, `volta`
- * what the undo brings back (undefined: the day leaves the series). A day taken out is its value
- * (the number the day announced; its other columns and praças often repeat the next day's and a
- * correction of the day could repeat them too); a day brought back is every number that differs.
- */
-export function valoresTirados(serie: string, agora: HistoricoEntry, volta: HistoricoEntry | undefined, commit: string): Desfeito[] {
-  if (volta === undefined) return [{ serie, data: agora.data, campo: "valor", valor: agora.valor, commit }];
-  return diffEntry(serie, volta, agora).flatMap((c) => (typeof c.depois === "number" ? [{ serie, data: c.data, campo: c.campo, valor: c.depois, commit }] : []));
-}
-
 /** A field of one history day, as a revision names it; undefined when the day has none. */
 export function valorDoCampo(e: HistoricoEntry, campo: string): unknown {
   if (campo.startsWith("pracas.")) return e.pracas?.[campo.slice("pracas.".length)];
@@ -132,12 +122,47 @@ export function temValor(e: HistoricoEntry, quotes: readonly PracaQuote[] | null
 }
 
 /**
- * The quote columns an undo takes out of a series' newest day when that day stays the newest
- * (`agora` published, `volta` restored): every number that differs, but the reference praça's
- * (the history line holds its every column) and a praça's cash price the line's `pracas` holds.
+ * A day of a series a page (or a backfill's file) brought with exactly a value `npm run desfazer`
+ * took off the site (history/desfeitos.ts), and so kept out: that day of that series stays as it
+ * is published (the restored value, or no day) while the rest of the page is merged. A page is
+ * not refused whole for it: CEPEA's pages show 15 business days, Notícias Agrícolas' 10, Scot's
+ * one table feeds 44 series, and a source that never corrects the day would otherwise stop every
+ * series of the page for weeks. A different value for the day is the source's correction and
+ * passes.
  */
-export function cotacoesTiradas(serie: string, data: string, agora: readonly PracaQuote[], volta: readonly PracaQuote[], praca: string | null, noDia: ReadonlySet<string>, commit: string): Desfeito[] {
-  return diffQuotes(serie, data, volta, agora, noDia).flatMap((c) =>
-    typeof c.depois === "number" && !c.campo.startsWith(`pracas.${praca}.`) ? [{ serie, data, campo: c.campo, valor: c.depois, commit }] : [],
+export interface ValorPulado {
+  /** the series whose day was kept out */
+  serie: string;
+  data: string;
+  /**
+   * the entry of desfeitos.json the page brought back: of this series, or of the series it
+   * shares its reference praça with (a Scot national series and its UF's series)
+   */
+  desfeito: Desfeito;
+}
+
+/**
+ * The entry of desfeitos.json that one day of one series, as a page gives it (with that day's
+ * praça quotes, when the page has them), brings back; undefined when none.
+ */
+export function desfeitoNoDia(serie: string, e: HistoricoEntry, desfeitos: readonly Desfeito[], quotes?: readonly PracaQuote[] | null): Desfeito | undefined {
+  return desfeitos.find((d) => d.serie === serie && d.data === e.data && temValor(e, quotes, d));
+}
+
+/** The notice (pt-BR) for a day kept out: series, day, value, the undo's commit, and how to let the value in. */
+export function avisoPulado(p: ValorPulado, de: "da página" | "do arquivo" = "da página"): string {
+  const d = p.desfeito;
+  const curto = d.commit.slice(0, 12);
+  const valor = formatDecimalBR(d.valor);
+  const onde = d.campo === "valor" ? "" : ` (${d.campo})`;
+  const traz =
+    p.serie === d.serie
+      ? `${p.serie} em ${formatDateBR(p.data)}: a fonte ainda traz ${valor}${onde}`
+      : `${p.serie} em ${formatDateBR(p.data)}: pulado com ${d.serie}, que segue a mesma praça de referência e em que a fonte ainda traz ${valor}${onde} nesse dia`;
+  return (
+    `${traz}, o valor que npm run desfazer -- ${curto} tirou do site como errado (${DESFEITOS_FILE}); ` +
+    `esse dia de ${p.serie} foi pulado e fica como está publicado até a fonte corrigi-lo (um valor diferente entra normalmente); o resto ${de} foi mesclado. ` +
+    `Se ${valor} estava certo, apague de ${DESFEITOS_FILE}, na raiz do repositório, a entrada {"serie": "${d.serie}", "data": "${d.data}", "campo": "${d.campo}", ...} ` +
+    `e faça commit de ${DESFEITOS_FILE}; a próxima atualização (ou importação) o publica`
   );
 }

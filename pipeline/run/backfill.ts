@@ -28,12 +28,11 @@ import type { HttpOptions } from "../fetch/http.ts";
 import type { SeriesUpdate } from "../history/assemble.ts";
 import { baselines, capturaId, capturasPath, loadCapturas, loadTodasCapturas, sha256Hex, type Captura, type CapturaRevisao } from "../history/capturas.ts";
 import type { RevisaoCampo } from "../history/changes.ts";
-import { DESFEITOS_FILE, loadDesfeitos } from "../history/desfeitos.ts";
+import { avisoPulado, desfeitoNoDia, DESFEITOS_FILE, loadDesfeitos, type ValorPulado } from "../history/desfeitos.ts";
 import { canonicalEntry } from "../history/entry.ts";
 import { loadStore } from "../history/store.ts";
 import { checkRows } from "../check/coherence.ts";
 import { checkFaixasPorEra } from "../check/eras.ts";
-import { avisoPulado, desfeitoNoDia, type ValorPulado } from "../check/desfeitos.ts";
 import { checkUpdates } from "../check/gates.ts";
 import { aceiteArg, describeRevision, judgeRevisions } from "../check/revisions.ts";
 import { loadEventos, nextEventos } from "../events/model.ts";
@@ -250,7 +249,7 @@ export async function runBackfill(opts: BackfillOptions): Promise<BackfillReport
   const store = await loadStore(config.publicDir);
   const series = new Map<string, SerieFile>(store.series);
   // a day that brings back a value `npm run desfazer` took off the site stays as published; the
-  // rest of the file goes on, as a daily page's does (check/desfeitos.ts)
+  // rest of the file goes on, as a daily page's does (history/desfeitos.ts)
   const desfeitos = loadDesfeitos(config.publicDir);
   report.pulados = comoUpdate(def, lida.dias).entries.flatMap((e) => {
     const d = desfeitoNoDia(def.id, e, desfeitos);

@@ -15,11 +15,12 @@ import { dirname, join, relative, sep } from "node:path";
 import type { Config } from "../config.ts";
 import { readPublished } from "../contract/schemas.ts";
 import { PipelineError } from "../domain/errors.ts";
-import type { HistoricoEntry, SerieFile } from "../domain/publicados.ts";
+import type { HistoricoEntry, PracaQuote, SerieFile } from "../domain/publicados.ts";
 import { seriesJsonPath, type SeriesDef } from "../domain/series.ts";
 import { loadEventos, nextEventos, type Evento, type MudancaDeSerie } from "../events/model.ts";
 import { capturasPath, loadCapturas, type CapturasFile } from "../history/capturas.ts";
-import { arquivoDesfeitos, cotacoesTiradas, DESFEITOS_FILE, loadDesfeitos, serializarDesfeitos, temValor, valoresTirados, type Desfeito } from "../history/desfeitos.ts";
+import { diffEntry, diffQuotes } from "../check/revisions.ts";
+import { arquivoDesfeitos, DESFEITOS_FILE, loadDesfeitos, serializarDesfeitos, temValor, type Desfeito } from "../history/desfeitos.ts";
 import type { Revision } from "../history/merge.ts";
 import { writeAtomic } from "../io/files.ts";
 import { git, gitValue, gitValueOrNull } from "../io/git.ts";
@@ -467,4 +468,26 @@ export function formatDesfazer(r: DesfazerReport, dir: string): string[] {
     "  npm run deploy && npm run notify   (os assinantes recebem os eventos acima)",
   );
   return linhas;
+}
+
+/**
+ * The values an undo takes out of one day of one series: `agora` is the day as published, `volta`
+ * what the undo brings back (undefined: the day leaves the series). A day taken out is its value
+ * (the number the day announced; its other columns and praças often repeat the next day's and a
+ * correction of the day could repeat them too); a day brought back is every number that differs.
+ */
+function valoresTirados(serie: string, agora: HistoricoEntry, volta: HistoricoEntry | undefined, commit: string): Desfeito[] {
+  if (volta === undefined) return [{ serie, data: agora.data, campo: "valor", valor: agora.valor, commit }];
+  return diffEntry(serie, volta, agora).flatMap((c) => (typeof c.depois === "number" ? [{ serie, data: c.data, campo: c.campo, valor: c.depois, commit }] : []));
+}
+
+/**
+ * The quote columns an undo takes out of a series' newest day when that day stays the newest
+ * (`agora` published, `volta` restored): every number that differs, but the reference praça's
+ * (the history line holds its every column) and a praça's cash price the line's `pracas` holds.
+ */
+function cotacoesTiradas(serie: string, data: string, agora: readonly PracaQuote[], volta: readonly PracaQuote[], praca: string | null, noDia: ReadonlySet<string>, commit: string): Desfeito[] {
+  return diffQuotes(serie, data, volta, agora, noDia).flatMap((c) =>
+    typeof c.depois === "number" && !c.campo.startsWith(`pracas.${praca}.`) ? [{ serie, data, campo: c.campo, valor: c.depois, commit }] : [],
+  );
 }

@@ -7,7 +7,7 @@ import type { FailureKind } from "../domain/errors.ts";
 import { SOURCES } from "../sources/index.ts";
 import { pageUrl } from "../fetch/types.ts";
 import type { SerieFile, SourceState, StatusFile, StatusPage, StatusSource } from "../domain/publicados.ts";
-import { avisoPulado, puladosDaLeitura, type ValorPulado } from "../check/desfeitos.ts";
+import { avisoPulado, type ValorPulado } from "../history/desfeitos.ts";
 
 /**
  * How a page was read, as status.json says it: its source's page over HTTP, the same page in
@@ -52,6 +52,8 @@ export type PageOutcome =
       changed: boolean;
       diasNovos?: number;
       diasRevisados?: number;
+      /** the days this read kept out because they bring back an undone value (desfeitos.json) */
+      pulados?: readonly ValorPulado[];
     }
   | { source: string; page: string; ok: false; url: string; kind: FailureKind; reason: string; revisoes?: StatusPage["revisoes_suspeitas"] };
 
@@ -191,8 +193,7 @@ export function nextStatus(
     const paginas = source.pages.map((page) => {
       const prevPage = prevSource?.paginas.find((p) => p.id === page.id) ?? EMPTY_PAGE(page.id, pageUrl(source, page, env));
       const o = outcomes.find((x) => x.source === source.id && x.page === page.id);
-      // the days this read kept out for an undone value (check/desfeitos.ts: left by its assemble)
-      return nextPage(prevPage, o, nowIso, o?.ok ? puladosDaLeitura(config, source.id, page.id) : []);
+      return nextPage(prevPage, o, nowIso, o?.ok ? (o.pulados ?? []) : []);
     });
     const mySeries = defs.filter((d) => d.fonte === source.id).map((d) => series.get(d.id)).filter((f) => f !== undefined);
     const ultimaData = maxOf(mySeries.map((f) => f.data_cotacao));

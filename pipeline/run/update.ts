@@ -59,7 +59,7 @@ function readPage(
   config: Config,
   espelho: MirrorDef | null,
 ):
-  | { ok: true; updates: ReturnType<typeof assemble>["updates"]; avisos: string[]; incoerentes: string[] }
+  | { ok: true; updates: ReturnType<typeof assemble>["updates"]; avisos: string[]; incoerentes: string[]; pulados: ReturnType<typeof assemble>["pulados"] }
   | { ok: false; kind: "parse_error" | "soft_block" | "rejected"; reason: string } {
   let parsed;
   try {
@@ -81,7 +81,7 @@ function readPage(
   // praça renamed) fails the whole page, so nothing of a half-read page is ever merged
   if (a.faltas.length > 0) return { ok: false, kind: "parse_error", reason: a.faltas.join("; ") };
   // cross-field checks are judged with the other gates, so one report lists every problem
-  return { ok: true, updates: a.updates, avisos: [...parsed.avisos, ...a.avisos], incoerentes: checkRows(parsed.rows) };
+  return { ok: true, updates: a.updates, avisos: [...parsed.avisos, ...a.avisos], incoerentes: checkRows(parsed.rows), pulados: a.pulados };
 }
 
 export async function runUpdate(opts: UpdateOptions): Promise<UpdateReport> {
@@ -247,6 +247,7 @@ export async function runUpdate(opts: UpdateOptions): Promise<UpdateReport> {
           changed,
           diasNovos,
           diasRevisados,
+          ...(read.pulados.length > 0 ? { pulados: read.pulados } : {}),
         });
       }
     }

@@ -23,11 +23,9 @@ import type {
   PriceChanged,
 } from "../domain/publicados.gerados.ts";
 import type { SeriesChange } from "../history/changes.ts";
-import { readPublished } from "../contract/schemas.ts";
+import { EVENTOS_PATH, FEED_PATH, loadEventos, numerarLegado } from "../contract/eventos.ts";
 import { PipelineError } from "../domain/errors.ts";
 
-export const EVENTOS_PATH = "api/v1/eventos.json";
-export const FEED_PATH = "api/v1/feed.xml";
 /**
  * How many events eventos.json (and so the feed) keeps of the runs before the latest one. The
  * latest run's own events are all kept even when they alone pass it: one run can bring
@@ -39,6 +37,10 @@ const EPOCH = "1970-01-01T00:00:00-03:00";
 
 export const TIPOS_EVENTO = ["cotacao_atualizada", "price_changed", "historico_revisado"] as const satisfies ReadonlyArray<EventoGerado["tipo"]>;
 export type TipoEvento = (typeof TIPOS_EVENTO)[number];
+
+// where eventos.json and the feed live, and how the published file is read: the contract stage
+// (contract/eventos.ts), which the deploy reads too
+export { EVENTOS_PATH, FEED_PATH, loadEventos, numerarLegado };
 
 // The shapes come from schemas/eventos.schema.json (../domain/publicados.gerados.ts); the names
 // below are the ones the events code and its importers use.
@@ -221,30 +223,3 @@ export function nextEventos(previous: EventosFile | null, changes: readonly Muda
   };
 }
 
-/**
- * A file published before events had `seq` (none of its events has one), numbered once: the
- * oldest listed is 1, the newest the count. What left the list before has no number, and needs
- * none: a consumer counts from what it read, and it read this list. Deterministic, so notify
- * reading the old file and update rewriting it agree on every number. Anything else is returned
- * as it is, for the schema to judge (a file where only some events have seq is damaged).
- */
-export function numerarLegado(doc: unknown): unknown {
-  if (doc === null || typeof doc !== "object" || !("eventos" in doc) || !Array.isArray(doc.eventos)) return doc;
-  const lista: unknown[] = doc.eventos;
-  if (lista.some((e) => e === null || typeof e !== "object" || "seq" in e)) return doc;
-  const numerados = lista.map((e, i) => {
-    const { id, ...resto } = e as { id?: unknown };
-    return { id, seq: lista.length - i, ...resto };
-  });
-  return { ...doc, eventos: numerados };
-}
-
-/**
- * Reads the published eventos.json (null when there is none yet), validated against its schema
- * and its checks in code (contract/checks.ts checarEventos: seq falls by one down the list, no id
- * repeats). A damaged file stops the run like a damaged series file does: dropping it would lose
- * the events and re-send them.
- */
-export async function loadEventos(publicDir: string): Promise<EventosFile | null> {
-  return readPublished(publicDir, EVENTOS_PATH, "eventos.schema.json", { migrar: numerarLegado });
-}

@@ -17,7 +17,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative, sep } from "node:path";
 import { REPO_ROOT } from "../config.ts";
 import { PipelineError } from "../domain/errors.ts";
-import { EVENTOS_PATH, FEED_PATH, loadEventos } from "../events/model.ts";
+import { EVENTOS_PATH, FEED_PATH, loadEventos } from "../contract/eventos.ts";
 import { git, gitValue, gitValueOrNull } from "../io/git.ts";
 import { hasInterrupted, isControlPath, JOURNAL_NAME, STAGING_DIR } from "./journal.ts";
 

@@ -12,7 +12,7 @@ const AJV_FORMATS = require("ajv-formats/dist/formats").fullFormats;
 const FORMATOS = { ...AJV_FORMATS, date: { ...AJV_FORMATS.date, validate: isDataValida }, decimal2: { type: "number", validate: hasAtMostTwoDecimals } };
 const porSchema = {};
 
-export const CHAVE_DOS_VALIDADORES: string = "fe3a266c48ed27b3676f6636e86f067d9e2d8397a19b5e5fe39395dd51b62c30";
+export const CHAVE_DOS_VALIDADORES: string = "d881ea42dee4fa353a8ce92710e527ee6821c5ffe500575ad64fc79acba35428";
 
 "use strict";
 porSchema["capturas.schema.json"] = validate20;
@@ -13661,8 +13661,9 @@ return errors === 0;
 validate102.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 porSchema["status.schema.json"] = validate128;
-const schema211 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"status.schema.json","title":"Cotação Aberta v1: estado das fontes","description":"api/v1/status.json: para cada fonte e cada página, a última tentativa, o último sucesso, o estado e o motivo; para cada série, o último dia publicado.","$defs":{"dataHoraOuNulo":{"description":"Data e hora ISO 8601 com fuso, ou null quando ainda não aconteceu.","anyOf":[{"$ref":"common.schema.json#/$defs/dataHora"},{"type":"null"}]},"estadoPagina":{"description":"Estado da última tentativa de ler a página: \"ok\" ou o tipo de falha (blocked: desafio anti-robô não superado; soft_block: resposta 200 sem a tabela; timeout; http_error; network_error; parse_error: tabela ilegível; rejected: valores reprovados nas verificações de plausibilidade; revisao_suspeita: a página mudaria um dia já publicado além do limite de revisão do produto e ficou retida até um operador aceitar a revisão; missing: página gravada ausente no modo replay).","type":"string","enum":["ok","blocked","soft_block","timeout","http_error","network_error","parse_error","rejected","revisao_suspeita","missing"]}},"type":"object","required":["api_version","atualizado","fontes","series"],"additionalProperties":false,"properties":{"api_version":{"description":"Versão da API.","$ref":"common.schema.json#/$defs/apiVersion"},"atualizado":{"description":"Quando este arquivo mudou pela última vez.","$ref":"common.schema.json#/$defs/dataHora"},"fontes":{"description":"Estado de cada fonte.","type":"array","items":{"type":"object","required":["id","nome","max_idade_dias","estado","motivo","ultima_tentativa","ultimo_sucesso","ultima_data","falhas_consecutivas","falhando_desde","paginas"],"additionalProperties":false,"properties":{"id":{"description":"Identificador da fonte.","$ref":"common.schema.json#/$defs/fonte"},"nome":{"description":"Nome da fonte por extenso.","$ref":"common.schema.json#/$defs/texto"},"max_idade_dias":{"description":"Dias sem um dia novo de dados depois dos quais a fonte (e cada série dela) é dada como desatualizada (stale): stale quando a idade do último dia passa deste número. A idade é contada como diz contagem_idade: em dias úteis (segunda a sexta, menos os feriados nacionais, o Carnaval de segunda e terça, a Sexta-feira Santa e Corpus Christi) para as fontes que só publicam em dias úteis, como todas as atuais; em dias corridos nos arquivos escritos antes de contagem_idade.","type":"integer","minimum":1},"contagem_idade":{"description":"Como a idade é contada contra max_idade_dias, para a fonte e para cada série dela: \"dias_uteis\" (dias depois do último dado até hoje que são de segunda a sexta e não são feriado nacional — 01/01, 21/04, 01/05, 07/09, 12/10, 02/11, 15/11, 20/11 a partir de 2024, 25/12 — nem segunda ou terça de Carnaval, Sexta-feira Santa ou Corpus Christi, datas da Páscoa; a Quarta-feira de Cinzas, 24/12, 31/12 e os feriados estaduais e municipais contam como dias úteis) ou \"dias_corridos\" (todos os dias). Ausente em arquivos escritos antes deste campo, que contavam dias corridos.","type":"string","enum":["dias_uteis","dias_corridos"]},"estado":{"description":"ok: última tentativa bem-sucedida (também quando um espelho serviu uma página cuja própria página falhou: veja estado_da_fonte nas páginas); stale: sem dia novo há mais de max_idade_dias (contados como diz contagem_idade); blocked: bloqueada por desafio anti-robô; failed: a última tentativa falhou; disabled: fonte desativada.","type":"string","enum":["ok","stale","blocked","failed","disabled"]},"motivo":{"description":"Por que a fonte não está ok, ou null.","type":["string","null"],"minLength":1},"ultima_tentativa":{"description":"Última tentativa de ler a fonte que mudou algo (dado novo, falha, recuperação). Execuções sem nada novo não regravam o arquivo, para o histórico do git ficar limpo; o log do workflow tem todas.","$ref":"#/$defs/dataHoraOuNulo"},"ultimo_sucesso":{"description":"Última leitura bem-sucedida que trouxe dados novos (ou recuperou a fonte de uma falha).","$ref":"#/$defs/dataHoraOuNulo"},"ultima_data":{"description":"Dia mais recente publicado pela fonte, ou null.","anyOf":[{"$ref":"common.schema.json#/$defs/data"},{"type":"null"}]},"falhas_consecutivas":{"description":"O maior falhas_consecutivas das páginas: tentativas falhas seguidas da própria fonte (0 quando a última leitura da própria fonte deu certo). Conta também as execuções em que um espelho serviu a página porque a da fonte falhou; nelas o estado continua ok.","type":"integer","minimum":0},"falhando_desde":{"description":"Primeira das falhas seguidas das páginas, ou null.","$ref":"#/$defs/dataHoraOuNulo"},"paginas":{"description":"Estado de cada página da fonte.","type":"array","items":{"type":"object","required":["id","url","estado","motivo","via","ultima_tentativa","ultimo_sucesso","falhas_consecutivas","falhando_desde"],"additionalProperties":false,"properties":{"id":{"description":"Identificador da página (ex.: \"boi-gordo\").","$ref":"common.schema.json#/$defs/texto"},"url":{"description":"Endereço da página.","type":"string","format":"uri"},"estado":{"description":"Estado da última tentativa.","$ref":"#/$defs/estadoPagina"},"motivo":{"description":"Diagnóstico da falha, ou null. Com estado ok e estado_da_fonte, o diagnóstico da falha da página da própria fonte, que um espelho supriu.","type":["string","null"],"minLength":1},"estado_da_fonte":{"description":"Só quando a última leitura veio de um espelho porque a página da própria fonte falhou: o tipo dessa falha (o estado da página é ok, porque o espelho serviu o dia; motivo, falhas_consecutivas e falhando_desde continuam contando a falha da página da fonte). Ausente quando a página da fonte respondeu.","type":"string","enum":["blocked","soft_block","timeout","http_error","network_error","missing"]},"via":{"description":"Espelho usado na última leitura bem-sucedida, ou null quando foi a própria fonte.","type":["string","null"],"minLength":1},"caminho":{"description":"Como a última leitura bem-sucedida chegou: \"http\" (a página da própria fonte), \"navegador\" (a mesma página aberta no Chromium, depois de um desafio anti-robô), \"espelho\" (outro endereço que republica a tabela, nomeado em via: a Notícias Agrícolas ou o widget do CEPEA), \"gravacao\" (página gravada, modo replay; via nomeia o espelho quando a gravação é de um espelho); null quando a última tentativa falhou. Ausente em arquivos escritos antes deste campo.","type":["string","null"],"enum":["http","navegador","espelho","gravacao",null]},"via_url":{"description":"Endereço do espelho usado na última leitura bem-sucedida, ou null quando foi a própria fonte ou a última tentativa falhou. Ausente em arquivos escritos antes deste campo.","anyOf":[{"type":"string","format":"uri"},{"type":"null"}]},"series_nao_lidas":{"description":"Só quando a página foi servida por um espelho que republica parte dela (a soja de Paranaguá sem a do Paraná, um só dos cafés, o último dia do boi gordo no widget do CEPEA): as séries da página que essa leitura não atualizou; mantêm seus dados e esperam a própria fonte.","type":"array","minItems":1,"items":{"description":"Série ({produto} ou {produto}/{UF}).","type":"string","pattern":"^[a-z_]+(/[A-Z]{2})?$"}},"ultima_tentativa":{"description":"Última tentativa de ler a página que mudou algo (dado novo, falha, recuperação); execuções sem nada novo não regravam o arquivo.","$ref":"#/$defs/dataHoraOuNulo"},"ultimo_sucesso":{"description":"Última leitura bem-sucedida da página que trouxe dados novos (ou a recuperou de uma falha).","$ref":"#/$defs/dataHoraOuNulo"},"falhas_consecutivas":{"description":"Tentativas falhas seguidas da página da própria fonte, contando as execuções em que um espelho a supriu (estado_da_fonte); 0 quando a própria fonte respondeu.","type":"integer","minimum":0},"falhando_desde":{"description":"Primeira das falhas seguidas (também quando um espelho supriu a página), ou null.","$ref":"#/$defs/dataHoraOuNulo"},"revisoes_suspeitas":{"description":"Só com estado revisao_suspeita: cada valor publicado que a página mudaria além do limite de revisão do produto, e o argumento que um operador passa a `npm run update -- --aceitar-revisao` para aceitá-lo.","type":"array","minItems":1,"items":{"description":"Um valor que a página mudaria além do limite.","type":"object","required":["serie","data","campo","antes","depois","aceitar"],"additionalProperties":false,"properties":{"serie":{"description":"Série ({produto} ou {produto}/{UF}).","type":"string","pattern":"^[a-z_]+(/[A-Z]{2})?$"},"data":{"description":"Dia já publicado.","$ref":"common.schema.json#/$defs/data"},"campo":{"description":"Campo: valor, valor_usd, ..., pracas.{praça} ou pracas.{praça}.{coluna}.","type":"string","minLength":1},"antes":{"description":"Valor publicado (null: não existia).","anyOf":[{"type":"number"},{"type":"string"},{"type":"null"}]},"depois":{"description":"Valor da página (null: a página o remove).","anyOf":[{"type":"number"},{"type":"string"},{"type":"null"}]},"aceitar":{"description":"Argumento de --aceitar-revisao que aceita exatamente esta revisão.","type":"string","minLength":1}}}}}}}}}},"series":{"description":"Último dia publicado de cada série.","type":"array","items":{"type":"object","required":["id","ultima_data","estado"],"additionalProperties":false,"properties":{"id":{"description":"Identificador da série ({produto} ou {produto}/{UF}).","type":"string","pattern":"^[a-z_]+(/[A-Z]{2})?$"},"ultima_data":{"description":"Dia mais recente da série, ou null.","anyOf":[{"$ref":"common.schema.json#/$defs/data"},{"type":"null"}]},"estado":{"description":"ok: em dia; stale: sem dia novo há mais de max_idade_dias da fonte (contados como diz o contagem_idade dela); sem_dados: ainda sem nenhum dia.","type":"string","enum":["ok","stale","sem_dados"]}}}}}};
+const schema211 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"status.schema.json","title":"Cotação Aberta v1: estado das fontes","description":"api/v1/status.json: para cada fonte e cada página, a última tentativa, o último sucesso, o estado e o motivo; para cada série, o último dia publicado.","$defs":{"dataHoraOuNulo":{"description":"Data e hora ISO 8601 com fuso, ou null quando ainda não aconteceu.","anyOf":[{"$ref":"common.schema.json#/$defs/dataHora"},{"type":"null"}]},"estadoPagina":{"description":"Estado da última tentativa de ler a página: \"ok\" ou o tipo de falha (blocked: desafio anti-robô não superado; soft_block: resposta 200 sem a tabela; timeout; http_error; network_error; parse_error: tabela ilegível; rejected: valores reprovados nas verificações de plausibilidade; revisao_suspeita: a página mudaria um dia já publicado além do limite de revisão do produto e ficou retida até um operador aceitar a revisão; missing: página gravada ausente no modo replay).","type":"string","enum":["ok","blocked","soft_block","timeout","http_error","network_error","parse_error","rejected","revisao_suspeita","missing"]}},"type":"object","required":["api_version","atualizado","fontes","series"],"additionalProperties":false,"properties":{"api_version":{"description":"Versão da API.","$ref":"common.schema.json#/$defs/apiVersion"},"atualizado":{"description":"Quando este arquivo mudou pela última vez.","$ref":"common.schema.json#/$defs/dataHora"},"fontes":{"description":"Estado de cada fonte.","type":"array","items":{"type":"object","required":["id","nome","max_idade_dias","estado","motivo","ultima_tentativa","ultimo_sucesso","ultima_data","falhas_consecutivas","falhando_desde","paginas"],"additionalProperties":false,"properties":{"id":{"description":"Identificador da fonte.","$ref":"common.schema.json#/$defs/fonte"},"nome":{"description":"Nome da fonte por extenso.","$ref":"common.schema.json#/$defs/texto"},"max_idade_dias":{"description":"Dias sem um dia novo de dados depois dos quais a fonte (e cada série dela) é dada como desatualizada (stale): stale quando a idade do último dia passa deste número. A idade é contada como diz contagem_idade: em dias úteis (segunda a sexta, menos os feriados nacionais, o Carnaval de segunda e terça, a Sexta-feira Santa e Corpus Christi) para as fontes que só publicam em dias úteis, como todas as atuais; em dias corridos nos arquivos escritos antes de contagem_idade.","type":"integer","minimum":1},"contagem_idade":{"description":"Como a idade é contada contra max_idade_dias, para a fonte e para cada série dela: \"dias_uteis\" (dias depois do último dado até hoje que são de segunda a sexta e não são feriado nacional — 01/01, 21/04, 01/05, 07/09, 12/10, 02/11, 15/11, 20/11 a partir de 2024, 25/12 — nem segunda ou terça de Carnaval, Sexta-feira Santa ou Corpus Christi, datas da Páscoa; a Quarta-feira de Cinzas, 24/12, 31/12 e os feriados estaduais e municipais contam como dias úteis) ou \"dias_corridos\" (todos os dias). Ausente em arquivos escritos antes deste campo, que contavam dias corridos.","type":"string","enum":["dias_uteis","dias_corridos"]},"estado":{"description":"ok: última tentativa bem-sucedida (também quando um espelho serviu uma página cuja própria página falhou: veja estado_da_fonte nas páginas); stale: sem dia novo há mais de max_idade_dias (contados como diz contagem_idade); blocked: bloqueada por desafio anti-robô; failed: a última tentativa falhou; disabled: fonte desativada.","type":"string","enum":["ok","stale","blocked","failed","disabled"]},"motivo":{"description":"Por que a fonte não está ok, ou null.","type":["string","null"],"minLength":1},"ultima_tentativa":{"description":"Última tentativa de ler a fonte que mudou algo (dado novo, falha, recuperação). Execuções sem nada novo não regravam o arquivo, para o histórico do git ficar limpo; o log do workflow tem todas.","$ref":"#/$defs/dataHoraOuNulo"},"ultimo_sucesso":{"description":"Última leitura bem-sucedida que trouxe dados novos (ou recuperou a fonte de uma falha).","$ref":"#/$defs/dataHoraOuNulo"},"ultima_data":{"description":"Dia mais recente publicado pela fonte, ou null.","anyOf":[{"$ref":"common.schema.json#/$defs/data"},{"type":"null"}]},"falhas_consecutivas":{"description":"O maior falhas_consecutivas das páginas: tentativas falhas seguidas da própria fonte (0 quando a última leitura da própria fonte deu certo). Conta também as execuções em que um espelho serviu a página porque a da fonte falhou; nelas o estado continua ok.","type":"integer","minimum":0},"falhando_desde":{"description":"Primeira das falhas seguidas das páginas, ou null.","$ref":"#/$defs/dataHoraOuNulo"},"paginas":{"description":"Estado de cada página da fonte.","type":"array","items":{"type":"object","required":["id","url","estado","motivo","via","ultima_tentativa","ultimo_sucesso","falhas_consecutivas","falhando_desde"],"additionalProperties":false,"properties":{"id":{"description":"Identificador da página (ex.: \"boi-gordo\").","$ref":"common.schema.json#/$defs/texto"},"url":{"description":"Endereço da página.","type":"string","format":"uri"},"estado":{"description":"Estado da última tentativa.","$ref":"#/$defs/estadoPagina"},"motivo":{"description":"Diagnóstico da falha, ou null. Com estado ok e estado_da_fonte, o diagnóstico da falha da página da própria fonte, que um espelho supriu.","type":["string","null"],"minLength":1},"estado_da_fonte":{"description":"Só quando a última leitura veio de um espelho porque a página da própria fonte falhou: o tipo dessa falha (o estado da página é ok, porque o espelho serviu o dia; motivo, falhas_consecutivas e falhando_desde continuam contando a falha da página da fonte). Ausente quando a página da fonte respondeu.","type":"string","enum":["blocked","soft_block","timeout","http_error","network_error","missing"]},"via":{"description":"Espelho usado na última leitura bem-sucedida, ou null quando foi a própria fonte.","type":["string","null"],"minLength":1},"caminho":{"description":"Como a última leitura bem-sucedida chegou: \"http\" (a página da própria fonte), \"navegador\" (a mesma página aberta no Chromium, depois de um desafio anti-robô), \"espelho\" (outro endereço que republica a tabela, nomeado em via: a Notícias Agrícolas ou o widget do CEPEA), \"gravacao\" (página gravada, modo replay; via nomeia o espelho quando a gravação é de um espelho); null quando a última tentativa falhou. Ausente em arquivos escritos antes deste campo.","type":["string","null"],"enum":["http","navegador","espelho","gravacao",null]},"via_url":{"description":"Endereço do espelho usado na última leitura bem-sucedida, ou null quando foi a própria fonte ou a última tentativa falhou. Ausente em arquivos escritos antes deste campo.","anyOf":[{"type":"string","format":"uri"},{"type":"null"}]},"series_nao_lidas":{"description":"Só quando a página foi servida por um espelho que republica parte dela (a soja de Paranaguá sem a do Paraná, um só dos cafés, o último dia do boi gordo no widget do CEPEA): as séries da página que essa leitura não atualizou; mantêm seus dados e esperam a própria fonte.","type":"array","minItems":1,"items":{"description":"Série ({produto} ou {produto}/{UF}).","type":"string","pattern":"^[a-z_]+(/[A-Z]{2})?$"}},"valores_desfeitos":{"description":"Só quando a última leitura da página, mesclada, trouxe valores que `npm run desfazer` tirou do site como errados (desfeitos.json, na raiz do repositório dos dados): cada dia de série pulado por isso. Não é uma falha (o estado da página é ok e a execução não falha por isso): esse dia da série fica como está publicado (o valor restaurado, ou nenhum dia) até a fonte corrigi-lo, e o resto da página foi mesclado. Some quando a página deixa de trazer o valor.","type":"array","minItems":1,"items":{"description":"Um dia de série pulado.","type":"object","required":["serie","data","desfeito","aviso"],"additionalProperties":false,"properties":{"serie":{"description":"Série cujo dia foi pulado ({produto} ou {produto}/{UF}).","type":"string","pattern":"^[a-z_]+(/[A-Z]{2})?$"},"data":{"description":"Dia pulado.","$ref":"common.schema.json#/$defs/data"},"desfeito":{"description":"A entrada de desfeitos.json que a página trouxe de volta: da própria série, ou da série que segue a mesma praça de referência (a série nacional da Scot e a da UF dela, puladas juntas). Apagá-la de desfeitos.json, com commit, deixa o valor entrar na próxima atualização.","type":"object","required":["serie","data","campo","valor","commit"],"additionalProperties":false,"properties":{"serie":{"description":"Série da entrada.","type":"string","pattern":"^[a-z_]+(/[A-Z]{2})?$"},"data":{"description":"Dia da entrada.","$ref":"common.schema.json#/$defs/data"},"campo":{"description":"Campo: valor, valor_usd, ..., pracas.{praça}.","type":"string","minLength":1},"valor":{"description":"O valor exato que o desfazer tirou do site e a página ainda traz.","type":"number"},"commit":{"description":"O commit cujos dados npm run desfazer desfez.","type":"string","pattern":"^[0-9a-f]{40}$"}}},"aviso":{"description":"O aviso, em português: série, dia, valor, o commit desfeito e como deixar o valor entrar.","type":"string","minLength":1}}}},"ultima_tentativa":{"description":"Última tentativa de ler a página que mudou algo (dado novo, falha, recuperação); execuções sem nada novo não regravam o arquivo.","$ref":"#/$defs/dataHoraOuNulo"},"ultimo_sucesso":{"description":"Última leitura bem-sucedida da página que trouxe dados novos (ou a recuperou de uma falha).","$ref":"#/$defs/dataHoraOuNulo"},"falhas_consecutivas":{"description":"Tentativas falhas seguidas da página da própria fonte, contando as execuções em que um espelho a supriu (estado_da_fonte); 0 quando a própria fonte respondeu.","type":"integer","minimum":0},"falhando_desde":{"description":"Primeira das falhas seguidas (também quando um espelho supriu a página), ou null.","$ref":"#/$defs/dataHoraOuNulo"},"revisoes_suspeitas":{"description":"Só com estado revisao_suspeita: cada valor publicado que a página mudaria além do limite de revisão do produto, e o argumento que um operador passa a `npm run update -- --aceitar-revisao` para aceitá-lo.","type":"array","minItems":1,"items":{"description":"Um valor que a página mudaria além do limite.","type":"object","required":["serie","data","campo","antes","depois","aceitar"],"additionalProperties":false,"properties":{"serie":{"description":"Série ({produto} ou {produto}/{UF}).","type":"string","pattern":"^[a-z_]+(/[A-Z]{2})?$"},"data":{"description":"Dia já publicado.","$ref":"common.schema.json#/$defs/data"},"campo":{"description":"Campo: valor, valor_usd, ..., pracas.{praça} ou pracas.{praça}.{coluna}.","type":"string","minLength":1},"antes":{"description":"Valor publicado (null: não existia).","anyOf":[{"type":"number"},{"type":"string"},{"type":"null"}]},"depois":{"description":"Valor da página (null: a página o remove).","anyOf":[{"type":"number"},{"type":"string"},{"type":"null"}]},"aceitar":{"description":"Argumento de --aceitar-revisao que aceita exatamente esta revisão.","type":"string","minLength":1}}}}}}}}}},"series":{"description":"Último dia publicado de cada série.","type":"array","items":{"type":"object","required":["id","ultima_data","estado"],"additionalProperties":false,"properties":{"id":{"description":"Identificador da série ({produto} ou {produto}/{UF}).","type":"string","pattern":"^[a-z_]+(/[A-Z]{2})?$"},"ultima_data":{"description":"Dia mais recente da série, ou null.","anyOf":[{"$ref":"common.schema.json#/$defs/data"},{"type":"null"}]},"estado":{"description":"ok: em dia; stale: sem dia novo há mais de max_idade_dias da fonte (contados como diz o contagem_idade dela); sem_dados: ainda sem nenhum dia.","type":"string","enum":["ok","stale","sem_dados"]}}}}}};
 const schema220 = {"description":"Estado da última tentativa de ler a página: \"ok\" ou o tipo de falha (blocked: desafio anti-robô não superado; soft_block: resposta 200 sem a tabela; timeout; http_error; network_error; parse_error: tabela ilegível; rejected: valores reprovados nas verificações de plausibilidade; revisao_suspeita: a página mudaria um dia já publicado além do limite de revisão do produto e ficou retida até um operador aceitar a revisão; missing: página gravada ausente no modo replay).","type":"string","enum":["ok","blocked","soft_block","timeout","http_error","network_error","parse_error","rejected","revisao_suspeita","missing"]};
+const pattern38 = new RegExp("^[0-9a-f]{40}$", "u");
 const schema216 = {"description":"Data e hora ISO 8601 com fuso, ou null quando ainda não aconteceu.","anyOf":[{"$ref":"common.schema.json#/$defs/dataHora"},{"type":"null"}]};
 
 function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -14637,6 +14638,364 @@ vErrors.push(err70);
 errors++;
 }
 }
+if(data16.valores_desfeitos !== undefined){
+let data27 = data16.valores_desfeitos;
+if(Array.isArray(data27)){
+if(data27.length < 1){
+const err71 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/valores_desfeitos",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/valores_desfeitos/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.valores_desfeitos,data:data27};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+const len3 = data27.length;
+for(let i3=0; i3<len3; i3++){
+let data28 = data27[i3];
+if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
+if(data28.serie === undefined){
+const err72 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/valores_desfeitos/" + i3,schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/valores_desfeitos/items/required",keyword:"required",params:{missingProperty: "serie"},message:"must have required property '"+"serie"+"'",schema:schema211.properties.fontes.items.properties.paginas.items.properties.valores_desfeitos.items.required,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.valores_desfeitos.items,data:data28};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+if(data28.data === undefined){
+const err73 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/valores_desfeitos/" + i3,schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/valores_desfeitos/items/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema211.properties.fontes.items.properties.paginas.items.properties.valores_desfeitos.items.required,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.valores_desfeitos.items,data:data28};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+if(data28.desfeito === undefined){
+const err74 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/valores_desfeitos/" + i3,schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/valores_desfeitos/items/required",keyword:"required",params:{missingProperty: "desfeito"},message:"must have required property '"+"desfeito"+"'",schema:schema211.properties.fontes.items.properties.paginas.items.properties.valores_desfeitos.items.required,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.valores_desfeitos.items,data:data28};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+if(data28.aviso === undefined){
+const err75 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/valores_desfeitos/" + i3,schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/valores_desfeitos/items/required",keyword:"required",params:{missingProperty: "aviso"},message:"must have required property '"+"aviso"+"'",schema:schema211.properties.fontes.items.properties.paginas.items.properties.valores_desfeitos.items.required,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.valores_desfeitos.items,data:data28};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+for(const key3 in data28){
+if(!((((key3 === "serie") || (key3 === "data")) || (key3 === "desfeito")) || (key3 === "aviso"))){
+const err76 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/valores_desfeitos/" + i3,schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/valores_desfeitos/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.valores_desfeitos.items,data:data28};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+}
+if(data28.serie !== undefined){
+let data29 = data28.serie;
+if(typeof data29 === "string"){
+if(!pattern8.test(data29)){
+const err77 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/valores_desfeitos/" + i3+"/serie",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/valores_desfeitos/items/properties/serie/pattern",keyword:"pattern",params:{pattern: "^[a-z_]+(/[A-Z]{2})?$"},message:"must match pattern \""+"^[a-z_]+(/[A-Z]{2})?$"+"\"",schema:"^[a-z_]+(/[A-Z]{2})?$",parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.valores_desfeitos.items.properties.serie,data:data29};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+}
+else {
+const err78 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/valores_desfeitos/" + i3+"/serie",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/valores_desfeitos/items/properties/serie/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema211.properties.fontes.items.properties.paginas.items.properties.valores_desfeitos.items.properties.serie.type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.valores_desfeitos.items.properties.serie,data:data29};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+if(data28.data !== undefined){
+let data30 = data28.data;
+if(typeof data30 === "string"){
+if(!(formats8.validate(data30))){
+const err79 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/valores_desfeitos/" + i3+"/data",schemaPath:"common.schema.json#/$defs/data/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\"",schema:"date",parentSchema:schema38,data:data30};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+}
+else {
+const err80 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/valores_desfeitos/" + i3+"/data",schemaPath:"common.schema.json#/$defs/data/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.type,parentSchema:schema38,data:data30};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+if(data28.desfeito !== undefined){
+let data31 = data28.desfeito;
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+if(data31.serie === undefined){
+const err81 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/valores_desfeitos/" + i3+"/desfeito",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/valores_desfeitos/items/properties/desfeito/required",keyword:"required",params:{missingProperty: "serie"},message:"must have required property '"+"serie"+"'",schema:schema211.properties.fontes.items.properties.paginas.items.properties.valores_desfeitos.items.properties.desfeito.required,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.valores_desfeitos.items.properties.desfeito,data:data31};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+if(data31.data === undefined){
+const err82 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/valores_desfeitos/" + i3+"/desfeito",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/valores_desfeitos/items/properties/desfeito/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema211.properties.fontes.items.properties.paginas.items.properties.valores_desfeitos.items.properties.desfeito.required,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.valores_desfeitos.items.properties.desfeito,data:data31};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+if(data31.campo === undefined){
+const err83 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/valores_desfeitos/" + i3+"/desfeito",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/valores_desfeitos/items/properties/desfeito/required",keyword:"required",params:{missingProperty: "campo"},message:"must have required property '"+"campo"+"'",schema:schema211.properties.fontes.items.properties.paginas.items.properties.valores_desfeitos.items.properties.desfeito.required,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.valores_desfeitos.items.properties.desfeito,data:data31};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+if(data31.valor === undefined){
+const err84 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/valores_desfeitos/" + i3+"/desfeito",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/valores_desfeitos/items/properties/desfeito/required",keyword:"required",params:{missingProperty: "valor"},message:"must have required property '"+"valor"+"'",schema:schema211.properties.fontes.items.properties.paginas.items.properties.valores_desfeitos.items.properties.desfeito.required,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.valores_desfeitos.items.properties.desfeito,data:data31};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+if(data31.commit === undefined){
+const err85 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/valores_desfeitos/" + i3+"/desfeito",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/valores_desfeitos/items/properties/desfeito/required",keyword:"required",params:{missingProperty: "commit"},message:"must have required property '"+"commit"+"'",schema:schema211.properties.fontes.items.properties.paginas.items.properties.valores_desfeitos.items.properties.desfeito.required,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.valores_desfeitos.items.properties.desfeito,data:data31};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+for(const key4 in data31){
+if(!(((((key4 === "serie") || (key4 === "data")) || (key4 === "campo")) || (key4 === "valor")) || (key4 === "commit"))){
+const err86 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/valores_desfeitos/" + i3+"/desfeito",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/valores_desfeitos/items/properties/desfeito/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.valores_desfeitos.items.properties.desfeito,data:data31};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+}
+if(data31.serie !== undefined){
+let data32 = data31.serie;
+if(typeof data32 === "string"){
+if(!pattern8.test(data32)){
+const err87 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/valores_desfeitos/" + i3+"/desfeito/serie",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/valores_desfeitos/items/properties/desfeito/properties/serie/pattern",keyword:"pattern",params:{pattern: "^[a-z_]+(/[A-Z]{2})?$"},message:"must match pattern \""+"^[a-z_]+(/[A-Z]{2})?$"+"\"",schema:"^[a-z_]+(/[A-Z]{2})?$",parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.valores_desfeitos.items.properties.desfeito.properties.serie,data:data32};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+}
+else {
+const err88 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/valores_desfeitos/" + i3+"/desfeito/serie",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/valores_desfeitos/items/properties/desfeito/properties/serie/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema211.properties.fontes.items.properties.paginas.items.properties.valores_desfeitos.items.properties.desfeito.properties.serie.type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.valores_desfeitos.items.properties.desfeito.properties.serie,data:data32};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+}
+if(data31.data !== undefined){
+let data33 = data31.data;
+if(typeof data33 === "string"){
+if(!(formats8.validate(data33))){
+const err89 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/valores_desfeitos/" + i3+"/desfeito/data",schemaPath:"common.schema.json#/$defs/data/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\"",schema:"date",parentSchema:schema38,data:data33};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+}
+else {
+const err90 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/valores_desfeitos/" + i3+"/desfeito/data",schemaPath:"common.schema.json#/$defs/data/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.type,parentSchema:schema38,data:data33};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+}
+if(data31.campo !== undefined){
+let data34 = data31.campo;
+if(typeof data34 === "string"){
+if(func2(data34) < 1){
+const err91 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/valores_desfeitos/" + i3+"/desfeito/campo",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/valores_desfeitos/items/properties/desfeito/properties/campo/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.valores_desfeitos.items.properties.desfeito.properties.campo,data:data34};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+}
+else {
+const err92 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/valores_desfeitos/" + i3+"/desfeito/campo",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/valores_desfeitos/items/properties/desfeito/properties/campo/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema211.properties.fontes.items.properties.paginas.items.properties.valores_desfeitos.items.properties.desfeito.properties.campo.type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.valores_desfeitos.items.properties.desfeito.properties.campo,data:data34};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+}
+if(data31.valor !== undefined){
+let data35 = data31.valor;
+if(!((typeof data35 == "number") && (isFinite(data35)))){
+const err93 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/valores_desfeitos/" + i3+"/desfeito/valor",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/valores_desfeitos/items/properties/desfeito/properties/valor/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema211.properties.fontes.items.properties.paginas.items.properties.valores_desfeitos.items.properties.desfeito.properties.valor.type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.valores_desfeitos.items.properties.desfeito.properties.valor,data:data35};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+}
+if(data31.commit !== undefined){
+let data36 = data31.commit;
+if(typeof data36 === "string"){
+if(!pattern38.test(data36)){
+const err94 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/valores_desfeitos/" + i3+"/desfeito/commit",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/valores_desfeitos/items/properties/desfeito/properties/commit/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{40}$"},message:"must match pattern \""+"^[0-9a-f]{40}$"+"\"",schema:"^[0-9a-f]{40}$",parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.valores_desfeitos.items.properties.desfeito.properties.commit,data:data36};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+}
+else {
+const err95 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/valores_desfeitos/" + i3+"/desfeito/commit",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/valores_desfeitos/items/properties/desfeito/properties/commit/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema211.properties.fontes.items.properties.paginas.items.properties.valores_desfeitos.items.properties.desfeito.properties.commit.type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.valores_desfeitos.items.properties.desfeito.properties.commit,data:data36};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+}
+}
+else {
+const err96 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/valores_desfeitos/" + i3+"/desfeito",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/valores_desfeitos/items/properties/desfeito/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema211.properties.fontes.items.properties.paginas.items.properties.valores_desfeitos.items.properties.desfeito.type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.valores_desfeitos.items.properties.desfeito,data:data31};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+}
+if(data28.aviso !== undefined){
+let data37 = data28.aviso;
+if(typeof data37 === "string"){
+if(func2(data37) < 1){
+const err97 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/valores_desfeitos/" + i3+"/aviso",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/valores_desfeitos/items/properties/aviso/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.valores_desfeitos.items.properties.aviso,data:data37};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+}
+else {
+const err98 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/valores_desfeitos/" + i3+"/aviso",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/valores_desfeitos/items/properties/aviso/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema211.properties.fontes.items.properties.paginas.items.properties.valores_desfeitos.items.properties.aviso.type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.valores_desfeitos.items.properties.aviso,data:data37};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+}
+}
+else {
+const err99 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/valores_desfeitos/" + i3,schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/valores_desfeitos/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema211.properties.fontes.items.properties.paginas.items.properties.valores_desfeitos.items.type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.valores_desfeitos.items,data:data28};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+}
+}
+else {
+const err100 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/valores_desfeitos",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/valores_desfeitos/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema211.properties.fontes.items.properties.paginas.items.properties.valores_desfeitos.type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.valores_desfeitos,data:data27};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+}
 if(data16.ultima_tentativa !== undefined){
 if(!(validate129(data16.ultima_tentativa, {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/ultima_tentativa",parentData:data16,parentDataProperty:"ultima_tentativa",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate129.errors : vErrors.concat(validate129.errors);
@@ -14650,25 +15009,25 @@ errors = vErrors.length;
 }
 }
 if(data16.falhas_consecutivas !== undefined){
-let data29 = data16.falhas_consecutivas;
-if(!(((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29))) && (isFinite(data29)))){
-const err71 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/falhas_consecutivas",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/falhas_consecutivas/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema211.properties.fontes.items.properties.paginas.items.properties.falhas_consecutivas.type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.falhas_consecutivas,data:data29};
+let data40 = data16.falhas_consecutivas;
+if(!(((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40))) && (isFinite(data40)))){
+const err101 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/falhas_consecutivas",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/falhas_consecutivas/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema211.properties.fontes.items.properties.paginas.items.properties.falhas_consecutivas.type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.falhas_consecutivas,data:data40};
 if(vErrors === null){
-vErrors = [err71];
+vErrors = [err101];
 }
 else {
-vErrors.push(err71);
+vErrors.push(err101);
 }
 errors++;
 }
-if((typeof data29 == "number") && (isFinite(data29))){
-if(data29 < 0 || isNaN(data29)){
-const err72 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/falhas_consecutivas",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/falhas_consecutivas/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.falhas_consecutivas,data:data29};
+if((typeof data40 == "number") && (isFinite(data40))){
+if(data40 < 0 || isNaN(data40)){
+const err102 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/falhas_consecutivas",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/falhas_consecutivas/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.falhas_consecutivas,data:data40};
 if(vErrors === null){
-vErrors = [err72];
+vErrors = [err102];
 }
 else {
-vErrors.push(err72);
+vErrors.push(err102);
 }
 errors++;
 }
@@ -14681,405 +15040,10 @@ errors = vErrors.length;
 }
 }
 if(data16.revisoes_suspeitas !== undefined){
-let data31 = data16.revisoes_suspeitas;
-if(Array.isArray(data31)){
-if(data31.length < 1){
-const err73 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas,data:data31};
-if(vErrors === null){
-vErrors = [err73];
-}
-else {
-vErrors.push(err73);
-}
-errors++;
-}
-const len3 = data31.length;
-for(let i3=0; i3<len3; i3++){
-let data32 = data31[i3];
-if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
-if(data32.serie === undefined){
-const err74 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3,schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/required",keyword:"required",params:{missingProperty: "serie"},message:"must have required property '"+"serie"+"'",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.required,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items,data:data32};
-if(vErrors === null){
-vErrors = [err74];
-}
-else {
-vErrors.push(err74);
-}
-errors++;
-}
-if(data32.data === undefined){
-const err75 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3,schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.required,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items,data:data32};
-if(vErrors === null){
-vErrors = [err75];
-}
-else {
-vErrors.push(err75);
-}
-errors++;
-}
-if(data32.campo === undefined){
-const err76 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3,schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/required",keyword:"required",params:{missingProperty: "campo"},message:"must have required property '"+"campo"+"'",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.required,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items,data:data32};
-if(vErrors === null){
-vErrors = [err76];
-}
-else {
-vErrors.push(err76);
-}
-errors++;
-}
-if(data32.antes === undefined){
-const err77 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3,schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/required",keyword:"required",params:{missingProperty: "antes"},message:"must have required property '"+"antes"+"'",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.required,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items,data:data32};
-if(vErrors === null){
-vErrors = [err77];
-}
-else {
-vErrors.push(err77);
-}
-errors++;
-}
-if(data32.depois === undefined){
-const err78 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3,schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/required",keyword:"required",params:{missingProperty: "depois"},message:"must have required property '"+"depois"+"'",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.required,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items,data:data32};
-if(vErrors === null){
-vErrors = [err78];
-}
-else {
-vErrors.push(err78);
-}
-errors++;
-}
-if(data32.aceitar === undefined){
-const err79 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3,schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/required",keyword:"required",params:{missingProperty: "aceitar"},message:"must have required property '"+"aceitar"+"'",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.required,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items,data:data32};
-if(vErrors === null){
-vErrors = [err79];
-}
-else {
-vErrors.push(err79);
-}
-errors++;
-}
-for(const key3 in data32){
-if(!((((((key3 === "serie") || (key3 === "data")) || (key3 === "campo")) || (key3 === "antes")) || (key3 === "depois")) || (key3 === "aceitar"))){
-const err80 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3,schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items,data:data32};
-if(vErrors === null){
-vErrors = [err80];
-}
-else {
-vErrors.push(err80);
-}
-errors++;
-}
-}
-if(data32.serie !== undefined){
-let data33 = data32.serie;
-if(typeof data33 === "string"){
-if(!pattern8.test(data33)){
-const err81 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3+"/serie",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/serie/pattern",keyword:"pattern",params:{pattern: "^[a-z_]+(/[A-Z]{2})?$"},message:"must match pattern \""+"^[a-z_]+(/[A-Z]{2})?$"+"\"",schema:"^[a-z_]+(/[A-Z]{2})?$",parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.serie,data:data33};
-if(vErrors === null){
-vErrors = [err81];
-}
-else {
-vErrors.push(err81);
-}
-errors++;
-}
-}
-else {
-const err82 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3+"/serie",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/serie/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.serie.type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.serie,data:data33};
-if(vErrors === null){
-vErrors = [err82];
-}
-else {
-vErrors.push(err82);
-}
-errors++;
-}
-}
-if(data32.data !== undefined){
-let data34 = data32.data;
-if(typeof data34 === "string"){
-if(!(formats8.validate(data34))){
-const err83 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3+"/data",schemaPath:"common.schema.json#/$defs/data/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\"",schema:"date",parentSchema:schema38,data:data34};
-if(vErrors === null){
-vErrors = [err83];
-}
-else {
-vErrors.push(err83);
-}
-errors++;
-}
-}
-else {
-const err84 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3+"/data",schemaPath:"common.schema.json#/$defs/data/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.type,parentSchema:schema38,data:data34};
-if(vErrors === null){
-vErrors = [err84];
-}
-else {
-vErrors.push(err84);
-}
-errors++;
-}
-}
-if(data32.campo !== undefined){
-let data35 = data32.campo;
-if(typeof data35 === "string"){
-if(func2(data35) < 1){
-const err85 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3+"/campo",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/campo/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.campo,data:data35};
-if(vErrors === null){
-vErrors = [err85];
-}
-else {
-vErrors.push(err85);
-}
-errors++;
-}
-}
-else {
-const err86 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3+"/campo",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/campo/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.campo.type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.campo,data:data35};
-if(vErrors === null){
-vErrors = [err86];
-}
-else {
-vErrors.push(err86);
-}
-errors++;
-}
-}
-if(data32.antes !== undefined){
-let data36 = data32.antes;
-const _errs87 = errors;
-let valid22 = false;
-const _errs88 = errors;
-if(!((typeof data36 == "number") && (isFinite(data36)))){
-const err87 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3+"/antes",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/antes/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.antes.anyOf[0].type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.antes.anyOf[0],data:data36};
-if(vErrors === null){
-vErrors = [err87];
-}
-else {
-vErrors.push(err87);
-}
-errors++;
-}
-var _valid2 = _errs88 === errors;
-valid22 = valid22 || _valid2;
-const _errs90 = errors;
-if(typeof data36 !== "string"){
-const err88 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3+"/antes",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/antes/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.antes.anyOf[1].type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.antes.anyOf[1],data:data36};
-if(vErrors === null){
-vErrors = [err88];
-}
-else {
-vErrors.push(err88);
-}
-errors++;
-}
-var _valid2 = _errs90 === errors;
-valid22 = valid22 || _valid2;
-const _errs92 = errors;
-if(data36 !== null){
-const err89 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3+"/antes",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/antes/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.antes.anyOf[2].type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.antes.anyOf[2],data:data36};
-if(vErrors === null){
-vErrors = [err89];
-}
-else {
-vErrors.push(err89);
-}
-errors++;
-}
-var _valid2 = _errs92 === errors;
-valid22 = valid22 || _valid2;
-if(!valid22){
-const err90 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3+"/antes",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/antes/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.antes.anyOf,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.antes,data:data36};
-if(vErrors === null){
-vErrors = [err90];
-}
-else {
-vErrors.push(err90);
-}
-errors++;
-}
-else {
-errors = _errs87;
-if(vErrors !== null){
-if(_errs87){
-vErrors.length = _errs87;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data32.depois !== undefined){
-let data37 = data32.depois;
-const _errs95 = errors;
-let valid23 = false;
-const _errs96 = errors;
-if(!((typeof data37 == "number") && (isFinite(data37)))){
-const err91 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3+"/depois",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/depois/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.depois.anyOf[0].type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.depois.anyOf[0],data:data37};
-if(vErrors === null){
-vErrors = [err91];
-}
-else {
-vErrors.push(err91);
-}
-errors++;
-}
-var _valid3 = _errs96 === errors;
-valid23 = valid23 || _valid3;
-const _errs98 = errors;
-if(typeof data37 !== "string"){
-const err92 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3+"/depois",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/depois/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.depois.anyOf[1].type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.depois.anyOf[1],data:data37};
-if(vErrors === null){
-vErrors = [err92];
-}
-else {
-vErrors.push(err92);
-}
-errors++;
-}
-var _valid3 = _errs98 === errors;
-valid23 = valid23 || _valid3;
-const _errs100 = errors;
-if(data37 !== null){
-const err93 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3+"/depois",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/depois/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.depois.anyOf[2].type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.depois.anyOf[2],data:data37};
-if(vErrors === null){
-vErrors = [err93];
-}
-else {
-vErrors.push(err93);
-}
-errors++;
-}
-var _valid3 = _errs100 === errors;
-valid23 = valid23 || _valid3;
-if(!valid23){
-const err94 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3+"/depois",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/depois/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.depois.anyOf,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.depois,data:data37};
-if(vErrors === null){
-vErrors = [err94];
-}
-else {
-vErrors.push(err94);
-}
-errors++;
-}
-else {
-errors = _errs95;
-if(vErrors !== null){
-if(_errs95){
-vErrors.length = _errs95;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data32.aceitar !== undefined){
-let data38 = data32.aceitar;
-if(typeof data38 === "string"){
-if(func2(data38) < 1){
-const err95 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3+"/aceitar",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/aceitar/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.aceitar,data:data38};
-if(vErrors === null){
-vErrors = [err95];
-}
-else {
-vErrors.push(err95);
-}
-errors++;
-}
-}
-else {
-const err96 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3+"/aceitar",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/aceitar/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.aceitar.type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.aceitar,data:data38};
-if(vErrors === null){
-vErrors = [err96];
-}
-else {
-vErrors.push(err96);
-}
-errors++;
-}
-}
-}
-else {
-const err97 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i3,schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items,data:data32};
-if(vErrors === null){
-vErrors = [err97];
-}
-else {
-vErrors.push(err97);
-}
-errors++;
-}
-}
-}
-else {
-const err98 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas,data:data31};
-if(vErrors === null){
-vErrors = [err98];
-}
-else {
-vErrors.push(err98);
-}
-errors++;
-}
-}
-}
-else {
-const err99 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1,schemaPath:"#/properties/fontes/items/properties/paginas/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema211.properties.fontes.items.properties.paginas.items.type,parentSchema:schema211.properties.fontes.items.properties.paginas.items,data:data16};
-if(vErrors === null){
-vErrors = [err99];
-}
-else {
-vErrors.push(err99);
-}
-errors++;
-}
-}
-}
-else {
-const err100 = {instancePath:instancePath+"/fontes/" + i0+"/paginas",schemaPath:"#/properties/fontes/items/properties/paginas/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema211.properties.fontes.items.properties.paginas.type,parentSchema:schema211.properties.fontes.items.properties.paginas,data:data15};
-if(vErrors === null){
-vErrors = [err100];
-}
-else {
-vErrors.push(err100);
-}
-errors++;
-}
-}
-}
-else {
-const err101 = {instancePath:instancePath+"/fontes/" + i0,schemaPath:"#/properties/fontes/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema211.properties.fontes.items.type,parentSchema:schema211.properties.fontes.items,data:data3};
-if(vErrors === null){
-vErrors = [err101];
-}
-else {
-vErrors.push(err101);
-}
-errors++;
-}
-}
-}
-else {
-const err102 = {instancePath:instancePath+"/fontes",schemaPath:"#/properties/fontes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema211.properties.fontes.type,parentSchema:schema211.properties.fontes,data:data2};
-if(vErrors === null){
-vErrors = [err102];
-}
-else {
-vErrors.push(err102);
-}
-errors++;
-}
-}
-if(data.series !== undefined){
-let data39 = data.series;
-if(Array.isArray(data39)){
-const len4 = data39.length;
-for(let i4=0; i4<len4; i4++){
-let data40 = data39[i4];
-if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
-if(data40.id === undefined){
-const err103 = {instancePath:instancePath+"/series/" + i4,schemaPath:"#/properties/series/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema211.properties.series.items.required,parentSchema:schema211.properties.series.items,data:data40};
+let data42 = data16.revisoes_suspeitas;
+if(Array.isArray(data42)){
+if(data42.length < 1){
+const err103 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas,data:data42};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -15088,8 +15052,12 @@ vErrors.push(err103);
 }
 errors++;
 }
-if(data40.ultima_data === undefined){
-const err104 = {instancePath:instancePath+"/series/" + i4,schemaPath:"#/properties/series/items/required",keyword:"required",params:{missingProperty: "ultima_data"},message:"must have required property '"+"ultima_data"+"'",schema:schema211.properties.series.items.required,parentSchema:schema211.properties.series.items,data:data40};
+const len4 = data42.length;
+for(let i4=0; i4<len4; i4++){
+let data43 = data42[i4];
+if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
+if(data43.serie === undefined){
+const err104 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i4,schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/required",keyword:"required",params:{missingProperty: "serie"},message:"must have required property '"+"serie"+"'",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.required,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items,data:data43};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -15098,8 +15066,8 @@ vErrors.push(err104);
 }
 errors++;
 }
-if(data40.estado === undefined){
-const err105 = {instancePath:instancePath+"/series/" + i4,schemaPath:"#/properties/series/items/required",keyword:"required",params:{missingProperty: "estado"},message:"must have required property '"+"estado"+"'",schema:schema211.properties.series.items.required,parentSchema:schema211.properties.series.items,data:data40};
+if(data43.data === undefined){
+const err105 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i4,schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.required,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items,data:data43};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -15108,9 +15076,8 @@ vErrors.push(err105);
 }
 errors++;
 }
-for(const key4 in data40){
-if(!(((key4 === "id") || (key4 === "ultima_data")) || (key4 === "estado"))){
-const err106 = {instancePath:instancePath+"/series/" + i4,schemaPath:"#/properties/series/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema211.properties.series.items,data:data40};
+if(data43.campo === undefined){
+const err106 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i4,schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/required",keyword:"required",params:{missingProperty: "campo"},message:"must have required property '"+"campo"+"'",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.required,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items,data:data43};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -15119,12 +15086,8 @@ vErrors.push(err106);
 }
 errors++;
 }
-}
-if(data40.id !== undefined){
-let data41 = data40.id;
-if(typeof data41 === "string"){
-if(!pattern8.test(data41)){
-const err107 = {instancePath:instancePath+"/series/" + i4+"/id",schemaPath:"#/properties/series/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z_]+(/[A-Z]{2})?$"},message:"must match pattern \""+"^[a-z_]+(/[A-Z]{2})?$"+"\"",schema:"^[a-z_]+(/[A-Z]{2})?$",parentSchema:schema211.properties.series.items.properties.id,data:data41};
+if(data43.antes === undefined){
+const err107 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i4,schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/required",keyword:"required",params:{missingProperty: "antes"},message:"must have required property '"+"antes"+"'",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.required,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items,data:data43};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -15133,9 +15096,8 @@ vErrors.push(err107);
 }
 errors++;
 }
-}
-else {
-const err108 = {instancePath:instancePath+"/series/" + i4+"/id",schemaPath:"#/properties/series/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema211.properties.series.items.properties.id.type,parentSchema:schema211.properties.series.items.properties.id,data:data41};
+if(data43.depois === undefined){
+const err108 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i4,schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/required",keyword:"required",params:{missingProperty: "depois"},message:"must have required property '"+"depois"+"'",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.required,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items,data:data43};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -15144,15 +15106,8 @@ vErrors.push(err108);
 }
 errors++;
 }
-}
-if(data40.ultima_data !== undefined){
-let data42 = data40.ultima_data;
-const _errs112 = errors;
-let valid27 = false;
-const _errs113 = errors;
-if(typeof data42 === "string"){
-if(!(formats8.validate(data42))){
-const err109 = {instancePath:instancePath+"/series/" + i4+"/ultima_data",schemaPath:"common.schema.json#/$defs/data/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\"",schema:"date",parentSchema:schema38,data:data42};
+if(data43.aceitar === undefined){
+const err109 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i4,schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/required",keyword:"required",params:{missingProperty: "aceitar"},message:"must have required property '"+"aceitar"+"'",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.required,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items,data:data43};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -15161,9 +15116,9 @@ vErrors.push(err109);
 }
 errors++;
 }
-}
-else {
-const err110 = {instancePath:instancePath+"/series/" + i4+"/ultima_data",schemaPath:"common.schema.json#/$defs/data/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.type,parentSchema:schema38,data:data42};
+for(const key5 in data43){
+if(!((((((key5 === "serie") || (key5 === "data")) || (key5 === "campo")) || (key5 === "antes")) || (key5 === "depois")) || (key5 === "aceitar"))){
+const err110 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i4,schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items,data:data43};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -15172,11 +15127,12 @@ vErrors.push(err110);
 }
 errors++;
 }
-var _valid4 = _errs113 === errors;
-valid27 = valid27 || _valid4;
-const _errs116 = errors;
-if(data42 !== null){
-const err111 = {instancePath:instancePath+"/series/" + i4+"/ultima_data",schemaPath:"#/properties/series/items/properties/ultima_data/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema211.properties.series.items.properties.ultima_data.anyOf[1].type,parentSchema:schema211.properties.series.items.properties.ultima_data.anyOf[1],data:data42};
+}
+if(data43.serie !== undefined){
+let data44 = data43.serie;
+if(typeof data44 === "string"){
+if(!pattern8.test(data44)){
+const err111 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i4+"/serie",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/serie/pattern",keyword:"pattern",params:{pattern: "^[a-z_]+(/[A-Z]{2})?$"},message:"must match pattern \""+"^[a-z_]+(/[A-Z]{2})?$"+"\"",schema:"^[a-z_]+(/[A-Z]{2})?$",parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.serie,data:data44};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -15185,10 +15141,9 @@ vErrors.push(err111);
 }
 errors++;
 }
-var _valid4 = _errs116 === errors;
-valid27 = valid27 || _valid4;
-if(!valid27){
-const err112 = {instancePath:instancePath+"/series/" + i4+"/ultima_data",schemaPath:"#/properties/series/items/properties/ultima_data/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema211.properties.series.items.properties.ultima_data.anyOf,parentSchema:schema211.properties.series.items.properties.ultima_data,data:data42};
+}
+else {
+const err112 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i4+"/serie",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/serie/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.serie.type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.serie,data:data44};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -15197,22 +15152,12 @@ vErrors.push(err112);
 }
 errors++;
 }
-else {
-errors = _errs112;
-if(vErrors !== null){
-if(_errs112){
-vErrors.length = _errs112;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data40.estado !== undefined){
-let data43 = data40.estado;
-if(typeof data43 !== "string"){
-const err113 = {instancePath:instancePath+"/series/" + i4+"/estado",schemaPath:"#/properties/series/items/properties/estado/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema211.properties.series.items.properties.estado.type,parentSchema:schema211.properties.series.items.properties.estado,data:data43};
+if(data43.data !== undefined){
+let data45 = data43.data;
+if(typeof data45 === "string"){
+if(!(formats8.validate(data45))){
+const err113 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i4+"/data",schemaPath:"common.schema.json#/$defs/data/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\"",schema:"date",parentSchema:schema38,data:data45};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -15221,8 +15166,9 @@ vErrors.push(err113);
 }
 errors++;
 }
-if(!(((data43 === "ok") || (data43 === "stale")) || (data43 === "sem_dados"))){
-const err114 = {instancePath:instancePath+"/series/" + i4+"/estado",schemaPath:"#/properties/series/items/properties/estado/enum",keyword:"enum",params:{allowedValues: schema211.properties.series.items.properties.estado.enum},message:"must be equal to one of the allowed values",schema:schema211.properties.series.items.properties.estado.enum,parentSchema:schema211.properties.series.items.properties.estado,data:data43};
+}
+else {
+const err114 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i4+"/data",schemaPath:"common.schema.json#/$defs/data/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.type,parentSchema:schema38,data:data45};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -15232,9 +15178,11 @@ vErrors.push(err114);
 errors++;
 }
 }
-}
-else {
-const err115 = {instancePath:instancePath+"/series/" + i4,schemaPath:"#/properties/series/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema211.properties.series.items.type,parentSchema:schema211.properties.series.items,data:data40};
+if(data43.campo !== undefined){
+let data46 = data43.campo;
+if(typeof data46 === "string"){
+if(func2(data46) < 1){
+const err115 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i4+"/campo",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/campo/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.campo,data:data46};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -15244,9 +15192,8 @@ vErrors.push(err115);
 errors++;
 }
 }
-}
 else {
-const err116 = {instancePath:instancePath+"/series",schemaPath:"#/properties/series/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema211.properties.series.type,parentSchema:schema211.properties.series,data:data39};
+const err116 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i4+"/campo",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/campo/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.campo.type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.campo,data:data46};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -15256,14 +15203,426 @@ vErrors.push(err116);
 errors++;
 }
 }
-}
-else {
-const err117 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema211.type,parentSchema:schema211,data};
+if(data43.antes !== undefined){
+let data47 = data43.antes;
+const _errs113 = errors;
+let valid28 = false;
+const _errs114 = errors;
+if(!((typeof data47 == "number") && (isFinite(data47)))){
+const err117 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i4+"/antes",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/antes/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.antes.anyOf[0].type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.antes.anyOf[0],data:data47};
 if(vErrors === null){
 vErrors = [err117];
 }
 else {
 vErrors.push(err117);
+}
+errors++;
+}
+var _valid2 = _errs114 === errors;
+valid28 = valid28 || _valid2;
+const _errs116 = errors;
+if(typeof data47 !== "string"){
+const err118 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i4+"/antes",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/antes/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.antes.anyOf[1].type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.antes.anyOf[1],data:data47};
+if(vErrors === null){
+vErrors = [err118];
+}
+else {
+vErrors.push(err118);
+}
+errors++;
+}
+var _valid2 = _errs116 === errors;
+valid28 = valid28 || _valid2;
+const _errs118 = errors;
+if(data47 !== null){
+const err119 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i4+"/antes",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/antes/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.antes.anyOf[2].type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.antes.anyOf[2],data:data47};
+if(vErrors === null){
+vErrors = [err119];
+}
+else {
+vErrors.push(err119);
+}
+errors++;
+}
+var _valid2 = _errs118 === errors;
+valid28 = valid28 || _valid2;
+if(!valid28){
+const err120 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i4+"/antes",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/antes/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.antes.anyOf,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.antes,data:data47};
+if(vErrors === null){
+vErrors = [err120];
+}
+else {
+vErrors.push(err120);
+}
+errors++;
+}
+else {
+errors = _errs113;
+if(vErrors !== null){
+if(_errs113){
+vErrors.length = _errs113;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data43.depois !== undefined){
+let data48 = data43.depois;
+const _errs121 = errors;
+let valid29 = false;
+const _errs122 = errors;
+if(!((typeof data48 == "number") && (isFinite(data48)))){
+const err121 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i4+"/depois",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/depois/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.depois.anyOf[0].type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.depois.anyOf[0],data:data48};
+if(vErrors === null){
+vErrors = [err121];
+}
+else {
+vErrors.push(err121);
+}
+errors++;
+}
+var _valid3 = _errs122 === errors;
+valid29 = valid29 || _valid3;
+const _errs124 = errors;
+if(typeof data48 !== "string"){
+const err122 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i4+"/depois",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/depois/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.depois.anyOf[1].type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.depois.anyOf[1],data:data48};
+if(vErrors === null){
+vErrors = [err122];
+}
+else {
+vErrors.push(err122);
+}
+errors++;
+}
+var _valid3 = _errs124 === errors;
+valid29 = valid29 || _valid3;
+const _errs126 = errors;
+if(data48 !== null){
+const err123 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i4+"/depois",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/depois/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.depois.anyOf[2].type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.depois.anyOf[2],data:data48};
+if(vErrors === null){
+vErrors = [err123];
+}
+else {
+vErrors.push(err123);
+}
+errors++;
+}
+var _valid3 = _errs126 === errors;
+valid29 = valid29 || _valid3;
+if(!valid29){
+const err124 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i4+"/depois",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/depois/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.depois.anyOf,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.depois,data:data48};
+if(vErrors === null){
+vErrors = [err124];
+}
+else {
+vErrors.push(err124);
+}
+errors++;
+}
+else {
+errors = _errs121;
+if(vErrors !== null){
+if(_errs121){
+vErrors.length = _errs121;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data43.aceitar !== undefined){
+let data49 = data43.aceitar;
+if(typeof data49 === "string"){
+if(func2(data49) < 1){
+const err125 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i4+"/aceitar",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/aceitar/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.aceitar,data:data49};
+if(vErrors === null){
+vErrors = [err125];
+}
+else {
+vErrors.push(err125);
+}
+errors++;
+}
+}
+else {
+const err126 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i4+"/aceitar",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/properties/aceitar/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.aceitar.type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.properties.aceitar,data:data49};
+if(vErrors === null){
+vErrors = [err126];
+}
+else {
+vErrors.push(err126);
+}
+errors++;
+}
+}
+}
+else {
+const err127 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas/" + i4,schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items.type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.items,data:data43};
+if(vErrors === null){
+vErrors = [err127];
+}
+else {
+vErrors.push(err127);
+}
+errors++;
+}
+}
+}
+else {
+const err128 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1+"/revisoes_suspeitas",schemaPath:"#/properties/fontes/items/properties/paginas/items/properties/revisoes_suspeitas/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas.type,parentSchema:schema211.properties.fontes.items.properties.paginas.items.properties.revisoes_suspeitas,data:data42};
+if(vErrors === null){
+vErrors = [err128];
+}
+else {
+vErrors.push(err128);
+}
+errors++;
+}
+}
+}
+else {
+const err129 = {instancePath:instancePath+"/fontes/" + i0+"/paginas/" + i1,schemaPath:"#/properties/fontes/items/properties/paginas/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema211.properties.fontes.items.properties.paginas.items.type,parentSchema:schema211.properties.fontes.items.properties.paginas.items,data:data16};
+if(vErrors === null){
+vErrors = [err129];
+}
+else {
+vErrors.push(err129);
+}
+errors++;
+}
+}
+}
+else {
+const err130 = {instancePath:instancePath+"/fontes/" + i0+"/paginas",schemaPath:"#/properties/fontes/items/properties/paginas/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema211.properties.fontes.items.properties.paginas.type,parentSchema:schema211.properties.fontes.items.properties.paginas,data:data15};
+if(vErrors === null){
+vErrors = [err130];
+}
+else {
+vErrors.push(err130);
+}
+errors++;
+}
+}
+}
+else {
+const err131 = {instancePath:instancePath+"/fontes/" + i0,schemaPath:"#/properties/fontes/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema211.properties.fontes.items.type,parentSchema:schema211.properties.fontes.items,data:data3};
+if(vErrors === null){
+vErrors = [err131];
+}
+else {
+vErrors.push(err131);
+}
+errors++;
+}
+}
+}
+else {
+const err132 = {instancePath:instancePath+"/fontes",schemaPath:"#/properties/fontes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema211.properties.fontes.type,parentSchema:schema211.properties.fontes,data:data2};
+if(vErrors === null){
+vErrors = [err132];
+}
+else {
+vErrors.push(err132);
+}
+errors++;
+}
+}
+if(data.series !== undefined){
+let data50 = data.series;
+if(Array.isArray(data50)){
+const len5 = data50.length;
+for(let i5=0; i5<len5; i5++){
+let data51 = data50[i5];
+if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
+if(data51.id === undefined){
+const err133 = {instancePath:instancePath+"/series/" + i5,schemaPath:"#/properties/series/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema211.properties.series.items.required,parentSchema:schema211.properties.series.items,data:data51};
+if(vErrors === null){
+vErrors = [err133];
+}
+else {
+vErrors.push(err133);
+}
+errors++;
+}
+if(data51.ultima_data === undefined){
+const err134 = {instancePath:instancePath+"/series/" + i5,schemaPath:"#/properties/series/items/required",keyword:"required",params:{missingProperty: "ultima_data"},message:"must have required property '"+"ultima_data"+"'",schema:schema211.properties.series.items.required,parentSchema:schema211.properties.series.items,data:data51};
+if(vErrors === null){
+vErrors = [err134];
+}
+else {
+vErrors.push(err134);
+}
+errors++;
+}
+if(data51.estado === undefined){
+const err135 = {instancePath:instancePath+"/series/" + i5,schemaPath:"#/properties/series/items/required",keyword:"required",params:{missingProperty: "estado"},message:"must have required property '"+"estado"+"'",schema:schema211.properties.series.items.required,parentSchema:schema211.properties.series.items,data:data51};
+if(vErrors === null){
+vErrors = [err135];
+}
+else {
+vErrors.push(err135);
+}
+errors++;
+}
+for(const key6 in data51){
+if(!(((key6 === "id") || (key6 === "ultima_data")) || (key6 === "estado"))){
+const err136 = {instancePath:instancePath+"/series/" + i5,schemaPath:"#/properties/series/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema211.properties.series.items,data:data51};
+if(vErrors === null){
+vErrors = [err136];
+}
+else {
+vErrors.push(err136);
+}
+errors++;
+}
+}
+if(data51.id !== undefined){
+let data52 = data51.id;
+if(typeof data52 === "string"){
+if(!pattern8.test(data52)){
+const err137 = {instancePath:instancePath+"/series/" + i5+"/id",schemaPath:"#/properties/series/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z_]+(/[A-Z]{2})?$"},message:"must match pattern \""+"^[a-z_]+(/[A-Z]{2})?$"+"\"",schema:"^[a-z_]+(/[A-Z]{2})?$",parentSchema:schema211.properties.series.items.properties.id,data:data52};
+if(vErrors === null){
+vErrors = [err137];
+}
+else {
+vErrors.push(err137);
+}
+errors++;
+}
+}
+else {
+const err138 = {instancePath:instancePath+"/series/" + i5+"/id",schemaPath:"#/properties/series/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema211.properties.series.items.properties.id.type,parentSchema:schema211.properties.series.items.properties.id,data:data52};
+if(vErrors === null){
+vErrors = [err138];
+}
+else {
+vErrors.push(err138);
+}
+errors++;
+}
+}
+if(data51.ultima_data !== undefined){
+let data53 = data51.ultima_data;
+const _errs138 = errors;
+let valid33 = false;
+const _errs139 = errors;
+if(typeof data53 === "string"){
+if(!(formats8.validate(data53))){
+const err139 = {instancePath:instancePath+"/series/" + i5+"/ultima_data",schemaPath:"common.schema.json#/$defs/data/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\"",schema:"date",parentSchema:schema38,data:data53};
+if(vErrors === null){
+vErrors = [err139];
+}
+else {
+vErrors.push(err139);
+}
+errors++;
+}
+}
+else {
+const err140 = {instancePath:instancePath+"/series/" + i5+"/ultima_data",schemaPath:"common.schema.json#/$defs/data/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.type,parentSchema:schema38,data:data53};
+if(vErrors === null){
+vErrors = [err140];
+}
+else {
+vErrors.push(err140);
+}
+errors++;
+}
+var _valid4 = _errs139 === errors;
+valid33 = valid33 || _valid4;
+const _errs142 = errors;
+if(data53 !== null){
+const err141 = {instancePath:instancePath+"/series/" + i5+"/ultima_data",schemaPath:"#/properties/series/items/properties/ultima_data/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema211.properties.series.items.properties.ultima_data.anyOf[1].type,parentSchema:schema211.properties.series.items.properties.ultima_data.anyOf[1],data:data53};
+if(vErrors === null){
+vErrors = [err141];
+}
+else {
+vErrors.push(err141);
+}
+errors++;
+}
+var _valid4 = _errs142 === errors;
+valid33 = valid33 || _valid4;
+if(!valid33){
+const err142 = {instancePath:instancePath+"/series/" + i5+"/ultima_data",schemaPath:"#/properties/series/items/properties/ultima_data/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema211.properties.series.items.properties.ultima_data.anyOf,parentSchema:schema211.properties.series.items.properties.ultima_data,data:data53};
+if(vErrors === null){
+vErrors = [err142];
+}
+else {
+vErrors.push(err142);
+}
+errors++;
+}
+else {
+errors = _errs138;
+if(vErrors !== null){
+if(_errs138){
+vErrors.length = _errs138;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data51.estado !== undefined){
+let data54 = data51.estado;
+if(typeof data54 !== "string"){
+const err143 = {instancePath:instancePath+"/series/" + i5+"/estado",schemaPath:"#/properties/series/items/properties/estado/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema211.properties.series.items.properties.estado.type,parentSchema:schema211.properties.series.items.properties.estado,data:data54};
+if(vErrors === null){
+vErrors = [err143];
+}
+else {
+vErrors.push(err143);
+}
+errors++;
+}
+if(!(((data54 === "ok") || (data54 === "stale")) || (data54 === "sem_dados"))){
+const err144 = {instancePath:instancePath+"/series/" + i5+"/estado",schemaPath:"#/properties/series/items/properties/estado/enum",keyword:"enum",params:{allowedValues: schema211.properties.series.items.properties.estado.enum},message:"must be equal to one of the allowed values",schema:schema211.properties.series.items.properties.estado.enum,parentSchema:schema211.properties.series.items.properties.estado,data:data54};
+if(vErrors === null){
+vErrors = [err144];
+}
+else {
+vErrors.push(err144);
+}
+errors++;
+}
+}
+}
+else {
+const err145 = {instancePath:instancePath+"/series/" + i5,schemaPath:"#/properties/series/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema211.properties.series.items.type,parentSchema:schema211.properties.series.items,data:data51};
+if(vErrors === null){
+vErrors = [err145];
+}
+else {
+vErrors.push(err145);
+}
+errors++;
+}
+}
+}
+else {
+const err146 = {instancePath:instancePath+"/series",schemaPath:"#/properties/series/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema211.properties.series.type,parentSchema:schema211.properties.series,data:data50};
+if(vErrors === null){
+vErrors = [err146];
+}
+else {
+vErrors.push(err146);
+}
+errors++;
+}
+}
+}
+else {
+const err147 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema211.type,parentSchema:schema211,data};
+if(vErrors === null){
+vErrors = [err147];
+}
+else {
+vErrors.push(err147);
 }
 errors++;
 }

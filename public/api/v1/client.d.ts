@@ -1046,6 +1046,52 @@ export interface Status {
        */
       series_nao_lidas?: string[];
       /**
+       * Só quando a última leitura da página, mesclada, trouxe valores que `npm run desfazer` tirou do site como errados (desfeitos.json, na raiz do repositório dos dados): cada dia de série pulado por isso. Não é uma falha (o estado da página é ok e a execução não falha por isso): esse dia da série fica como está publicado (o valor restaurado, ou nenhum dia) até a fonte corrigi-lo, e o resto da página foi mesclado. Some quando a página deixa de trazer o valor.
+       *
+       * @minItems 1
+       *
+       * Items: Um dia de série pulado.
+       */
+      valores_desfeitos?: {
+        /**
+         * Série cujo dia foi pulado ({produto} ou {produto}/{UF}).
+         */
+        serie: string;
+        /**
+         * Dia pulado.
+         */
+        data: Data;
+        /**
+         * A entrada de desfeitos.json que a página trouxe de volta: da própria série, ou da série que segue a mesma praça de referência (a série nacional da Scot e a da UF dela, puladas juntas). Apagá-la de desfeitos.json, com commit, deixa o valor entrar na próxima atualização.
+         */
+        desfeito: {
+          /**
+           * Série da entrada.
+           */
+          serie: string;
+          /**
+           * Dia da entrada.
+           */
+          data: Data;
+          /**
+           * Campo: valor, valor_usd, ..., pracas.{praça}.
+           */
+          campo: string;
+          /**
+           * O valor exato que o desfazer tirou do site e a página ainda traz.
+           */
+          valor: number;
+          /**
+           * O commit cujos dados npm run desfazer desfez.
+           */
+          commit: string;
+        };
+        /**
+         * O aviso, em português: série, dia, valor, o commit desfeito e como deixar o valor entrar.
+         */
+        aviso: string;
+      }[];
+      /**
        * Última tentativa de ler a página que mudou algo (dado novo, falha, recuperação); execuções sem nada novo não regravam o arquivo.
        */
       ultima_tentativa: DataHoraOuNulo;

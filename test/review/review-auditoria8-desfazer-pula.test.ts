@@ -20,7 +20,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runValidate } from "../../pipeline/cli/validate.ts";
-import { REPO_ROOT } from "../../pipeline/config.ts";
 import type { AggregateFile, SerieFile, StatusFile } from "../../pipeline/domain/publicados.ts";
 import { seriesJsonPath } from "../../pipeline/domain/series.ts";
 import { EVENTOS_PATH, loadEventos, type Evento } from "../../pipeline/events/model.ts";
@@ -29,21 +28,10 @@ import { runDesfazer } from "../../pipeline/run/desfazer.ts";
 import { serieDef } from "../../pipeline/sources/index.ts";
 import { cleanup, editPage, FIXTURES, replay, replayDir, testConfig } from "../helpers/pipeline.ts";
 import { gitIn } from "../helpers/repos.ts";
+import { boiEm, dadosEm, gravadasDe, iniciarRepo, repoDeUmaPagina, semBoi0409, sojaEm } from "./desfazer-helpers.ts";
 
 const BOI = seriesJsonPath(serieDef("boi_gordo")!);
 
-/** CEPEA boi gordo's first table (the boi_gordo indicator): one day's value. */
-const boiEm = (dia: string, de: string, para: string) => (h: string) => {
-  const re = new RegExp(`(<td>${dia.replace(/\//g, "\\/")}<\\/td>\\s*<td>)${de}(<\\/td>)`);
-  const out = h.replace(re, `$1${para}$2`);
-  if (out === h) throw new Error(`edição de teste: ${dia} ${de} não está na página do boi`);
-  return out;
-};
-const semBoi0409 = (h: string) => {
-  const out = h.replace(/<tr>\s*<td>04\/09\/2026<\/td>\s*<td>347,70<\/td>[\s\S]*?<\/tr>/, "");
-  if (out === h) throw new Error("edição de teste: 04/09/2026 não está na página do boi");
-  return out;
-};
 /** A new newest day, 08/09/2026 at 348,00, on top of the boi_gordo table. */
 const boi0809 = (h: string) => {
   const out = h.replace(/(<tr>\s*<td>04\/09\/2026<\/td>\s*<td>347,)/, "<tr><td>08/09/2026</td><td>348,00</td><td>0,09%</td><td>1,05%</td><td>67,82</td></tr>$1");
@@ -57,33 +45,14 @@ describe("audit 8: a page that still shows an undone value is merged but that da
   const dirs: string[] = [];
   let W = "";
   let publicadoAntes = "";
-  const git = (...args: string[]) => gitIn(repo, ...args);
-  const commit = (msg: string) => {
-    git("add", "--all", "--", "public");
-    if (existsSync(join(repo, "desfeitos.json"))) git("add", "--", "desfeitos.json");
-    git("commit", "-q", "-m", msg);
-    return git("rev-parse", "HEAD");
-  };
-  const ler = (rel: string) => readFile(join(site, rel), "utf8");
-  const serie = async (rel: string) => JSON.parse(await ler(rel)) as SerieFile;
-  const dia = async (rel: string, data: string) => (await serie(rel)).historico.find((e) => e.data === data);
-  const status = async () => JSON.parse(await ler("api/v1/status.json")) as StatusFile;
-  const pagina = async (fonte: string, id: string) => (await status()).fontes.find((f) => f.id === fonte)!.paginas.find((p) => p.id === id)!;
-  const paginas = async (...edits: Array<(h: string) => string>) => {
-    const d = await replayDir();
-    dirs.push(d);
-    for (const e of edits) await editPage(d, "cepea/boi-gordo.html", e);
-    return d;
-  };
+  const { commit, ler, serie, dia, pagina } = dadosEm(() => repo);
+  const paginas = gravadasDe(dirs, "cepea/boi-gordo.html");
 
   beforeAll(async () => {
     repo = mkdtempSync(join(tmpdir(), "cotacao-desfeitos-pula-"));
     dirs.push(repo);
     site = join(repo, "public");
-    git("init", "-q", "-b", "main");
-    await copyFile(join(REPO_ROOT, ".gitignore"), join(repo, ".gitignore"));
-    git("add", ".gitignore");
-    git("commit", "-q", "-m", "início");
+    await iniciarRepo(repo);
     // before: boi gordo up to 03/09 (347,60)
     expect((await replay(await paginas(semBoi0409), site, "2026-09-27T12:00:00-03:00")).exitCode).toBe(0);
     commit("até 03/09");
@@ -225,35 +194,12 @@ describe("audit 8: a Scot table with an undone value: that day of the UF's serie
 
 describe("audit 8: the newest day kept out of a state series, the day already published (restored)", () => {
   const SOJA_PR = seriesJsonPath(serieDef("soja/PR")!);
-  const revisa2509 = (h: string) => {
-    const out = h.replace(/(<td>25\/09\/2026<\/td>\s*<td>)154,38(<\/td>)/, "$1154,60$2");
-    if (out === h) throw new Error("edição de teste: 25/09/2026 154,38 não está na página da soja");
-    return out;
-  };
+  const revisa2509 = sojaEm("25/09/2026", "154,38", "154,60");
   const dirs: string[] = [];
   afterAll(() => cleanup(...dirs));
 
   it("its praças stay the restored day's: the page's quote of the day kept out never comes in beside it", async () => {
-    const repo = mkdtempSync(join(tmpdir(), "cotacao-desfeitos-soja-pula-"));
-    dirs.push(repo);
-    const site = join(repo, "public");
-    const git = (...args: string[]) => gitIn(repo, ...args);
-    const commit = (msg: string) => {
-      git("add", "--all", "--", "public");
-      if (existsSync(join(repo, "desfeitos.json"))) git("add", "--", "desfeitos.json");
-      git("commit", "-q", "-m", msg);
-      return git("rev-parse", "HEAD");
-    };
-    git("init", "-q", "-b", "main");
-    await copyFile(join(REPO_ROOT, ".gitignore"), join(repo, ".gitignore"));
-    git("add", ".gitignore");
-    git("commit", "-q", "-m", "início");
-    const pags = async (...edits: Array<(h: string) => string>) => {
-      const d = await replayDir();
-      dirs.push(d);
-      for (const e of edits) await editPage(d, "cepea/soja.html", e);
-      return d;
-    };
+    const { repo, site, git, commit, pags } = await repoDeUmaPagina("cotacao-desfeitos-soja-pula-", dirs, "cepea/soja.html");
     expect((await replay(await pags(), site, "2026-09-26T12:00:00-03:00")).exitCode).toBe(0);
     commit("25/09");
     expect((await replay(await pags(revisa2509), site, "2026-09-27T12:00:00-03:00")).changes.map((c) => c.id)).toEqual(["soja/PR"]);
@@ -281,26 +227,7 @@ describe("audit 8: undoing a same-day re-read that changed only a praça's quote
   afterAll(() => cleanup(...dirs));
 
   it("records the column in desfeitos.json, and the page showing it again leaves the quotes restored", async () => {
-    const repo = mkdtempSync(join(tmpdir(), "cotacao-desfeitos-cotacao-"));
-    dirs.push(repo);
-    const site = join(repo, "public");
-    const git = (...args: string[]) => gitIn(repo, ...args);
-    const commit = (msg: string) => {
-      git("add", "--all", "--", "public");
-      if (existsSync(join(repo, "desfeitos.json"))) git("add", "--", "desfeitos.json");
-      git("commit", "-q", "-m", msg);
-      return git("rev-parse", "HEAD");
-    };
-    git("init", "-q", "-b", "main");
-    await copyFile(join(REPO_ROOT, ".gitignore"), join(repo, ".gitignore"));
-    git("add", ".gitignore");
-    git("commit", "-q", "-m", "início");
-    const pags = async (...edits: Array<(h: string) => string>) => {
-      const d = await replayDir();
-      dirs.push(d);
-      for (const e of edits) await editPage(d, "scot/vaca-gorda.html", e);
-      return d;
-    };
+    const { repo, site, git, commit, pags } = await repoDeUmaPagina("cotacao-desfeitos-cotacao-", dirs, "scot/vaca-gorda.html");
     const araca = async () => (JSON.parse(await readFile(join(site, VACA_SP), "utf8")) as SerieFile).pracas!.find((q) => q.praca === "Araçatuba")!;
     expect((await replay(await pags(), site, "2026-09-30T12:00:00-03:00")).exitCode).toBe(0);
     commit("05/08");

@@ -12,23 +12,23 @@
  * A temp git repository; the real pipeline (recorded pages, runUpdate, runDesfazer, runBackfill).
  */
 import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
-import { existsSync, mkdtempSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REPO_ROOT } from "../../pipeline/config.ts";
 import { formatDateBR } from "../../pipeline/domain/dates.ts";
 import { formatDecimalBR } from "../../pipeline/domain/money.ts";
-import type { SerieFile, StatusFile } from "../../pipeline/domain/publicados.ts";
+import type { SerieFile } from "../../pipeline/domain/publicados.ts";
 import { seriesJsonPath } from "../../pipeline/domain/series.ts";
-import { EVENTOS_PATH, loadEventos, type Evento } from "../../pipeline/events/model.ts";
+import { EVENTOS_PATH, type Evento } from "../../pipeline/events/model.ts";
 import { runBackfill } from "../../pipeline/run/backfill.ts";
 import { runDesfazer } from "../../pipeline/run/desfazer.ts";
 import { SERIES_CEPEA } from "../../pipeline/sources/cepea-series.ts";
 import { serieDef } from "../../pipeline/sources/index.ts";
-import { cleanup, editPage, FIXTURES, replay, replayDir, testConfig } from "../helpers/pipeline.ts";
+import { cleanup, FIXTURES, replay, testConfig } from "../helpers/pipeline.ts";
 import { gitIn } from "../helpers/repos.ts";
 import { diasUteis, historia, planilha, type LinhaSerie } from "../backfill/planilhas.ts";
+import { boi0409, dadosEm, type Edicao, gravadas, iniciarRepo, milho0309, repoDeUmaPagina, semBoi0409, semLinha, sojaEm } from "./desfazer-helpers.ts";
 
 const T1 = "2026-09-27T12:00:00-03:00";
 const T2 = "2026-09-28T12:00:00-03:00";
@@ -41,60 +41,21 @@ const T6 = "2026-10-05T12:00:00-03:00";
 const BOI = seriesJsonPath(serieDef("boi_gordo")!);
 const MILHO = seriesJsonPath(serieDef("milho")!);
 
-/** CEPEA boi gordo's 04/09/2026 row (the page's newest day, 347,70) out of the page. */
-const semBoi0409 = (h: string) => {
-  const out = h.replace(/<tr>\s*<td>04\/09\/2026<\/td>[\s\S]*?<\/tr>/, "");
-  if (out === h) throw new Error("edição de teste: 04/09/2026 não está na página do boi");
-  return out;
-};
-/** CEPEA boi gordo's 04/09/2026 at another value. */
-const boi0409 = (valor: string) => (h: string) => {
-  const out = h.replace(/(<td>04\/09\/2026<\/td>\s*<td>)347,70(<\/td>)/, `$1${valor}$2`);
-  if (out === h) throw new Error("edição de teste: 04/09/2026 347,70 não está na página do boi");
-  return out;
-};
-/** CEPEA milho's 03/09/2026 (71,06) at another value. */
-const milho0309 = (valor: string) => (h: string) => {
-  const out = h.replace(/(<td>03\/09\/2026<\/td>\s*<td>)71,06(<\/td>)/, `$1${valor}$2`);
-  if (out === h) throw new Error("edição de teste: 03/09/2026 71,06 não está na página do milho");
-  return out;
-};
-
 describe("audit 8: a value npm run desfazer took off the site does not come back", () => {
   let repo: string;
   let site: string;
   const dirs: string[] = [];
   let W = "";
   let U = "";
-  const git = (...args: string[]) => gitIn(repo, ...args);
-  const commit = (msg: string) => {
-    git("add", "--all", "--", "public");
-    if (existsSync(join(repo, "desfeitos.json"))) git("add", "--", "desfeitos.json");
-    git("commit", "-q", "-m", msg);
-    return git("rev-parse", "HEAD");
-  };
-  const ler = (rel: string) => readFile(join(site, rel), "utf8");
-  const serie = async (rel: string) => JSON.parse(await ler(rel)) as SerieFile;
-  const dia = async (rel: string, data: string) => (await serie(rel)).historico.find((e) => e.data === data);
-  const status = async () => JSON.parse(await ler("api/v1/status.json")) as StatusFile;
-  const pagina = async (fonte: string, id: string) => (await status()).fontes.find((f) => f.id === fonte)!.paginas.find((p) => p.id === id)!;
-  const eventos = async () => (await loadEventos(site))!;
+  const { git, commit, ler, dia, pagina, eventos } = dadosEm(() => repo);
   /** pages recorded with these edits */
-  const paginas = async (...edits: Array<[string, (h: string) => string]>) => {
-    const d = await replayDir();
-    dirs.push(d);
-    for (const [rel, edit] of edits) await editPage(d, rel, edit);
-    return d;
-  };
+  const paginas = (...edits: Array<[string, Edicao]>) => gravadas(dirs, ...edits);
 
   beforeAll(async () => {
     repo = mkdtempSync(join(tmpdir(), "cotacao-desfeitos-"));
     dirs.push(repo);
     site = join(repo, "public");
-    git("init", "-q", "-b", "main");
-    await copyFile(join(REPO_ROOT, ".gitignore"), join(repo, ".gitignore"));
-    git("add", ".gitignore");
-    git("commit", "-q", "-m", "início");
+    await iniciarRepo(repo);
     // before: boi gordo up to 03/09, milho's 03/09 at 71,06
     expect((await replay(await paginas(["cepea/boi-gordo.html", semBoi0409]), site, T1)).exitCode).toBe(0);
     commit("dados de 27/09");
@@ -314,39 +275,13 @@ describe("audit 8: npm run backfill respects desfeitos.json", () => {
 describe("audit 8: undoing a commit whose newest day goes away while a later commit revised the day before", () => {
   // soja/PR (CEPEA's Paraná table) names its state's one praça, quoted at the newest day's value
   const SOJA_PR = seriesJsonPath(serieDef("soja/PR")!);
-  const sem2509 = (h: string) => {
-    const out = h.replace(/<tr>\s*<td>25\/09\/2026<\/td>\s*<td>154,38<\/td>[\s\S]*?<\/tr>/, "");
-    if (out === h) throw new Error("edição de teste: 25/09/2026 154,38 não está na página da soja");
-    return out;
-  };
-  const revisa2409 = (h: string) => {
-    const out = h.replace(/(<td>24\/09\/2026<\/td>\s*<td>)155,11(<\/td>)/, "$1155,30$2");
-    if (out === h) throw new Error("edição de teste: 24/09/2026 155,11 não está na página da soja");
-    return out;
-  };
+  const sem2509 = semLinha("da soja", "25/09/2026", "154,38");
+  const revisa2409 = sojaEm("24/09/2026", "155,11", "155,30");
   const dirs: string[] = [];
   afterAll(() => cleanup(...dirs));
 
   it("is refused, naming the later commit: the day that becomes the newest again is not the one its praças were quoted at", async () => {
-    const repo = mkdtempSync(join(tmpdir(), "cotacao-desfeitos-soja-"));
-    dirs.push(repo);
-    const site = join(repo, "public");
-    const git = (...args: string[]) => gitIn(repo, ...args);
-    const commit = (msg: string) => {
-      git("add", "--all", "--", "public");
-      git("commit", "-q", "-m", msg);
-      return git("rev-parse", "HEAD");
-    };
-    git("init", "-q", "-b", "main");
-    await copyFile(join(REPO_ROOT, ".gitignore"), join(repo, ".gitignore"));
-    git("add", ".gitignore");
-    git("commit", "-q", "-m", "início");
-    const pags = async (...edits: Array<(h: string) => string>) => {
-      const d = await replayDir();
-      dirs.push(d);
-      for (const e of edits) await editPage(d, "cepea/soja.html", e);
-      return d;
-    };
+    const { site, git, commit, pags } = await repoDeUmaPagina("cotacao-desfeitos-soja-", dirs, "cepea/soja.html");
     expect((await replay(await pags(sem2509), site, "2026-09-25T12:00:00-03:00")).exitCode).toBe(0);
     commit("até 24/09");
     expect((await replay(await pags(), site, "2026-09-26T12:00:00-03:00")).changes.map((c) => c.id)).toContain("soja/PR");

@@ -12,14 +12,14 @@
  * A temp git repository; the real pipeline (recorded pages, runUpdate, publishFiles).
  */
 import { spawnSync } from "node:child_process";
-import { copyFile, readFile, rm, writeFile } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../pipeline/config.ts";
 import { seriesJsonPath } from "../../pipeline/domain/series.ts";
-import { EVENTOS_PATH, FEED_PATH, loadEventos, type Evento, type EventosFile } from "../../pipeline/events/model.ts";
+import { EVENTOS_PATH, FEED_PATH, type Evento, type EventosFile } from "../../pipeline/events/model.ts";
 import { entregarEventos, loadEstado } from "../../pipeline/events/webhooks.ts";
 import { setFalhasDePublicacao, STAGING_DIR } from "../../pipeline/publish/journal.ts";
 import { runBuild } from "../../pipeline/run/build.ts";
@@ -28,6 +28,7 @@ import { serieDef } from "../../pipeline/sources/index.ts";
 import { arvore, cleanup, copiarEntradas, diferencas, editPage, milhoComDiaNovo, replay, replayDir, tempSite, testConfig } from "../helpers/pipeline.ts";
 import { gitIn } from "../helpers/repos.ts";
 import { assinaturaNoTeste } from "../events/helpers.ts";
+import { dadosEm, gravadas, iniciarRepo, milho0309, semBoi0409 } from "./desfazer-helpers.ts";
 
 const T1 = "2026-09-27T12:00:00-03:00";
 const T2 = "2026-09-28T12:00:00-03:00";
@@ -35,18 +36,7 @@ const T3 = "2026-09-29T12:00:00-03:00";
 const T_DESFAZER = "2026-09-30T12:00:00-03:00";
 const T4 = "2026-10-01T12:00:00-03:00";
 
-/** CEPEA boi gordo's 04/09/2026 row (the page's newest day). */
-const semBoi0409 = (h: string) => {
-  const out = h.replace(/<tr>\s*<td>04\/09\/2026<\/td>[\s\S]*?<\/tr>/, "");
-  if (out === h) throw new Error("edição de teste: 04/09/2026 não está na página do boi");
-  return out;
-};
-/** CEPEA milho's 03/09/2026 (71,06) as `valor`: within the revision bound, a value that is wrong. */
-const milho0309 = (valor: string) => (h: string) => {
-  const out = h.replace(/(<td>03\/09\/2026<\/td>\s*<td>)71,06(<\/td>)/, `$1${valor}$2`);
-  if (out === h) throw new Error("edição de teste: 03/09/2026 71,06 não está na página do milho");
-  return out;
-};
+/** milho's 03/09 within the revision bound: a value that is wrong. */
 const milhoErrado = milho0309("71,16");
 
 const BOI = seriesJsonPath(serieDef("boi_gordo")!);
@@ -58,16 +48,7 @@ describe("audit 8: npm run desfazer undoes a published commit's data, safely and
   const paginas: string[] = [];
   let W = ""; // the wrong commit: boi gordo's 04/09 (new latest day) and milho's 03/09 revised to 71,16
   let L = ""; // a later commit: milho's 08/09 (a new day of the same series, other values)
-  const git = (...args: string[]) => gitIn(repo, ...args);
-  const commit = (msg: string) => {
-    git("add", "--all", "--", "public");
-    // the undone values go with the data (npm run desfazer's suggested commit)
-    if (existsSync(join(repo, "desfeitos.json"))) git("add", "--", "desfeitos.json");
-    git("commit", "-q", "-m", msg);
-    return git("rev-parse", "HEAD");
-  };
-  const ler = (rel: string) => readFile(join(site, rel), "utf8");
-  const eventos = async () => (await loadEventos(site))!;
+  const { git, commit, ler, eventos } = dadosEm(() => repo);
   const config = () => testConfig(site);
   const desfazer = (c: string, now = T_DESFAZER) => runDesfazer({ config: config(), commit: c, now: new Date(now), env: {} });
   /** the tree as git has it: nothing changed, nothing left behind */
@@ -80,19 +61,11 @@ describe("audit 8: npm run desfazer undoes a published commit's data, safely and
   beforeAll(async () => {
     repo = mkdtempSync(join(tmpdir(), "cotacao-desfazer-"));
     site = join(repo, "public");
-    git("init", "-q", "-b", "main");
-    await copyFile(join(REPO_ROOT, ".gitignore"), join(repo, ".gitignore"));
-    await writeFile(join(repo, "LEIAME.md"), "dados\n");
-    git("add", ".gitignore", "LEIAME.md");
-    git("commit", "-q", "-m", "início");
+    await iniciarRepo(repo, { "LEIAME.md": "dados\n" });
 
-    const p1 = await replayDir();
-    const p2 = await replayDir();
-    const p3 = await replayDir();
-    paginas.push(p1, p2, p3);
-    await editPage(p1, "cepea/boi-gordo.html", semBoi0409);
-    await editPage(p2, "cepea/milho.html", milhoErrado);
-    await editPage(p3, "cepea/milho.html", milhoErrado);
+    const p1 = await gravadas(paginas, ["cepea/boi-gordo.html", semBoi0409]);
+    const p2 = await gravadas(paginas, ["cepea/milho.html", milhoErrado]);
+    const p3 = await gravadas(paginas, ["cepea/milho.html", milhoErrado]);
     await milhoComDiaNovo(p3);
 
     expect((await replay(p1, site, T1)).exitCode).toBe(0);
@@ -143,9 +116,7 @@ describe("audit 8: npm run desfazer undoes a published commit's data, safely and
     const clone = mkdtempSync(join(tmpdir(), "cotacao-desfazer-clone-"));
     try {
       gitIn(clone, "clone", "-q", repo, ".");
-      const pages = await replayDir();
-      paginas.push(pages);
-      await editPage(pages, "cepea/milho.html", milho0309("71,20"));
+      const pages = await gravadas(paginas, ["cepea/milho.html", milho0309("71,20")]);
       await milhoComDiaNovo(pages);
       const outro = join(clone, "public");
       expect((await replay(pages, outro, T3)).changes.map((c) => c.id)).toEqual(["milho"]);
@@ -333,10 +304,7 @@ describe("audit 8: the command line", () => {
     expect(pkg.scripts.desfazer).toBe("tsx pipeline/cli/desfazer.ts");
     const dir = mkdtempSync(join(tmpdir(), "cotacao-desfazer-cli-"));
     try {
-      gitIn(dir, "init", "-q", "-b", "main");
-      await copyFile(join(REPO_ROOT, ".gitignore"), join(dir, ".gitignore"));
-      gitIn(dir, "add", ".gitignore");
-      gitIn(dir, "commit", "-q", "-m", "início");
+      await iniciarRepo(dir);
       const semArg = cli(dir);
       expect(semArg.status).toBe(2);
       expect(semArg.stderr).toContain("falta o COMMIT a desfazer\nuso: npm run desfazer -- COMMIT");

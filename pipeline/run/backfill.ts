@@ -43,6 +43,7 @@ import { lerSerieCepea, urlDaSerie, type SerieCepea, type SerieLida } from "../s
 import { getSource, serieDef } from "../sources/index.ts";
 import { abrirPlanilha } from "../sources/planilha.ts";
 import { applyUpdate } from "./apply.ts";
+import { historicoSumido, seriesDoIndice } from "./update.ts";
 import { nextStatus, type PageOutcome } from "./status.ts";
 
 export type OrigemBackfill = { tipo: "arquivo"; caminho: string } | { tipo: "ao_vivo"; http?: Partial<HttpOptions> };
@@ -248,6 +249,11 @@ export async function runBackfill(opts: BackfillOptions): Promise<BackfillReport
   // the gates, over the stored history with the file's days laid in
   const store = await loadStore(config.publicDir);
   const series = new Map<string, SerieFile>(store.series);
+  // a published series whose history is gone is not imported afresh over it (run/update.ts)
+  const noIndice = await seriesDoIndice(config.publicDir);
+  if (!series.get(def.id)?.historico.length && noIndice.has(def.id)) {
+    return recusar(historicoSumido(config.publicDir, def, noIndice.get(def.id)!, "importe o arquivo de novo"));
+  }
   // a day that brings back a value `npm run desfazer` took off the site stays as published; the
   // rest of the file goes on, as a daily page's does (history/desfeitos.ts)
   const desfeitos = loadDesfeitos(config.publicDir);

@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import type { Config, RevisaoAceita } from "../config.ts";
 import { ParseError, PipelineError } from "../domain/errors.ts";
 import { PriceRowSchema, type PriceRow } from "../domain/row.ts";
@@ -17,6 +18,7 @@ import type { ResumoSerie } from "../render/resumo.ts";
 import { montarSite } from "../site/assemble.ts";
 import { abrirStore, lerSerie } from "../site/store.ts";
 import type { SerieFile } from "../domain/publicados.ts";
+import { seriesJsonPath, type SeriesDef } from "../domain/series.ts";
 import { SOURCES } from "../sources/index.ts";
 import type { MirrorDef, PageDef, SourceDef } from "../sources/types.ts";
 import { applyUpdate } from "./apply.ts";
@@ -48,6 +50,32 @@ export class AtualizacaoInterrompida extends Error {
     super(`atualização interrompida durante ${onde}; nada foi publicado, o site ficou como estava`);
     this.name = "AtualizacaoInterrompida";
   }
+}
+
+/**
+ * Each series the published catalogue lists (api/v1/index.json), with its last day: it was
+ * published, so its history file missing is a file lost (deleted by mistake and committed), not
+ * a series still to start; `npm run build` drops such a series from the catalogue. Empty before
+ * the first publish.
+ */
+export async function seriesDoIndice(root: string): Promise<ReadonlyMap<string, string | null>> {
+  const index = await readPublished(root, "api/v1/index.json", "index.schema.json");
+  return new Map((index?.series ?? []).map((s) => [s.id, s.ultima_data]));
+}
+
+/**
+ * Why a series the catalogue lists is not merged into without its history: a history started
+ * afresh from what was just read (a page's month, in place of decades) would be published as the
+ * series. `depois` is the command to run once the series is dropped on purpose.
+ */
+export function historicoSumido(root: string, def: SeriesDef, ultima: string | null, depois: string): string {
+  const p = join(root, seriesJsonPath(def));
+  return (
+    `a série ${def.id} já foi publicada (api/v1/index.json a lista${ultima ? `, até ${formatDateBR(ultima)}` : ""}), mas o histórico dela, ${p}, não existe (apagado por engano?); ` +
+    `nada foi mesclado nela, para não publicar no lugar do histórico um novo só com os dias lidos agora. ` +
+    `Restaure-o: git log --diff-filter=D -- ${p} mostra o commit que o apagou, git checkout <commit>~1 -- ${p} (ou git checkout HEAD~N -- ${p}) o traz de volta, e npm run build republica a série inteira. ` +
+    `Se a série deve mesmo recomeçar do zero, rode npm run build antes (ele a tira do index.json) e depois ${depois}`
+  );
 }
 
 /** Parsing, validating and assembling one page; a failure names source, page and URL. */
@@ -114,6 +142,7 @@ export async function runUpdate(opts: UpdateOptions): Promise<UpdateReport> {
   const capturas: Captura[] = [];
   // what each revised field was published at by right, from the capture log (no ratchet)
   const base = baselines(await loadTodasCapturas(config.publicDir));
+  const noIndice = await seriesDoIndice(root);
   try {
     for (const source of SOURCES) {
       if (!config.fontesAtivas[source.id]) {
@@ -137,11 +166,17 @@ export async function runUpdate(opts: UpdateOptions): Promise<UpdateReport> {
           record({ source: source.id, page: page.id, ok: false, url: where, kind: read.kind, reason: read.reason });
           continue;
         }
+        const sumidas: string[] = [];
         for (const u of read.updates) {
           if (!series.has(u.def.id)) {
             const f = await lerSerie(root, u.def);
             if (f) series.set(u.def.id, f);
+            else if (noIndice.has(u.def.id)) sumidas.push(historicoSumido(root, u.def, noIndice.get(u.def.id)!, "npm run update"));
           }
+        }
+        if (sumidas.length > 0) {
+          record({ source: source.id, page: page.id, ok: false, url: where, kind: "rejected", reason: sumidas.join("; ") });
+          continue;
         }
         const storedQuotes = (id: string) => {
           const f = series.get(id);

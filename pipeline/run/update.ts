@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Config, RevisaoAceita } from "../config.ts";
 import { ParseError, PipelineError } from "../domain/errors.ts";
@@ -19,7 +20,7 @@ import { montarSite } from "../site/assemble.ts";
 import { abrirStore, lerSerie } from "../site/store.ts";
 import type { SerieFile } from "../domain/publicados.ts";
 import { seriesJsonPath, type SeriesDef } from "../domain/series.ts";
-import { SOURCES } from "../sources/index.ts";
+import { allSeries, SOURCES } from "../sources/index.ts";
 import type { MirrorDef, PageDef, SourceDef } from "../sources/types.ts";
 import { applyUpdate } from "./apply.ts";
 import { formatReport, outcomeLine, type UpdateReport } from "./report.ts";
@@ -142,7 +143,16 @@ export async function runUpdate(opts: UpdateOptions): Promise<UpdateReport> {
   const capturas: Captura[] = [];
   // what each revised field was published at by right, from the capture log (no ratchet)
   const base = baselines(await loadTodasCapturas(config.publicDir));
+  // a series the published index lists whose history file is gone (deleted by mistake and
+  // committed) stops the whole run before anything is fetched: refusing only its page would still
+  // publish the rest of the set, which drops the series from index.json and removes its files, and
+  // the next run would start it afresh from a page's month in place of decades
   const noIndice = await seriesDoIndice(root);
+  const sumidas: string[] = [];
+  for (const def of allSeries()) {
+    if (noIndice.has(def.id) && !existsSync(join(root, seriesJsonPath(def)))) sumidas.push(historicoSumido(root, def, noIndice.get(def.id)!, "npm run update"));
+  }
+  if (sumidas.length > 0) throw new PipelineError({ stage: "merge", reason: `nada foi buscado nem publicado: ${sumidas.join("; ")}` });
   try {
     for (const source of SOURCES) {
       if (!config.fontesAtivas[source.id]) {
@@ -166,17 +176,11 @@ export async function runUpdate(opts: UpdateOptions): Promise<UpdateReport> {
           record({ source: source.id, page: page.id, ok: false, url: where, kind: read.kind, reason: read.reason });
           continue;
         }
-        const sumidas: string[] = [];
         for (const u of read.updates) {
           if (!series.has(u.def.id)) {
             const f = await lerSerie(root, u.def);
             if (f) series.set(u.def.id, f);
-            else if (noIndice.has(u.def.id)) sumidas.push(historicoSumido(root, u.def, noIndice.get(u.def.id)!, "npm run update"));
           }
-        }
-        if (sumidas.length > 0) {
-          record({ source: source.id, page: page.id, ok: false, url: where, kind: "rejected", reason: sumidas.join("; ") });
-          continue;
         }
         const storedQuotes = (id: string) => {
           const f = series.get(id);

@@ -3,15 +3,18 @@
  * committed was, at the next `npm run update`, started afresh from the page's days (15, where the
  * history had decades) and published as the series; nothing refused it. The backfill did the same
  * with the file's days. Now a series that index.json lists (it was published) and whose history is
- * missing is not merged into: the page (or the import) is refused, naming the series, the missing
- * file and the two ways out (restore it from git, or `npm run build` first to drop the series on
- * purpose); the other pages go on. A series never published (not in index.json) starts as before.
+ * missing stops the update before anything is fetched (refusing only its page still published the
+ * rest of the set, which dropped the series from index.json, so the next run started it afresh),
+ * and the backfill of it is refused; both name the series, the missing file and the two ways out
+ * (restore it from git, or `npm run build` first to drop the series on purpose). A series never
+ * published (not in index.json) starts as before.
  */
 import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { IndexFile, SerieFile, StatusFile } from "../../pipeline/domain/publicados.ts";
+import { PipelineError } from "../../pipeline/domain/errors.ts";
+import type { IndexFile, SerieFile } from "../../pipeline/domain/publicados.ts";
 import { runBackfill } from "../../pipeline/run/backfill.ts";
 import { runBuild } from "../../pipeline/run/build.ts";
 import { SERIES_CEPEA } from "../../pipeline/sources/cepea-series.ts";
@@ -50,27 +53,35 @@ describe("a published series whose history was deleted is not started afresh by 
     return dir;
   }
 
-  it("the page is refused with the way out in status.json; nothing of milho is published; the other pages, a new series among them, are merged", async () => {
+  it("the whole run is refused before fetching, naming the file and the ways out; nothing changes, the next run too (the series is still listed)", async () => {
     const dir = await semMilho();
-    const r = await replay(pages, dir, DEPOIS);
-    expect(r.exitCode).toBe(1);
-    const milho = r.outcomes.find((o) => o.page === "milho")!;
+    const antes = await arvore(dir);
     const p = join(dir, MILHO);
-    expect(milho).toMatchObject({ ok: false, kind: "rejected" });
-    const motivo = (milho as { reason: string }).reason;
-    expect(motivo).toContain(`a série milho já foi publicada (api/v1/index.json a lista, até 04/09/2026), mas o histórico dela, ${p}, não existe`);
-    expect(motivo).toContain(`git log --diff-filter=D -- ${p}`);
-    expect(motivo).toContain(`git checkout HEAD~N -- ${p}`);
-    expect(motivo).toContain("npm run build republica a série inteira");
-    expect(motivo).toContain("rode npm run build antes (ele a tira do index.json) e depois npm run update");
-    const status = await readJson<StatusFile>(dir, "api/v1/status.json");
-    const pagina = status.fontes.find((f) => f.id === "cepea")!.paginas.find((pg) => pg.id === "milho")!;
-    expect(JSON.stringify(pagina)).toContain(`o histórico dela, ${p}, não existe`);
-    // nothing of milho: no history started from the page's days
-    const depois = await arvore(dir);
-    expect([...depois.keys()].filter((k) => /(^|\/)milho[./]/.test(k))).toEqual([]);
-    // every other page went on: trigo (never published) starts, the others read fine
-    expect(r.outcomes.filter((o) => !o.ok).map((o) => o.page)).toEqual(["milho"]);
+    for (const agora of [DEPOIS, "2026-09-30T20:00:00-03:00"]) {
+      const erro = await replay(pages, dir, agora).then(
+        () => null,
+        (e: unknown) => e as Error,
+      );
+      expect(erro).toBeInstanceOf(PipelineError);
+      const motivo = erro!.message;
+      expect(motivo).toContain("[merge]");
+      expect(motivo).toContain("nada foi buscado nem publicado");
+      expect(motivo).toContain(`a série milho já foi publicada (api/v1/index.json a lista, até 04/09/2026), mas o histórico dela, ${p}, não existe`);
+      expect(motivo).toContain(`git log --diff-filter=D -- ${p}`);
+      expect(motivo).toContain(`git checkout HEAD~N -- ${p}`);
+      expect(motivo).toContain("npm run build republica a série inteira");
+      expect(motivo).toContain("rode npm run build antes (ele a tira do index.json) e depois npm run update");
+      // nothing published: milho's derived files and its index entry stay, no history started afresh
+      expect(diferencas(await arvore(dir), antes)).toEqual([]);
+      expect(await noIndice(dir)).toContain("milho");
+    }
+  }, 60_000);
+
+  it("a series never published (not in index.json) starts as before", async () => {
+    const dir = await tempSite();
+    dirs.push(dir);
+    await cp(base, dir, { recursive: true });
+    const r = await replay(pages, dir, DEPOIS);
     expect(r.outcomes.find((o) => o.page === "trigo")).toMatchObject({ ok: true, changed: true });
     expect((await readJson<SerieFile>(dir, "api/v1/cotacao/trigo/PR.json")).historico.length).toBeGreaterThan(0);
   }, 60_000);
